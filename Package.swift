@@ -1,0 +1,43 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Module layout and dependency direction: see README.md ("Architecture").
+// Pure modules (Geometry, Animation, Scene) know nothing of FFmpeg or files;
+// only ReelMedia imports the C libraries.
+let package = Package(
+    name: "Reel",
+    products: [
+        .library(name: "Reel", targets: ["Reel"]),
+        .executable(name: "reel", targets: ["reel"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CFFmpeg",
+            pkgConfig: "libavformat libavcodec libswscale libavutil",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]
+        ),
+        .target(name: "ReelGeometry"),
+        .target(name: "ReelRaster", dependencies: ["ReelGeometry"]),
+        .target(name: "ReelAnimation", dependencies: ["ReelGeometry"]),
+        .target(name: "ReelScene", dependencies: ["ReelGeometry", "ReelAnimation"]),
+        .target(name: "ReelRender", dependencies: ["ReelScene", "ReelRaster"]),
+        .target(name: "ReelMedia", dependencies: ["CFFmpeg"]),
+        .target(
+            name: "Reel",
+            dependencies: ["ReelGeometry", "ReelRaster", "ReelAnimation", "ReelScene", "ReelRender", "ReelMedia"]
+        ),
+        .executableTarget(
+            name: "reel",
+            dependencies: ["Reel", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        .testTarget(name: "ReelRasterTests", dependencies: ["ReelRaster", "ReelGeometry"]),
+        .testTarget(name: "ReelAnimationTests", dependencies: ["ReelAnimation"]),
+        .testTarget(name: "ReelSceneTests", dependencies: ["ReelScene"]),
+        .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia"]),
+        .testTarget(name: "ReelEndToEndTests", dependencies: ["Reel", "ReelMedia", "reel"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

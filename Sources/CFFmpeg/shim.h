@@ -1,0 +1,28 @@
+#ifndef REEL_CFFMPEG_SHIM_H
+#define REEL_CFFMPEG_SHIM_H
+
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/avutil.h>
+#include <libavutil/error.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/opt.h>
+#include <libavutil/pixdesc.h>
+#include <libswscale/swscale.h>
+
+// Function-like macros Swift cannot import, as tiny inline functions.
+
+static inline int reel_averror_eagain(void) { return AVERROR(EAGAIN); }
+static inline int reel_averror_eof(void) { return AVERROR_EOF; }
+static inline int reel_averror_enomem(void) { return AVERROR(ENOMEM); }
+static inline int reel_averror_einval(void) { return AVERROR(EINVAL); }
+static inline int64_t reel_av_nopts_value(void) { return AV_NOPTS_VALUE; }
+
+// av_err2str is a macro over a compound literal; write into a caller buffer instead.
+static inline void reel_av_strerror(int code, char *buffer, size_t size) {
+    if (av_strerror(code, buffer, size) < 0) {
+        snprintf(buffer, size, "unknown FFmpeg error %d", code);
+    }
+}
+
+#endif

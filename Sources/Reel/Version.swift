@@ -1,0 +1,1 @@
+public enum ReelVersion { public static let string = "0.1.0" }

@@ -1,0 +1,52 @@
+import ReelGeometry
+
+/// A value a layer property can take and an animation can interpolate.
+public enum AnimatableValue: Hashable, Sendable {
+    case number(Double)
+    case point(Point)
+    case size(Size)
+    case rect(Rect)
+    case color(Color)
+
+    public var typeName: String {
+        switch self {
+        case .number: return "number"
+        case .point: return "point"
+        case .size: return "size"
+        case .rect: return "rect"
+        case .color: return "color"
+        }
+    }
+
+    /// Linear interpolation, component by component (CORE-ANIMATION.md §7). Returns nil when the two
+    /// values are of different types.
+    public static func interpolate(_ a: AnimatableValue, _ b: AnimatableValue, _ f: Double) -> AnimatableValue? {
+        func mix(_ x: Double, _ y: Double) -> Double { x + (y - x) * f }
+        switch (a, b) {
+        case (.number(let x), .number(let y)):
+            return .number(mix(x, y))
+        case (.point(let p), .point(let q)):
+            return .point(Point(x: mix(p.x, q.x), y: mix(p.y, q.y)))
+        case (.size(let s), .size(let t)):
+            return .size(Size(width: mix(s.width, t.width), height: mix(s.height, t.height)))
+        case (.rect(let r), .rect(let s)):
+            return .rect(Rect(
+                x: mix(r.origin.x, s.origin.x), y: mix(r.origin.y, s.origin.y),
+                width: mix(r.size.width, s.size.width), height: mix(r.size.height, s.size.height)))
+        case (.color(let c), .color(let d)):
+            return .color(interpolateLayerColor(c, d, f))
+        default:
+            return nil
+        }
+    }
+
+    /// UNCONFIRMED (CORE-ANIMATION.md §7.1): layer colour properties interpolate straight
+    /// (non-premultiplied) RGBA, component by component, in the render space (sRGB here).
+    public static func interpolateLayerColor(_ c: Color, _ d: Color, _ f: Double) -> Color {
+        Color(
+            red: c.red + (d.red - c.red) * f,
+            green: c.green + (d.green - c.green) * f,
+            blue: c.blue + (d.blue - c.blue) * f,
+            alpha: c.alpha + (d.alpha - c.alpha) * f)
+    }
+}

@@ -1,0 +1,47 @@
+internal import CFFmpeg
+
+/// A failure in FFmpeg or around it: the call that failed, its code and FFmpeg's own words.
+public struct MediaError: Error, Sendable, CustomStringConvertible {
+    /// The FFmpeg function (or the step) that failed, e.g. `avcodec_open2(libx264)`.
+    public var call: String
+    /// FFmpeg's negative error code, when there is one.
+    public var code: Int32?
+    public var message: String
+
+    public init(call: String, code: Int32? = nil, message: String) {
+        self.call = call
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String {
+        if let code { return "\(call) failed (\(code)): \(message)" }
+        return "\(call): \(message)"
+    }
+}
+
+/// FFmpeg's text for an error code (what `av_err2str` gives in C).
+func ffErrorString(_ code: Int32) -> String {
+    var buffer = [CChar](repeating: 0, count: 256)
+    buffer.withUnsafeMutableBufferPointer { reel_av_strerror(code, $0.baseAddress, $0.count) }
+    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+
+/// The one chokepoint for FFmpeg calls that return a status: a negative value becomes a `MediaError`
+/// naming the call. `EAGAIN` and `EOF` are not errors in the send/receive loops; those loops test for
+/// them before calling this.
+@discardableResult
+func ff(_ call: @autoclosure () -> String, _ status: Int32) throws(MediaError) -> Int32 {
+    if status < 0 {
+        throw MediaError(call: call(), code: status, message: ffErrorString(status))
+    }
+    return status
+}
+
+let averrorEAGAIN = reel_averror_eagain()
+let averrorEOF = reel_averror_eof()
+
+/// Quiets FFmpeg's own logging to errors only, once: Reel reports failures itself.
+let configureFFmpegLogging: Void = {
+    av_log_set_level(AV_LOG_ERROR)
+}()

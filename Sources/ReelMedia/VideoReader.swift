@@ -1,0 +1,126 @@
+internal import CFFmpeg
+
+/// What a video file says about itself, read back with libavformat and libavcodec.
+public struct VideoInfo: Sendable {
+    public var formatName: String
+    public var codecName: String
+    public var pixelFormat: String
+    public var width: Int
+    public var height: Int
+    public var averageFrameRate: (numerator: Int, denominator: Int)
+    /// Stream duration in seconds, when the container states one.
+    public var duration: Double?
+    public var colorPrimaries: String
+    public var colorTransfer: String
+    public var colorMatrix: String
+    public var colorRange: String
+}
+
+/// One decoded picture, converted to RGBA (straight alpha, full range) with the matrix and range the
+/// file signals.
+public struct DecodedFrame: Sendable {
+    public var width: Int
+    public var height: Int
+    public var rgba: [UInt8]
+    /// Presentation time and duration in seconds.
+    public var time: Double
+    public var duration: Double
+}
+
+/// Decodes the first video stream of a file. Used by the tests to check what Reel wrote, and later
+/// for image assets.
+public final class VideoReader {
+    public let info: VideoInfo
+    private let input: InputFormatContext
+    private let codec: CodecContext
+    private let streamIndex: Int32
+    private let timeBase: AVRational
+
+    public init(path: String) throws(MediaError) {
+        input = try InputFormatContext(path: path)
+        let fmt = input.pointer!
+        var decoder: UnsafePointer<AVCodec>?
+        let index = av_find_best_stream(fmt, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0)
+        try ff("av_find_best_stream(\(path))", index)
+        guard let decoder else { throw MediaError(call: "av_find_best_stream(\(path))", message: "no decoder for the video stream") }
+        streamIndex = index
+        let stream = fmt.pointee.streams[Int(index)]!
+        timeBase = stream.pointee.time_base
+        codec = try CodecContext(codec: decoder)
+        try ff("avcodec_parameters_to_context", avcodec_parameters_to_context(codec.pointer, stream.pointee.codecpar))
+        codec.pointer.pointee.pkt_timebase = stream.pointee.time_base
+        try ff("avcodec_open2(\(String(cString: decoder.pointee.name)))", avcodec_open2(codec.pointer, decoder, nil))
+
+        let par = stream.pointee.codecpar.pointee
+        func name(_ c: UnsafePointer<CChar>?) -> String { c.map { String(cString: $0) } ?? "unknown" }
+        let rate = stream.pointee.avg_frame_rate
+        info = VideoInfo(
+            formatName: name(fmt.pointee.iformat.pointee.name),
+            codecName: name(avcodec_get_name(par.codec_id)),
+            pixelFormat: name(av_get_pix_fmt_name(AVPixelFormat(rawValue: par.format))),
+            width: Int(par.width), height: Int(par.height),
+            averageFrameRate: (Int(rate.num), Int(rate.den)),
+            duration: stream.pointee.duration == reel_av_nopts_value() ? nil
+                : Double(stream.pointee.duration) * av_q2d(stream.pointee.time_base),
+            colorPrimaries: name(av_color_primaries_name(par.color_primaries)),
+            colorTransfer: name(av_color_transfer_name(par.color_trc)),
+            colorMatrix: name(av_color_space_name(par.color_space)),
+            colorRange: name(av_color_range_name(par.color_range)))
+    }
+
+    /// Every frame of the stream, in presentation order.
+    public func decodeAll() throws(MediaError) -> [DecodedFrame] {
+        var frames: [DecodedFrame] = []
+        let packet = try PacketHandle()
+        let frame = try FrameHandle()
+        var scaler: Scaler?
+        var rgba: FrameHandle?
+
+        func drain() throws(MediaError) {
+            while true {
+                let status = avcodec_receive_frame(codec.pointer, frame.pointer)
+                if status == averrorEAGAIN || status == averrorEOF { return }
+                try ff("avcodec_receive_frame", status)
+                let f = frame.pointer
+                if scaler == nil {
+                    let fmt = AVPixelFormat(rawValue: f.pointee.format)
+                    let isYUV = av_pix_fmt_desc_get(fmt).map { $0.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) == 0 && $0.pointee.flags & UInt64(AV_PIX_FMT_FLAG_PAL) == 0 } ?? false
+                    let matrix = f.pointee.colorspace == AVCOL_SPC_BT709 ? SWS_CS_ITU709 : SWS_CS_DEFAULT
+                    let full = f.pointee.color_range == AVCOL_RANGE_JPEG || !isYUV
+                    scaler = try Scaler(srcWidth: f.pointee.width, srcHeight: f.pointee.height, srcFormat: fmt,
+                                        dstWidth: f.pointee.width, dstHeight: f.pointee.height, dstFormat: AV_PIX_FMT_RGBA,
+                                        srcColorspace: matrix, srcFullRange: full,
+                                        dstColorspace: SWS_CS_ITU709, dstFullRange: true)
+                    rgba = try FrameHandle(format: AV_PIX_FMT_RGBA, width: f.pointee.width, height: f.pointee.height)
+                }
+                try scaler!.scale(src: f, dst: rgba!.pointer)
+                let w = Int(f.pointee.width), h = Int(f.pointee.height)
+                let planes = FramePlanes(rgba!.pointer)
+                var pixels = [UInt8](repeating: 0, count: w * h * 4)
+                pixels.withUnsafeMutableBufferPointer { out in
+                    for y in 0..<h {
+                        (out.baseAddress! + y * w * 4).update(from: planes.data[0]! + y * Int(planes.linesize[0]), count: w * 4)
+                    }
+                }
+                let tb = av_q2d(timeBase)
+                let pts = f.pointee.best_effort_timestamp == reel_av_nopts_value() ? f.pointee.pts : f.pointee.best_effort_timestamp
+                frames.append(DecodedFrame(width: w, height: h, rgba: pixels,
+                                           time: Double(pts) * tb, duration: Double(f.pointee.pkt_duration) * tb))
+                av_frame_unref(f)
+            }
+        }
+
+        while true {
+            let status = av_read_frame(input.pointer, packet.pointer)
+            if status == averrorEOF { break }
+            try ff("av_read_frame", status)
+            defer { av_packet_unref(packet.pointer) }
+            guard packet.pointer.pointee.stream_index == streamIndex else { continue }
+            try ff("avcodec_send_packet", avcodec_send_packet(codec.pointer, packet.pointer))
+            try drain()
+        }
+        try ff("avcodec_send_packet(flush)", avcodec_send_packet(codec.pointer, nil))
+        try drain()
+        return frames
+    }
+}

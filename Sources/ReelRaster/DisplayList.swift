@@ -1,0 +1,17 @@
+import ReelGeometry
+
+/// What to draw, in device pixels, back to front. Built by ReelRender from a scene snapshot.
+public struct DisplayList: Sendable {
+    public enum Command: Sendable {
+        /// Fill `path` (device space) with a solid colour; coverage is multiplied by `opacity`.
+        case fill(path: Path, color: Color, opacity: Double)
+    }
+
+    public var background: Color
+    public var commands: [Command]
+
+    public init(background: Color, commands: [Command] = []) {
+        self.background = background
+        self.commands = commands
+    }
+}

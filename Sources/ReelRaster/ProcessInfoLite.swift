@@ -1,0 +1,5 @@
+import Foundation
+
+enum ProcessInfoLite {
+    static var activeProcessorCount: Int { ProcessInfo.processInfo.activeProcessorCount }
+}

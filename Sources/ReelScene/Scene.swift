@@ -1,0 +1,146 @@
+import ReelAnimation
+import ReelGeometry
+
+/// A frame rate as an exact fraction, so that 30000/1001 gives exact timestamps.
+public struct FrameRate: Hashable, Sendable, CustomStringConvertible {
+    public var numerator: Int
+    public var denominator: Int
+
+    public init?(numerator: Int, denominator: Int) {
+        guard numerator > 0, denominator > 0 else { return nil }
+        let g = Self.gcd(numerator, denominator)
+        self.numerator = numerator / g
+        self.denominator = denominator / g
+    }
+
+    /// Parses `30`, `29.97`, `59.94` or `30000/1001`. Decimals within 0.01 of an NTSC rate
+    /// (N·1000/1001) mean that rate exactly; other decimals are taken to 1/1000 of a frame per second.
+    public init?(parsing text: String) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        if parts.count == 2 {
+            guard let n = Int(parts[0].trimmingSpaces), let d = Int(parts[1].trimmingSpaces) else { return nil }
+            self.init(numerator: n, denominator: d)
+        } else if parts.count == 1, let v = Double(text.trimmingSpaces) {
+            self.init(value: v)
+        } else {
+            return nil
+        }
+    }
+
+    public init?(value v: Double) {
+        guard v.isFinite, v > 0, v <= 1_000_000 else { return nil }
+        if v == v.rounded() {
+            self.init(numerator: Int(v), denominator: 1)
+            return
+        }
+        let ntsc = (v * 1.001).rounded()
+        if abs(ntsc * 1000 / 1001 - v) < 0.01 {
+            self.init(numerator: Int(ntsc) * 1000, denominator: 1001)
+            return
+        }
+        self.init(numerator: Int((v * 1000).rounded()), denominator: 1000)
+    }
+
+    public var value: Double { Double(numerator) / Double(denominator) }
+
+    /// The time of frame `index`, exactly `index · denominator / numerator`.
+    public func time(ofFrame index: Int) -> Double {
+        Double(index) * Double(denominator) / Double(numerator)
+    }
+
+    /// Frames whose start time is before `duration`.
+    public func frameCount(duration: Double) -> Int {
+        let exact = duration * Double(numerator) / Double(denominator)
+        return max(1, Int((exact - 1e-9).rounded(.up)))
+    }
+
+    public var description: String { denominator == 1 ? "\(numerator)" : "\(numerator)/\(denominator)" }
+
+    static func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
+}
+
+extension Substring {
+    var trimmingSpaces: Substring {
+        var s = self
+        while s.first == " " { s.removeFirst() }
+        while s.last == " " { s.removeLast() }
+        return s
+    }
+}
+
+extension String {
+    var trimmingSpaces: Substring { Substring(self).trimmingSpaces }
+}
+
+public enum LayerType: String, Sendable, CaseIterable {
+    /// A plain `CALayer`: background colour, corner radius, opacity.
+    case layer
+}
+
+/// A layer's model values (Core Animation's names and defaults, CORE-ANIMATION.md §8.1).
+public struct Layer: Sendable {
+    public var name: String
+    public var type: LayerType
+    public var position: Point = .zero
+    public var bounds: Rect = .zero
+    public var anchorPoint = Point(x: 0.5, y: 0.5)
+    public var opacity: Double = 1
+    public var hidden = false
+    public var backgroundColor: Color?
+    public var cornerRadius: Double = 0
+    public var animations: [BasicAnimation] = []
+
+    public init(name: String, type: LayerType = .layer) {
+        self.name = name
+        self.type = type
+    }
+}
+
+/// A whole clip: canvas, timing and layers (back to front).
+public struct Scene: Sendable {
+    /// Largest canvas side in pixels; larger ones are refused before anything is allocated.
+    public static let maximumPixelSide = 16_384
+    /// Largest canvas area in pixels (8192², 256 MiB per RGBA frame).
+    public static let maximumPixelArea = 8_192 * 8_192
+    /// Longest clip, in seconds (24 h).
+    public static let maximumDuration = 86_400.0
+
+    public var width: Double
+    public var height: Double
+    public var scale: Double = 1
+    public var fps: FrameRate
+    public var duration: Double
+    public var background: Color = .white
+    public var layers: [Layer] = []
+
+    public init(width: Double, height: Double, scale: Double = 1, fps: FrameRate, duration: Double) {
+        self.width = width
+        self.height = height
+        self.scale = scale
+        self.fps = fps
+        self.duration = duration
+    }
+
+    public var pixelWidth: Int { Int((width * scale).rounded()) }
+    public var pixelHeight: Int { Int((height * scale).rounded()) }
+    public var frameCount: Int { fps.frameCount(duration: duration) }
+
+    /// Checks the canvas and timing, returning the first problem as (key, message, fix).
+    public func validationProblem() -> (key: String, message: String, fix: String)? {
+        if !(width > 0) || !width.isFinite { return ("width", "width must be a positive number of points, got \(width)", "set \"width\" to the canvas width in points, e.g. 320") }
+        if !(height > 0) || !height.isFinite { return ("height", "height must be a positive number of points, got \(height)", "set \"height\" to the canvas height in points, e.g. 180") }
+        if !(scale > 0) || !scale.isFinite || scale > 16 { return ("scale", "scale must be in (0, 16] pixels per point, got \(scale)", "use 1, 2 or 3") }
+        if !(duration > 0) || !duration.isFinite { return ("duration", "duration must be a positive number of seconds, got \(duration)", "set \"duration\" to the clip length in seconds, e.g. 2") }
+        if duration > Self.maximumDuration { return ("duration", "duration \(duration) s is longer than the 24 h limit", "split the clip") }
+        if fps.value > 1000 { return ("fps", "fps \(fps) is above 1000", "use a frame rate such as 30 or 60") }
+        let w = width * scale, h = height * scale
+        if w.rounded() < 1 || h.rounded() < 1 {
+            return ("scale", "the canvas is \(w)×\(h) pixels, less than one pixel", "raise \"scale\" or the canvas size")
+        }
+        if w > Double(Self.maximumPixelSide) || h > Double(Self.maximumPixelSide) || w * h > Double(Self.maximumPixelArea) {
+            return ("width", "the canvas would be \(Int(w))×\(Int(h)) pixels, above the limit of \(Self.maximumPixelSide) per side and \(Self.maximumPixelArea / 1_000_000) megapixels",
+                    "reduce \"width\", \"height\" or \"scale\"")
+        }
+        return nil
+    }
+}

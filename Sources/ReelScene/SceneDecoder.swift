@@ -1,0 +1,351 @@
+import Foundation
+import ReelAnimation
+import ReelGeometry
+
+/// Reads a scene file into a `Scene`, reporting the first problem with its line, column and key path.
+public enum SceneDecoder {
+    public static func load(contentsOf path: String) throws(SceneError) -> Scene {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw SceneError(file: path, message: "no such file", fix: "check the path; scenes are JSON files such as examples/hello.json")
+        }
+        guard !isDirectory.boolValue else {
+            throw SceneError(file: path, message: "is a directory, not a scene file")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw SceneError(file: path, message: "cannot be read (permission denied?)")
+        }
+        return try decode([UInt8](data), file: path)
+    }
+
+    public static func decode(_ bytes: [UInt8], file: String) throws(SceneError) -> Scene {
+        let root: JSONNode
+        do {
+            root = try JSONParser.parse(bytes)
+        } catch {
+            throw SceneError(file: file, location: error.location, message: "invalid JSON: \(error.message)")
+        }
+        var reader = Reader(file: file)
+        return try reader.scene(root)
+    }
+}
+
+/// Walks the located JSON tree with the current key path, so every error can say where it is.
+struct Reader {
+    let file: String
+
+    func fail(_ node: JSONNode, _ path: String, _ message: String, fix: String? = nil) -> SceneError {
+        SceneError(file: file, location: node.location, path: path, message: message, fix: fix)
+    }
+
+    /// An object's members by key, refusing keys it does not know (with a "did you mean").
+    func members(_ node: JSONNode, _ path: String, known: [String], what: String) throws(SceneError) -> [String: JSONNode] {
+        guard case .object(let list) = node.value else {
+            throw fail(node, path, "expected \(what) (a JSON object), found \(node.kindName)")
+        }
+        var out: [String: JSONNode] = [:]
+        for m in list {
+            guard known.contains(m.key) else {
+                let suggestion = closest(m.key, in: known).map { "did you mean \"\($0)\"? " } ?? ""
+                throw SceneError(file: file, location: m.keyLocation, path: join(path, m.key),
+                                 message: "unknown key \"\(m.key)\" in \(what)",
+                                 fix: "\(suggestion)known keys: \(known.joined(separator: ", "))")
+            }
+            out[m.key] = m.value
+        }
+        return out
+    }
+
+    func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    func number(_ node: JSONNode, _ path: String) throws(SceneError) -> Double {
+        guard case .number(let v) = node.value else {
+            throw fail(node, path, "expected a number, found \(node.kindName)")
+        }
+        return v
+    }
+
+    func bool(_ node: JSONNode, _ path: String) throws(SceneError) -> Bool {
+        guard case .bool(let v) = node.value else {
+            throw fail(node, path, "expected true or false, found \(node.kindName)")
+        }
+        return v
+    }
+
+    func string(_ node: JSONNode, _ path: String) throws(SceneError) -> String {
+        guard case .string(let v) = node.value else {
+            throw fail(node, path, "expected a string, found \(node.kindName)")
+        }
+        return v
+    }
+
+    func array(_ node: JSONNode, _ path: String) throws(SceneError) -> [JSONNode] {
+        guard case .array(let v) = node.value else {
+            throw fail(node, path, "expected an array, found \(node.kindName)")
+        }
+        return v
+    }
+
+    /// A list of exactly `count` numbers, or an object with the given component names.
+    func components(_ node: JSONNode, _ path: String, names: [String], what: String, example: String) throws(SceneError) -> [Double] {
+        switch node.value {
+        case .array(let items):
+            guard items.count == names.count else {
+                throw fail(node, path, "expected \(what) as \(names.count) numbers [\(names.joined(separator: ", "))], found \(items.count)", fix: "write it as \(example)")
+            }
+            var out: [Double] = []
+            for (i, item) in items.enumerated() { out.append(try number(item, "\(path)[\(i)]")) }
+            return out
+        case .object:
+            let m = try members(node, path, known: names, what: what)
+            var out: [Double] = []
+            for name in names {
+                guard let v = m[name] else { throw fail(node, path, "\(what) is missing \"\(name)\"", fix: "write it as \(example)") }
+                out.append(try number(v, join(path, name)))
+            }
+            return out
+        default:
+            throw fail(node, path, "expected \(what), found \(node.kindName)", fix: "write it as \(example)")
+        }
+    }
+
+    func point(_ node: JSONNode, _ path: String) throws(SceneError) -> Point {
+        let c = try components(node, path, names: ["x", "y"], what: "a point", example: "[x, y]")
+        return Point(x: c[0], y: c[1])
+    }
+
+    func size(_ node: JSONNode, _ path: String) throws(SceneError) -> Size {
+        let c = try components(node, path, names: ["width", "height"], what: "a size", example: "[width, height]")
+        return Size(width: c[0], height: c[1])
+    }
+
+    func rect(_ node: JSONNode, _ path: String) throws(SceneError) -> Rect {
+        let c = try components(node, path, names: ["x", "y", "width", "height"], what: "a rect", example: "[x, y, width, height]")
+        return Rect(x: c[0], y: c[1], width: c[2], height: c[3])
+    }
+
+    func color(_ node: JSONNode, _ path: String) throws(SceneError) -> Color {
+        let fix = "write a colour as \"#rrggbb\", \"#rrggbbaa\" or [r, g, b, a] with components in 0…1"
+        switch node.value {
+        case .string(let s):
+            guard let c = Color(hex: s) else { throw fail(node, path, "\"\(s)\" is not a colour", fix: fix) }
+            return c
+        case .array(let items):
+            guard items.count == 3 || items.count == 4 else { throw fail(node, path, "a colour array has 3 or 4 components, found \(items.count)", fix: fix) }
+            var v: [Double] = []
+            for (i, item) in items.enumerated() {
+                let x = try number(item, "\(path)[\(i)]")
+                guard (0...1).contains(x) else { throw fail(item, "\(path)[\(i)]", "colour component \(x) is outside 0…1", fix: fix) }
+                v.append(x)
+            }
+            return Color(red: v[0], green: v[1], blue: v[2], alpha: v.count == 4 ? v[3] : 1)
+        default:
+            throw fail(node, path, "expected a colour, found \(node.kindName)", fix: fix)
+        }
+    }
+
+    func value(_ node: JSONNode, _ path: String, type: LayerKeyPath.ValueType) throws(SceneError) -> AnimatableValue {
+        switch type {
+        case .number: return .number(try number(node, path))
+        case .point: return .point(try point(node, path))
+        case .size: return .size(try size(node, path))
+        case .rect: return .rect(try rect(node, path))
+        case .color: return .color(try color(node, path))
+        }
+    }
+
+    func finite(_ v: Double, _ node: JSONNode, _ path: String) throws(SceneError) -> Double {
+        guard v.isFinite else { throw fail(node, path, "must be finite") }
+        return v
+    }
+
+    mutating func scene(_ root: JSONNode) throws(SceneError) -> Scene {
+        let m = try members(root, "", known: ["width", "height", "scale", "fps", "duration", "background", "layers"], what: "a scene")
+        func required(_ key: String, _ example: String) throws(SceneError) -> JSONNode {
+            guard let n = m[key] else {
+                throw SceneError(file: file, location: root.location, path: key, message: "missing required key \"\(key)\"", fix: "add \"\(key)\": \(example)")
+            }
+            return n
+        }
+        let widthNode = try required("width", "320")
+        let heightNode = try required("height", "180")
+        let fpsNode = try required("fps", "30")
+        let durationNode = try required("duration", "2")
+        let fps = try frameRate(fpsNode, "fps")
+        var scene = Scene(width: try number(widthNode, "width"), height: try number(heightNode, "height"),
+                          fps: fps, duration: try number(durationNode, "duration"))
+        if let n = m["scale"] { scene.scale = try number(n, "scale") }
+        if let n = m["background"] { scene.background = try color(n, "background") }
+        if let (key, message, fix) = scene.validationProblem() {
+            let node = m[key] ?? root
+            throw fail(node, key, message, fix: fix)
+        }
+        if let n = m["layers"] {
+            var names = Set<String>()
+            for (i, layerNode) in try array(n, "layers").enumerated() {
+                let layer = try self.layer(layerNode, "layers[\(i)]")
+                guard names.insert(layer.name).inserted else {
+                    throw fail(layerNode, "layers[\(i)].name", "another layer is already named \"\(layer.name)\"", fix: "give each layer a unique name")
+                }
+                scene.layers.append(layer)
+            }
+        }
+        return scene
+    }
+
+    func frameRate(_ node: JSONNode, _ path: String) throws(SceneError) -> FrameRate {
+        let fix = "write fps as a number such as 30 or 29.97, or as a fraction string such as \"30000/1001\""
+        switch node.value {
+        case .number(let v):
+            guard v > 0, let r = FrameRate(value: v) else { throw fail(node, path, "fps must be positive, got \(v)", fix: fix) }
+            return r
+        case .string(let s):
+            guard let r = FrameRate(parsing: s) else { throw fail(node, path, "\"\(s)\" is not a positive frame rate", fix: fix) }
+            return r
+        default:
+            throw fail(node, path, "expected a frame rate, found \(node.kindName)", fix: fix)
+        }
+    }
+
+    static let layerKeys = ["name", "type", "position", "bounds", "anchorPoint", "opacity", "hidden",
+                            "backgroundColor", "cornerRadius", "animations"]
+
+    func layer(_ node: JSONNode, _ path: String) throws(SceneError) -> Layer {
+        let m = try members(node, path, known: Self.layerKeys, what: "a layer")
+        let name = try m["name"].map { n throws(SceneError) in try string(n, join(path, "name")) } ?? path
+        var type = LayerType.layer
+        if let n = m["type"] {
+            let s = try string(n, join(path, "type"))
+            guard let t = LayerType(rawValue: s) else {
+                throw fail(n, join(path, "type"), "unknown layer type \"\(s)\"",
+                           fix: "known types: \(LayerType.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            type = t
+        }
+        var layer = Layer(name: name, type: type)
+        if let n = m["position"] { layer.position = try point(n, join(path, "position")) }
+        if let n = m["bounds"] {
+            switch n.value {
+            case .array(let items) where items.count == 2:
+                layer.bounds = Rect(origin: .zero, size: try size(n, join(path, "bounds")))
+            default:
+                layer.bounds = try rect(n, join(path, "bounds"))
+            }
+        }
+        if let n = m["anchorPoint"] { layer.anchorPoint = try point(n, join(path, "anchorPoint")) }
+        if let n = m["opacity"] { layer.opacity = try number(n, join(path, "opacity")) }
+        if let n = m["hidden"] { layer.hidden = try bool(n, join(path, "hidden")) }
+        if let n = m["backgroundColor"] { layer.backgroundColor = try color(n, join(path, "backgroundColor")) }
+        if let n = m["cornerRadius"] { layer.cornerRadius = try number(n, join(path, "cornerRadius")) }
+        if let n = m["animations"] {
+            for (i, a) in try array(n, join(path, "animations")).enumerated() {
+                layer.animations.append(try animation(a, "\(join(path, "animations"))[\(i)]"))
+            }
+        }
+        return layer
+    }
+
+    static let animationKeys = ["keyPath", "fromValue", "toValue", "beginTime", "duration", "speed", "timeOffset",
+                                "repeatCount", "repeatDuration", "autoreverses", "fillMode", "removedOnCompletion"]
+
+    func animation(_ node: JSONNode, _ path: String) throws(SceneError) -> BasicAnimation {
+        let m = try members(node, path, known: Self.animationKeys, what: "an animation")
+        guard let keyNode = m["keyPath"] else {
+            throw fail(node, join(path, "keyPath"), "an animation needs a \"keyPath\"", fix: "add \"keyPath\": \"opacity\" (or position, position.x, bounds, backgroundColor, cornerRadius…)")
+        }
+        let keyName = try string(keyNode, join(path, "keyPath"))
+        guard let keyPath = LayerKeyPath(rawValue: keyName) else {
+            let names = LayerKeyPath.allCases.map(\.rawValue)
+            let suggestion = closest(keyName, in: names).map { "did you mean \"\($0)\"? " } ?? ""
+            throw fail(keyNode, join(path, "keyPath"), "\"\(keyName)\" is not an animatable key path of a layer",
+                       fix: "\(suggestion)animatable: \(names.joined(separator: ", "))")
+        }
+        var animation = BasicAnimation(keyPath: keyName)
+        if let n = m["fromValue"] { animation.fromValue = try value(n, join(path, "fromValue"), type: keyPath.valueType) }
+        if let n = m["toValue"] { animation.toValue = try value(n, join(path, "toValue"), type: keyPath.valueType) }
+        if animation.fromValue == nil && animation.toValue == nil {
+            throw fail(node, path, "an animation needs \"fromValue\", \"toValue\" or both", fix: "add \"toValue\"")
+        }
+        var t = MediaTiming()
+        if let n = m["beginTime"] { t.beginTime = try finite(try number(n, join(path, "beginTime")), n, join(path, "beginTime")) }
+        if let n = m["duration"] {
+            let p = join(path, "duration")
+            t.duration = try number(n, p)
+            guard t.duration >= 0 else { throw fail(n, p, "duration must not be negative, got \(t.duration)", fix: "use a duration in seconds; 0 means the default 0.25 s") }
+        }
+        if let n = m["speed"] { t.speed = try number(n, join(path, "speed")) }
+        if let n = m["timeOffset"] { t.timeOffset = try number(n, join(path, "timeOffset")) }
+        if let n = m["repeatCount"] {
+            let p = join(path, "repeatCount")
+            if case .string(let s) = n.value, ["infinity", "inf", "forever"].contains(s.lowercased()) {
+                t.repeatCount = .infinity
+            } else {
+                t.repeatCount = try number(n, p)
+                guard t.repeatCount >= 0 else { throw fail(n, p, "repeatCount must not be negative", fix: "use a count such as 2, 1.5 or \"infinity\"") }
+            }
+        }
+        if let n = m["repeatDuration"] {
+            t.repeatDuration = try number(n, join(path, "repeatDuration"))
+            guard t.repeatDuration >= 0 else { throw fail(n, join(path, "repeatDuration"), "repeatDuration must not be negative") }
+        }
+        if let n = m["autoreverses"] { t.autoreverses = try bool(n, join(path, "autoreverses")) }
+        if let n = m["fillMode"] {
+            let s = try string(n, join(path, "fillMode"))
+            guard let f = FillMode(rawValue: s) else {
+                throw fail(n, join(path, "fillMode"), "unknown fillMode \"\(s)\"", fix: "use one of removed, forwards, backwards, both")
+            }
+            t.fillMode = f
+        }
+        if let n = m["removedOnCompletion"] { t.removedOnCompletion = try bool(n, join(path, "removedOnCompletion")) }
+        animation.timing = t
+        return animation
+    }
+}
+
+/// The known name nearest to a misspelt one, if it is close enough to be a likely typo.
+func closest(_ word: String, in candidates: [String]) -> String? {
+    func distance(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty { return b.count }
+        var previous = Array(0...b.count)
+        for (i, ca) in a.enumerated() {
+            var current = [i + 1]
+            for (j, cb) in b.enumerated() {
+                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (ca == cb ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+    let w = Array(word.lowercased())
+    let best = candidates.map { ($0, distance(w, Array($0.lowercased()))) }.min { $0.1 < $1.1 }
+    guard let (name, d) = best, d <= max(2, w.count / 3) else { return nil }
+    return name
+}
+
+extension Color {
+    /// `#rgb`, `#rrggbb` or `#rrggbbaa`.
+    public init?(hex: String) {
+        var s = Substring(hex)
+        guard s.first == "#" else { return nil }
+        s.removeFirst()
+        var digits: [Double] = []
+        for ch in s {
+            guard let v = ch.hexDigitValue else { return nil }
+            digits.append(Double(v))
+        }
+        switch digits.count {
+        case 3:
+            self.init(red: digits[0] / 15, green: digits[1] / 15, blue: digits[2] / 15)
+        case 6, 8:
+            var c: [Double] = []
+            var i = 0
+            while i < digits.count {
+                c.append((digits[i] * 16 + digits[i + 1]) / 255)
+                i += 2
+            }
+            self.init(red: c[0], green: c[1], blue: c[2], alpha: c.count == 4 ? c[3] : 1)
+        default:
+            return nil
+        }
+    }
+}

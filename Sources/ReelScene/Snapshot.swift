@@ -1,0 +1,30 @@
+import ReelAnimation
+import ReelGeometry
+
+/// The presentation values of every layer at one time: what is on screen.
+public struct Snapshot: Sendable {
+    public var time: Double
+    public var layers: [Layer]
+}
+
+extension Scene {
+    /// Presentation values at scene time `t` (seconds from the start of the clip). Pure: the same `t`
+    /// always gives the same snapshot. Animations apply in the order they are listed; a later one on
+    /// the same key path replaces an earlier one's value (non-additive, CORE-ANIMATION.md §8.3).
+    public func sample(at t: Double) -> Snapshot {
+        var out: [Layer] = []
+        out.reserveCapacity(layers.count)
+        for model in layers {
+            var presented = model
+            presented.animations = []
+            for animation in model.animations {
+                guard let keyPath = LayerKeyPath(rawValue: animation.keyPath) else { continue }
+                if let v = animation.value(at: t, model: keyPath.get(model)) {
+                    keyPath.set(v, on: &presented)
+                }
+            }
+            out.append(presented)
+        }
+        return Snapshot(time: t, layers: out)
+    }
+}

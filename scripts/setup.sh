@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Installs the Debian packages Reel needs to build, test and run its demo.
+# Idempotent: when every package is already installed, apt is not touched at all.
+set -euo pipefail
+
+packages=(
+  pkg-config
+  libavcodec-dev
+  libavformat-dev
+  libavutil-dev
+  libswscale-dev
+  ffmpeg            # ffprobe, used by demo.sh to check the files it wrote
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all system packages present"
+else
+  echo "setup: installing ${missing[*]}"
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+      SUDO=sudo
+    else
+      echo "setup: not root; run this first:" >&2
+      echo "  sudo apt-get update && sudo apt-get install -y ${missing[*]}" >&2
+      exit 1
+    fi
+  else
+    SUDO=
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  echo "setup: installed ${missing[*]}"
+fi
+
+if ! command -v swift >/dev/null 2>&1; then
+  if [ -x /opt/swift/usr/bin/swift ]; then
+    echo "setup: swift is at /opt/swift/usr/bin; add it to PATH (scripts do this themselves)"
+  else
+    echo "setup: no Swift toolchain found; install Swift 6.x and put it on PATH" >&2
+    exit 1
+  fi
+fi
