@@ -36,8 +36,10 @@ let package = Package(
         .testTarget(name: "ReelRasterTests", dependencies: ["ReelRaster", "ReelGeometry"]),
         .testTarget(name: "ReelAnimationTests", dependencies: ["ReelAnimation"]),
         .testTarget(name: "ReelSceneTests", dependencies: ["ReelScene"]),
-        .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia"]),
-        .testTarget(name: "ReelEndToEndTests", dependencies: ["Reel", "ReelMedia", "reel"]),
+        // Helpers shared by the test targets (temporary folders, test pictures, PSNR, GIF block reader).
+        .target(name: "ReelTestSupport", path: "Tests/ReelTestSupport"),
+        .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelTestSupport"]),
+        .testTarget(name: "ReelEndToEndTests", dependencies: ["Reel", "ReelMedia", "ReelRender", "ReelScene", "ReelTestSupport", "reel"]),
     ],
     swiftLanguageModes: [.v6]
 )

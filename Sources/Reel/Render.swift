@@ -52,14 +52,10 @@ public enum Reel {
         if let fps = overrides.fps { scene.fps = fps }
         if let scale = overrides.scale { scene.scale = scale }
         if let duration = overrides.duration { scene.duration = duration }
+        // The decoder validated the scene as written, so a problem now comes from an override.
         if let (key, message, fix) = scene.validationProblem() {
-            let option = ["fps": "--fps", "scale": "--scale", "duration": "--duration"][key]
-            let overridden = (key == "fps" && overrides.fps != nil) || (key == "scale" && overrides.scale != nil)
-                || (key == "duration" && overrides.duration != nil)
-            if overridden, let option {
-                throw .usage("\(option): \(message)", fix: fix)
-            }
-            throw .scene(SceneError(file: path, path: key, message: message, fix: fix))
+            let option = ["fps": "--fps", "duration": "--duration"][key] ?? "--scale"
+            throw .usage("\(option): \(message)", fix: fix)
         }
         return scene
     }

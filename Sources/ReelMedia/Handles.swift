@@ -114,8 +114,10 @@ final class Scaler {
     init(srcWidth: Int32, srcHeight: Int32, srcFormat: AVPixelFormat,
          dstWidth: Int32, dstHeight: Int32, dstFormat: AVPixelFormat,
          srcColorspace: Int32 = SWS_CS_DEFAULT, srcFullRange: Bool = true,
-         dstColorspace: Int32 = SWS_CS_DEFAULT, dstFullRange: Bool = true) throws(MediaError) {
-        let flags = SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT | SWS_BITEXACT
+         dstColorspace: Int32 = SWS_CS_DEFAULT, dstFullRange: Bool = true,
+         filter: Int32 = SWS_BICUBIC) throws(MediaError) {
+        // Accurate rounding and bit-exact arithmetic: the same input gives the same bytes on every CPU.
+        let flags = filter | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT | SWS_BITEXACT
         guard let ctx = sws_getContext(srcWidth, srcHeight, srcFormat, dstWidth, dstHeight, dstFormat,
                                        flags, nil, nil, nil) else {
             throw MediaError(call: "sws_getContext", message: "cannot convert \(Self.name(srcFormat)) to \(Self.name(dstFormat))")

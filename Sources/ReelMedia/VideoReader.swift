@@ -68,8 +68,10 @@ public final class VideoReader {
             colorRange: name(av_color_range_name(par.color_range)))
     }
 
-    /// Every frame of the stream, in presentation order.
-    public func decodeAll() throws(MediaError) -> [DecodedFrame] {
+    /// Every frame of the stream, in presentation order. With `nearestChroma`, each 4:2:0 chroma sample
+    /// is repeated over its 2×2 block instead of interpolated, so a test sees the samples as coded rather
+    /// than a player's smoothing of them.
+    public func decodeAll(nearestChroma: Bool = false) throws(MediaError) -> [DecodedFrame] {
         var frames: [DecodedFrame] = []
         let packet = try PacketHandle()
         let frame = try FrameHandle()
@@ -90,7 +92,7 @@ public final class VideoReader {
                     scaler = try Scaler(srcWidth: f.pointee.width, srcHeight: f.pointee.height, srcFormat: fmt,
                                         dstWidth: f.pointee.width, dstHeight: f.pointee.height, dstFormat: AV_PIX_FMT_RGBA,
                                         srcColorspace: matrix, srcFullRange: full,
-                                        dstColorspace: SWS_CS_ITU709, dstFullRange: true)
+                                        dstColorspace: SWS_CS_ITU709, dstFullRange: true, filter: nearestChroma ? SWS_POINT : SWS_BICUBIC)
                     rgba = try FrameHandle(format: AV_PIX_FMT_RGBA, width: f.pointee.width, height: f.pointee.height)
                 }
                 try scaler!.scale(src: f, dst: rgba!.pointer)

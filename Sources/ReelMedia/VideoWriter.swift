@@ -78,6 +78,9 @@ public final class VideoWriter {
             c.pointee.color_trc = AVCOL_TRC_BT709
             c.pointee.colorspace = AVCOL_SPC_BT709
             c.pointee.color_range = AVCOL_RANGE_MPEG
+            // Each chroma sample is the mean of its 2×2 block (the scaler's area filter below), so it sits
+            // at the block's centre; say so, so that decoders that honour it place it right.
+            c.pointee.chroma_sample_location = AVCHROMA_LOC_CENTER
             av_dict_set(&options, "crf", String(settings.crf), 0)
             av_dict_set(&options, "preset", settings.preset, 0)
         case .gif:
@@ -108,7 +111,7 @@ public final class VideoWriter {
             scaler = try Scaler(srcWidth: w, srcHeight: h, srcFormat: AV_PIX_FMT_RGBA,
                                 dstWidth: w, dstHeight: h, dstFormat: AV_PIX_FMT_YUV420P,
                                 srcColorspace: SWS_CS_ITU709, srcFullRange: true,
-                                dstColorspace: SWS_CS_ITU709, dstFullRange: false)
+                                dstColorspace: SWS_CS_ITU709, dstFullRange: false, filter: SWS_AREA)
         case .gif:
             encodeFrame = try FrameHandle(format: AV_PIX_FMT_PAL8, width: w, height: h)
             scaler = nil

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+
+/// The `reel` executable built next to this test bundle (or `REEL_BINARY`).
+func reelBinary() -> String {
+    if let path = ProcessInfo.processInfo.environment["REEL_BINARY"] { return path }
+    let bundleDir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    return bundleDir.appendingPathComponent("reel").path
+}
+
+struct RunResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+/// Runs `reel` with arguments; `user` runs it as another uid (used to test permissions when the suite
+/// runs as root, for whom every directory is writable).
+@discardableResult
+func runReel(_ arguments: [String], asUser uid: UInt32? = nil, onStart: ((Process) -> Void)? = nil) throws -> RunResult {
+    let process = Process()
+    if let uid {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", reelBinary()] + arguments
+    } else {
+        process.executableURL = URL(fileURLWithPath: reelBinary())
+        process.arguments = arguments
+    }
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    onStart?(process)
+    // Read both pipes to the end before waiting, so a chatty child cannot block on a full pipe.
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return RunResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                     stderr: String(decoding: errData, as: UTF8.self))
+}
+
+final class Workspace {
+    let path: String
+
+    init() throws {
+        path = (NSTemporaryDirectory() as NSString).appendingPathComponent("reel-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    func write(_ name: String, _ text: String) -> String {
+        let p = (path as NSString).appendingPathComponent(name)
+        FileManager.default.createFile(atPath: p, contents: Data(text.utf8))
+        return p
+    }
+
+    func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
+
+    /// Everything in the directory, hidden files included (temporary outputs are hidden).
+    func listing(_ sub: String = "") -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: file(sub))) ?? []).sorted()
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+let smallScene = """
+    {
+      "width": 64, "height": 48, "scale": 1, "fps": 10, "duration": 1, "background": "#ffffff",
+      "layers": [
+        {"name": "box", "position": [16, 24], "bounds": [0, 0, 16, 16], "backgroundColor": "#3478f6",
+         "animations": [{"keyPath": "position.x", "fromValue": 16, "toValue": 48, "duration": 1}]}
+      ]
+    }
+    """

@@ -1,0 +1,212 @@
+import Foundation
+import Testing
+import ReelMedia
+import ReelTestSupport
+
+@Suite struct MP4Tests {
+    func write(_ pattern: TestPattern, frames: Int, rate: (Int, Int), to path: String) throws {
+        let settings = VideoSettings(width: pattern.width, height: pattern.height, frameRateNumerator: rate.0,
+                                     frameRateDenominator: rate.1, container: .mp4)
+        let writer = try VideoWriter(path: path, settings: settings)
+        for i in 0..<frames { try writer.append(rgba: pattern.frame(i)) }
+        try writer.finish()
+    }
+
+    @Test func streamPropertiesAndBT709Tags() throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/clip.mp4"
+        try write(TestPattern(width: 64, height: 48), frames: 30, rate: (30, 1), to: path)
+
+        let reader = try VideoReader(path: path)
+        let info = reader.info
+        #expect(info.codecName == "h264")
+        #expect(info.pixelFormat == "yuv420p")
+        #expect(info.width == 64 && info.height == 48)
+        #expect(info.averageFrameRate.numerator == 30 && info.averageFrameRate.denominator == 1)
+        #expect(abs((info.duration ?? 0) - 1.0) < 1e-6, "duration \(String(describing: info.duration))")
+        #expect(info.colorPrimaries == "bt709" && info.colorTransfer == "bt709" && info.colorMatrix == "bt709")
+        #expect(info.colorRange == "tv")
+        let frames = try reader.decodeAll()
+        #expect(frames.count == 30)
+        for (i, f) in frames.enumerated() {
+            #expect(abs(f.time - Double(i) / 30) < 1e-6, "frame \(i) at \(f.time)")
+        }
+    }
+
+    static func atomOrder(path: String) -> [String] {
+        guard let data = FileManager.default.contents(atPath: path) else { return [] }
+        let b = [UInt8](data)
+        var i = 0
+        var names: [String] = []
+        while i + 8 <= b.count {
+            let size = Int(b[i]) << 24 | Int(b[i + 1]) << 16 | Int(b[i + 2]) << 8 | Int(b[i + 3])
+            names.append(String(decoding: b[(i + 4)..<(i + 8)], as: UTF8.self))
+            guard size >= 8 else { break }
+            i += size
+        }
+        return names
+    }
+
+    /// +faststart: the index (moov) comes before the media data, so a browser can start playing at once.
+    @Test func moovBeforeMdat() throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try write(TestPattern(width: 32, height: 32), frames: 5, rate: (30, 1), to: dir + "/a.mp4")
+        let atoms = Self.atomOrder(path: dir + "/a.mp4")
+        let moov = try #require(atoms.firstIndex(of: "moov")), mdat = try #require(atoms.firstIndex(of: "mdat"))
+        #expect(moov < mdat, "\(atoms)")
+    }
+
+    /// Thresholds: flat synthetic content at CRF 18 decodes at ≥ 40 dB PSNR; the centre of each flat
+    /// patch comes back within ±2 levels per channel. A BT.601/BT.709 or full/limited-range mismatch
+    /// anywhere between the writer's matrix, its tags and the reader moves these saturated colours by
+    /// 5 to 30 levels, so this catches it. The pattern's colour edges fall on 2×2 chroma blocks and the
+    /// reader repeats chroma instead of interpolating it, so the PSNR measures the encoder and the colour
+    /// conversions; with a player's interpolated chroma, 4:2:0 alone limits hard saturated edges like
+    /// these to about 28 dB, whatever the encoder.
+    @Test func pixelsRoundTrip() throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let pattern = TestPattern(width: 64, height: 48)
+        try write(pattern, frames: 10, rate: (30, 1), to: dir + "/clip.mp4")
+        let frames = try VideoReader(path: dir + "/clip.mp4").decodeAll(nearestChroma: true)
+        #expect(frames.count == 10)
+        for (i, decoded) in frames.enumerated() {
+            let source = pattern.frame(i)
+            let quality = psnr(decoded.rgba, source)
+            #expect(quality >= 40, "frame \(i): PSNR \(quality) dB")
+            for (q, (x, y)) in [(24, 20), (48, 12), (16, 36), (48, 36)].enumerated() {
+                let expected = pattern.colour(x: x, y: y, frame: i)
+                let k = (y * 64 + x) * 4
+                let got = (decoded.rgba[k], decoded.rgba[k + 1], decoded.rgba[k + 2])
+                #expect(abs(Int(got.0) - Int(expected.0)) <= 2 && abs(Int(got.1) - Int(expected.1)) <= 2 && abs(Int(got.2) - Int(expected.2)) <= 2,
+                        "frame \(i) patch \(q): \(got) vs \(expected)")
+            }
+        }
+    }
+
+    @Test func fractionalFrameRateHasExactTimestamps() throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try write(TestPattern(width: 32, height: 32), frames: 12, rate: (30000, 1001), to: dir + "/ntsc.mp4")
+        let reader = try VideoReader(path: dir + "/ntsc.mp4")
+        #expect(reader.info.averageFrameRate.numerator == 30000 && reader.info.averageFrameRate.denominator == 1001)
+        let frames = try reader.decodeAll()
+        #expect(frames.count == 12)
+        for (i, f) in frames.enumerated() {
+            #expect(abs(f.time - Double(i) * 1001 / 30000) < 1e-6, "frame \(i) at \(f.time)")
+        }
+        #expect(abs((reader.info.duration ?? 0) - 12 * 1001 / 30000) < 1e-6)
+    }
+
+    @Test func oddSizeIsPaddedByRepeatingTheEdge() throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let pattern = TestPattern(width: 63, height: 47)
+        let settings = VideoSettings(width: 63, height: 47, frameRateNumerator: 25, frameRateDenominator: 1, container: .mp4)
+        #expect(settings.encodedWidth == 64 && settings.encodedHeight == 48)
+        try write(pattern, frames: 3, rate: (25, 1), to: dir + "/odd.mp4")
+        let frames = try VideoReader(path: dir + "/odd.mp4").decodeAll()
+        #expect(frames.count == 3 && frames[0].width == 64 && frames[0].height == 48)
+        // The padding column repeats column 62 (a flat patch): the bottom-right corner keeps its colour.
+        let k = (47 * 64 + 63) * 4
+        let expected = pattern.colour(x: 62, y: 46, frame: 0)
+        #expect(abs(Int(frames[0].rgba[k]) - Int(expected.0)) <= 2 && abs(Int(frames[0].rgba[k + 2]) - Int(expected.2)) <= 2)
+    }
+
+    @Test func wrongFrameSizeIsAnError() throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let writer = try VideoWriter(path: dir + "/x.mp4", settings: VideoSettings(width: 16, height: 16, frameRateNumerator: 30, container: .mp4))
+        #expect(throws: MediaError.self) { try writer.append(rgba: [0, 0, 0, 255]) }
+    }
+
+    @Test func unreadableFileNamesTheCall() throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        FileManager.default.createFile(atPath: dir + "/junk.mp4", contents: Data("not a video".utf8))
+        do {
+            _ = try VideoReader(path: dir + "/junk.mp4")
+            Issue.record("junk decoded")
+        } catch {
+            #expect(error.call.hasPrefix("avformat_open_input") || error.call.hasPrefix("avformat_find_stream_info"))
+            #expect(error.code != nil && !error.message.isEmpty)
+        }
+    }
+}
+
+@Suite struct GIFTests {
+    func write(_ pattern: TestPattern, frames: Int, rate: (Int, Int), to path: String) throws {
+        let writer = try VideoWriter(path: path, settings: VideoSettings(width: pattern.width, height: pattern.height,
+                                                                         frameRateNumerator: rate.0, frameRateDenominator: rate.1, container: .gif))
+        for i in 0..<frames { try writer.append(rgba: pattern.frame(i)) }
+        try writer.finish()
+    }
+
+    @Test func loopsForeverWithExactAverageRate() throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try write(TestPattern(width: 40, height: 30), frames: 30, rate: (30, 1), to: dir + "/a.gif")
+        let bytes = [UInt8](FileManager.default.contents(atPath: dir + "/a.gif")!)
+        let (loop, delays) = gifLoopAndDelays(bytes)
+        #expect(loop == 0)                                   // NETSCAPE2.0 loop count 0 = forever
+        #expect(delays.count == 30)
+        // Frame i starts at round(100·i/30) cs: 0, 3, 7, 10, 13, 17, … so the delays run 3, 4, 3, 3, 4, 3 …
+        // and add up to exactly 100 cs for 30 frames at 30 fps.
+        #expect(Array(delays.prefix(6)) == [3, 4, 3, 3, 4, 3])
+        #expect(delays.reduce(0, +) == 100)
+
+        let reader = try VideoReader(path: dir + "/a.gif")
+        #expect(reader.info.codecName == "gif")
+        #expect(reader.info.width == 40 && reader.info.height == 30)
+        #expect(try reader.decodeAll().count == 30)
+    }
+
+    @Test func delaysForOtherRates() throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try write(TestPattern(width: 16, height: 16), frames: 10, rate: (25, 1), to: dir + "/25.gif")
+        #expect(gifLoopAndDelays([UInt8](FileManager.default.contents(atPath: dir + "/25.gif")!)).delays == Array(repeating: 4, count: 10))
+        try write(TestPattern(width: 16, height: 16), frames: 30, rate: (30000, 1001), to: dir + "/ntsc.gif")
+        let d = gifLoopAndDelays([UInt8](FileManager.default.contents(atPath: dir + "/ntsc.gif")!)).delays
+        // 30 frames at 29.97 fps last 30·1001/300 = 100.1 cs → rounded to 100.
+        #expect(d.count == 30 && d.reduce(0, +) == 100)
+    }
+
+    @Test func gifRateDivisor() {
+        #expect(VideoContainer.gif.frameRateDivisor(numerator: 30, denominator: 1) == 1)
+        #expect(VideoContainer.gif.frameRateDivisor(numerator: 50, denominator: 1) == 1)
+        #expect(VideoContainer.gif.frameRateDivisor(numerator: 60, denominator: 1) == 2)
+        #expect(VideoContainer.gif.frameRateDivisor(numerator: 120, denominator: 1) == 3)
+        #expect(VideoContainer.gif.frameRateDivisor(numerator: 60000, denominator: 1001) == 2)
+        #expect(VideoContainer.mp4.frameRateDivisor(numerator: 120, denominator: 1) == 1)
+    }
+
+    /// With a fixed 252-colour palette the GIF cannot keep every colour, but the ordered dither keeps the
+    /// local average: over each 8×8 Bayer tile of a flat patch the mean is within ±3 levels of the source
+    /// (the 64 thresholds resolve 1/64 of a palette step, 51/64 ≈ 0.8 level, plus rounding of the levels).
+    @Test func flatPatchesKeepTheirAverageColour() throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let pattern = TestPattern(width: 64, height: 48)
+        try write(pattern, frames: 2, rate: (30, 1), to: dir + "/p.gif")
+        let frames = try VideoReader(path: dir + "/p.gif").decodeAll()
+        #expect(frames.count == 2)
+        for (f, decoded) in frames.enumerated() {
+            for (tx, ty) in [(16, 32), (40, 0), (8, 32), (40, 32)] {
+                var sum = (0, 0, 0)
+                for y in ty..<(ty + 8) {
+                    for x in tx..<(tx + 8) {
+                        let k = (y * 64 + x) * 4
+                        sum.0 += Int(decoded.rgba[k]); sum.1 += Int(decoded.rgba[k + 1]); sum.2 += Int(decoded.rgba[k + 2])
+                    }
+                }
+                let expected = pattern.colour(x: tx, y: ty, frame: f)
+                let mean = (Double(sum.0) / 64, Double(sum.1) / 64, Double(sum.2) / 64)
+                #expect(abs(mean.0 - Double(expected.0)) <= 3 && abs(mean.1 - Double(expected.1)) <= 3 && abs(mean.2 - Double(expected.2)) <= 3,
+                        "frame \(f) tile (\(tx), \(ty)): \(mean) vs \(expected)")
+            }
+        }
+    }
+}

@@ -1,0 +1,137 @@
+import Testing
+import ReelAnimation
+import ReelGeometry
+import ReelScene
+
+func decode(_ text: String) throws(SceneError) -> Scene {
+    try SceneDecoder.decode(Array(text.utf8), file: "test.json")
+}
+
+func decodeError(_ text: String) -> SceneError? {
+    do {
+        _ = try decode(text)
+        return nil
+    } catch {
+        return error
+    }
+}
+
+@Suite struct SceneDecoderTests {
+    let minimal = #"{"width": 100, "height": 50, "fps": 30, "duration": 1}"#
+
+    @Test func minimalSceneHasCoreAnimationDefaults() throws {
+        let s = try decode(minimal)
+        #expect(s.pixelWidth == 100 && s.pixelHeight == 50 && s.scale == 1)
+        #expect(s.background == .white)
+        #expect(s.frameCount == 30)
+    }
+
+    @Test func fullLayer() throws {
+        let s = try decode("""
+            {"width": 100, "height": 50, "scale": 2, "fps": "30000/1001", "duration": 2, "background": "#101418",
+             "layers": [{"name": "card", "type": "layer", "position": {"x": 50, "y": 25}, "bounds": [10, 20],
+                         "opacity": 0.5, "backgroundColor": [1, 0, 0, 0.5], "cornerRadius": 4,
+                         "animations": [{"keyPath": "position.x", "fromValue": 0, "toValue": 100, "beginTime": 0.5, "duration": 1}]}]}
+            """)
+        #expect(s.pixelWidth == 200 && s.fps == FrameRate(numerator: 30000, denominator: 1001))
+        #expect(s.frameCount == 60)                     // 2 s · 29.97 = 59.94 → 60 frames start before 2 s
+        let layer = s.layers[0]
+        #expect(layer.bounds == Rect(x: 0, y: 0, width: 10, height: 20))
+        #expect(layer.anchorPoint == Point(x: 0.5, y: 0.5))
+        #expect(layer.backgroundColor == Color(red: 1, green: 0, blue: 0, alpha: 0.5))
+        #expect(s.background == Color(red: 16.0 / 255, green: 20.0 / 255, blue: 24.0 / 255))
+        // position.x at t = 1: p = (1 − 0.5)/1 = 0.5 → 50; before 0.5 s and after 1.5 s the model value 50.
+        #expect(s.sample(at: 1).layers[0].position.x == 50)
+        #expect(s.sample(at: 0.75).layers[0].position.x == 25)
+        #expect(s.sample(at: 0.25).layers[0].position.x == 50)
+    }
+
+    @Test func malformedJSONNamesLineAndColumn() {
+        let e = decodeError("{\n  \"width\": 100,\n  \"height\": ,\n}")
+        #expect(e?.location == SourceLocation(line: 3, column: 13))
+        #expect(e?.description.hasPrefix("test.json:3:13: invalid JSON: unexpected character ','") == true, "\(String(describing: e))")
+    }
+
+    @Test func wrongTypeNamesTheJSONPath() {
+        let e = decodeError("""
+            {"width": 100, "height": 50, "fps": 30, "duration": 1,
+             "layers": [{"name": "a"}, {"name": "b", "opacity": "high"}]}
+            """)
+        #expect(e?.path == "layers[1].opacity")
+        #expect(e?.location == SourceLocation(line: 2, column: 53))
+        #expect(e?.message == "expected a number, found a string")
+    }
+
+    @Test func unknownKeySuggestsTheNearestOne() {
+        let e = decodeError(#"{"width": 100, "height": 50, "fps": 30, "duration": 1, "layers": [{"opactiy": 1}]}"#)
+        #expect(e?.path == "layers[0].opactiy")
+        #expect(e?.fix?.hasPrefix("did you mean \"opacity\"?") == true)
+    }
+
+    @Test func unknownLayerTypeListsKnownTypes() {
+        let e = decodeError(#"{"width": 100, "height": 50, "fps": 30, "duration": 1, "layers": [{"type": "emitter"}]}"#)
+        #expect(e?.path == "layers[0].type")
+        #expect(e?.message == "unknown layer type \"emitter\"")
+        #expect(e?.fix?.contains("layer") == true)
+    }
+
+    @Test(arguments: [
+        (#""width": 0, "height": 50, "fps": 30, "duration": 1"#, "width"),
+        (#""width": -4, "height": 50, "fps": 30, "duration": 1"#, "width"),
+        (#""width": 100000, "height": 50, "fps": 30, "duration": 1"#, "width"),
+        (#""width": 9000, "height": 9000, "fps": 30, "duration": 1"#, "width"),
+        (#""width": 100, "height": 0, "fps": 30, "duration": 1"#, "height"),
+        (#""width": 100, "height": 50, "fps": 0, "duration": 1"#, "fps"),
+        (#""width": 100, "height": 50, "fps": -30, "duration": 1"#, "fps"),
+        (#""width": 100, "height": 50, "fps": "0/1", "duration": 1"#, "fps"),
+        (#""width": 100, "height": 50, "fps": 30, "duration": 0"#, "duration"),
+        (#""width": 100, "height": 50, "fps": 30, "duration": -1"#, "duration"),
+        (#""width": 100, "height": 50, "fps": 30"#, "duration"),
+    ])
+    func invalidCanvasOrTimingIsRefused(_ body: String, _ key: String) {
+        let e = decodeError("{\(body)}")
+        #expect(e?.path == key, "\(String(describing: e))")
+        #expect(e?.location != nil)
+    }
+
+    @Test func animationValueTypeFollowsTheKeyPath() {
+        let e = decodeError("""
+            {"width": 100, "height": 50, "fps": 30, "duration": 1,
+             "layers": [{"animations": [{"keyPath": "position", "toValue": 3}]}]}
+            """)
+        #expect(e?.path == "layers[0].animations[0].toValue")
+        #expect(e?.message == "expected a point, found a number")
+        let k = decodeError("""
+            {"width": 100, "height": 50, "fps": 30, "duration": 1,
+             "layers": [{"animations": [{"keyPath": "positon.x", "toValue": 3}]}]}
+            """)
+        #expect(k?.fix?.hasPrefix("did you mean \"position.x\"?") == true)
+    }
+
+    @Test func hostileInputGivesErrorsNotCrashes() {
+        #expect(decodeError("")?.message.contains("empty") == true)
+        #expect(decodeError(String(repeating: "[", count: 100_000)) != nil)    // nesting limit, no stack overflow
+        #expect(decodeError("{\"width\": 1e999}")?.message.contains("out of range") == true)
+        #expect(decodeError("{\"a\": 1, \"a\": 2}")?.message == "invalid JSON: duplicate key \"a\"")
+        #expect(decodeError("[1, 2]")?.message == "expected a scene (a JSON object), found an array")
+    }
+}
+
+@Suite struct FrameRateTests {
+    @Test func parsing() {
+        #expect(FrameRate(parsing: "30") == FrameRate(numerator: 30, denominator: 1))
+        #expect(FrameRate(parsing: "29.97") == FrameRate(numerator: 30000, denominator: 1001))
+        #expect(FrameRate(parsing: "59.94") == FrameRate(numerator: 60000, denominator: 1001))
+        #expect(FrameRate(parsing: "24000/1001") == FrameRate(numerator: 24000, denominator: 1001))
+        #expect(FrameRate(parsing: "12.5") == FrameRate(numerator: 25, denominator: 2))
+        #expect(FrameRate(parsing: "0") == nil && FrameRate(parsing: "-30") == nil && FrameRate(parsing: "x") == nil)
+        #expect(FrameRate(parsing: "nan") == nil && FrameRate(parsing: "30/0") == nil)
+    }
+
+    @Test func frameTimesAreExact() {
+        let ntsc = FrameRate(numerator: 30000, denominator: 1001)!
+        #expect(ntsc.time(ofFrame: 30000) == 1001)
+        #expect(FrameRate(numerator: 30, denominator: 1)!.frameCount(duration: 2) == 60)
+        #expect(FrameRate(numerator: 30, denominator: 1)!.frameCount(duration: 0.01) == 1)
+    }
+}

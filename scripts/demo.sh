@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds in release mode, and renders every scene in examples/ to
+# out/NAME.mp4 and out/NAME.gif, then checks each file with ffprobe.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+. scripts/env.sh
+swift build -c release --product reel
+bin="$(swift build -c release --show-bin-path)/reel"
+mkdir -p out
+shopt -s nullglob
+scenes=(examples/*.json)
+[ ${#scenes[@]} -gt 0 ] || { echo "demo: no scenes in examples/" >&2; exit 1; }
+for scene in "${scenes[@]}"; do
+  name="$(basename "${scene%.*}")"
+  for ext in mp4 gif; do
+    "$bin" render "$scene" -o "out/$name.$ext"
+    # A playable file: ffprobe reads it and prints no warning.
+    warnings="$(ffprobe -v warning -show_entries stream=codec_name,width,height,nb_frames -of compact "out/$name.$ext" 2>&1 >/dev/null)"
+    if [ -n "$warnings" ]; then
+      echo "demo: ffprobe warns about out/$name.$ext:" >&2
+      echo "$warnings" >&2
+      exit 1
+    fi
+  done
+done
+echo "demo: rendered ${#scenes[@]} scene(s) into out/"
