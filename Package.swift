@@ -11,7 +11,7 @@ let package = Package(
         .executable(name: "reel", targets: ["reel"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
     ],
     targets: [
         .systemLibrary(
@@ -39,7 +39,8 @@ let package = Package(
         // Helpers shared by the test targets (temporary folders, test pictures, PSNR, GIF block reader).
         .target(name: "ReelTestSupport", path: "Tests/ReelTestSupport"),
         .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelTestSupport"]),
-        .testTarget(name: "ReelEndToEndTests", dependencies: ["Reel", "ReelMedia", "ReelRender", "ReelScene", "ReelTestSupport", "reel"]),
+        .testTarget(
+            name: "ReelEndToEndTests", dependencies: ["Reel", "ReelMedia", "ReelRender", "ReelScene", "ReelTestSupport", "reel"]),
     ],
     swiftLanguageModes: [.v6]
 )

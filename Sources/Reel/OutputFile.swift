@@ -62,7 +62,8 @@ func checkWritableDestination(_ path: String) throws(ReelError) {
         throw .usage("\(path): \(dir) is not a directory", fix: nil)
     }
     guard access(dir, W_OK) == 0 else {
-        throw .usage("\(path): the output directory \(dir) is not writable", fix: "choose another directory or change its permissions")
+        throw .usage(
+            "\(path): the output directory \(dir) is not writable", fix: "choose another directory or change its permissions")
     }
     if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
         throw .usage("\(path): is a directory", fix: "name an output file such as \(path)/clip.mp4")

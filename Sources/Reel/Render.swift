@@ -65,8 +65,9 @@ public enum Reel {
         let ext = URL(fileURLWithPath: output).pathExtension
         guard let container = VideoContainer(pathExtension: ext) else {
             let supported = VideoContainer.allCases.map { ".\($0.rawValue)" }.joined(separator: ", ")
-            throw .usage("\(output): unsupported output extension \(ext.isEmpty ? "(none)" : "'.\(ext)'")",
-                         fix: "name the output with one of \(supported)")
+            throw .usage(
+                "\(output): unsupported output extension \(ext.isEmpty ? "(none)" : "'.\(ext)'")",
+                fix: "name the output with one of \(supported)")
         }
         return container
     }
@@ -80,30 +81,42 @@ public enum Reel {
 
     /// Renders every frame of `scene` and encodes it to `output`, written under a temporary name and
     /// renamed into place when complete. On any error or interrupt nothing is left at `output`.
-    public static func render(_ scene: Scene, to output: String, options: RenderOptions = RenderOptions(),
-                              note: (String) -> Void = { _ in }) throws(ReelError) -> RenderSummary {
+    public static func render(
+        _ scene: Scene, to output: String, options: RenderOptions = RenderOptions(),
+        note: (String) -> Void = { _ in }
+    ) throws(ReelError) -> RenderSummary {
         let start = Date()
         let container = try checkOutput(output)
         var notes: [String] = []
-        func tell(_ s: String) { notes.append(s); note(s) }
+        func tell(_ s: String) {
+            notes.append(s)
+            note(s)
+        }
 
         let k = container.frameRateDivisor(numerator: scene.fps.numerator, denominator: scene.fps.denominator)
         let rate = FrameRate(numerator: scene.fps.numerator, denominator: scene.fps.denominator * k)!
         if k > 1 {
-            tell("GIF delays are whole centiseconds and players clamp delays under 2 cs, so \(scene.fps) fps is written as \(rate) fps (every \(k)th frame)")
+            tell(
+                "GIF delays are whole centiseconds and players clamp delays under 2 cs, so \(scene.fps) fps is written as \(rate) fps (every \(k)th frame)"
+            )
         }
         var drawn = scene
         if scene.background.alpha < 1 {
             drawn.background = over(scene.background, .white)
-            tell("\(container.rawValue.uppercased()) output here has no alpha channel: the transparent background is composited over white")
+            tell(
+                "\(container.rawValue.uppercased()) output here has no alpha channel: the transparent background is composited over white"
+            )
         }
         let width = scene.pixelWidth, height = scene.pixelHeight
-        var settings = VideoSettings(width: width, height: height, frameRateNumerator: rate.numerator,
-                                     frameRateDenominator: rate.denominator, container: container)
+        var settings = VideoSettings(
+            width: width, height: height, frameRateNumerator: rate.numerator,
+            frameRateDenominator: rate.denominator, container: container)
         settings.crf = options.crf
         settings.preset = options.preset
         if settings.encodedWidth != width || settings.encodedHeight != height {
-            tell("H.264 4:2:0 needs even sides: \(width)×\(height) is encoded as \(settings.encodedWidth)×\(settings.encodedHeight), the last row/column repeated")
+            tell(
+                "H.264 4:2:0 needs even sides: \(width)×\(height) is encoded as \(settings.encodedWidth)×\(settings.encodedHeight), the last row/column repeated"
+            )
         }
 
         let file = OutputFile(target: output)
@@ -146,15 +159,17 @@ public enum Reel {
             throw .usage("\(output): \(error)", fix: nil)
         }
         let bytes = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
-        return RenderSummary(output: output, container: container, frames: frames, width: settings.encodedWidth,
-                             height: settings.encodedHeight, frameRate: rate, bytes: bytes ?? 0,
-                             seconds: Date().timeIntervalSince(start), notes: notes)
+        return RenderSummary(
+            output: output, container: container, frames: frames, width: settings.encodedWidth,
+            height: settings.encodedHeight, frameRate: rate, bytes: bytes ?? 0,
+            seconds: Date().timeIntervalSince(start), notes: notes)
     }
 
     /// Straight-alpha `top` over an opaque `bottom`.
     static func over(_ top: Color, _ bottom: Color) -> Color {
         let a = Color.unit(top.alpha)
-        return Color(red: top.red * a + bottom.red * (1 - a), green: top.green * a + bottom.green * (1 - a),
-                     blue: top.blue * a + bottom.blue * (1 - a), alpha: 1)
+        return Color(
+            red: top.red * a + bottom.red * (1 - a), green: top.green * a + bottom.green * (1 - a),
+            blue: top.blue * a + bottom.blue * (1 - a), alpha: 1)
     }
 }

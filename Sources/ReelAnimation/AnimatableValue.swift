@@ -30,9 +30,10 @@ public enum AnimatableValue: Hashable, Sendable {
         case (.size(let s), .size(let t)):
             return .size(Size(width: mix(s.width, t.width), height: mix(s.height, t.height)))
         case (.rect(let r), .rect(let s)):
-            return .rect(Rect(
-                x: mix(r.origin.x, s.origin.x), y: mix(r.origin.y, s.origin.y),
-                width: mix(r.size.width, s.size.width), height: mix(r.size.height, s.size.height)))
+            return .rect(
+                Rect(
+                    x: mix(r.origin.x, s.origin.x), y: mix(r.origin.y, s.origin.y),
+                    width: mix(r.size.width, s.size.width), height: mix(r.size.height, s.size.height)))
         case (.color(let c), .color(let d)):
             return .color(interpolateLayerColor(c, d, f))
         default:

@@ -6,8 +6,10 @@ public struct BasicAnimation: Hashable, Sendable {
     public var toValue: AnimatableValue?
     public var timing: MediaTiming
 
-    public init(keyPath: String, fromValue: AnimatableValue? = nil, toValue: AnimatableValue? = nil,
-                timing: MediaTiming = MediaTiming()) {
+    public init(
+        keyPath: String, fromValue: AnimatableValue? = nil, toValue: AnimatableValue? = nil,
+        timing: MediaTiming = MediaTiming()
+    ) {
         self.keyPath = keyPath
         self.fromValue = fromValue
         self.toValue = toValue

@@ -16,4 +16,3 @@ public struct Color: Hashable, Sendable {
     /// `v` clamped to 0…1, NaN as 0.
     public static func unit(_ v: Double) -> Double { v.isNaN ? 0 : min(max(v, 0), 1) }
 }
-

@@ -50,9 +50,12 @@ extension Path {
                 let n = Self.pieces(secondDerivativeBound: m, tolerance: tolerance)
                 for i in 1...n {
                     let t = Double(i) / Double(n), u = 1 - t
-                    let q = i == n ? p : Point(
-                        x: u * u * p0.x + 2 * u * t * c.x + t * t * p.x,
-                        y: u * u * p0.y + 2 * u * t * c.y + t * t * p.y)
+                    let q =
+                        i == n
+                        ? p
+                        : Point(
+                            x: u * u * p0.x + 2 * u * t * c.x + t * t * p.x,
+                            y: u * u * p0.y + 2 * u * t * c.y + t * t * p.y)
                     line(to: q)
                 }
             case .cubic(let c1, let c2, let p):
@@ -64,9 +67,12 @@ extension Path {
                 for i in 1...n {
                     let t = Double(i) / Double(n), u = 1 - t
                     let a = u * u * u, b = 3 * u * u * t, cc = 3 * u * t * t, d = t * t * t
-                    let q = i == n ? p : Point(
-                        x: a * p0.x + b * c1.x + cc * c2.x + d * p.x,
-                        y: a * p0.y + b * c1.y + cc * c2.y + d * p.y)
+                    let q =
+                        i == n
+                        ? p
+                        : Point(
+                            x: a * p0.x + b * c1.x + cc * c2.x + d * p.x,
+                            y: a * p0.y + b * c1.y + cc * c2.y + d * p.y)
                     line(to: q)
                 }
             case .close:

@@ -19,7 +19,8 @@ public enum GIFPalette {
             for g in 0..<greenLevels {
                 for b in 0..<blueLevels {
                     let i = (r * greenLevels + g) * blueLevels + b
-                    let rv = UInt32(level(r, of: redLevels)), gv = UInt32(level(g, of: greenLevels)), bv = UInt32(level(b, of: blueLevels))
+                    let rv = UInt32(level(r, of: redLevels)), gv = UInt32(level(g, of: greenLevels)),
+                        bv = UInt32(level(b, of: blueLevels))
                     out[i] = 0xFF00_0000 | rv << 16 | gv << 8 | bv
                 }
             }
@@ -44,8 +45,10 @@ public enum GIFPalette {
     }()
 
     /// Maps opaque RGBA rows to palette indices.
-    static func quantize(rgba: UnsafePointer<UInt8>, rgbaStride: Int, width: Int, height: Int,
-                         into indices: UnsafeMutablePointer<UInt8>, indexStride: Int) {
+    static func quantize(
+        rgba: UnsafePointer<UInt8>, rgbaStride: Int, width: Int, height: Int,
+        into indices: UnsafeMutablePointer<UInt8>, indexStride: Int
+    ) {
         let rs = Float(redLevels - 1) / 255, gs = Float(greenLevels - 1) / 255, bs = Float(blueLevels - 1) / 255
         bayer.withUnsafeBufferPointer { bayer in
             for y in 0..<height {
@@ -57,7 +60,8 @@ public enum GIFPalette {
                     let r = Int(Float(src[x * 4]) * rs + t)
                     let g = Int(Float(src[x * 4 + 1]) * gs + t)
                     let b = Int(Float(src[x * 4 + 2]) * bs + t)
-                    dst[x] = UInt8((min(r, redLevels - 1) * greenLevels + min(g, greenLevels - 1)) * blueLevels + min(b, blueLevels - 1))
+                    dst[x] = UInt8(
+                        (min(r, redLevels - 1) * greenLevels + min(g, greenLevels - 1)) * blueLevels + min(b, blueLevels - 1))
                 }
             }
         }

@@ -111,15 +111,20 @@ final class PacketHandle {
 final class Scaler {
     let pointer: OpaquePointer
 
-    init(srcWidth: Int32, srcHeight: Int32, srcFormat: AVPixelFormat,
-         dstWidth: Int32, dstHeight: Int32, dstFormat: AVPixelFormat,
-         srcColorspace: Int32 = SWS_CS_DEFAULT, srcFullRange: Bool = true,
-         dstColorspace: Int32 = SWS_CS_DEFAULT, dstFullRange: Bool = true,
-         filter: Int32 = SWS_BICUBIC) throws(MediaError) {
+    init(
+        srcWidth: Int32, srcHeight: Int32, srcFormat: AVPixelFormat,
+        dstWidth: Int32, dstHeight: Int32, dstFormat: AVPixelFormat,
+        srcColorspace: Int32 = SWS_CS_DEFAULT, srcFullRange: Bool = true,
+        dstColorspace: Int32 = SWS_CS_DEFAULT, dstFullRange: Bool = true,
+        filter: Int32 = SWS_BICUBIC
+    ) throws(MediaError) {
         // Accurate rounding and bit-exact arithmetic: the same input gives the same bytes on every CPU.
         let flags = filter | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT | SWS_BITEXACT
-        guard let ctx = sws_getContext(srcWidth, srcHeight, srcFormat, dstWidth, dstHeight, dstFormat,
-                                       flags, nil, nil, nil) else {
+        guard
+            let ctx = sws_getContext(
+                srcWidth, srcHeight, srcFormat, dstWidth, dstHeight, dstFormat,
+                flags, nil, nil, nil)
+        else {
             throw MediaError(call: "sws_getContext", message: "cannot convert \(Self.name(srcFormat)) to \(Self.name(dstFormat))")
         }
         pointer = ctx
@@ -129,7 +134,9 @@ final class Scaler {
             0, 1 << 16, 1 << 16)
         if status < 0 {
             sws_freeContext(ctx)
-            throw MediaError(call: "sws_setColorspaceDetails", message: "colour conversion \(Self.name(srcFormat)) → \(Self.name(dstFormat)) not supported")
+            throw MediaError(
+                call: "sws_setColorspaceDetails",
+                message: "colour conversion \(Self.name(srcFormat)) → \(Self.name(dstFormat)) not supported")
         }
     }
 
@@ -141,8 +148,9 @@ final class Scaler {
     /// Converts a whole picture. Planes and strides come from the frames' own fields.
     func scale(src: UnsafeMutablePointer<AVFrame>, dst: UnsafeMutablePointer<AVFrame>) throws(MediaError) {
         let s = FramePlanes(src), d = FramePlanes(dst)
-        let rows = sws_scale(pointer, UnsafeRawPointer(s.data).assumingMemoryBound(to: UnsafePointer<UInt8>?.self),
-                             s.linesize, 0, src.pointee.height, d.data, d.linesize)
+        let rows = sws_scale(
+            pointer, UnsafeRawPointer(s.data).assumingMemoryBound(to: UnsafePointer<UInt8>?.self),
+            s.linesize, 0, src.pointee.height, d.data, d.linesize)
         try ff("sws_scale", rows)
     }
 

@@ -42,7 +42,9 @@ public final class VideoReader {
         var decoder: UnsafePointer<AVCodec>?
         let index = av_find_best_stream(fmt, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0)
         try ff("av_find_best_stream(\(path))", index)
-        guard let decoder else { throw MediaError(call: "av_find_best_stream(\(path))", message: "no decoder for the video stream") }
+        guard let decoder else {
+            throw MediaError(call: "av_find_best_stream(\(path))", message: "no decoder for the video stream")
+        }
         streamIndex = index
         let stream = fmt.pointee.streams[Int(index)]!
         timeBase = stream.pointee.time_base
@@ -60,7 +62,8 @@ public final class VideoReader {
             pixelFormat: name(av_get_pix_fmt_name(AVPixelFormat(rawValue: par.format))),
             width: Int(par.width), height: Int(par.height),
             averageFrameRate: (Int(rate.num), Int(rate.den)),
-            duration: stream.pointee.duration == reel_av_nopts_value() ? nil
+            duration: stream.pointee.duration == reel_av_nopts_value()
+                ? nil
                 : Double(stream.pointee.duration) * av_q2d(stream.pointee.time_base),
             colorPrimaries: name(av_color_primaries_name(par.color_primaries)),
             colorTransfer: name(av_color_transfer_name(par.color_trc)),
@@ -86,13 +89,18 @@ public final class VideoReader {
                 let f = frame.pointer
                 if scaler == nil {
                     let fmt = AVPixelFormat(rawValue: f.pointee.format)
-                    let isYUV = av_pix_fmt_desc_get(fmt).map { $0.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) == 0 && $0.pointee.flags & UInt64(AV_PIX_FMT_FLAG_PAL) == 0 } ?? false
+                    let isYUV =
+                        av_pix_fmt_desc_get(fmt).map {
+                            $0.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) == 0
+                                && $0.pointee.flags & UInt64(AV_PIX_FMT_FLAG_PAL) == 0
+                        } ?? false
                     let matrix = f.pointee.colorspace == AVCOL_SPC_BT709 ? SWS_CS_ITU709 : SWS_CS_DEFAULT
                     let full = f.pointee.color_range == AVCOL_RANGE_JPEG || !isYUV
-                    scaler = try Scaler(srcWidth: f.pointee.width, srcHeight: f.pointee.height, srcFormat: fmt,
-                                        dstWidth: f.pointee.width, dstHeight: f.pointee.height, dstFormat: AV_PIX_FMT_RGBA,
-                                        srcColorspace: matrix, srcFullRange: full,
-                                        dstColorspace: SWS_CS_ITU709, dstFullRange: true, filter: nearestChroma ? SWS_POINT : SWS_BICUBIC)
+                    scaler = try Scaler(
+                        srcWidth: f.pointee.width, srcHeight: f.pointee.height, srcFormat: fmt,
+                        dstWidth: f.pointee.width, dstHeight: f.pointee.height, dstFormat: AV_PIX_FMT_RGBA,
+                        srcColorspace: matrix, srcFullRange: full,
+                        dstColorspace: SWS_CS_ITU709, dstFullRange: true, filter: nearestChroma ? SWS_POINT : SWS_BICUBIC)
                     rgba = try FrameHandle(format: AV_PIX_FMT_RGBA, width: f.pointee.width, height: f.pointee.height)
                 }
                 try scaler!.scale(src: f, dst: rgba!.pointer)
@@ -105,9 +113,12 @@ public final class VideoReader {
                     }
                 }
                 let tb = av_q2d(timeBase)
-                let pts = f.pointee.best_effort_timestamp == reel_av_nopts_value() ? f.pointee.pts : f.pointee.best_effort_timestamp
-                frames.append(DecodedFrame(width: w, height: h, rgba: pixels,
-                                           time: Double(pts) * tb, duration: Double(f.pointee.pkt_duration) * tb))
+                let pts =
+                    f.pointee.best_effort_timestamp == reel_av_nopts_value() ? f.pointee.pts : f.pointee.best_effort_timestamp
+                frames.append(
+                    DecodedFrame(
+                        width: w, height: h, rgba: pixels,
+                        time: Double(pts) * tb, duration: Double(f.pointee.pkt_duration) * tb))
                 av_frame_unref(f)
             }
         }

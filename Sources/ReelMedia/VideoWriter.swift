@@ -39,10 +39,10 @@ public final class VideoWriter {
     private let codec: CodecContext
     private let stream: UnsafeMutablePointer<AVStream>
     private let packet: PacketHandle
-    private let sourceFrame: FrameHandle      // RGBA, wraps the caller's pixels for swscale
-    private let encodeFrame: FrameHandle      // YUV420P or PAL8
+    private let sourceFrame: FrameHandle  // RGBA, wraps the caller's pixels for swscale
+    private let encodeFrame: FrameHandle  // YUV420P or PAL8
     private let scaler: Scaler?
-    private var padded: [UInt8] = []          // odd-sized MP4 frames, with the edge repeated
+    private var padded: [UInt8] = []  // odd-sized MP4 frames, with the edge repeated
     private var frameIndex = 0
     private var finished = false
 
@@ -58,7 +58,9 @@ public final class VideoWriter {
         format = try OutputFormatContext(format: settings.container.rawValue, path: path)
         let codecName = settings.container == .mp4 ? "libx264" : "gif"
         guard let encoder = avcodec_find_encoder_by_name(codecName) else {
-            throw MediaError(call: "avcodec_find_encoder_by_name(\(codecName))", message: "this FFmpeg has no \(codecName) encoder; install Debian's libavcodec with it (scripts/setup.sh)")
+            throw MediaError(
+                call: "avcodec_find_encoder_by_name(\(codecName))",
+                message: "this FFmpeg has no \(codecName) encoder; install Debian's libavcodec with it (scripts/setup.sh)")
         }
         codec = try CodecContext(codec: encoder)
         let c = codec.pointer
@@ -91,7 +93,8 @@ public final class VideoWriter {
         }
         try ff("avcodec_open2(\(codecName))", avcodec_open2(c, encoder, &options))
         if let leftover = av_dict_get(options, "", nil, AV_DICT_IGNORE_SUFFIX) {
-            throw MediaError(call: "avcodec_open2(\(codecName))", message: "option \(String(cString: leftover.pointee.key)) was not accepted")
+            throw MediaError(
+                call: "avcodec_open2(\(codecName))", message: "option \(String(cString: leftover.pointee.key)) was not accepted")
         }
 
         guard let st = avformat_new_stream(format.pointer, nil) else {
@@ -108,10 +111,11 @@ public final class VideoWriter {
         switch settings.container {
         case .mp4:
             encodeFrame = try FrameHandle(format: AV_PIX_FMT_YUV420P, width: w, height: h)
-            scaler = try Scaler(srcWidth: w, srcHeight: h, srcFormat: AV_PIX_FMT_RGBA,
-                                dstWidth: w, dstHeight: h, dstFormat: AV_PIX_FMT_YUV420P,
-                                srcColorspace: SWS_CS_ITU709, srcFullRange: true,
-                                dstColorspace: SWS_CS_ITU709, dstFullRange: false, filter: SWS_AREA)
+            scaler = try Scaler(
+                srcWidth: w, srcHeight: h, srcFormat: AV_PIX_FMT_RGBA,
+                dstWidth: w, dstHeight: h, dstFormat: AV_PIX_FMT_YUV420P,
+                srcColorspace: SWS_CS_ITU709, srcFullRange: true,
+                dstColorspace: SWS_CS_ITU709, dstFullRange: false, filter: SWS_AREA)
         case .gif:
             encodeFrame = try FrameHandle(format: AV_PIX_FMT_PAL8, width: w, height: h)
             scaler = nil
@@ -178,8 +182,9 @@ public final class VideoWriter {
             f.pointee.pts = Int64(frameIndex)
         case .gif:
             let planes = FramePlanes(f)
-            GIFPalette.quantize(rgba: rgba, rgbaStride: stride, width: settings.width, height: settings.height,
-                                into: planes.data[0]!, indexStride: Int(planes.linesize[0]))
+            GIFPalette.quantize(
+                rgba: rgba, rgbaStride: stride, width: settings.width, height: settings.height,
+                into: planes.data[0]!, indexStride: Int(planes.linesize[0]))
             let palette = UnsafeMutableRawPointer(planes.data[1]!).assumingMemoryBound(to: UInt32.self)
             for (i, entry) in GIFPalette.argb.enumerated() { palette[i] = entry }
             f.pointee.pts = Int64(frameIndex)
@@ -196,7 +201,8 @@ public final class VideoWriter {
             // The muxer takes each delay from the next frame's timestamp; the last one is set here so
             // the GIF lasts exactly frameCount / fps (to the centisecond).
             let n = frameIndex, num = settings.frameRateNumerator, den = settings.frameRateDenominator
-            let last = GIFTiming.centiseconds(ofFrame: n, numerator: num, denominator: den)
+            let last =
+                GIFTiming.centiseconds(ofFrame: n, numerator: num, denominator: den)
                 - GIFTiming.centiseconds(ofFrame: n - 1, numerator: num, denominator: den)
             if let priv = format.pointer.pointee.priv_data {
                 try ff("av_opt_set_int(final_delay)", av_opt_set_int(priv, "final_delay", Int64(last), 0))
@@ -229,8 +235,12 @@ public final class VideoWriter {
         case .gif:
             // Exact centisecond timestamps (see GIFTiming), then into the muxer's time base.
             let i = Int(p.pointee.pts)
-            let cs = Int64(GIFTiming.centiseconds(ofFrame: i, numerator: settings.frameRateNumerator, denominator: settings.frameRateDenominator))
-            let next = Int64(GIFTiming.centiseconds(ofFrame: i + 1, numerator: settings.frameRateNumerator, denominator: settings.frameRateDenominator))
+            let cs = Int64(
+                GIFTiming.centiseconds(
+                    ofFrame: i, numerator: settings.frameRateNumerator, denominator: settings.frameRateDenominator))
+            let next = Int64(
+                GIFTiming.centiseconds(
+                    ofFrame: i + 1, numerator: settings.frameRateNumerator, denominator: settings.frameRateDenominator))
             let centi = AVRational(num: 1, den: 100)
             p.pointee.pts = av_rescale_q(cs, centi, stream.pointee.time_base)
             p.pointee.dts = p.pointee.pts

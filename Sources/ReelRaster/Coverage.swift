@@ -106,7 +106,9 @@ struct CoverageScratch {
             var x = 0
             // Cells left of the shape's box can hold contributions from edges clamped to x = 0.
             while x < shape.minX {
-                sum += line[x]; line[x] = 0; x += 1
+                sum += line[x]
+                line[x] = 0
+                x += 1
             }
             while x <= shape.maxX {
                 sum += line[x]
@@ -124,7 +126,8 @@ struct CoverageScratch {
                 x += 1
             }
             while x < width + 2 {
-                line[x] = 0; x += 1
+                line[x] = 0
+                x += 1
             }
         }
     }

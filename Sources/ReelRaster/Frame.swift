@@ -14,7 +14,10 @@ public struct Frame: Hashable, Sendable {
             px.withUnsafeMutableBufferPointer { buf in
                 var i = 0
                 while i < buf.count {
-                    buf[i] = c.0; buf[i + 1] = c.1; buf[i + 2] = c.2; buf[i + 3] = c.3
+                    buf[i] = c.0
+                    buf[i + 1] = c.1
+                    buf[i + 2] = c.2
+                    buf[i + 3] = c.3
                     i += 4
                 }
             }

@@ -47,8 +47,10 @@ public struct Rasterizer: Sendable {
                 guard path.isFinite else { throw .nonFinitePath(commandIndex: index) }
                 let paint = color.premultiplied(opacity: opacity)
                 guard paint.a > 0 else { continue }
-                if let shape = PreparedShape(edges: path.flattenedEdges(tolerance: tolerance), paint: paint,
-                                             width: frame.width, height: frame.height) {
+                if let shape = PreparedShape(
+                    edges: path.flattenedEdges(tolerance: tolerance), paint: paint,
+                    width: frame.width, height: frame.height)
+                {
                     shapes.append(shape)
                 }
             }
@@ -93,8 +95,10 @@ struct PreparedShape: Sendable {
         guard !edges.isEmpty else { return nil }
         var x0 = Double.infinity, x1 = -Double.infinity, y0 = Double.infinity, y1 = -Double.infinity
         for e in edges {
-            x0 = min(x0, e.x0, e.x1); x1 = max(x1, e.x0, e.x1)
-            y0 = min(y0, e.y0, e.y1); y1 = max(y1, e.y0, e.y1)
+            x0 = min(x0, e.x0, e.x1)
+            x1 = max(x1, e.x0, e.x1)
+            y0 = min(y0, e.y0, e.y1)
+            y1 = max(y1, e.y0, e.y1)
         }
         guard x1 > 0, x0 < Double(width), y1 > 0, y0 < Double(height) else { return nil }
         self.edges = edges

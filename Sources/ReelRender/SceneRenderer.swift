@@ -18,8 +18,9 @@ public struct SceneRenderer: Sendable {
         for layer in snapshot.layers {
             guard !layer.hidden, layer.opacity > 0, let color = layer.backgroundColor, color.alpha > 0 else { continue }
             let size = layer.bounds.size
-            let origin = Point(x: layer.position.x - layer.anchorPoint.x * size.width,
-                               y: layer.position.y - layer.anchorPoint.y * size.height)
+            let origin = Point(
+                x: layer.position.x - layer.anchorPoint.x * size.width,
+                y: layer.position.y - layer.anchorPoint.y * size.height)
             let rect = Rect(origin: origin, size: size)
             guard !rect.isEmpty else { continue }
             let path = Path(roundedRect: rect, cornerRadius: layer.cornerRadius).applying(toPixels)

@@ -55,7 +55,10 @@ public struct JSONParser {
 
     public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONNode {
         var parser = JSONParser(bytes: bytes)
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3; parser.lineStart = 3 }
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            parser.index = 3
+            parser.lineStart = 3
+        }
         parser.skipWhitespace()
         guard parser.index < bytes.count else { throw parser.error("the file is empty; a scene is a JSON object") }
         let root = try parser.parseValue(depth: 0)
@@ -111,9 +114,15 @@ public struct JSONParser {
         case UInt8(ascii: "{"): return JSONNode(value: try parseObject(depth: depth), location: start)
         case UInt8(ascii: "["): return JSONNode(value: try parseArray(depth: depth), location: start)
         case UInt8(ascii: "\""): return JSONNode(value: .string(try parseString()), location: start)
-        case UInt8(ascii: "t"): try expectWord("true"); return JSONNode(value: .bool(true), location: start)
-        case UInt8(ascii: "f"): try expectWord("false"); return JSONNode(value: .bool(false), location: start)
-        case UInt8(ascii: "n"): try expectWord("null"); return JSONNode(value: .null, location: start)
+        case UInt8(ascii: "t"):
+            try expectWord("true")
+            return JSONNode(value: .bool(true), location: start)
+        case UInt8(ascii: "f"):
+            try expectWord("false")
+            return JSONNode(value: .bool(false), location: start)
+        case UInt8(ascii: "n"):
+            try expectWord("null")
+            return JSONNode(value: .null, location: start)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             return JSONNode(value: .number(try parseNumber()), location: start)
         default:
@@ -233,7 +242,8 @@ public struct JSONParser {
                 case UInt8(ascii: "u"):
                     var scalar = try parseHex4()
                     if (0xD800...0xDBFF).contains(scalar) {
-                        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                        guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+                        else {
                             throw error("unpaired surrogate in \\u escape")
                         }
                         index += 2

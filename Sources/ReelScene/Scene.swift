@@ -127,19 +127,41 @@ public struct Scene: Sendable {
 
     /// Checks the canvas and timing, returning the first problem as (key, message, fix).
     public func validationProblem() -> (key: String, message: String, fix: String)? {
-        if !(width > 0) || !width.isFinite { return ("width", "width must be a positive number of points, got \(width)", "set \"width\" to the canvas width in points, e.g. 320") }
-        if !(height > 0) || !height.isFinite { return ("height", "height must be a positive number of points, got \(height)", "set \"height\" to the canvas height in points, e.g. 180") }
-        if !(scale > 0) || !scale.isFinite || scale > 16 { return ("scale", "scale must be in (0, 16] pixels per point, got \(scale)", "use 1, 2 or 3") }
-        if !(duration > 0) || !duration.isFinite { return ("duration", "duration must be a positive number of seconds, got \(duration)", "set \"duration\" to the clip length in seconds, e.g. 2") }
-        if duration > Self.maximumDuration { return ("duration", "duration \(duration) s is longer than the 24 h limit", "split the clip") }
+        if !(width > 0) || !width.isFinite {
+            return (
+                "width", "width must be a positive number of points, got \(width)",
+                "set \"width\" to the canvas width in points, e.g. 320"
+            )
+        }
+        if !(height > 0) || !height.isFinite {
+            return (
+                "height", "height must be a positive number of points, got \(height)",
+                "set \"height\" to the canvas height in points, e.g. 180"
+            )
+        }
+        if !(scale > 0) || !scale.isFinite || scale > 16 {
+            return ("scale", "scale must be in (0, 16] pixels per point, got \(scale)", "use 1, 2 or 3")
+        }
+        if !(duration > 0) || !duration.isFinite {
+            return (
+                "duration", "duration must be a positive number of seconds, got \(duration)",
+                "set \"duration\" to the clip length in seconds, e.g. 2"
+            )
+        }
+        if duration > Self.maximumDuration {
+            return ("duration", "duration \(duration) s is longer than the 24 h limit", "split the clip")
+        }
         if fps.value > 1000 { return ("fps", "fps \(fps) is above 1000", "use a frame rate such as 30 or 60") }
         let w = width * scale, h = height * scale
         if w.rounded() < 1 || h.rounded() < 1 {
             return ("scale", "the canvas is \(w)×\(h) pixels, less than one pixel", "raise \"scale\" or the canvas size")
         }
         if w > Double(Self.maximumPixelSide) || h > Double(Self.maximumPixelSide) || w * h > Double(Self.maximumPixelArea) {
-            return ("width", "the canvas would be \(Int(w))×\(Int(h)) pixels, above the limit of \(Self.maximumPixelSide) per side and \(Self.maximumPixelArea / 1_000_000) megapixels",
-                    "reduce \"width\", \"height\" or \"scale\"")
+            return (
+                "width",
+                "the canvas would be \(Int(w))×\(Int(h)) pixels, above the limit of \(Self.maximumPixelSide) per side and \(Self.maximumPixelArea / 1_000_000) megapixels",
+                "reduce \"width\", \"height\" or \"scale\""
+            )
         }
         return nil
     }

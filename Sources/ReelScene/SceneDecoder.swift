@@ -7,7 +7,8 @@ public enum SceneDecoder {
     public static func load(contentsOf path: String) throws(SceneError) -> Scene {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw SceneError(file: path, message: "no such file", fix: "check the path; scenes are JSON files such as examples/hello.json")
+            throw SceneError(
+                file: path, message: "no such file", fix: "check the path; scenes are JSON files such as examples/hello.json")
         }
         guard !isDirectory.boolValue else {
             throw SceneError(file: path, message: "is a directory, not a scene file")
@@ -47,9 +48,10 @@ struct Reader {
         for m in list {
             guard known.contains(m.key) else {
                 let suggestion = closest(m.key, in: known).map { "did you mean \"\($0)\"? " } ?? ""
-                throw SceneError(file: file, location: m.keyLocation, path: join(path, m.key),
-                                 message: "unknown key \"\(m.key)\" in \(what)",
-                                 fix: "\(suggestion)known keys: \(known.joined(separator: ", "))")
+                throw SceneError(
+                    file: file, location: m.keyLocation, path: join(path, m.key),
+                    message: "unknown key \"\(m.key)\" in \(what)",
+                    fix: "\(suggestion)known keys: \(known.joined(separator: ", "))")
             }
             out[m.key] = m.value
         }
@@ -87,11 +89,16 @@ struct Reader {
     }
 
     /// A list of exactly `count` numbers, or an object with the given component names.
-    func components(_ node: JSONNode, _ path: String, names: [String], what: String, example: String) throws(SceneError) -> [Double] {
+    func components(_ node: JSONNode, _ path: String, names: [String], what: String, example: String) throws(SceneError)
+        -> [Double]
+    {
         switch node.value {
         case .array(let items):
             guard items.count == names.count else {
-                throw fail(node, path, "expected \(what) as \(names.count) numbers [\(names.joined(separator: ", "))], found \(items.count)", fix: "write it as \(example)")
+                throw fail(
+                    node, path,
+                    "expected \(what) as \(names.count) numbers [\(names.joined(separator: ", "))], found \(items.count)",
+                    fix: "write it as \(example)")
             }
             var out: [Double] = []
             for (i, item) in items.enumerated() { out.append(try number(item, "\(path)[\(i)]")) }
@@ -100,7 +107,9 @@ struct Reader {
             let m = try members(node, path, known: names, what: what)
             var out: [Double] = []
             for name in names {
-                guard let v = m[name] else { throw fail(node, path, "\(what) is missing \"\(name)\"", fix: "write it as \(example)") }
+                guard let v = m[name] else {
+                    throw fail(node, path, "\(what) is missing \"\(name)\"", fix: "write it as \(example)")
+                }
                 out.append(try number(v, join(path, name)))
             }
             return out
@@ -120,7 +129,8 @@ struct Reader {
     }
 
     func rect(_ node: JSONNode, _ path: String) throws(SceneError) -> Rect {
-        let c = try components(node, path, names: ["x", "y", "width", "height"], what: "a rect", example: "[x, y, width, height]")
+        let c = try components(
+            node, path, names: ["x", "y", "width", "height"], what: "a rect", example: "[x, y, width, height]")
         return Rect(x: c[0], y: c[1], width: c[2], height: c[3])
     }
 
@@ -131,11 +141,15 @@ struct Reader {
             guard let c = Color(hex: s) else { throw fail(node, path, "\"\(s)\" is not a colour", fix: fix) }
             return c
         case .array(let items):
-            guard items.count == 3 || items.count == 4 else { throw fail(node, path, "a colour array has 3 or 4 components, found \(items.count)", fix: fix) }
+            guard items.count == 3 || items.count == 4 else {
+                throw fail(node, path, "a colour array has 3 or 4 components, found \(items.count)", fix: fix)
+            }
             var v: [Double] = []
             for (i, item) in items.enumerated() {
                 let x = try number(item, "\(path)[\(i)]")
-                guard (0...1).contains(x) else { throw fail(item, "\(path)[\(i)]", "colour component \(x) is outside 0…1", fix: fix) }
+                guard (0...1).contains(x) else {
+                    throw fail(item, "\(path)[\(i)]", "colour component \(x) is outside 0…1", fix: fix)
+                }
                 v.append(x)
             }
             return Color(red: v[0], green: v[1], blue: v[2], alpha: v.count == 4 ? v[3] : 1)
@@ -160,10 +174,13 @@ struct Reader {
     }
 
     mutating func scene(_ root: JSONNode) throws(SceneError) -> Scene {
-        let m = try members(root, "", known: ["width", "height", "scale", "fps", "duration", "background", "layers"], what: "a scene")
+        let m = try members(
+            root, "", known: ["width", "height", "scale", "fps", "duration", "background", "layers"], what: "a scene")
         func required(_ key: String, _ example: String) throws(SceneError) -> JSONNode {
             guard let n = m[key] else {
-                throw SceneError(file: file, location: root.location, path: key, message: "missing required key \"\(key)\"", fix: "add \"\(key)\": \(example)")
+                throw SceneError(
+                    file: file, location: root.location, path: key, message: "missing required key \"\(key)\"",
+                    fix: "add \"\(key)\": \(example)")
             }
             return n
         }
@@ -172,8 +189,9 @@ struct Reader {
         let fpsNode = try required("fps", "30")
         let durationNode = try required("duration", "2")
         let fps = try frameRate(fpsNode, "fps")
-        var scene = Scene(width: try number(widthNode, "width"), height: try number(heightNode, "height"),
-                          fps: fps, duration: try number(durationNode, "duration"))
+        var scene = Scene(
+            width: try number(widthNode, "width"), height: try number(heightNode, "height"),
+            fps: fps, duration: try number(durationNode, "duration"))
         if let n = m["scale"] { scene.scale = try number(n, "scale") }
         if let n = m["background"] { scene.background = try color(n, "background") }
         if let (key, message, fix) = scene.validationProblem() {
@@ -185,7 +203,9 @@ struct Reader {
             for (i, layerNode) in try array(n, "layers").enumerated() {
                 let layer = try self.layer(layerNode, "layers[\(i)]")
                 guard names.insert(layer.name).inserted else {
-                    throw fail(layerNode, "layers[\(i)].name", "another layer is already named \"\(layer.name)\"", fix: "give each layer a unique name")
+                    throw fail(
+                        layerNode, "layers[\(i)].name", "another layer is already named \"\(layer.name)\"",
+                        fix: "give each layer a unique name")
                 }
                 scene.layers.append(layer)
             }
@@ -207,8 +227,10 @@ struct Reader {
         }
     }
 
-    static let layerKeys = ["name", "type", "position", "bounds", "anchorPoint", "opacity", "hidden",
-                            "backgroundColor", "cornerRadius", "animations"]
+    static let layerKeys = [
+        "name", "type", "position", "bounds", "anchorPoint", "opacity", "hidden",
+        "backgroundColor", "cornerRadius", "animations",
+    ]
 
     func layer(_ node: JSONNode, _ path: String) throws(SceneError) -> Layer {
         let m = try members(node, path, known: Self.layerKeys, what: "a layer")
@@ -217,8 +239,9 @@ struct Reader {
         if let n = m["type"] {
             let s = try string(n, join(path, "type"))
             guard let t = LayerType(rawValue: s) else {
-                throw fail(n, join(path, "type"), "unknown layer type \"\(s)\"",
-                           fix: "known types: \(LayerType.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw fail(
+                    n, join(path, "type"), "unknown layer type \"\(s)\"",
+                    fix: "known types: \(LayerType.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             type = t
         }
@@ -245,20 +268,25 @@ struct Reader {
         return layer
     }
 
-    static let animationKeys = ["keyPath", "fromValue", "toValue", "beginTime", "duration", "speed", "timeOffset",
-                                "repeatCount", "repeatDuration", "autoreverses", "fillMode", "removedOnCompletion"]
+    static let animationKeys = [
+        "keyPath", "fromValue", "toValue", "beginTime", "duration", "speed", "timeOffset",
+        "repeatCount", "repeatDuration", "autoreverses", "fillMode", "removedOnCompletion",
+    ]
 
     func animation(_ node: JSONNode, _ path: String) throws(SceneError) -> BasicAnimation {
         let m = try members(node, path, known: Self.animationKeys, what: "an animation")
         guard let keyNode = m["keyPath"] else {
-            throw fail(node, join(path, "keyPath"), "an animation needs a \"keyPath\"", fix: "add \"keyPath\": \"opacity\" (or position, position.x, bounds, backgroundColor, cornerRadius…)")
+            throw fail(
+                node, join(path, "keyPath"), "an animation needs a \"keyPath\"",
+                fix: "add \"keyPath\": \"opacity\" (or position, position.x, bounds, backgroundColor, cornerRadius…)")
         }
         let keyName = try string(keyNode, join(path, "keyPath"))
         guard let keyPath = LayerKeyPath(rawValue: keyName) else {
             let names = LayerKeyPath.allCases.map(\.rawValue)
             let suggestion = closest(keyName, in: names).map { "did you mean \"\($0)\"? " } ?? ""
-            throw fail(keyNode, join(path, "keyPath"), "\"\(keyName)\" is not an animatable key path of a layer",
-                       fix: "\(suggestion)animatable: \(names.joined(separator: ", "))")
+            throw fail(
+                keyNode, join(path, "keyPath"), "\"\(keyName)\" is not an animatable key path of a layer",
+                fix: "\(suggestion)animatable: \(names.joined(separator: ", "))")
         }
         var animation = BasicAnimation(keyPath: keyName)
         if let n = m["fromValue"] { animation.fromValue = try value(n, join(path, "fromValue"), type: keyPath.valueType) }
@@ -271,7 +299,11 @@ struct Reader {
         if let n = m["duration"] {
             let p = join(path, "duration")
             t.duration = try number(n, p)
-            guard t.duration >= 0 else { throw fail(n, p, "duration must not be negative, got \(t.duration)", fix: "use a duration in seconds; 0 means the default 0.25 s") }
+            guard t.duration >= 0 else {
+                throw fail(
+                    n, p, "duration must not be negative, got \(t.duration)",
+                    fix: "use a duration in seconds; 0 means the default 0.25 s")
+            }
         }
         if let n = m["speed"] { t.speed = try number(n, join(path, "speed")) }
         if let n = m["timeOffset"] { t.timeOffset = try number(n, join(path, "timeOffset")) }
@@ -281,18 +313,23 @@ struct Reader {
                 t.repeatCount = .infinity
             } else {
                 t.repeatCount = try number(n, p)
-                guard t.repeatCount >= 0 else { throw fail(n, p, "repeatCount must not be negative", fix: "use a count such as 2, 1.5 or \"infinity\"") }
+                guard t.repeatCount >= 0 else {
+                    throw fail(n, p, "repeatCount must not be negative", fix: "use a count such as 2, 1.5 or \"infinity\"")
+                }
             }
         }
         if let n = m["repeatDuration"] {
             t.repeatDuration = try number(n, join(path, "repeatDuration"))
-            guard t.repeatDuration >= 0 else { throw fail(n, join(path, "repeatDuration"), "repeatDuration must not be negative") }
+            guard t.repeatDuration >= 0 else {
+                throw fail(n, join(path, "repeatDuration"), "repeatDuration must not be negative")
+            }
         }
         if let n = m["autoreverses"] { t.autoreverses = try bool(n, join(path, "autoreverses")) }
         if let n = m["fillMode"] {
             let s = try string(n, join(path, "fillMode"))
             guard let f = FillMode(rawValue: s) else {
-                throw fail(n, join(path, "fillMode"), "unknown fillMode \"\(s)\"", fix: "use one of removed, forwards, backwards, both")
+                throw fail(
+                    n, join(path, "fillMode"), "unknown fillMode \"\(s)\"", fix: "use one of removed, forwards, backwards, both")
             }
             t.fillMode = f
         }

@@ -56,8 +56,12 @@ struct Render: ParsableCommand {
     func validate() throws {
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
         if let scale, !(scale > 0 && scale.isFinite) { throw ValidationError("--scale must be a positive number, got \(scale)") }
-        if let duration, !(duration > 0 && duration.isFinite) { throw ValidationError("--duration must be a positive number of seconds, got \(duration)") }
-        if let fps, FrameRate(parsing: fps) == nil { throw ValidationError("--fps must be a positive rate such as 30, 29.97 or 30000/1001, got '\(fps)'") }
+        if let duration, !(duration > 0 && duration.isFinite) {
+            throw ValidationError("--duration must be a positive number of seconds, got \(duration)")
+        }
+        if let fps, FrameRate(parsing: fps) == nil {
+            throw ValidationError("--fps must be a positive rate such as 30, 29.97 or 30000/1001, got '\(fps)'")
+        }
     }
 
     func run() throws {
@@ -73,7 +77,9 @@ struct Render: ParsableCommand {
             }
             if !quiet {
                 let size = ByteCountFormatter.string(fromByteCount: Int64(summary.bytes), countStyle: .file)
-                printError("wrote \(summary.output): \(summary.frames) frames, \(summary.width)×\(summary.height), \(summary.frameRate) fps, \(size), in \(String(format: "%.2f", summary.seconds)) s")
+                printError(
+                    "wrote \(summary.output): \(summary.frames) frames, \(summary.width)×\(summary.height), \(summary.frameRate) fps, \(size), in \(String(format: "%.2f", summary.seconds)) s"
+                )
             }
         } catch {
             printError("error: \(error)")

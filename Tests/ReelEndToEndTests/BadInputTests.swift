@@ -6,10 +6,10 @@ import Testing
 @Suite struct BadInputTests {
     struct Case: CustomTestStringConvertible, Sendable {
         var name: String
-        var scene: String?           // nil: the scene file does not exist
+        var scene: String?  // nil: the scene file does not exist
         var extraArguments: [String] = []
         var output = "out.mp4"
-        var expected: [String]       // fragments the message must contain
+        var expected: [String]  // fragments the message must contain
         var testDescription: String { name }
     }
 
@@ -17,33 +17,48 @@ import Testing
 
     static let cases: [Case] = [
         Case(name: "missing scene file", scene: nil, expected: ["missing.json: no such file"]),
-        Case(name: "malformed JSON", scene: "{\n  \"width\": 64,\n  \"height\": 48\n  \"fps\": 10\n}",
-             expected: ["scene.json:4:3: invalid JSON", "expected ',' or '}'"]),
-        Case(name: "wrong type", scene: #"{"width": 64, "height": 48, "fps": 10, "duration": 1, "layers": [{"cornerRadius": "big"}]}"#,
-             expected: ["scene.json:1:", "layers[0].cornerRadius: expected a number, found a string"]),
-        Case(name: "unknown layer type", scene: #"{"width": 64, "height": 48, "fps": 10, "duration": 1, "layers": [{"type": "text"}]}"#,
-             expected: ["layers[0].type: unknown layer type \"text\"", "known types: layer"]),
-        Case(name: "zero width", scene: #"{"width": 0, "height": 48, "fps": 10, "duration": 1}"#,
-             expected: ["scene.json:1:11: width: width must be a positive number"]),
-        Case(name: "negative height", scene: #"{"width": 64, "height": -1, "fps": 10, "duration": 1}"#,
-             expected: ["height: height must be a positive number"]),
-        Case(name: "absurd size", scene: #"{"width": 1000000, "height": 1000000, "fps": 10, "duration": 1}"#,
-             expected: ["width: the canvas would be", "above the limit"]),
-        Case(name: "absurd scale", scene: #"{"width": 4000, "height": 3000, "fps": 10, "duration": 1}"#,
-             extraArguments: ["--scale", "3"], expected: ["--scale: the canvas would be 12000×9000 pixels"]),
-        Case(name: "zero fps", scene: #"{"width": 64, "height": 48, "fps": 0, "duration": 1}"#,
-             expected: ["fps: fps must be positive"]),
+        Case(
+            name: "malformed JSON", scene: "{\n  \"width\": 64,\n  \"height\": 48\n  \"fps\": 10\n}",
+            expected: ["scene.json:4:3: invalid JSON", "expected ',' or '}'"]),
+        Case(
+            name: "wrong type",
+            scene: #"{"width": 64, "height": 48, "fps": 10, "duration": 1, "layers": [{"cornerRadius": "big"}]}"#,
+            expected: ["scene.json:1:", "layers[0].cornerRadius: expected a number, found a string"]),
+        Case(
+            name: "unknown layer type",
+            scene: #"{"width": 64, "height": 48, "fps": 10, "duration": 1, "layers": [{"type": "text"}]}"#,
+            expected: ["layers[0].type: unknown layer type \"text\"", "known types: layer"]),
+        Case(
+            name: "zero width", scene: #"{"width": 0, "height": 48, "fps": 10, "duration": 1}"#,
+            expected: ["scene.json:1:11: width: width must be a positive number"]),
+        Case(
+            name: "negative height", scene: #"{"width": 64, "height": -1, "fps": 10, "duration": 1}"#,
+            expected: ["height: height must be a positive number"]),
+        Case(
+            name: "absurd size", scene: #"{"width": 1000000, "height": 1000000, "fps": 10, "duration": 1}"#,
+            expected: ["width: the canvas would be", "above the limit"]),
+        Case(
+            name: "absurd scale", scene: #"{"width": 4000, "height": 3000, "fps": 10, "duration": 1}"#,
+            extraArguments: ["--scale", "3"], expected: ["--scale: the canvas would be 12000×9000 pixels"]),
+        Case(
+            name: "zero fps", scene: #"{"width": 64, "height": 48, "fps": 0, "duration": 1}"#,
+            expected: ["fps: fps must be positive"]),
         Case(name: "zero fps option", scene: valid, extraArguments: ["--fps", "0"], expected: ["--fps must be a positive rate"]),
-        Case(name: "zero duration", scene: #"{"width": 64, "height": 48, "fps": 10, "duration": 0}"#,
-             expected: ["duration: duration must be a positive number of seconds"]),
-        Case(name: "NaN duration option", scene: valid, extraArguments: ["--duration", "nan"],
-             expected: ["--duration must be a positive number of seconds"]),
-        Case(name: "missing output directory", scene: valid, output: "no/such/dir/out.mp4",
-             expected: ["the output directory", "does not exist", "mkdir -p"]),
-        Case(name: "unsupported extension", scene: valid, output: "out.mov",
-             expected: ["unsupported output extension '.mov'", ".mp4, .gif"]),
-        Case(name: "no extension", scene: valid, output: "out",
-             expected: ["unsupported output extension (none)"]),
+        Case(
+            name: "zero duration", scene: #"{"width": 64, "height": 48, "fps": 10, "duration": 0}"#,
+            expected: ["duration: duration must be a positive number of seconds"]),
+        Case(
+            name: "NaN duration option", scene: valid, extraArguments: ["--duration", "nan"],
+            expected: ["--duration must be a positive number of seconds"]),
+        Case(
+            name: "missing output directory", scene: valid, output: "no/such/dir/out.mp4",
+            expected: ["the output directory", "does not exist", "mkdir -p"]),
+        Case(
+            name: "unsupported extension", scene: valid, output: "out.mov",
+            expected: ["unsupported output extension '.mov'", ".mp4, .gif"]),
+        Case(
+            name: "no extension", scene: valid, output: "out",
+            expected: ["unsupported output extension (none)"]),
     ]
 
     @Test(arguments: cases)
@@ -96,7 +111,9 @@ import Testing
     func interruptLeavesNothing(_ signal: Int32) throws {
         let ws = try Workspace()
         // Long enough that it is still rendering when the signal comes (minutes of 1080p frames).
-        let scene = ws.write("long.json", """
+        let scene = ws.write(
+            "long.json",
+            """
             {"width": 1920, "height": 1080, "fps": 60, "duration": 600,
              "layers": [{"name": "a", "position": [960, 540], "bounds": [0, 0, 900, 500], "cornerRadius": 40,
                          "backgroundColor": "#eecd34",

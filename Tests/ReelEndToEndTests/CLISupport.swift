@@ -35,8 +35,9 @@ func runReel(_ arguments: [String], asUser uid: UInt32? = nil, onStart: ((Proces
     let errData = err.fileHandleForReading.readDataToEndOfFile()
     let outData = out.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return RunResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                     stderr: String(decoding: errData, as: UTF8.self))
+    return RunResult(
+        status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+        stderr: String(decoding: errData, as: UTF8.self))
 }
 
 final class Workspace {

@@ -1,10 +1,10 @@
 import Foundation
-import Testing
 import Reel
 import ReelMedia
 import ReelRender
 import ReelScene
 import ReelTestSupport
+import Testing
 
 @Suite struct RenderCommandTests {
     @Test(arguments: ["mp4", "gif"])
@@ -13,7 +13,7 @@ import ReelTestSupport
         let scene = ws.write("scene.json", smallScene)
         let result = try runReel(["render", scene, "-o", ws.file("clip.\(ext)")])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(ws.listing() == ["clip.\(ext)", "scene.json"])     // no temporary file left over
+        #expect(ws.listing() == ["clip.\(ext)", "scene.json"])  // no temporary file left over
         let reader = try VideoReader(path: ws.file("clip.\(ext)"))
         #expect(reader.info.width == 64 && reader.info.height == 48)
         #expect(try reader.decodeAll().count == 10)
@@ -39,7 +39,8 @@ import ReelTestSupport
             for (x, y) in [(2, 2), (60, 2), (2, 44), (60, 44), (32, 44)] {
                 let k = (y * 64 + x) * 4
                 for c in 0..<3 {
-                    #expect(abs(Int(frame.rgba[k + c]) - Int(rendered.pixels[k + c])) <= 2, "frame \(i) (\(x), \(y)) channel \(c)")
+                    #expect(
+                        abs(Int(frame.rgba[k + c]) - Int(rendered.pixels[k + c])) <= 2, "frame \(i) (\(x), \(y)) channel \(c)")
                 }
             }
         }
@@ -48,12 +49,14 @@ import ReelTestSupport
     @Test func overridesApply() throws {
         let ws = try Workspace()
         let scene = ws.write("scene.json", smallScene)
-        let r = try runReel(["render", scene, "-o", ws.file("o.mp4"), "--fps", "30000/1001", "--scale", "0.5", "--duration", "0.5"])
+        let r = try runReel([
+            "render", scene, "-o", ws.file("o.mp4"), "--fps", "30000/1001", "--scale", "0.5", "--duration", "0.5",
+        ])
         #expect(r.status == 0, "\(r.stderr)")
         let reader = try VideoReader(path: ws.file("o.mp4"))
         #expect(reader.info.width == 32 && reader.info.height == 24)
         #expect(reader.info.averageFrameRate.numerator == 30000 && reader.info.averageFrameRate.denominator == 1001)
-        #expect(try reader.decodeAll().count == 15)           // ⌈0.5 · 29.97⌉ = 15 frames
+        #expect(try reader.decodeAll().count == 15)  // ⌈0.5 · 29.97⌉ = 15 frames
     }
 
     @Test func sixtyFPSGIFIsWrittenAtThirty() throws {
@@ -79,7 +82,8 @@ import ReelTestSupport
         let top = try runReel(["--help"])
         #expect(top.status == 0 && top.stdout.contains("render") && top.stdout.contains("reel render examples/hello.json"))
         let render = try runReel(["render", "--help"])
-        #expect(render.stdout.contains("--output") && render.stdout.contains("--fps") && render.stdout.contains("--scale") && render.stdout.contains("--duration"))
+        #expect(
+            render.stdout.contains("--output") && render.stdout.contains("--fps") && render.stdout.contains("--scale")
+                && render.stdout.contains("--duration"))
     }
 }
-

@@ -1,12 +1,13 @@
 import Foundation
-import Testing
 import ReelMedia
 import ReelTestSupport
+import Testing
 
 @Suite struct MP4Tests {
     func write(_ pattern: TestPattern, frames: Int, rate: (Int, Int), to path: String) throws {
-        let settings = VideoSettings(width: pattern.width, height: pattern.height, frameRateNumerator: rate.0,
-                                     frameRateDenominator: rate.1, container: .mp4)
+        let settings = VideoSettings(
+            width: pattern.width, height: pattern.height, frameRateNumerator: rate.0,
+            frameRateDenominator: rate.1, container: .mp4)
         let writer = try VideoWriter(path: path, settings: settings)
         for i in 0..<frames { try writer.append(rgba: pattern.frame(i)) }
         try writer.finish()
@@ -80,8 +81,10 @@ import ReelTestSupport
                 let expected = pattern.colour(x: x, y: y, frame: i)
                 let k = (y * 64 + x) * 4
                 let got = (decoded.rgba[k], decoded.rgba[k + 1], decoded.rgba[k + 2])
-                #expect(abs(Int(got.0) - Int(expected.0)) <= 2 && abs(Int(got.1) - Int(expected.1)) <= 2 && abs(Int(got.2) - Int(expected.2)) <= 2,
-                        "frame \(i) patch \(q): \(got) vs \(expected)")
+                #expect(
+                    abs(Int(got.0) - Int(expected.0)) <= 2 && abs(Int(got.1) - Int(expected.1)) <= 2
+                        && abs(Int(got.2) - Int(expected.2)) <= 2,
+                    "frame \(i) patch \(q): \(got) vs \(expected)")
             }
         }
     }
@@ -118,7 +121,8 @@ import ReelTestSupport
     @Test func wrongFrameSizeIsAnError() throws {
         let dir = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let writer = try VideoWriter(path: dir + "/x.mp4", settings: VideoSettings(width: 16, height: 16, frameRateNumerator: 30, container: .mp4))
+        let writer = try VideoWriter(
+            path: dir + "/x.mp4", settings: VideoSettings(width: 16, height: 16, frameRateNumerator: 30, container: .mp4))
         #expect(throws: MediaError.self) { try writer.append(rgba: [0, 0, 0, 255]) }
     }
 
@@ -138,8 +142,11 @@ import ReelTestSupport
 
 @Suite struct GIFTests {
     func write(_ pattern: TestPattern, frames: Int, rate: (Int, Int), to path: String) throws {
-        let writer = try VideoWriter(path: path, settings: VideoSettings(width: pattern.width, height: pattern.height,
-                                                                         frameRateNumerator: rate.0, frameRateDenominator: rate.1, container: .gif))
+        let writer = try VideoWriter(
+            path: path,
+            settings: VideoSettings(
+                width: pattern.width, height: pattern.height,
+                frameRateNumerator: rate.0, frameRateDenominator: rate.1, container: .gif))
         for i in 0..<frames { try writer.append(rgba: pattern.frame(i)) }
         try writer.finish()
     }
@@ -150,7 +157,7 @@ import ReelTestSupport
         try write(TestPattern(width: 40, height: 30), frames: 30, rate: (30, 1), to: dir + "/a.gif")
         let bytes = [UInt8](FileManager.default.contents(atPath: dir + "/a.gif")!)
         let (loop, delays) = gifLoopAndDelays(bytes)
-        #expect(loop == 0)                                   // NETSCAPE2.0 loop count 0 = forever
+        #expect(loop == 0)  // NETSCAPE2.0 loop count 0 = forever
         #expect(delays.count == 30)
         // Frame i starts at round(100·i/30) cs: 0, 3, 7, 10, 13, 17, … so the delays run 3, 4, 3, 3, 4, 3 …
         // and add up to exactly 100 cs for 30 frames at 30 fps.
@@ -167,7 +174,9 @@ import ReelTestSupport
         let dir = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try write(TestPattern(width: 16, height: 16), frames: 10, rate: (25, 1), to: dir + "/25.gif")
-        #expect(gifLoopAndDelays([UInt8](FileManager.default.contents(atPath: dir + "/25.gif")!)).delays == Array(repeating: 4, count: 10))
+        #expect(
+            gifLoopAndDelays([UInt8](FileManager.default.contents(atPath: dir + "/25.gif")!)).delays
+                == Array(repeating: 4, count: 10))
         try write(TestPattern(width: 16, height: 16), frames: 30, rate: (30000, 1001), to: dir + "/ntsc.gif")
         let d = gifLoopAndDelays([UInt8](FileManager.default.contents(atPath: dir + "/ntsc.gif")!)).delays
         // 30 frames at 29.97 fps last 30·1001/300 = 100.1 cs → rounded to 100.
@@ -199,13 +208,17 @@ import ReelTestSupport
                 for y in ty..<(ty + 8) {
                     for x in tx..<(tx + 8) {
                         let k = (y * 64 + x) * 4
-                        sum.0 += Int(decoded.rgba[k]); sum.1 += Int(decoded.rgba[k + 1]); sum.2 += Int(decoded.rgba[k + 2])
+                        sum.0 += Int(decoded.rgba[k])
+                        sum.1 += Int(decoded.rgba[k + 1])
+                        sum.2 += Int(decoded.rgba[k + 2])
                     }
                 }
                 let expected = pattern.colour(x: tx, y: ty, frame: f)
                 let mean = (Double(sum.0) / 64, Double(sum.1) / 64, Double(sum.2) / 64)
-                #expect(abs(mean.0 - Double(expected.0)) <= 3 && abs(mean.1 - Double(expected.1)) <= 3 && abs(mean.2 - Double(expected.2)) <= 3,
-                        "frame \(f) tile (\(tx), \(ty)): \(mean) vs \(expected)")
+                #expect(
+                    abs(mean.0 - Double(expected.0)) <= 3 && abs(mean.1 - Double(expected.1)) <= 3
+                        && abs(mean.2 - Double(expected.2)) <= 3,
+                    "frame \(f) tile (\(tx), \(ty)): \(mean) vs \(expected)")
             }
         }
     }

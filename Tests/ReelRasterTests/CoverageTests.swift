@@ -1,6 +1,6 @@
-import Testing
 import ReelGeometry
 import ReelRaster
+import Testing
 
 /// Exact area of the part of polygon `poly` inside the unit pixel at (px, py), by Sutherland–Hodgman
 /// clipping and the shoelace formula: an independent computation of what the rasterizer should give.
@@ -49,19 +49,24 @@ func polygonPath(_ pts: [Point]) -> Path {
             for x in 0..<10 {
                 let inside = (2..<6).contains(x) && (3..<7).contains(y)
                 let p = frame.pixel(x: x, y: y)
-                #expect(inside ? (p.r == 255 && p.g == 0 && p.b == 0 && p.a == 255) : (p.r == 255 && p.g == 255 && p.b == 255 && p.a == 255),
-                        "pixel (\(x), \(y)) = \(p)")
+                #expect(
+                    inside
+                        ? (p.r == 255 && p.g == 0 && p.b == 0 && p.a == 255)
+                        : (p.r == 255 && p.g == 255 && p.b == 255 && p.a == 255),
+                    "pixel (\(x), \(y)) = \(p)")
             }
         }
     }
 
     /// Every pixel's alpha against the exact covered area. Tolerance: 1 level of 255 — rounding to 8 bits
     /// gives at most ½ level, and Float accumulation along a row stays far below another ½ level.
+    /// Cases: a triangle, clockwise and counter-clockwise; a diamond clipped by every frame edge; a
+    /// sliver thinner than a pixel.
     @Test(arguments: [
-        [Point(x: 1.3, y: 0.7), Point(x: 17.9, y: 5.2), Point(x: 6.1, y: 15.6)],          // triangle, clockwise
-        [Point(x: 6.1, y: 15.6), Point(x: 17.9, y: 5.2), Point(x: 1.3, y: 0.7)],          // same, counter-clockwise
-        [Point(x: 10, y: -3), Point(x: 23, y: 10), Point(x: 10, y: 23), Point(x: -3, y: 10)], // diamond clipped by every edge
-        [Point(x: 2.25, y: 2.75), Point(x: 2.25, y: 13.5), Point(x: 2.4, y: 13.5), Point(x: 2.4, y: 2.75)], // sliver thinner than a pixel
+        [Point(x: 1.3, y: 0.7), Point(x: 17.9, y: 5.2), Point(x: 6.1, y: 15.6)],
+        [Point(x: 6.1, y: 15.6), Point(x: 17.9, y: 5.2), Point(x: 1.3, y: 0.7)],
+        [Point(x: 10, y: -3), Point(x: 23, y: 10), Point(x: 10, y: 23), Point(x: -3, y: 10)],
+        [Point(x: 2.25, y: 2.75), Point(x: 2.25, y: 13.5), Point(x: 2.4, y: 13.5), Point(x: 2.4, y: 2.75)],
     ])
     func coverageIsExactArea(_ polygon: [Point]) throws {
         var list = DisplayList(background: .clear)
@@ -83,7 +88,10 @@ func polygonPath(_ pts: [Point]) -> Path {
         // 0.1 px tolerance removes at most ⅔·0.1·perimeter (8.4 px²), 8-bit rounding ≤ ½ level on ~260
         // edge pixels (0.5 px²). So |area − π r²| ≤ 9.6 px².
         var list = DisplayList(background: .clear)
-        list.commands = [.fill(path: Path(roundedRect: Rect(x: 5.3, y: 4.6, width: 40, height: 40), cornerRadius: 20), color: .black, opacity: 1)]
+        list.commands = [
+            .fill(
+                path: Path(roundedRect: Rect(x: 5.3, y: 4.6, width: 40, height: 40), cornerRadius: 20), color: .black, opacity: 1)
+        ]
         let frame = try Rasterizer(threads: 1).render(list, width: 52, height: 52)
         let area = frame.pixels.enumerated().filter { $0.offset % 4 == 3 }.reduce(0.0) { $0 + Double($1.element) / 255 }
         #expect(abs(area - Double.pi * 400) <= 9.6, "area \(area)")
@@ -100,7 +108,9 @@ func polygonPath(_ pts: [Point]) -> Path {
 
     @Test func nonFinitePathIsRefused() {
         var list = DisplayList(background: .white)
-        list.commands = [.fill(path: polygonPath([Point(x: 0, y: 0), Point(x: .nan, y: 4), Point(x: 4, y: 4)]), color: .black, opacity: 1)]
+        list.commands = [
+            .fill(path: polygonPath([Point(x: 0, y: 0), Point(x: .nan, y: 4), Point(x: 4, y: 4)]), color: .black, opacity: 1)
+        ]
         #expect(throws: RasterError.nonFinitePath(commandIndex: 0)) {
             _ = try Rasterizer().render(list, width: 8, height: 8)
         }
@@ -112,9 +122,11 @@ func polygonPath(_ pts: [Point]) -> Path {
         var list = DisplayList(background: Color(red: 0.06, green: 0.08, blue: 0.09))
         for i in 0..<12 {
             let d = Double(i)
-            list.commands.append(.fill(
-                path: Path(roundedRect: Rect(x: 3.3 + d * 9.7, y: 1.6 + d * 6.1, width: 40.25, height: 27.5), cornerRadius: 3 + d),
-                color: Color(red: d / 12, green: 0.8, blue: 1 - d / 12, alpha: 0.8), opacity: 0.9))
+            list.commands.append(
+                .fill(
+                    path: Path(
+                        roundedRect: Rect(x: 3.3 + d * 9.7, y: 1.6 + d * 6.1, width: 40.25, height: 27.5), cornerRadius: 3 + d),
+                    color: Color(red: d / 12, green: 0.8, blue: 1 - d / 12, alpha: 0.8), opacity: 0.9))
         }
         return list
     }

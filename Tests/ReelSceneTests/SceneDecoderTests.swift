@@ -1,7 +1,7 @@
-import Testing
 import ReelAnimation
 import ReelGeometry
 import ReelScene
+import Testing
 
 func decode(_ text: String) throws(SceneError) -> Scene {
     try SceneDecoder.decode(Array(text.utf8), file: "test.json")
@@ -27,14 +27,15 @@ func decodeError(_ text: String) -> SceneError? {
     }
 
     @Test func fullLayer() throws {
-        let s = try decode("""
+        let s = try decode(
+            """
             {"width": 100, "height": 50, "scale": 2, "fps": "30000/1001", "duration": 2, "background": "#101418",
              "layers": [{"name": "card", "type": "layer", "position": {"x": 50, "y": 25}, "bounds": [10, 20],
                          "opacity": 0.5, "backgroundColor": [1, 0, 0, 0.5], "cornerRadius": 4,
                          "animations": [{"keyPath": "position.x", "fromValue": 0, "toValue": 100, "beginTime": 0.5, "duration": 1}]}]}
             """)
         #expect(s.pixelWidth == 200 && s.fps == FrameRate(numerator: 30000, denominator: 1001))
-        #expect(s.frameCount == 60)                     // 2 s · 29.97 = 59.94 → 60 frames start before 2 s
+        #expect(s.frameCount == 60)  // 2 s · 29.97 = 59.94 → 60 frames start before 2 s
         let layer = s.layers[0]
         #expect(layer.bounds == Rect(x: 0, y: 0, width: 10, height: 20))
         #expect(layer.anchorPoint == Point(x: 0.5, y: 0.5))
@@ -49,11 +50,14 @@ func decodeError(_ text: String) -> SceneError? {
     @Test func malformedJSONNamesLineAndColumn() {
         let e = decodeError("{\n  \"width\": 100,\n  \"height\": ,\n}")
         #expect(e?.location == SourceLocation(line: 3, column: 13))
-        #expect(e?.description.hasPrefix("test.json:3:13: invalid JSON: unexpected character ','") == true, "\(String(describing: e))")
+        #expect(
+            e?.description.hasPrefix("test.json:3:13: invalid JSON: unexpected character ','") == true, "\(String(describing: e))"
+        )
     }
 
     @Test func wrongTypeNamesTheJSONPath() {
-        let e = decodeError("""
+        let e = decodeError(
+            """
             {"width": 100, "height": 50, "fps": 30, "duration": 1,
              "layers": [{"name": "a"}, {"name": "b", "opacity": "high"}]}
             """)
@@ -95,13 +99,15 @@ func decodeError(_ text: String) -> SceneError? {
     }
 
     @Test func animationValueTypeFollowsTheKeyPath() {
-        let e = decodeError("""
+        let e = decodeError(
+            """
             {"width": 100, "height": 50, "fps": 30, "duration": 1,
              "layers": [{"animations": [{"keyPath": "position", "toValue": 3}]}]}
             """)
         #expect(e?.path == "layers[0].animations[0].toValue")
         #expect(e?.message == "expected a point, found a number")
-        let k = decodeError("""
+        let k = decodeError(
+            """
             {"width": 100, "height": 50, "fps": 30, "duration": 1,
              "layers": [{"animations": [{"keyPath": "positon.x", "toValue": 3}]}]}
             """)
@@ -110,7 +116,7 @@ func decodeError(_ text: String) -> SceneError? {
 
     @Test func hostileInputGivesErrorsNotCrashes() {
         #expect(decodeError("")?.message.contains("empty") == true)
-        #expect(decodeError(String(repeating: "[", count: 100_000)) != nil)    // nesting limit, no stack overflow
+        #expect(decodeError(String(repeating: "[", count: 100_000)) != nil)  // nesting limit, no stack overflow
         #expect(decodeError("{\"width\": 1e999}")?.message.contains("out of range") == true)
         #expect(decodeError("{\"a\": 1, \"a\": 2}")?.message == "invalid JSON: duplicate key \"a\"")
         #expect(decodeError("[1, 2]")?.message == "expected a scene (a JSON object), found an array")

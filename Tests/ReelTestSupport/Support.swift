@@ -35,7 +35,9 @@ public struct TestPattern {
             for x in 0..<width {
                 let c = colour(x: x, y: y, frame: index)
                 let i = (y * width + x) * 4
-                px[i] = c.0; px[i + 1] = c.1; px[i + 2] = c.2
+                px[i] = c.0
+                px[i + 1] = c.1
+                px[i + 2] = c.2
             }
         }
         return px
