@@ -49,6 +49,19 @@ import Testing
         return names
     }
 
+    /// The container's own colour box (`colr`, type `nclx`), read from the file's bytes: primaries 1,
+    /// transfer 1, matrix 1 (BT.709) and the full-range bit clear (limited range), matching the bitstream.
+    @Test func colrAtomSaysBT709LimitedRange() throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try write(TestPattern(width: 32, height: 32), frames: 2, rate: (30, 1), to: dir + "/c.mp4")
+        let bytes = [UInt8](FileManager.default.contents(atPath: dir + "/c.mp4")!)
+        let tag = Array("colrnclx".utf8)
+        let at = try #require((0..<(bytes.count - 15)).first { Array(bytes[$0..<($0 + 8)]) == tag })
+        let fields = Array(bytes[(at + 8)..<(at + 15)])
+        #expect(fields == [0, 1, 0, 1, 0, 1, 0], "colr nclx fields \(fields)")
+    }
+
     /// +faststart: the index (moov) comes before the media data, so a browser can start playing at once.
     @Test func moovBeforeMdat() throws {
         let dir = try makeTemporaryDirectory()

@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+
+/// Every scene in examples/ renders to MP4 and GIF that ffprobe reads without a warning (what
+/// scripts/demo.sh promises, checked in the suite with the debug build).
+@Suite struct ExamplesTests {
+    static let examplesDirectory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("examples").path
+
+    static var scenes: [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: examplesDirectory)) ?? []
+        return names.filter { $0.hasSuffix(".json") }.sorted()
+    }
+
+    @Test func thereAreExamples() {
+        #expect(!Self.scenes.isEmpty)
+    }
+
+    @Test(arguments: scenes)
+    func rendersPlayableFiles(_ name: String) throws {
+        let ws = try Workspace()
+        for ext in ["mp4", "gif"] {
+            let output = ws.file("\((name as NSString).deletingPathExtension).\(ext)")
+            let r = try runReel(["render", Self.examplesDirectory + "/" + name, "-o", output, "--quiet"])
+            #expect(r.status == 0, "\(name) → \(ext): \(r.stderr)")
+            let probe = Process()
+            probe.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
+            probe.arguments = ["-v", "warning", "-show_entries", "stream=codec_name,nb_frames", "-of", "compact", output]
+            let err = Pipe(), out = Pipe()
+            probe.standardError = err
+            probe.standardOutput = out
+            try probe.run()
+            let warnings = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            _ = out.fileHandleForReading.readDataToEndOfFile()
+            probe.waitUntilExit()
+            #expect(probe.terminationStatus == 0 && warnings.isEmpty, "ffprobe on \(output): \(warnings)")
+        }
+    }
+}
