@@ -158,10 +158,10 @@ public enum Reel {
             file.discard()
             throw .usage("\(output): \(error)", fix: nil)
         }
-        let bytes = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
+        let bytes = ((try? FileManager.default.attributesOfItem(atPath: output))?[.size] as? Int) ?? 0
         return RenderSummary(
             output: output, container: container, frames: frames, width: settings.encodedWidth,
-            height: settings.encodedHeight, frameRate: rate, bytes: bytes ?? 0,
+            height: settings.encodedHeight, frameRate: rate, bytes: bytes,
             seconds: Date().timeIntervalSince(start), notes: notes)
     }
 

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import ReelGeometry
 
 public enum RasterError: Error, Equatable, CustomStringConvertible {
@@ -29,7 +30,7 @@ public struct Rasterizer: Sendable {
         self.tolerance = tolerance
     }
 
-    public static var defaultThreadCount: Int { max(1, ProcessInfoLite.activeProcessorCount) }
+    public static var defaultThreadCount: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
     public func render(_ list: DisplayList, width: Int, height: Int) throws(RasterError) -> Frame {
         var frame = Frame(width: width, height: height, fill: list.background.premultiplied())

@@ -1,5 +1,0 @@
-import Foundation
-
-enum ProcessInfoLite {
-    static var activeProcessorCount: Int { ProcessInfo.processInfo.activeProcessorCount }
-}
