@@ -33,6 +33,7 @@ let package = Package(
             name: "reel",
             dependencies: ["Reel", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        .testTarget(name: "ReelGeometryTests", dependencies: ["ReelGeometry"]),
         .testTarget(name: "ReelRasterTests", dependencies: ["ReelRaster", "ReelGeometry"]),
         .testTarget(name: "ReelAnimationTests", dependencies: ["ReelAnimation"]),
         .testTarget(name: "ReelSceneTests", dependencies: ["ReelScene"]),

@@ -10,41 +10,80 @@ public struct Edge: Hashable, Sendable {
     }
 }
 
-extension Path {
-    /// The path as closed polygons of straight edges, each curve split into uniform pieces so that no
-    /// point of the polyline is further than `tolerance` from the curve. Every subpath is closed, as a
-    /// fill treats it. The bound used: a uniform n-piece polyline of a curve with second-derivative
-    /// bound M deviates by at most M/(8n²); for a cubic M ≤ 6·max|Pᵢ − 2Pᵢ₊₁ + Pᵢ₊₂|, for a quad
-    /// M = 2·|P0 − 2P1 + P2|.
-    public func flattenedEdges(tolerance: Double = 0.1) -> [Edge] {
-        var edges: [Edge] = []
-        var start = Point.zero
-        var current = Point.zero
-        var open = false
+/// One subpath flattened to straight pieces.
+public struct Polyline: Hashable, Sendable {
+    public var points: [Point]
+    /// `corner[i]` is true where `points[i]` is a vertex of the original path (a join is drawn there);
+    /// false where it only splits a curve into pieces.
+    public var corner: [Bool]
+    public var closed: Bool
 
-        func line(to p: Point) {
-            if p != current {
-                edges.append(Edge(x0: current.x, y0: current.y, x1: p.x, y1: p.y))
+    public init(points: [Point], corner: [Bool]? = nil, closed: Bool) {
+        self.points = points
+        self.corner = corner ?? Array(repeating: true, count: points.count)
+        self.closed = closed
+    }
+
+    /// Length of the pieces, including the closing one of a closed polyline.
+    public var length: Double {
+        var total = 0.0
+        for i in 1..<max(points.count, 1) { total += distance(points[i - 1], points[i]) }
+        if closed, let first = points.first, let last = points.last { total += distance(last, first) }
+        return total
+    }
+}
+
+/// The flattening tolerance used when none is given: 0.1 device pixel, well inside the 0.25 px that is
+/// invisible after anti-aliasing.
+public let defaultFlatteningTolerance = 0.1
+
+extension Path {
+    /// Every subpath as a polyline, each curve split into uniform pieces so that no point of the
+    /// polyline is further than `tolerance` from the curve. The bound used: a uniform n-piece polyline
+    /// of a curve with second-derivative bound M deviates by at most M/(8n²); for a cubic
+    /// M ≤ 6·max|Pᵢ − 2Pᵢ₊₁ + Pᵢ₊₂|, for a quad M = 2·|P0 − 2P1 + P2|.
+    public func polylines(tolerance: Double = defaultFlatteningTolerance) -> [Polyline] {
+        var result: [Polyline] = []
+        var points: [Point] = []
+        var corner: [Bool] = []
+        var current = Point.zero
+
+        func finish(closed: Bool) {
+            if !points.isEmpty {
+                // A closing point equal to the start is the start.
+                if closed, points.count > 1, points.last == points.first {
+                    points.removeLast()
+                    corner.removeLast()
+                }
+                result.append(Polyline(points: points, corner: corner, closed: closed))
             }
+            points = []
+            corner = []
+        }
+        func begin(_ p: Point) {
+            points = [p]
+            corner = [true]
             current = p
         }
-        func closeIfOpen() {
-            if open { line(to: start) }
-            open = false
+        func add(_ p: Point, isCorner: Bool) {
+            if points.isEmpty { begin(current) }
+            if p != points.last {
+                points.append(p)
+                corner.append(isCorner)
+            } else if isCorner {
+                corner[corner.count - 1] = true
+            }
+            current = p
         }
 
         for element in elements {
             switch element {
             case .move(let p):
-                closeIfOpen()
-                start = p
-                current = p
-                open = true
+                finish(closed: false)
+                begin(p)
             case .line(let p):
-                open = true
-                line(to: p)
+                add(p, isCorner: true)
             case .quad(let c, let p):
-                open = true
                 let p0 = current
                 let m = 2 * hypot(p0.x - 2 * c.x + p.x, p0.y - 2 * c.y + p.y)
                 let n = Self.pieces(secondDerivativeBound: m, tolerance: tolerance)
@@ -56,10 +95,9 @@ extension Path {
                         : Point(
                             x: u * u * p0.x + 2 * u * t * c.x + t * t * p.x,
                             y: u * u * p0.y + 2 * u * t * c.y + t * t * p.y)
-                    line(to: q)
+                    add(q, isCorner: i == n)
                 }
             case .cubic(let c1, let c2, let p):
-                open = true
                 let p0 = current
                 let dd1 = hypot(p0.x - 2 * c1.x + c2.x, p0.y - 2 * c1.y + c2.y)
                 let dd2 = hypot(c1.x - 2 * c2.x + p.x, c1.y - 2 * c2.y + p.y)
@@ -73,22 +111,43 @@ extension Path {
                         : Point(
                             x: a * p0.x + b * c1.x + cc * c2.x + d * p.x,
                             y: a * p0.y + b * c1.y + cc * c2.y + d * p.y)
-                    line(to: q)
+                    add(q, isCorner: i == n)
                 }
             case .close:
-                closeIfOpen()
+                let start = points.first ?? current
+                finish(closed: true)
+                // After a close, drawing goes on from the subpath's start (as in Core Graphics).
                 current = start
             }
         }
-        closeIfOpen()
+        finish(closed: false)
+        return result
+    }
+
+    /// The path as closed polygons of straight edges, as a fill treats it: every subpath is closed.
+    public func flattenedEdges(tolerance: Double = defaultFlatteningTolerance) -> [Edge] {
+        var edges: [Edge] = []
+        for line in polylines(tolerance: tolerance) {
+            appendClosedEdges(line.points, to: &edges)
+        }
         return edges
     }
 
     static func pieces(secondDerivativeBound m: Double, tolerance: Double) -> Int {
         guard m.isFinite, m > 0 else { return 1 }
         let n = (m / (8 * tolerance)).squareRoot().rounded(.up)
-        return Int(min(max(n, 1), 1000))
+        return Int(min(max(n, 1), 10_000))
+    }
+}
+
+/// Appends the edges of the closed polygon through `points`.
+func appendClosedEdges(_ points: [Point], to edges: inout [Edge]) {
+    guard points.count > 1 else { return }
+    for i in 0..<points.count {
+        let a = points[i], b = points[(i + 1) % points.count]
+        if a != b { edges.append(Edge(x0: a.x, y0: a.y, x1: b.x, y1: b.y)) }
     }
 }
 
 @inline(__always) func hypot(_ x: Double, _ y: Double) -> Double { (x * x + y * y).squareRoot() }
+@inline(__always) func distance(_ a: Point, _ b: Point) -> Double { hypot(b.x - a.x, b.y - a.y) }

@@ -8,7 +8,7 @@ public struct Path: Hashable, Sendable {
         case close
     }
 
-    public private(set) var elements: [Element] = []
+    public internal(set) var elements: [Element] = []
 
     public init() {}
 

@@ -3,8 +3,10 @@ import ReelGeometry
 /// Signed-area accumulation of edges into a band of cells, then a prefix sum per row.
 ///
 /// Each edge adds, to the cells of every row it crosses, the signed area it leaves to its right; the
-/// running sum along a row is then the exact covered fraction of each pixel (non-zero rule for
-/// contours that do not overlap themselves; the full winding rules come with the rasterizer issue).
+/// running sum along a row is the signed area, which the fill rule maps to coverage: non-zero takes
+/// |sum| capped at 1, even-odd folds it (0 → 0, 1 → 1, 2 → 0, …). This is exact wherever at most one
+/// edge crosses a pixel, and it is what FreeType's and Blend2D's analytic rasterizers do where several
+/// edges share a pixel.
 struct CoverageScratch {
     let width: Int
     let rows: Int
@@ -98,6 +100,7 @@ struct CoverageScratch {
 
     private func composite(_ shape: PreparedShape, band: Range<Int>, pixels: UnsafeMutablePointer<UInt8>) {
         let p = shape.paint
+        let evenOdd = shape.rule == .evenOdd
         let stride = width * 4
         for y in band {
             let line = cells + (y - band.lowerBound) * (width + 2)
@@ -113,7 +116,13 @@ struct CoverageScratch {
             while x <= shape.maxX {
                 sum += line[x]
                 line[x] = 0
-                let coverage = min(abs(sum), 1)
+                var coverage = abs(sum)
+                if evenOdd {
+                    coverage -= 2 * (coverage * 0.5).rounded(.down)
+                    if coverage > 1 { coverage = 2 - coverage }
+                } else if coverage > 1 {
+                    coverage = 1
+                }
                 if coverage > 0.5 / 255 {
                     let sa = p.a * coverage
                     let keep = 1 - sa / 255

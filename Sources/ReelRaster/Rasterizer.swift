@@ -44,12 +44,12 @@ public struct Rasterizer: Sendable {
         shapes.reserveCapacity(commands.count)
         for (index, command) in commands.enumerated() {
             switch command {
-            case .fill(let path, let color, let opacity):
+            case .fill(let path, let color, let opacity, let rule):
                 guard path.isFinite else { throw .nonFinitePath(commandIndex: index) }
                 let paint = color.premultiplied(opacity: opacity)
                 guard paint.a > 0 else { continue }
                 if let shape = PreparedShape(
-                    edges: path.flattenedEdges(tolerance: tolerance), paint: paint,
+                    edges: path.flattenedEdges(tolerance: tolerance), paint: paint, rule: rule,
                     width: frame.width, height: frame.height)
                 {
                     shapes.append(shape)
@@ -89,10 +89,11 @@ struct SendablePointer: @unchecked Sendable {
 struct PreparedShape: Sendable {
     let edges: [Edge]
     let paint: PremultipliedColor
+    let rule: FillRule
     let minX: Int, maxX: Int
     let minY: Double, maxY: Double
 
-    init?(edges: [Edge], paint: PremultipliedColor, width: Int, height: Int) {
+    init?(edges: [Edge], paint: PremultipliedColor, rule: FillRule, width: Int, height: Int) {
         guard !edges.isEmpty else { return nil }
         var x0 = Double.infinity, x1 = -Double.infinity, y0 = Double.infinity, y1 = -Double.infinity
         for e in edges {
@@ -104,6 +105,7 @@ struct PreparedShape: Sendable {
         guard x1 > 0, x0 < Double(width), y1 > 0, y0 < Double(height) else { return nil }
         self.edges = edges
         self.paint = paint
+        self.rule = rule
         self.minX = max(0, Int(x0.rounded(.down)))
         self.maxX = min(width - 1, Int(x1.rounded(.up)))
         self.minY = y0

@@ -1,0 +1,389 @@
+import Foundation
+
+public enum LineCap: String, Sendable, CaseIterable { case butt, round, square }
+public enum LineJoin: String, Sendable, CaseIterable { case miter, round, bevel }
+
+/// How a path is stroked: Core Animation's properties and defaults (CORE-ANIMATION.md §9.1).
+public struct StrokeStyle: Hashable, Sendable {
+    public var lineWidth: Double = 1
+    public var lineCap: LineCap = .butt
+    public var lineJoin: LineJoin = .miter
+    public var miterLimit: Double = 10
+    public var lineDashPattern: [Double] = []
+    public var lineDashPhase: Double = 0
+    public var strokeStart: Double = 0
+    public var strokeEnd: Double = 1
+
+    public init(lineWidth: Double = 1, lineCap: LineCap = .butt, lineJoin: LineJoin = .miter, miterLimit: Double = 10) {
+        self.lineWidth = lineWidth
+        self.lineCap = lineCap
+        self.lineJoin = lineJoin
+        self.miterLimit = miterLimit
+    }
+}
+
+/// Turns a path into the outline of its stroke.
+///
+/// The outline is a union of simple pieces — one quadrilateral per straight piece, one polygon per
+/// join and per cap — each turned the same way round. Filled with the non-zero rule every point of
+/// the stroke has a winding of at least one, so overlaps (inner sides of joins, self-crossing paths,
+/// near-cusps) stay whole instead of cancelling out.
+public enum Stroker {
+    /// The stroke outline of `path` in the same coordinates, flattened to `tolerance`.
+    public static func outline(_ path: Path, style: StrokeStyle, tolerance: Double = defaultFlatteningTolerance) -> Path {
+        guard style.lineWidth > 0, style.lineWidth.isFinite else { return Path() }
+        var lines = path.polylines(tolerance: tolerance)
+        let trimmed = style.strokeStart > 0 || style.strokeEnd < 1
+        if let dashes = PathMeasure.dashIntervals(lines, pattern: style.lineDashPattern, phase: style.lineDashPhase) {
+            var keep = dashes
+            if trimmed {
+                // Dashes are measured along the whole path, so trimming does not slide them
+                // (UNCONFIRMED, CORE-ANIMATION.md §9.1: see `dashesMeasuredFromPathStart`).
+                keep = intersect(dashes, with: trimRange(lines, style))
+            }
+            lines = PathMeasure.extract(lines, intervals: keep)
+        } else if trimmed {
+            lines = PathMeasure.trim(lines, start: style.strokeStart, end: style.strokeEnd)
+        }
+        var out = Path()
+        for line in lines { strokePolyline(line, style: style, tolerance: tolerance, into: &out) }
+        return out
+    }
+
+    /// UNCONFIRMED (CORE-ANIMATION.md §9.1): dashes are laid out from the start of the full path and
+    /// trimming then cuts them, so animating `strokeEnd` does not make dashes slide.
+    public static let dashesMeasuredFromPathStart = true
+
+    static func trimRange(_ lines: [Polyline], _ style: StrokeStyle) -> (Double, Double) {
+        let total = PathMeasure.length(lines)
+        let s = min(max(style.strokeStart, 0), 1), e = min(max(style.strokeEnd, 0), 1)
+        return (s * total, e * total)
+    }
+
+    static func intersect(_ intervals: [(Double, Double)], with range: (Double, Double)) -> [(Double, Double)] {
+        guard range.0 < range.1 else { return [] }
+        return intervals.compactMap { iv in
+            let a = max(iv.0, range.0), b = min(iv.1, range.1)
+            return b >= a && !(b == a && iv.1 > iv.0) ? (a, b) : nil
+        }
+    }
+
+    static func strokePolyline(_ line: Polyline, style: StrokeStyle, tolerance: Double, into out: inout Path) {
+        let hw = style.lineWidth / 2
+        var pts: [Point] = []
+        var corner: [Bool] = []
+        for (p, c) in zip(line.points, line.corner) {
+            if pts.last == p {
+                corner[corner.count - 1] = corner[corner.count - 1] || c  // repeated points have no direction
+            } else {
+                pts.append(p)
+                corner.append(c)
+            }
+        }
+        if line.closed, pts.count > 1, pts.first == pts.last {
+            pts.removeLast()
+            corner.removeLast()
+        }
+        guard pts.count > 1 else {
+            // A zero-length subpath: round and square caps still draw a dot (square aligned with x).
+            if let p = pts.first {
+                switch style.lineCap {
+                case .round: addPiece(circle(p, hw, tolerance), to: &out)
+                case .square:
+                    addPiece(
+                        [
+                            Point(x: p.x - hw, y: p.y - hw), Point(x: p.x + hw, y: p.y - hw), Point(x: p.x + hw, y: p.y + hw),
+                            Point(x: p.x - hw, y: p.y + hw),
+                        ],
+                        to: &out)
+                case .butt: break
+                }
+            }
+            return
+        }
+        var builder = OutlineBuilder(
+            points: pts, corner: corner, closed: line.closed && pts.count > 2, style: style, tolerance: tolerance)
+        builder.build(into: &out)
+    }
+
+    /// A circle as a regular polygon within `tolerance` of it, its vertices pushed out just enough that
+    /// the polygon's area equals the circle's (πr²), so round caps, joins and dots carry the right ink.
+    static func circle(_ c: Point, _ r: Double, _ tolerance: Double) -> [Point] {
+        guard r > 0 else { return [] }
+        let step = r > tolerance ? 2 * acos(1 - tolerance / r) : Double.pi / 4
+        let n = min(1024, max(8, Int((2 * Double.pi / step).rounded(.up))))
+        let polygonArea = Double(n) / 2 * sin(2 * Double.pi / Double(n))  // for unit circumradius
+        let R = r * (Double.pi / polygonArea).squareRoot()
+        return (0..<n).map { i in
+            let a = Double(i) * 2 * Double.pi / Double(n)
+            return Point(x: c.x + R * cos(a), y: c.y + R * sin(a))
+        }
+    }
+
+    /// Points of a circular arc, ends on the circle and inner points pushed out just enough that the fan
+    /// from the centre has the sector's exact area (½r²θ): with k pieces of angle φ that area is
+    /// ½ sin φ (2rR + (k−2)R²), solved here for R.
+    static func arc(center c: Point, radius r: Double, from a0: Double, sweep: Double, tolerance: Double) -> [Point] {
+        let step = r > tolerance ? 2 * acos(1 - tolerance / r) : Double.pi / 4
+        let k = max(2, Int((abs(sweep) / step).rounded(.up)))
+        let phi = abs(sweep) / Double(k)
+        let target = r * r * abs(sweep) / sin(phi)
+        let R: Double
+        if k == 2 {
+            R = target / (2 * r)
+        } else {
+            let a = Double(k - 2), b = 2 * r
+            R = (-b + (b * b + 4 * a * target).squareRoot()) / (2 * a)
+        }
+        return (0...k).map { i in
+            let t = a0 + sweep * Double(i) / Double(k)
+            let radius = (i == 0 || i == k) ? r : R
+            return Point(x: c.x + radius * cos(t), y: c.y + radius * sin(t))
+        }
+    }
+
+    /// Adds a join, cap or dot as a closed subpath turned the same way round as the outline of a stroke
+    /// body (negative signed area in y-down coordinates), so every piece adds winding of one sign.
+    static func addPiece(_ polygon: [Point], to out: inout Path) {
+        guard polygon.count > 2 else { return }
+        var area = 0.0
+        for i in 0..<polygon.count {
+            let a = polygon[i], b = polygon[(i + 1) % polygon.count]
+            area += a.x * b.y - b.x * a.y
+        }
+        guard area != 0 else { return }
+        addPolygon(area < 0 ? polygon : polygon.reversed(), to: &out)
+    }
+
+    static func addPolygon(_ polygon: [Point], to out: inout Path) {
+        guard polygon.count > 2 else { return }
+        out.move(to: polygon[0])
+        for q in polygon.dropFirst() { out.addLine(to: q) }
+        out.closeSubpath()
+    }
+}
+
+/// Builds the outline of one flattened subpath: runs of the stroke body as single polygons (side A
+/// forward, side B back), with the inner side of each turn at the crossing of the two offset lines
+/// and the outer side shaped by the join. Where the crossing does not exist within the neighbouring
+/// pieces (a turn too sharp for segments that short: tight curvature, near-cusps, U-turns), the run
+/// ends there and the join is added as a separate piece; only there can coverage be counted twice
+/// along an anti-aliased edge.
+struct OutlineBuilder {
+    let pts: [Point]
+    let corner: [Bool]
+    let closed: Bool
+    let style: StrokeStyle
+    let hw: Double
+    let tolerance: Double
+    var directions: [Point] = []
+    var lengths: [Double] = []
+
+    init(points: [Point], corner: [Bool], closed: Bool, style: StrokeStyle, tolerance: Double) {
+        self.pts = points
+        self.corner = corner
+        self.closed = closed
+        self.style = style
+        self.hw = style.lineWidth / 2
+        self.tolerance = tolerance
+        let n = points.count
+        for s in 0..<(closed ? n : n - 1) {
+            let a = points[s], b = points[(s + 1) % n]
+            let d = distance(a, b)
+            directions.append(Point(x: (b.x - a.x) / d, y: (b.y - a.y) / d))
+            lengths.append(d)
+        }
+    }
+
+    /// Left-hand normal (−dy, dx) of segment s, scaled to the half width.
+    func normal(_ s: Int) -> Point { Point(x: -directions[s].y * hw, y: directions[s].x * hw) }
+
+    enum Vertex {
+        case straight
+        /// The body continues through the vertex: points for side A and side B.
+        case through(a: [Point], b: [Point])
+        /// The body ends here; a separate join piece covers the turn.
+        case breakWith(LineJoin)
+    }
+
+    func vertex(_ v: Int) -> Vertex {
+        let segs = directions.count
+        let s0 = (v - 1 + segs) % segs, s1 = v % segs
+        let d0 = directions[s0], d1 = directions[s1]
+        let cross = d0.x * d1.y - d0.y * d1.x
+        let dot = d0.x * d1.x + d0.y * d1.y
+        if abs(cross) < 1e-12 && dot > 0 { return .straight }
+        var join = style.lineJoin
+        var limit = style.miterLimit
+        if !corner[v] {
+            // Inside a flattened curve: a tiny turn, except at a near-cusp where a round join keeps
+            // the stroke whole.
+            join = dot > cos(10 * Double.pi / 180) ? .miter : .round
+            limit = .infinity
+        }
+        guard dot > -1 + 1e-9 else { return .breakWith(join) }
+        // The offset lines cross hw·tan(θ/2) from the vertex along each segment.
+        let reach = hw * abs(cross) / (1 + dot)
+        guard reach <= 0.5 * min(lengths[s0], lengths[s1]) else { return .breakWith(join) }
+        let p = pts[v]
+        let n0 = normal(s0), n1 = normal(s1)
+        let k = 1 / (1 + dot)  // (n0 + n1)/(1 + n0·n1) is the offset to the crossing, scaled by hw
+        let crossA = Point(x: p.x + (n0.x + n1.x) * k, y: p.y + (n0.y + n1.y) * k)
+        let crossB = Point(x: p.x - (n0.x + n1.x) * k, y: p.y - (n0.y + n1.y) * k)
+        // Turning towards +cross bends towards side A (left in these coordinates): B is outer.
+        let aIsOuter = cross < 0
+        let outer = outerPoints(
+            p, aIsOuter ? n0 : Point(x: -n0.x, y: -n0.y), aIsOuter ? n1 : Point(x: -n1.x, y: -n1.y), join: join,
+            miterLimit: limit, dot: dot, miter: aIsOuter ? crossA : crossB)
+        return aIsOuter ? .through(a: outer, b: [crossB]) : .through(a: [crossA], b: outer)
+    }
+
+    /// The outer side of a turn from offset `o0` to offset `o1` (both of length hw from `p`).
+    func outerPoints(_ p: Point, _ o0: Point, _ o1: Point, join: LineJoin, miterLimit: Double, dot: Double, miter: Point)
+        -> [Point]
+    {
+        let a = Point(x: p.x + o0.x, y: p.y + o0.y), b = Point(x: p.x + o1.x, y: p.y + o1.y)
+        switch join {
+        case .miter:
+            // Miter length over line width is 1/sin(φ/2) for an angle φ between the segments, which is
+            // 1/√((1 + cos θ)/2) for a turn θ; past `miterLimit` Core Graphics bevels.
+            if 1 / ((1 + dot) / 2).squareRoot() <= miterLimit { return [miter] }
+            return [a, b]
+        case .bevel:
+            return [a, b]
+        case .round:
+            let a0 = atan2(o0.y, o0.x)
+            var sweep = atan2(o1.y, o1.x) - a0
+            if sweep > Double.pi { sweep -= 2 * Double.pi }
+            if sweep < -Double.pi { sweep += 2 * Double.pi }
+            return Stroker.arc(center: p, radius: hw, from: a0, sweep: sweep, tolerance: tolerance)
+        }
+    }
+
+    mutating func build(into out: inout Path) {
+        let n = pts.count
+        let segs = directions.count
+        let kinds = (0..<n).map { v -> Vertex? in
+            if !closed && (v == 0 || v == n - 1) { return nil }
+            return vertex(v)
+        }
+        var sideA: [Point] = []
+        var sideB: [Point] = []
+        // Cap outlines are part of the first and last run's polygon, so they never overlap the body.
+        var startCap: [Point] = []
+        var endCap: [Point] = []
+        func startRun(at v: Int, segment s: Int) {
+            let m = normal(s)
+            sideA = [Point(x: pts[v].x + m.x, y: pts[v].y + m.y)]
+            sideB = [Point(x: pts[v].x - m.x, y: pts[v].y - m.y)]
+        }
+        func endRun(at v: Int, segment s: Int) {
+            let m = normal(s)
+            sideA.append(Point(x: pts[v].x + m.x, y: pts[v].y + m.y))
+            sideB.append(Point(x: pts[v].x - m.x, y: pts[v].y - m.y))
+            Stroker.addPolygon(sideA + endCap + sideB.reversed() + startCap, to: &out)
+            startCap = []
+        }
+        func passThrough(_ v: Int, _ kind: Vertex) {
+            switch kind {
+            case .straight:
+                break
+            case .through(let a, let b):
+                sideA.append(contentsOf: a)
+                sideB.append(contentsOf: b)
+            case .breakWith(let join):
+                let s0 = (v - 1 + segs) % segs
+                endRun(at: v, segment: s0)
+                addJoinPiece(at: v, join: join, into: &out)
+                startRun(at: v, segment: v % segs)
+            }
+        }
+
+        if !closed {
+            // Start cap: from side B round the back to side A; end cap: from side A round the front to B.
+            startCap = capPoints(
+                at: pts[0], direction: Point(x: -directions[0].x, y: -directions[0].y),
+                fromNormal: Point(x: -normal(0).x, y: -normal(0).y))
+            startRun(at: 0, segment: 0)
+            for v in 1..<(n - 1) { passThrough(v, kinds[v]!) }
+            endCap = capPoints(at: pts[n - 1], direction: directions[segs - 1], fromNormal: normal(segs - 1))
+            endRun(at: n - 1, segment: segs - 1)
+            return
+        }
+        if let first = (0..<n).first(where: { if case .breakWith = kinds[$0]! { return true } else { return false } }) {
+            // Go round once, from one break to the same break.
+            startRun(at: first, segment: first % segs)
+            for i in 1..<n {
+                let v = (first + i) % n
+                passThrough(v, kinds[v]!)
+            }
+            endRun(at: first, segment: (first - 1 + segs) % segs)
+            addJoinPiece(
+                at: first, join: { if case .breakWith(let j) = kinds[first]! { return j } else { return .round } }(), into: &out)
+            return
+        }
+        // Unbroken closed body: two loops, side A forward and side B back.
+        sideA = []
+        sideB = []
+        for v in 0..<n {
+            switch kinds[v]! {
+            case .straight:
+                let m = normal(v % segs)
+                sideA.append(Point(x: pts[v].x + m.x, y: pts[v].y + m.y))
+                sideB.append(Point(x: pts[v].x - m.x, y: pts[v].y - m.y))
+            case .through(let a, let b):
+                sideA.append(contentsOf: a)
+                sideB.append(contentsOf: b)
+            case .breakWith:
+                break
+            }
+        }
+        Stroker.addPolygon(sideA, to: &out)
+        Stroker.addPolygon(sideB.reversed(), to: &out)
+    }
+
+    func addJoinPiece(at v: Int, join: LineJoin, into out: inout Path) {
+        let segs = directions.count
+        let s0 = (v - 1 + segs) % segs, s1 = v % segs
+        let p = pts[v]
+        if join == .round {
+            Stroker.addPiece(Stroker.circle(p, hw, tolerance), to: &out)
+            return
+        }
+        let d0 = directions[s0], d1 = directions[s1]
+        let cross = d0.x * d1.y - d0.y * d1.x
+        let dot = d0.x * d1.x + d0.y * d1.y
+        let sign: Double = cross < 0 ? 1 : -1  // towards the outer side
+        let o0 = Point(x: normal(s0).x * sign, y: normal(s0).y * sign), o1 = Point(x: normal(s1).x * sign, y: normal(s1).y * sign)
+        var miter = p
+        if dot > -1 + 1e-9 {
+            let k = 1 / (1 + dot)
+            miter = Point(x: p.x + (o0.x + o1.x) * k, y: p.y + (o0.y + o1.y) * k)
+        }
+        let limit = corner[v] ? style.miterLimit : .infinity
+        let outer = outerPoints(p, o0, o1, join: dot > -1 + 1e-9 ? join : .bevel, miterLimit: limit, dot: dot, miter: miter)
+        Stroker.addPiece([p, Point(x: p.x + o0.x, y: p.y + o0.y)] + outer + [Point(x: p.x + o1.x, y: p.y + o1.y)], to: &out)
+    }
+
+    /// The outline of a cap between the two sides at an end `p` of the stroke, `direction` pointing
+    /// out of the stroke and `fromNormal` the offset of the side the outline comes from.
+    func capPoints(at p: Point, direction d: Point, fromNormal m: Point) -> [Point] {
+        switch style.lineCap {
+        case .butt:
+            return []
+        case .square:
+            let e = Point(x: p.x + d.x * hw, y: p.y + d.y * hw)
+            return [Point(x: e.x + m.x, y: e.y + m.y), Point(x: e.x - m.x, y: e.y - m.y)]
+        case .round:
+            // Half a turn from the `fromNormal` side through `direction` to the other side.
+            let a0 = atan2(m.y, m.x)
+            let through = atan2(d.y, d.x)
+            var quarter = through - a0
+            if quarter > Double.pi { quarter -= 2 * Double.pi }
+            if quarter < -Double.pi { quarter += 2 * Double.pi }
+            let arc = Stroker.arc(
+                center: p, radius: hw, from: a0, sweep: quarter > 0 ? Double.pi : -Double.pi, tolerance: tolerance)
+            return Array(arc.dropFirst().dropLast())
+        }
+    }
+}
