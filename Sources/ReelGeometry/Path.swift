@@ -34,7 +34,7 @@ public struct Path: Hashable, Sendable {
         }
     }
 
-    public func applying(_ t: AffineTransform) -> Path {
+    public func applying(_ t: Transform2D) -> Path {
         var out = Path()
         out.elements.reserveCapacity(elements.count)
         for element in elements {

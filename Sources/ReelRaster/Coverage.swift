@@ -1,6 +1,6 @@
 import ReelGeometry
 
-/// Signed-area accumulation of edges into a band of cells, then a prefix sum per row.
+/// Signed-area accumulation of edges into cells, then a prefix sum along each row.
 ///
 /// Each edge adds, to the cells of every row it crosses, the signed area it leaves to its right; the
 /// running sum along a row is the signed area, which the fill rule maps to coverage: non-zero takes
@@ -8,50 +8,55 @@ import ReelGeometry
 /// edge crosses a pixel, and it is what FreeType's and Blend2D's analytic rasterizers do where several
 /// edges share a pixel.
 struct CoverageScratch {
-    let width: Int
-    let rows: Int
-    /// `rows` lines of `width + 2` cells.
+    let capacityWidth: Int
+    let capacityRows: Int
+    /// `capacityRows` lines of `capacityWidth + 2` cells, all zero between uses.
     let cells: UnsafeMutablePointer<Float>
+    /// One row of coverage values.
+    let coverage: UnsafeMutablePointer<Float>
 
     init(width: Int, rows: Int) {
-        self.width = width
-        self.rows = rows
+        capacityWidth = width
+        capacityRows = rows
         let count = (width + 2) * rows
         cells = .allocate(capacity: count)
         cells.initialize(repeating: 0, count: count)
+        coverage = .allocate(capacity: width + 2)
+        coverage.initialize(repeating: 0, count: width + 2)
     }
 
-    func deallocate() { cells.deallocate() }
-
-    mutating func fill(_ shape: PreparedShape, rows band: Range<Int>, pixels: UnsafeMutablePointer<UInt8>, width: Int) {
-        for e in shape.edges { accumulate(e, band: band) }
-        composite(shape, band: band, pixels: pixels)
+    func deallocate() {
+        cells.deallocate()
+        coverage.deallocate()
     }
 
-    private func accumulate(_ e: Edge, band: Range<Int>) {
+    /// Adds every edge of `shape` within the canvas's rows, in canvas-local columns.
+    func accumulate(_ shape: PreparedShape, x0: Int, y0: Int, width: Int, rows: Int) {
+        for e in shape.edges { accumulate(e, x0: Double(x0), y0: y0, width: width, rows: rows) }
+    }
+
+    private func accumulate(_ e: Edge, x0: Double, y0: Int, width: Int, rows: Int) {
         guard e.y0 != e.y1 else { return }
         let dir: Float = e.y1 > e.y0 ? 1 : -1
         let (xTop, yTop, xBottom, yBottom) = e.y0 < e.y1 ? (e.x0, e.y0, e.x1, e.y1) : (e.x1, e.y1, e.x0, e.y0)
-        let bandTop = Double(band.lowerBound), bandBottom = Double(band.upperBound)
-        guard yBottom > bandTop, yTop < bandBottom else { return }
+        guard yBottom > Double(y0), yTop < Double(y0 + rows) else { return }
         let dxdy = (xBottom - xTop) / (yBottom - yTop)
-        let firstRow = max(band.lowerBound, Int(yTop.rounded(.down)))
-        let lastRow = min(band.upperBound - 1, Int(yBottom.rounded(.up)) - 1)
+        let firstRow = max(y0, Int(yTop.rounded(.down)))
+        let lastRow = min(y0 + rows - 1, Int(yBottom.rounded(.up)) - 1)
         guard firstRow <= lastRow else { return }
         for row in firstRow...lastRow {
             let ya = max(Double(row), yTop)
             let yb = min(Double(row + 1), yBottom)
             guard yb > ya else { continue }
-            // x from the original endpoints, so a row's result does not depend on where bands start.
+            // x from the original endpoints, so a row's result does not depend on where canvases start.
             let xa = ya == yTop ? xTop : xTop + (ya - yTop) * dxdy
             let xb = yb == yBottom ? xBottom : xTop + (yb - yTop) * dxdy
-            addSpan(row: row - band.lowerBound, xa: xa, xb: xb, dy: yb - ya, dir: dir)
+            addSpan(cells + (row - y0) * (capacityWidth + 2), width: width, xa: xa - x0, xb: xb - x0, dy: yb - ya, dir: dir)
         }
     }
 
-    /// One row's piece of an edge, from x = xa to x = xb, covering `dy` of the row's height.
-    private func addSpan(row: Int, xa: Double, xb: Double, dy: Double, dir: Float) {
-        let line = cells + row * (width + 2)
+    /// One row's piece of an edge, from x = xa to x = xb (canvas-local), covering `dy` of the row.
+    private func addSpan(_ line: UnsafeMutablePointer<Float>, width: Int, xa: Double, xb: Double, dy: Double, dir: Float) {
         let w = Double(width)
         var lo = min(xa, xb), hi = max(xa, xb)
         var dyInside = dy
@@ -60,7 +65,7 @@ struct CoverageScratch {
             return
         }
         if lo >= w { return }
-        // Parts left of the frame cover every visible pixel of the row fully; parts right of it none.
+        // Parts left of the canvas cover every column of the row fully; parts right of it none.
         if lo < 0 {
             let leftPart = dy * (0 - lo) / (hi - lo)
             line[0] += dir * Float(leftPart)
@@ -98,46 +103,27 @@ struct CoverageScratch {
         }
     }
 
-    private func composite(_ shape: PreparedShape, band: Range<Int>, pixels: UnsafeMutablePointer<UInt8>) {
-        let p = shape.paint
-        let evenOdd = shape.rule == .evenOdd
-        let stride = width * 4
-        for y in band {
-            let line = cells + (y - band.lowerBound) * (width + 2)
-            var out = pixels + y * stride + shape.minX * 4
-            var sum: Float = 0
-            var x = 0
-            // Cells left of the shape's box can hold contributions from edges clamped to x = 0.
-            while x < shape.minX {
-                sum += line[x]
-                line[x] = 0
-                x += 1
+    /// Coverage of columns c0…c1 (canvas-local) of one accumulated row into `coverage[0…]`, clearing the
+    /// cells it read. The caller takes c0…c1 from the shape's bounds, so no cell outside c0…c1+1 holds
+    /// anything (an edge left of the canvas lands in cell 0, and then c0 is 0).
+    func sweep(row: Int, c0: Int, c1: Int, rule: FillRule) {
+        let line = cells + row * (capacityWidth + 2)
+        var sum: Float = 0
+        var x = c0
+        let evenOdd = rule == .evenOdd
+        while x <= c1 {
+            sum += line[x]
+            line[x] = 0
+            var c = abs(sum)
+            if evenOdd {
+                c -= 2 * (c * 0.5).rounded(.down)
+                if c > 1 { c = 2 - c }
+            } else if c > 1 {
+                c = 1
             }
-            while x <= shape.maxX {
-                sum += line[x]
-                line[x] = 0
-                var coverage = abs(sum)
-                if evenOdd {
-                    coverage -= 2 * (coverage * 0.5).rounded(.down)
-                    if coverage > 1 { coverage = 2 - coverage }
-                } else if coverage > 1 {
-                    coverage = 1
-                }
-                if coverage > 0.5 / 255 {
-                    let sa = p.a * coverage
-                    let keep = 1 - sa / 255
-                    out[0] = PremultipliedColor.byte(p.r * coverage + Float(out[0]) * keep)
-                    out[1] = PremultipliedColor.byte(p.g * coverage + Float(out[1]) * keep)
-                    out[2] = PremultipliedColor.byte(p.b * coverage + Float(out[2]) * keep)
-                    out[3] = PremultipliedColor.byte(sa + Float(out[3]) * keep)
-                }
-                out += 4
-                x += 1
-            }
-            while x < width + 2 {
-                line[x] = 0
-                x += 1
-            }
+            coverage[x - c0] = c
+            x += 1
         }
+        line[c1 + 1] = 0
     }
 }

@@ -1,10 +1,24 @@
 import ReelGeometry
 
 /// What to draw, in device pixels, back to front. Built by ReelRender from a scene snapshot.
+///
+/// Groups nest: `beginGroup` … content … [`beginMask` … mask content …] `endGroup`. A group's content
+/// is drawn offscreen and composited onto what is below as one picture, after its shadow, clip, mask
+/// and opacity are applied.
 public struct DisplayList: Sendable {
     public enum Command: Sendable {
-        /// Fill `path` (device space) with a solid colour; coverage is multiplied by `opacity`.
-        case fill(path: Path, color: Color, opacity: Double, rule: FillRule = .nonZero)
+        /// Fill `path` with `paint`; coverage is multiplied by `opacity`.
+        case fill(path: Path, paint: Paint, opacity: Double, rule: FillRule)
+        case beginGroup(Group)
+        /// Ends the content of a group that has `hasMask`; what follows, to `endGroup`, draws the mask,
+        /// whose alpha multiplies the group.
+        case beginMask
+        case endGroup
+
+        /// A solid fill.
+        public static func fill(path: Path, color: Color, opacity: Double = 1, rule: FillRule = .nonZero) -> Command {
+            .fill(path: path, paint: .solid(color), opacity: opacity, rule: rule)
+        }
     }
 
     public var background: Color
@@ -13,6 +27,38 @@ public struct DisplayList: Sendable {
     public init(background: Color, commands: [Command] = []) {
         self.background = background
         self.commands = commands
+    }
+}
+
+/// How a group is composited onto what is below it.
+public struct Group: Sendable {
+    /// Group opacity, applied to the flattened group (overlaps inside it do not show through).
+    public var opacity: Double
+    /// Clip path in device space (a layer's `masksToBounds` shape).
+    public var clip: Path?
+    /// Whether `beginMask` follows the content.
+    public var hasMask: Bool
+    public var shadow: Shadow?
+
+    public init(opacity: Double = 1, clip: Path? = nil, hasMask: Bool = false, shadow: Shadow? = nil) {
+        self.opacity = opacity
+        self.clip = clip
+        self.hasMask = hasMask
+        self.shadow = shadow
+    }
+}
+
+/// A drop shadow: the group's alpha, blurred by a Gaussian of standard deviation `sigma` pixels,
+/// moved by `offset` pixels and tinted with `color` (its alpha includes the shadow opacity).
+public struct Shadow: Sendable {
+    public var color: Color
+    public var offset: Point
+    public var sigma: Double
+
+    public init(color: Color, offset: Point, sigma: Double) {
+        self.color = color
+        self.offset = offset
+        self.sigma = sigma
     }
 }
 

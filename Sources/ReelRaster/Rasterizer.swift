@@ -4,27 +4,30 @@ import ReelGeometry
 
 public enum RasterError: Error, Equatable, CustomStringConvertible {
     case nonFinitePath(commandIndex: Int)
+    case unbalancedGroups(commandIndex: Int)
 
     public var description: String {
         switch self {
         case .nonFinitePath(let i):
             return "draw command \(i) has a path with a non-finite coordinate (NaN or infinity)"
+        case .unbalancedGroups(let i):
+            return "draw command \(i): groups, masks and their ends do not match"
         }
     }
 }
 
 /// Draws a display list into a frame with exact-area anti-aliasing.
 ///
-/// The frame is cut into horizontal bands of `bandHeight` rows. Band boundaries do not depend on the
-/// thread count and every row is computed by the same arithmetic in the same order, so the output is
-/// byte-identical whatever `threads` is.
+/// The frame is cut into horizontal bands of `bandHeight` rows, each drawn by one worker from the whole
+/// display list. Band boundaries do not depend on the thread count and every row is computed by the
+/// same arithmetic whichever band holds it, so the output is byte-identical whatever `threads` is.
 public struct Rasterizer: Sendable {
     public var threads: Int
     public var bandHeight: Int
     /// Curve flattening tolerance in device pixels.
     public var tolerance: Double
 
-    public init(threads: Int = defaultThreadCount, bandHeight: Int = 32, tolerance: Double = 0.1) {
+    public init(threads: Int = defaultThreadCount, bandHeight: Int = 32, tolerance: Double = defaultFlatteningTolerance) {
         self.threads = max(1, threads)
         self.bandHeight = max(1, bandHeight)
         self.tolerance = tolerance
@@ -39,43 +42,24 @@ public struct Rasterizer: Sendable {
     }
 
     public func draw(_ commands: [DisplayList.Command], into frame: inout Frame) throws(RasterError) {
-        // Flatten once per frame, shared read-only by every band.
-        var shapes: [PreparedShape] = []
-        shapes.reserveCapacity(commands.count)
-        for (index, command) in commands.enumerated() {
-            switch command {
-            case .fill(let path, let color, let opacity, let rule):
-                guard path.isFinite else { throw .nonFinitePath(commandIndex: index) }
-                let paint = color.premultiplied(opacity: opacity)
-                guard paint.a > 0 else { continue }
-                if let shape = PreparedShape(
-                    edges: path.flattenedEdges(tolerance: tolerance), paint: paint, rule: rule,
-                    width: frame.width, height: frame.height)
-                {
-                    shapes.append(shape)
-                }
-            }
-        }
-        guard !shapes.isEmpty else { return }
-        let prepared = shapes
-
+        let tree = try DrawTree(commands, tolerance: tolerance)
+        guard !tree.nodes.isEmpty else { return }
         let width = frame.width, height = frame.height, bandHeight = self.bandHeight
         let bands = (height + bandHeight - 1) / bandHeight
         let workers = min(threads, bands)
         frame.pixels.withUnsafeMutableBufferPointer { buffer in
             let pixels = SendablePointer(base: buffer.baseAddress!)
             DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                var scratch = CoverageScratch(width: width, rows: bandHeight)
+                var painter = BandPainter(frameWidth: width, tree: tree, maxRows: bandHeight)
                 var band = worker
                 while band < bands {
                     let y0 = band * bandHeight
-                    let y1 = min(height, y0 + bandHeight)
-                    for shape in prepared where shape.maxY > Double(y0) && shape.minY < Double(y1) {
-                        scratch.fill(shape, rows: y0..<y1, pixels: pixels.base, width: width)
-                    }
+                    let canvas = Canvas(
+                        pixels: pixels.base + y0 * width * 4, x0: 0, y0: y0, width: width, rows: min(bandHeight, height - y0))
+                    painter.paint(tree.nodes, into: canvas)
                     band += workers
                 }
-                scratch.deallocate()
+                painter.release()
             }
         }
     }
@@ -86,14 +70,31 @@ struct SendablePointer: @unchecked Sendable {
     let base: UnsafeMutablePointer<UInt8>
 }
 
-struct PreparedShape: Sendable {
+/// A rectangle of premultiplied RGBA8 pixels: columns x0 ..< x0+width, rows y0 ..< y0+rows of the frame's
+/// coordinate space (which may extend beyond the frame, for the content that casts a shadow into it).
+struct Canvas {
+    let pixels: UnsafeMutablePointer<UInt8>
+    let x0: Int
+    let y0: Int
+    let width: Int
+    let rows: Int
+
+    var y1: Int { y0 + rows }
+    var x1: Int { x0 + width }
+
+    @inline(__always) func row(_ y: Int) -> UnsafeMutablePointer<UInt8> { pixels + (y - y0) * width * 4 }
+}
+
+/// A shape ready to draw: flattened edges in device space, bounds, paint and fill rule.
+struct PreparedShape: @unchecked Sendable {
     let edges: [Edge]
-    let paint: PremultipliedColor
+    let paint: PreparedPaint
     let rule: FillRule
-    let minX: Int, maxX: Int
+    let minX: Double, maxX: Double
     let minY: Double, maxY: Double
 
-    init?(edges: [Edge], paint: PremultipliedColor, rule: FillRule, width: Int, height: Int) {
+    init?(path: Path, paint: PreparedPaint, rule: FillRule, tolerance: Double) {
+        let edges = path.flattenedEdges(tolerance: tolerance)
         guard !edges.isEmpty else { return nil }
         var x0 = Double.infinity, x1 = -Double.infinity, y0 = Double.infinity, y1 = -Double.infinity
         for e in edges {
@@ -102,13 +103,126 @@ struct PreparedShape: Sendable {
             y0 = min(y0, e.y0, e.y1)
             y1 = max(y1, e.y0, e.y1)
         }
-        guard x1 > 0, x0 < Double(width), y1 > 0, y0 < Double(height) else { return nil }
         self.edges = edges
         self.paint = paint
         self.rule = rule
-        self.minX = max(0, Int(x0.rounded(.down)))
-        self.maxX = min(width - 1, Int(x1.rounded(.up)))
+        self.minX = x0
+        self.maxX = x1
         self.minY = y0
         self.maxY = y1
     }
+}
+
+/// The display list as a tree: shapes and groups holding their content (and mask) nodes.
+struct DrawTree: @unchecked Sendable {
+    indirect enum Node {
+        case shape(PreparedShape)
+        case group(PreparedGroup)
+    }
+
+    struct PreparedGroup {
+        let opacity: Float
+        let clip: PreparedShape?
+        /// True when the clip path covers nothing: the group draws nothing.
+        let clippedAway: Bool
+        let shadow: PreparedShadow?
+        var content: [Node]
+        var mask: [Node]?
+        /// Extra rows and columns of content needed around a canvas to draw this group's shadows.
+        var reach: Int
+    }
+
+    struct PreparedShadow {
+        let color: SIMD4<Float>
+        let offset: Point
+        let sigma: Double
+        let kernel: [Float]
+        /// Rows/columns of content around the canvas that reach it through blur and offset.
+        let margin: Int
+    }
+
+    var nodes: [Node] = []
+
+    init(_ commands: [DisplayList.Command], tolerance: Double) throws(RasterError) {
+        var index = 0
+        nodes = try Self.parse(commands, &index, tolerance: tolerance, depth: 0)
+        if index != commands.count { throw .unbalancedGroups(commandIndex: index) }
+    }
+
+    /// Parses until `endGroup`/`beginMask` (left unconsumed) or the end.
+    static func parse(_ commands: [DisplayList.Command], _ index: inout Int, tolerance: Double, depth: Int) throws(RasterError)
+        -> [Node]
+    {
+        var out: [Node] = []
+        while index < commands.count {
+            let i = index
+            switch commands[i] {
+            case .fill(let path, let paint, let opacity, let rule):
+                index += 1
+                guard path.isFinite else { throw .nonFinitePath(commandIndex: i) }
+                guard opacity > 0, let prepared = PreparedPaint(paint, opacity: min(opacity, 1)),
+                    let shape = PreparedShape(path: path, paint: prepared, rule: rule, tolerance: tolerance)
+                else { continue }
+                out.append(.shape(shape))
+            case .beginGroup(let g):
+                index += 1
+                let content = try parse(commands, &index, tolerance: tolerance, depth: depth + 1)
+                var mask: [Node]?
+                if g.hasMask {
+                    guard index < commands.count, case .beginMask = commands[index] else {
+                        throw .unbalancedGroups(commandIndex: index)
+                    }
+                    index += 1
+                    mask = try parse(commands, &index, tolerance: tolerance, depth: depth + 1)
+                }
+                guard index < commands.count, case .endGroup = commands[index] else {
+                    throw .unbalancedGroups(commandIndex: index)
+                }
+                index += 1
+                if let clip = g.clip, !clip.isFinite { throw .nonFinitePath(commandIndex: i) }
+                let clip = g.clip.flatMap { PreparedShape(path: $0, paint: .solid(.zero), rule: .nonZero, tolerance: tolerance) }
+                let shadow = g.shadow.flatMap(Self.prepare)
+                let innerReach = (content + (mask ?? [])).map(\.reach).max() ?? 0
+                let group = PreparedGroup(
+                    opacity: Float(min(max(g.opacity, 0), 1)), clip: clip, clippedAway: g.clip != nil && clip == nil,
+                    shadow: shadow, content: content, mask: mask, reach: innerReach + (shadow?.margin ?? 0))
+                if group.opacity > 0 && !group.clippedAway && !content.isEmpty { out.append(.group(group)) }
+            case .beginMask, .endGroup:
+                if depth == 0 { throw .unbalancedGroups(commandIndex: i) }
+                return out
+            }
+        }
+        return out
+    }
+
+    static func prepare(_ s: Shadow) -> PreparedShadow? {
+        let p = s.color.premultiplied()
+        guard p.a > 0, s.offset.isFinite, s.sigma.isFinite else { return nil }
+        let sigma = max(s.sigma, 0)
+        let kernel = gaussianKernel(sigma: sigma)
+        let offset = max(abs(s.offset.x), abs(s.offset.y))
+        let margin = kernel.count / 2 + Int(min(offset, 4096).rounded(.up)) + 2
+        return PreparedShadow(color: SIMD4(p.r, p.g, p.b, p.a), offset: s.offset, sigma: sigma, kernel: kernel, margin: margin)
+    }
+}
+
+extension DrawTree.Node {
+    var reach: Int {
+        switch self {
+        case .shape: return 0
+        case .group(let g): return g.reach
+        }
+    }
+}
+
+/// A normalised Gaussian of standard deviation `sigma`, sampled by the exact integral of the density
+/// over each pixel (so small sigmas keep their shape), out to 3σ.
+func gaussianKernel(sigma: Double) -> [Float] {
+    guard sigma > 0.05 else { return [1] }
+    let radius = Int((3 * sigma).rounded(.up))
+    func cdf(_ x: Double) -> Double { 0.5 * (1 + erf(x / (sigma * 2.0.squareRoot()))) }
+    var k = (-radius...radius).map { i in cdf(Double(i) + 0.5) - cdf(Double(i) - 0.5) }
+    let sum = k.reduce(0, +)
+    k = k.map { $0 / sum }
+    return k.map(Float.init)
 }

@@ -14,7 +14,7 @@ public struct SceneRenderer: Sendable {
     /// placed so that its anchor point sits at `position`; points are scaled to pixels by `scale`.
     public static func displayList(for snapshot: Snapshot, scene: Scene) -> DisplayList {
         var list = DisplayList(background: scene.background)
-        let toPixels = AffineTransform.scale(x: scene.scale, y: scene.scale)
+        let toPixels = Transform2D.scale(x: scene.scale, y: scene.scale)
         for layer in snapshot.layers {
             guard !layer.hidden, layer.opacity > 0, let color = layer.backgroundColor, color.alpha > 0 else { continue }
             let size = layer.bounds.size

@@ -1,5 +1,6 @@
-/// A 2-D affine transform, `x' = a·x + c·y + tx`, `y' = b·x + d·y + ty` (Core Graphics' layout).
-public struct AffineTransform: Hashable, Sendable {
+/// A 2-D affine transform, as Core Graphics' `CGAffineTransform` (named apart from Foundation's
+/// `AffineTransform`): `x' = a·x + c·y + tx`, `y' = b·x + d·y + ty`.
+public struct Transform2D: Hashable, Sendable {
     public var a, b, c, d, tx, ty: Double
 
     public init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
@@ -11,19 +12,19 @@ public struct AffineTransform: Hashable, Sendable {
         self.ty = ty
     }
 
-    public static let identity = AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
+    public static let identity = Transform2D(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
 
-    public static func translation(x: Double, y: Double) -> AffineTransform {
-        AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: x, ty: y)
+    public static func translation(x: Double, y: Double) -> Transform2D {
+        Transform2D(a: 1, b: 0, c: 0, d: 1, tx: x, ty: y)
     }
 
-    public static func scale(x: Double, y: Double) -> AffineTransform {
-        AffineTransform(a: x, b: 0, c: 0, d: y, tx: 0, ty: 0)
+    public static func scale(x: Double, y: Double) -> Transform2D {
+        Transform2D(a: x, b: 0, c: 0, d: y, tx: 0, ty: 0)
     }
 
     /// `self` first, then `other`.
-    public func concatenating(_ other: AffineTransform) -> AffineTransform {
-        AffineTransform(
+    public func concatenating(_ other: Transform2D) -> Transform2D {
+        Transform2D(
             a: a * other.a + b * other.c,
             b: a * other.b + b * other.d,
             c: c * other.a + d * other.c,

@@ -1,0 +1,165 @@
+import Foundation
+import ReelGeometry
+
+/// A paint made ready for one frame: gradient ramps tabulated, transforms inverted.
+enum PreparedPaint: @unchecked Sendable {
+    case solid(SIMD4<Float>)
+    case gradient(GradientShader)
+    case image(ImageShader)
+
+    init?(_ paint: Paint, opacity: Double) {
+        switch paint {
+        case .solid(let c):
+            let p = c.premultiplied(opacity: opacity)
+            guard p.a > 0 else { return nil }
+            self = .solid(SIMD4(p.r, p.g, p.b, p.a))
+        case .gradient(let g):
+            guard let shader = GradientShader(g, opacity: opacity) else { return nil }
+            self = .gradient(shader)
+        case .image(let image, let transform):
+            guard let shader = ImageShader(image, transform: transform, opacity: opacity) else { return nil }
+            self = .image(shader)
+        }
+    }
+}
+
+/// Ordered-dither offsets in (−½, ½) of one 8-bit level: Bayer 8×8, fixed to the pixel grid so the same
+/// pixel always gets the same offset (deterministic across bands and threads, stable across frames).
+let ditherOffsets: [Float] = [
+    0, 32, 8, 40, 2, 34, 10, 42, 48, 16, 56, 24, 50, 18, 58, 26, 12, 44, 4, 36, 14, 46, 6, 38, 60, 28, 52, 20, 62, 30, 54, 22,
+    3, 35, 11, 43, 1, 33, 9, 41, 51, 19, 59, 27, 49, 17, 57, 25, 15, 47, 7, 39, 13, 45, 5, 37, 63, 31, 55, 23, 61, 29, 53, 21,
+].map { (Float($0) + 0.5) / 64 - 0.5 }
+
+/// Evaluates a gradient at pixel centres: a 1024-entry ramp of premultiplied colours (interpolated in
+/// premultiplied space, so a fade to transparent does not darken), looked up by the gradient parameter
+/// s, then dithered by ±½ level so no band survives 8-bit storage, YUV conversion or a GIF palette.
+struct GradientShader {
+    static let rampSize = 1024
+    let ramp: [SIMD4<Float>]
+    let inverse: Transform2D
+    let kind: Gradient.Kind
+
+    init?(_ g: Gradient, opacity: Double) {
+        guard !g.colors.isEmpty, let inverse = g.transform.inverted else { return nil }
+        self.inverse = inverse
+        self.kind = g.kind
+        let n = g.colors.count
+        var locations = (0..<n).map { n == 1 ? 0 : Double($0) / Double(n - 1) }
+        if let given = g.locations, given.count == n, given.allSatisfy({ $0.isFinite }) {
+            // UNCONFIRMED (CORE-ANIMATION.md §9.2): locations whose count differs from the colours'
+            // are ignored; decreasing ones are held at the previous value.
+            locations = given
+            for i in 1..<max(n, 1) where locations[i] < locations[i - 1] { locations[i] = locations[i - 1] }
+        }
+        let stops = g.colors.map { c -> SIMD4<Float> in
+            let p = c.premultiplied(opacity: opacity)
+            return SIMD4(p.r, p.g, p.b, p.a)
+        }
+        var ramp = [SIMD4<Float>](repeating: .zero, count: Self.rampSize)
+        var k = 0
+        for i in 0..<Self.rampSize {
+            let s = Double(i) / Double(Self.rampSize - 1)
+            // Outside the first and last location the end colours hold (padding, UNCONFIRMED §9.2).
+            while k < n - 1 && locations[k + 1] < s { k += 1 }
+            if s <= locations[0] {
+                ramp[i] = stops[0]
+            } else if k >= n - 1 || s >= locations[n - 1] {
+                ramp[i] = stops[n - 1]
+            } else {
+                let span = locations[k + 1] - locations[k]
+                let t = Float(span > 0 ? (s - locations[k]) / span : 1)
+                ramp[i] = stops[k] + (stops[k + 1] - stops[k]) * t
+            }
+        }
+        self.ramp = ramp
+        guard ramp.contains(where: { $0.w > 0 }) else { return nil }
+    }
+
+    /// The gradient parameter at a point of gradient space (CORE-ANIMATION.md §9.2).
+    @inline(__always) func parameter(_ x: Double, _ y: Double) -> Double {
+        switch kind {
+        case .axial(let s, let e):
+            let dx = e.x - s.x, dy = e.y - s.y
+            let len2 = dx * dx + dy * dy
+            return len2 > 0 ? ((x - s.x) * dx + (y - s.y) * dy) / len2 : 0
+        case .radial(let c, let rx, let ry):
+            let u = rx > 0 ? (x - c.x) / rx : 0, v = ry > 0 ? (y - c.y) / ry : 0
+            return (u * u + v * v).squareRoot()
+        case .conic(let c, let start):
+            var a = atan2(y - c.y, x - c.x) - start
+            a -= 2 * Double.pi * (a / (2 * Double.pi)).rounded(.down)
+            return a / (2 * Double.pi)
+        }
+    }
+
+    /// Colours of pixels x0…x1 of row y into `out[0…]`.
+    func shade(y: Int, x0: Int, x1: Int, into out: UnsafeMutablePointer<SIMD4<Float>>) {
+        let py = Double(y) + 0.5
+        let last = Float(Self.rampSize - 1)
+        ramp.withUnsafeBufferPointer { ramp in
+            ditherOffsets.withUnsafeBufferPointer { dither in
+                let row = (y & 7) * 8
+                for x in x0...x1 {
+                    let px = Double(x) + 0.5
+                    let gx = inverse.a * px + inverse.c * py + inverse.tx
+                    let gy = inverse.b * px + inverse.d * py + inverse.ty
+                    let s = Float(parameter(gx, gy))
+                    let index = Int(min(max(s, 0), 1) * last + 0.5)
+                    var c = ramp[index]
+                    let d = dither[row + (x & 7)]
+                    let a = c.w
+                    c.x = min(max(c.x + d, 0), a)
+                    c.y = min(max(c.y + d, 0), a)
+                    c.z = min(max(c.z + d, 0), a)
+                    out[x - x0] = c
+                }
+            }
+        }
+    }
+}
+
+/// Samples an image at pixel centres through the inverse of its transform, bilinearly, edges clamped.
+struct ImageShader {
+    let image: RasterImage
+    let inverse: Transform2D
+    let opacity: Float
+
+    init?(_ image: RasterImage, transform: Transform2D, opacity: Double) {
+        guard let inverse = transform.inverted, opacity > 0 else { return nil }
+        self.image = image
+        self.inverse = inverse
+        self.opacity = Float(min(opacity, 1))
+    }
+
+    func shade(y: Int, x0: Int, x1: Int, into out: UnsafeMutablePointer<SIMD4<Float>>) {
+        let py = Double(y) + 0.5
+        let w = image.width, h = image.height
+        image.pixels.withUnsafeBufferPointer { px in
+            func texel(_ ix: Int, _ iy: Int) -> SIMD4<Float> {
+                let i = (min(max(iy, 0), h - 1) * w + min(max(ix, 0), w - 1)) * 4
+                return SIMD4(Float(px[i]), Float(px[i + 1]), Float(px[i + 2]), Float(px[i + 3]))
+            }
+            for x in x0...x1 {
+                let dx = Double(x) + 0.5
+                let u = inverse.a * dx + inverse.c * py + inverse.tx - 0.5
+                let v = inverse.b * dx + inverse.d * py + inverse.ty - 0.5
+                let fu = u.rounded(.down), fv = v.rounded(.down)
+                let ix = Int(fu), iy = Int(fv)
+                let tx = Float(u - fu), ty = Float(v - fv)
+                let top = texel(ix, iy) * (1 - tx) + texel(ix + 1, iy) * tx
+                let bottom = texel(ix, iy + 1) * (1 - tx) + texel(ix + 1, iy + 1) * tx
+                out[x - x0] = (top * (1 - ty) + bottom * ty) * opacity
+            }
+        }
+    }
+}
+
+extension Transform2D {
+    /// The inverse, or nil when the transform collapses the plane (determinant 0 or not finite).
+    public var inverted: Transform2D? {
+        let det = a * d - b * c
+        guard det != 0, det.isFinite else { return nil }
+        let ia = d / det, ib = -b / det, ic = -c / det, id = a / det
+        return Transform2D(a: ia, b: ib, c: ic, d: id, tx: -(tx * ia + ty * ic), ty: -(tx * ib + ty * id))
+    }
+}

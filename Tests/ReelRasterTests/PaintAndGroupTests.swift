@@ -1,0 +1,250 @@
+import Foundation
+import ReelGeometry
+import ReelRaster
+import Testing
+
+func rect(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> Path { Path(rect: Rect(x: x, y: y, width: w, height: h)) }
+
+@Suite struct GradientTests {
+    func render(_ g: Gradient, width: Int = 256, height: Int = 16, background: Color = .clear) throws -> Frame {
+        var list = DisplayList(background: background)
+        list.commands = [.fill(path: rect(0, 0, Double(width), Double(height)), paint: .gradient(g), opacity: 1, rule: .nonZero)]
+        return try Rasterizer(threads: 1).render(list, width: width, height: height)
+    }
+
+    /// Black to white over 256 px: pixel x is (x + ½)/256 of the way, i.e. 255·(x + ½)/256. Tolerance:
+    /// ½ level of dither, ½ level of rounding, and the 1024-entry ramp's step of ¼ level: 1.25.
+    @Test func axialRamp() throws {
+        let g = Gradient(kind: .axial(start: Point(x: 0, y: 0), end: Point(x: 256, y: 0)), colors: [.black, .white])
+        let f = try render(g)
+        for x in stride(from: 0, to: 256, by: 5) {
+            let expected = 255 * (Double(x) + 0.5) / 256
+            #expect(abs(Double(f.pixel(x: x, y: 3).r) - expected) <= 1.25, "x = \(x)")
+        }
+    }
+
+    @Test func unevenLocationsAndPadding() throws {
+        let red = Color(red: 1, green: 0, blue: 0), green = Color(red: 0, green: 1, blue: 0),
+            blue = Color(red: 0, green: 0, blue: 1)
+        let g = Gradient(
+            kind: .axial(start: Point(x: 64, y: 0), end: Point(x: 192, y: 0)), colors: [red, green, blue],
+            locations: [0, 0.25, 1])
+        let f = try render(g)
+        #expect(f.pixel(x: 10, y: 0) == (255, 0, 0, 255))  // before the start: the first colour
+        #expect(f.pixel(x: 250, y: 0) == (0, 0, 255, 255))  // after the end: the last colour
+        // Pixel 95's centre is at s = (95.5 − 64)/128 = 0.2461, 98.4 % of the way from red (0) to green
+        // (0.25): (4.0, 251.0, 0). Pixel 150's: s = 86.5/128 = 0.6758, 56.8 % from green to blue (1): (0, 110.2, 144.8).
+        // Tolerance 1.25 levels, as for the ramp above.
+        let p = f.pixel(x: 95, y: 0), q = f.pixel(x: 150, y: 0)
+        #expect(abs(Double(p.r) - 4.0) <= 1.25 && abs(Double(p.g) - 251.0) <= 1.25 && p.b == 0, "\(p)")
+        #expect(q.r == 0 && abs(Double(q.g) - 110.2) <= 1.25 && abs(Double(q.b) - 144.8) <= 1.25, "\(q)")
+    }
+
+    /// Interpolation in premultiplied space: opaque red to transparent blue is, half way, red at half
+    /// alpha (no blue tint and no darkening), so over white it is (255, 128, 128).
+    @Test func premultipliedInterpolation() throws {
+        let g = Gradient(
+            kind: .axial(start: Point(x: 0, y: 0), end: Point(x: 256, y: 0)),
+            colors: [Color(red: 1, green: 0, blue: 0), Color(red: 0, green: 0, blue: 1, alpha: 0)])
+        let f = try render(g, background: .white)
+        let p = f.pixel(x: 128, y: 0)
+        #expect(p.r == 255 && abs(Int(p.g) - 127) <= 2 && abs(Int(p.b) - 127) <= 2, "\(p)")
+    }
+
+    /// Dithering: a ramp of 4 levels over 512 px would store as 4 flat bands; dithered, the mean of
+    /// every 8×8 tile follows the exact ramp within 0.2 level (the tile averages the 64 dither offsets).
+    @Test func ditheringLeavesNoBands() throws {
+        let a = Color(red: 100.0 / 255, green: 100.0 / 255, blue: 100.0 / 255),
+            b = Color(red: 104.0 / 255, green: 104.0 / 255, blue: 104.0 / 255)
+        let g = Gradient(kind: .axial(start: .zero, end: Point(x: 512, y: 0)), colors: [a, b])
+        let f = try render(g, width: 512, height: 8)
+        for tile in 0..<64 {
+            var sum = 0.0
+            for y in 0..<8 { for x in (tile * 8)..<(tile * 8 + 8) { sum += Double(f.pixel(x: x, y: y).r) } }
+            let expected = 100 + 4 * (Double(tile * 8) + 4) / 512
+            #expect(abs(sum / 64 - expected) <= 0.2, "tile \(tile): \(sum / 64) vs \(expected)")
+        }
+    }
+
+    @Test func radialAndConic() throws {
+        let radial = Gradient(kind: .radial(center: Point(x: 32, y: 32), radiusX: 32, radiusY: 16), colors: [.white, .black])
+        let r = try render(radial, width: 64, height: 64)
+        // Expected: 255·(1 − s) with s = √(((x+½−32)/32)² + ((y+½−32)/16)²), capped at s = 1; ±1.25.
+        for (x, y) in [(31, 31), (40, 35), (47, 31), (63, 32), (32, 47), (10, 50), (20, 38)] {
+            let u = (Double(x) + 0.5 - 32) / 32, v = (Double(y) + 0.5 - 32) / 16
+            let expected = 255 * (1 - min(1, (u * u + v * v).squareRoot()))
+            #expect(abs(Double(r.pixel(x: x, y: y).r) - expected) <= 1.25, "(\(x), \(y))")
+        }
+        // Conic from +x, growing towards +y: straight down from the centre is a quarter of the way.
+        let conic = Gradient(kind: .conic(center: Point(x: 32, y: 32), startAngle: 0), colors: [.black, .white])
+        let c = try render(conic, width: 64, height: 64)
+        for (x, y) in [(32, 60), (4, 31), (50, 10), (60, 33), (10, 20)] {
+            var a = atan2(Double(y) + 0.5 - 32, Double(x) + 0.5 - 32)
+            if a < 0 { a += 2 * Double.pi }
+            #expect(abs(Double(c.pixel(x: x, y: y).r) - 255 * a / (2 * Double.pi)) <= 1.25, "(\(x), \(y))")
+        }
+    }
+}
+
+@Suite struct ImageTests {
+    let image: RasterImage = {
+        var px: [UInt8] = []
+        for y in 0..<4 { for x in 0..<4 { px += [UInt8(x * 60), UInt8(y * 60), 0, 255] } }
+        return RasterImage(width: 4, height: 4, premultipliedRGBA: px)!
+    }()
+
+    func draw(_ t: Transform2D, size: Int = 8) throws -> Frame {
+        var list = DisplayList(background: .clear)
+        list.commands = [
+            .fill(path: rect(0, 0, 4, 4).applying(t), paint: .image(image, transform: t), opacity: 1, rule: .nonZero)
+        ]
+        return try Rasterizer(threads: 1).render(list, width: size, height: size)
+    }
+
+    @Test func identityIsExact() throws {
+        let f = try draw(.translation(x: 2, y: 1))
+        for y in 0..<4 { for x in 0..<4 { #expect(f.pixel(x: x + 2, y: y + 1) == (UInt8(x * 60), UInt8(y * 60), 0, 255)) } }
+    }
+
+    @Test func bilinearBetweenPixels() throws {
+        // Scaled 2×: device pixel 3's centre (3.5) maps to image x 1.75 → between texels 1 and 2 at ¼: 60 + 60·¼ = 75.
+        let f = try draw(.scale(x: 2, y: 2))
+        #expect(f.pixel(x: 3, y: 2).r == 75)
+        #expect(f.pixel(x: 0, y: 0).r == 0)  // clamped at the edge
+    }
+
+    @Test func rotatedQuarterTurn() throws {
+        // (x, y) → (−y, x) then moved right by 4: image column x lands on device row x.
+        let t = Transform2D(a: 0, b: 1, c: -1, d: 0, tx: 4, ty: 0)
+        let f = try draw(t)
+        for y in 0..<4 { for x in 0..<4 { #expect(f.pixel(x: 3 - y, y: x) == (UInt8(x * 60), UInt8(y * 60), 0, 255)) } }
+    }
+}
+
+@Suite struct GroupTests {
+    let red = Color(red: 1, green: 0, blue: 0), blue = Color(red: 0, green: 0, blue: 1)
+
+    @Test func groupOpacityFlattensFirst() throws {
+        var list = DisplayList(background: .white)
+        list.commands = [
+            .beginGroup(Group(opacity: 0.5)),
+            .fill(path: rect(0, 0, 6, 8), color: red),
+            .fill(path: rect(4, 0, 6, 8), color: blue),
+            .endGroup,
+        ]
+        let f = try Rasterizer(threads: 1).render(list, width: 12, height: 8)
+        // The overlap shows only blue, at half opacity over white: (127.5, 127.5, 255).
+        #expect(f.pixel(x: 5, y: 4) == (128, 128, 255, 255))
+        #expect(f.pixel(x: 1, y: 4) == (255, 128, 128, 255))
+    }
+
+    @Test func clipIsExactArea() throws {
+        let triangle = [Point(x: 1.3, y: 0.7), Point(x: 17.9, y: 5.2), Point(x: 6.1, y: 15.6)]
+        var clip = Path()
+        clip.move(to: triangle[0])
+        clip.addLine(to: triangle[1])
+        clip.addLine(to: triangle[2])
+        clip.closeSubpath()
+        var list = DisplayList(background: .clear)
+        list.commands = [.beginGroup(Group(clip: clip)), .fill(path: rect(-5, -5, 40, 40), color: .black), .endGroup]
+        let f = try Rasterizer(threads: 1).render(list, width: 20, height: 20)
+        var worst = 0.0
+        for y in 0..<20 {
+            for x in 0..<20 {
+                worst = max(worst, abs(Double(f.pixel(x: x, y: y).a) - exactPixelCoverage(triangle, px: x, py: y) * 255))
+            }
+        }
+        #expect(worst <= 1, "worst \(worst)")
+    }
+
+    @Test func maskMultipliesByAlpha() throws {
+        var list = DisplayList(background: .clear)
+        list.commands = [
+            .beginGroup(Group(hasMask: true)),
+            .fill(path: rect(0, 0, 8, 8), color: red),
+            .beginMask,
+            .fill(path: rect(0, 0, 4, 8), color: Color(red: 0, green: 0, blue: 0, alpha: 0.5)),
+            .endGroup,
+        ]
+        let f = try Rasterizer(threads: 1).render(list, width: 8, height: 8)
+        #expect(f.pixel(x: 1, y: 1) == (128, 0, 0, 128))
+        #expect(f.pixel(x: 6, y: 1) == (0, 0, 0, 0))
+    }
+
+    /// Across a long straight edge the blurred shadow is the Gaussian's CDF: with the edge on a pixel
+    /// boundary at x = e, pixel x's alpha is Φ((e − (x + ½) + offset)/σ)… computed here from erf; the
+    /// kernel is the density integrated over each pixel, so this holds to rounding (1 level).
+    @Test func shadowIsAGaussianOfTheAlpha() throws {
+        let sigma = 3.0
+        var list = DisplayList(background: .clear)
+        list.commands = [
+            .beginGroup(Group(shadow: Shadow(color: .black, offset: Point(x: 4, y: 0), sigma: sigma))),
+            .fill(path: rect(-100, -100, 120, 300), color: Color(red: 1, green: 1, blue: 1, alpha: 0)),
+            .fill(path: rect(-100, -100, 120, 300), color: .white),
+            .endGroup,
+        ]
+        let f = try Rasterizer(threads: 1).render(list, width: 64, height: 16)
+        for x in 20..<40 {
+            // The shape covers x < 20; its shadow covers x < 24 before blurring.
+            let d = (24 - (Double(x) + 0.5)) / sigma
+            let expected = 255 * 0.5 * (1 + erf(d / 2.0.squareRoot()))
+            #expect(abs(Double(f.pixel(x: x, y: 8).a) - expected) <= 1, "x = \(x): \(f.pixel(x: x, y: 8).a) vs \(expected)")
+        }
+        #expect(f.pixel(x: 10, y: 8) == (255, 255, 255, 255))  // the content sits on its shadow
+    }
+
+    @Test func shadowKeepsTheInkOfTheShape() throws {
+        var list = DisplayList(background: .clear)
+        list.commands = [
+            .beginGroup(Group(opacity: 0.999_999, shadow: Shadow(color: .black, offset: Point(x: 0, y: 30), sigma: 2))),
+            .fill(path: rect(10, 5, 10, 10), color: Color(red: 1, green: 0, blue: 0)),
+            .endGroup,
+        ]
+        let f = try Rasterizer(threads: 1).render(list, width: 40, height: 60)
+        var ink = 0.0
+        for y in 25..<60 { for x in 0..<40 { ink += Double(f.pixel(x: x, y: y).a) / 255 } }
+        #expect(abs(ink - 100) <= 0.5, "shadow ink \(ink)")  // blur moves ink, it does not make or lose it
+    }
+
+    @Test func unbalancedGroupsAreAnError() {
+        #expect(throws: RasterError.unbalancedGroups(commandIndex: 1)) {
+            _ = try Rasterizer().render(
+                DisplayList(background: .white, commands: [.beginGroup(Group()), .beginMask]), width: 4, height: 4)
+        }
+        #expect(throws: RasterError.unbalancedGroups(commandIndex: 0)) {
+            _ = try Rasterizer().render(DisplayList(background: .white, commands: [.endGroup]), width: 4, height: 4)
+        }
+    }
+
+    /// Groups, clips, masks, shadows and gradients give the same bytes for any thread count and band
+    /// height — shadows read content across band edges.
+    @Test func bitIdenticalAcrossThreadsAndBands() throws {
+        var clip = Path(roundedRect: Rect(x: 20.5, y: 10.25, width: 90, height: 70), cornerRadius: 17)
+        clip.addPath(Path(ovalIn: Rect(x: 100, y: 60, width: 40, height: 40)))
+        let g = Gradient(
+            kind: .radial(center: Point(x: 70, y: 50), radiusX: 60, radiusY: 40), colors: [red, blue, .white],
+            locations: [0, 0.3, 1])
+        var list = DisplayList(background: Color(red: 0.1, green: 0.1, blue: 0.1))
+        list.commands = [
+            .beginGroup(
+                Group(
+                    opacity: 0.8, clip: clip, hasMask: true,
+                    shadow: Shadow(color: .black, offset: Point(x: 3.5, y: 7.25), sigma: 4.5))),
+            .fill(path: rect(0, 0, 160, 120), paint: .gradient(g), opacity: 1, rule: .nonZero),
+            .beginGroup(Group(opacity: 0.5, shadow: Shadow(color: blue, offset: Point(x: -5, y: 9), sigma: 2))),
+            .fill(path: Path(ovalIn: Rect(x: 40, y: 20, width: 50, height: 50)), color: .white),
+            .endGroup,
+            .beginMask,
+            .fill(
+                path: rect(0, 0, 160, 120),
+                paint: .gradient(Gradient(kind: .axial(start: .zero, end: Point(x: 0, y: 120)), colors: [.black, .clear])),
+                opacity: 1, rule: .nonZero),
+            .endGroup,
+        ]
+        let reference = try Rasterizer(threads: 1, bandHeight: 1000).render(list, width: 160, height: 120)
+        for (threads, band) in [(1, 32), (2, 32), (7, 5), (2, 1)] {
+            let f = try Rasterizer(threads: threads, bandHeight: band).render(list, width: 160, height: 120)
+            #expect(f.pixels == reference.pixels, "\(threads) threads, bands of \(band)")
+        }
+    }
+}
