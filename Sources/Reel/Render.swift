@@ -40,8 +40,52 @@ public struct RenderSummary: Sendable {
     public var notes: [String]
 }
 
+/// A scene ready to render: the model and the images its layers show.
+public struct Clip: Sendable {
+    public var scene: Scene
+    /// Decoded `contents` images, by the name the scene gives them.
+    public var images: [String: RasterImage]
+
+    public init(scene: Scene, images: [String: RasterImage] = [:]) {
+        self.scene = scene
+        self.images = images
+    }
+}
+
 /// The public facade: load a scene, render it to a file.
 public enum Reel {
+    /// Reads a scene file, applies overrides, and decodes the images its layers name (relative to the
+    /// scene file's folder).
+    public static func load(_ path: String, overrides: SceneOverrides = SceneOverrides()) throws(ReelError) -> Clip {
+        let scene = try loadScene(path, overrides: overrides)
+        let base = URL(fileURLWithPath: path).deletingLastPathComponent()
+        var images: [String: RasterImage] = [:]
+        func visit(_ layer: Layer) throws(ReelError) {
+            if let name = layer.contents, images[name] == nil {
+                let file = name.hasPrefix("/") ? name : base.appendingPathComponent(name).path
+                guard FileManager.default.fileExists(atPath: file) else {
+                    throw .scene(
+                        SceneError(
+                            file: path,
+                            message: "layer \"\(layer.name)\": contents \"\(name)\": no such file (looked for \(file))",
+                            fix: "paths are relative to the scene file"))
+                }
+                do {
+                    let still = try ImageFile.read(path: file)
+                    images[name] = RasterImage(width: still.width, height: still.height, premultipliedRGBA: still.rgba)
+                } catch {
+                    throw .scene(
+                        SceneError(
+                            file: path, message: "layer \"\(layer.name)\": contents \"\(name)\" cannot be decoded: \(error)"))
+                }
+            }
+            for sublayer in layer.sublayers { try visit(sublayer) }
+            if let mask = layer.mask { try visit(mask) }
+        }
+        for layer in scene.layers { try visit(layer) }
+        return Clip(scene: scene, images: images)
+    }
+
     public static func loadScene(_ path: String, overrides: SceneOverrides = SceneOverrides()) throws(ReelError) -> Scene {
         var scene: Scene
         do {
@@ -82,9 +126,10 @@ public enum Reel {
     /// Renders every frame of `scene` and encodes it to `output`, written under a temporary name and
     /// renamed into place when complete. On any error or interrupt nothing is left at `output`.
     public static func render(
-        _ scene: Scene, to output: String, options: RenderOptions = RenderOptions(),
+        _ clip: Clip, to output: String, options: RenderOptions = RenderOptions(),
         note: (String) -> Void = { _ in }
     ) throws(ReelError) -> RenderSummary {
+        let scene = clip.scene
         let start = Date()
         let container = try checkOutput(output)
         var notes: [String] = []
@@ -121,7 +166,7 @@ public enum Reel {
 
         let file = OutputFile(target: output)
         let frames = rate.frameCount(duration: scene.duration)
-        let renderer = SceneRenderer(rasterizer: Rasterizer(threads: options.threads))
+        let renderer = SceneRenderer(rasterizer: Rasterizer(threads: options.threads), images: clip.images)
         do {
             let writer: VideoWriter
             do {
@@ -163,6 +208,57 @@ public enum Reel {
             output: output, container: container, frames: frames, width: settings.encodedWidth,
             height: settings.encodedHeight, frameRate: rate, bytes: bytes,
             seconds: Date().timeIntervalSince(start), notes: notes)
+    }
+
+    /// Renders the frame at `time` seconds to a PNG file (straight alpha, so a transparent background
+    /// stays transparent), written under a temporary name and renamed when complete.
+    public static func still(_ clip: Clip, at time: Double, to output: String, options: RenderOptions = RenderOptions())
+        throws(ReelError)
+    {
+        guard time.isFinite, time >= 0 else {
+            throw .usage("--at: the time must be a number of seconds ≥ 0, got \(time)", fix: nil)
+        }
+        let ext = URL(fileURLWithPath: output).pathExtension.lowercased()
+        guard ext == "png" else {
+            throw .usage("\(output): a still is written as PNG", fix: "name the output with .png")
+        }
+        try checkWritableDestination(output)
+        let renderer = SceneRenderer(rasterizer: Rasterizer(threads: options.threads), images: clip.images)
+        let frame: Frame
+        do {
+            frame = try renderer.frame(for: clip.scene, at: time)
+        } catch {
+            throw .raster(error, time: time)
+        }
+        let file = OutputFile(target: output)
+        do {
+            try ImageFile.writePNG(
+                StillImage(width: frame.width, height: frame.height, rgba: unpremultiplied(frame.pixels)), to: file.temporary)
+            try file.commit()
+        } catch let error as MediaError {
+            file.discard()
+            throw .media(error, output: output)
+        } catch let error as ReelError {
+            file.discard()
+            throw error
+        } catch {
+            file.discard()
+            throw .usage("\(output): \(error)", fix: nil)
+        }
+    }
+
+    /// Straight alpha from premultiplied, rounding to nearest.
+    static func unpremultiplied(_ px: [UInt8]) -> [UInt8] {
+        var out = px
+        var i = 0
+        while i < out.count {
+            let a = Int(out[i + 3])
+            if a != 0 && a != 255 {
+                for k in 0..<3 { out[i + k] = UInt8(min(255, (Int(out[i + k]) * 255 + a / 2) / a)) }
+            }
+            i += 4
+        }
+        return out
     }
 
     /// Straight-alpha `top` over an opaque `bottom`.

@@ -1,3 +1,4 @@
+import Foundation
 import ReelGeometry
 import ReelRaster
 import ReelScene
@@ -5,32 +6,147 @@ import ReelScene
 /// Turns a snapshot into a display list in device pixels, and into a frame.
 public struct SceneRenderer: Sendable {
     public var rasterizer: Rasterizer
+    /// Decoded images for layers' `contents`, by the name the scene gives.
+    public var images: [String: RasterImage]
 
-    public init(rasterizer: Rasterizer = Rasterizer()) {
+    public init(rasterizer: Rasterizer = Rasterizer(), images: [String: RasterImage] = [:]) {
         self.rasterizer = rasterizer
-    }
-
-    /// Layer geometry as CORE-ANIMATION.md §8.2 defines it (no transform yet): the bounds rectangle is
-    /// placed so that its anchor point sits at `position`; points are scaled to pixels by `scale`.
-    public static func displayList(for snapshot: Snapshot, scene: Scene) -> DisplayList {
-        var list = DisplayList(background: scene.background)
-        let toPixels = Transform2D.scale(x: scene.scale, y: scene.scale)
-        for layer in snapshot.layers {
-            guard !layer.hidden, layer.opacity > 0, let color = layer.backgroundColor, color.alpha > 0 else { continue }
-            let size = layer.bounds.size
-            let origin = Point(
-                x: layer.position.x - layer.anchorPoint.x * size.width,
-                y: layer.position.y - layer.anchorPoint.y * size.height)
-            let rect = Rect(origin: origin, size: size)
-            guard !rect.isEmpty else { continue }
-            let path = Path(roundedRect: rect, cornerRadius: layer.cornerRadius).applying(toPixels)
-            list.commands.append(.fill(path: path, color: color, opacity: min(max(layer.opacity, 0), 1)))
-        }
-        return list
+        self.images = images
     }
 
     public func frame(for scene: Scene, at time: Double) throws(RasterError) -> Frame {
-        let list = Self.displayList(for: scene.sample(at: time), scene: scene)
+        let list = displayList(for: scene.sample(at: time), scene: scene)
         return try rasterizer.render(list, width: scene.pixelWidth, height: scene.pixelHeight)
+    }
+
+    public func displayList(for snapshot: Snapshot, scene: Scene) -> DisplayList {
+        var list = DisplayList(background: scene.background)
+        let toPixels = Transform2D.scale(x: scene.scale, y: scene.scale)
+        for layer in snapshot.layers { emit(layer, parentToDevice: toPixels, into: &list.commands) }
+        return list
+    }
+
+    /// The commands that draw one layer and its sublayers, in Core Animation's order: shadow (of the
+    /// whole layer), background, contents (image, shape or gradient), sublayers, border; then the mask,
+    /// the `masksToBounds` clip and the opacity apply to all of it as one picture.
+    func emit(_ layer: Layer, parentToDevice: Transform2D, into out: inout [DisplayList.Command]) {
+        guard !layer.hidden, layer.opacity > 0 else { return }
+        let size = layer.bounds.size
+        // CORE-ANIMATION.md §8.2: the bounds are placed so that the anchor point sits at `position`.
+        let local = Transform2D.translation(
+            x: -layer.bounds.origin.x - layer.anchorPoint.x * size.width,
+            y: -layer.bounds.origin.y - layer.anchorPoint.y * size.height
+        ).concatenating(.translation(x: layer.position.x, y: layer.position.y))
+        let toDevice = local.concatenating(parentToDevice)
+        let scale = toDevice.maxScale
+        let boundsShape = Path(roundedRect: layer.bounds, cornerRadius: layer.cornerRadius)
+
+        var body: [DisplayList.Command] = []
+        if let bg = layer.backgroundColor, bg.alpha > 0, !layer.bounds.isEmpty {
+            body.append(.fill(path: boundsShape.applying(toDevice), color: bg))
+        }
+        if let name = layer.contents, let image = images[name], !layer.bounds.isEmpty {
+            // contentsGravity "resize": the image is stretched over the bounds.
+            let toBounds = Transform2D.scale(
+                x: layer.bounds.width / Double(image.width), y: layer.bounds.height / Double(image.height)
+            )
+            .concatenating(.translation(x: layer.bounds.minX, y: layer.bounds.minY))
+            body.append(
+                .fill(
+                    path: Path(rect: layer.bounds).applying(toDevice),
+                    paint: .image(image, transform: toBounds.concatenating(toDevice)),
+                    opacity: 1, rule: .nonZero))
+        }
+        switch layer.type {
+        case .layer:
+            break
+        case .shape:
+            let shape = layer.shape
+            if let fill = shape.fillColor, fill.alpha > 0, !shape.path.isEmpty {
+                body.append(
+                    .fill(
+                        path: shape.path.applying(toDevice), color: fill, rule: shape.fillRule == .evenOdd ? .evenOdd : .nonZero))
+            }
+            if let stroke = shape.strokeColor, stroke.alpha > 0, !shape.path.isEmpty, shape.stroke.lineWidth > 0 {
+                // Stroked in the layer's own space, so a non-uniform scale shapes the pen as it does on iOS.
+                let outline = Stroker.outline(
+                    shape.path, style: shape.stroke, tolerance: defaultFlatteningTolerance / max(scale, 1e-9))
+                body.append(.fill(path: outline.applying(toDevice), color: stroke))
+            }
+        case .gradient:
+            if let g = gradient(layer.gradient, bounds: layer.bounds, toDevice: toDevice), !layer.bounds.isEmpty {
+                body.append(
+                    .fill(path: Path(rect: layer.bounds).applying(toDevice), paint: .gradient(g), opacity: 1, rule: .nonZero))
+            }
+        }
+        for sublayer in layer.sublayers { emit(sublayer, parentToDevice: toDevice, into: &body) }
+        if layer.borderWidth > 0, layer.borderColor.alpha > 0, !layer.bounds.isEmpty {
+            // The border lies inside the bounds, following the corner radius.
+            let w = min(layer.borderWidth, layer.bounds.width / 2, layer.bounds.height / 2)
+            let b = layer.bounds
+            var ring = boundsShape
+            ring.addPath(
+                Path(
+                    roundedRect: Rect(x: b.minX + w, y: b.minY + w, width: b.width - 2 * w, height: b.height - 2 * w),
+                    cornerRadius: max(0, layer.cornerRadius - w)))
+            body.append(.fill(path: ring.applying(toDevice), color: layer.borderColor, rule: .evenOdd))
+        }
+
+        var maskCommands: [DisplayList.Command] = []
+        if let mask = layer.mask { emit(mask, parentToDevice: toDevice, into: &maskCommands) }
+        let shadow = shadowOf(layer, toDevice: toDevice)
+        let clip = layer.masksToBounds ? boundsShape.applying(toDevice) : nil
+        let hasMask = layer.mask != nil
+        if shadow == nil && clip == nil && !hasMask && (layer.opacity >= 1 || body.count <= 1) {
+            // No offscreen group needed: with at most one command, group opacity is that command's.
+            for command in body {
+                if case .fill(let path, let paint, let opacity, let rule) = command, layer.opacity < 1 {
+                    out.append(.fill(path: path, paint: paint, opacity: opacity * layer.opacity, rule: rule))
+                } else {
+                    out.append(command)
+                }
+            }
+            return
+        }
+        guard !body.isEmpty else { return }
+        out.append(.beginGroup(Group(opacity: min(layer.opacity, 1), clip: clip, hasMask: hasMask, shadow: shadow)))
+        out.append(contentsOf: body)
+        if hasMask {
+            out.append(.beginMask)
+            out.append(contentsOf: maskCommands)
+        }
+        out.append(.endGroup)
+    }
+
+    func shadowOf(_ layer: Layer, toDevice: Transform2D) -> Shadow? {
+        guard layer.shadowOpacity > 0, layer.shadowColor.alpha > 0 else { return nil }
+        var color = layer.shadowColor
+        color.alpha *= min(layer.shadowOpacity, 1)
+        // The offset is a vector: only the linear part of the transform applies.
+        let o = layer.shadowOffset
+        let offset = Point(x: toDevice.a * o.x + toDevice.c * o.y, y: toDevice.b * o.x + toDevice.d * o.y)
+        return Shadow(color: color, offset: offset, sigma: Self.shadowSigma(radius: layer.shadowRadius) * toDevice.maxScale)
+    }
+
+    /// UNCONFIRMED (not in CORE-ANIMATION.md): the Gaussian behind `shadowRadius`. Design tools map a
+    /// CSS/Sketch blur b to `shadowRadius = b / 2`, and a CSS blur b is a Gaussian of σ = b / 2, so
+    /// σ = shadowRadius.
+    public static func shadowSigma(radius: Double) -> Double { max(radius, 0) }
+
+    /// A gradient layer's ramp in device space. Points are unit coordinates of the bounds; the
+    /// parameter is computed in the layer's own (point) space, as CORE-ANIMATION.md §9.2 states it.
+    func gradient(_ g: GradientProperties, bounds: Rect, toDevice: Transform2D) -> Gradient? {
+        guard !g.colors.isEmpty else { return nil }
+        func place(_ p: Point) -> Point { Point(x: bounds.minX + p.x * bounds.width, y: bounds.minY + p.y * bounds.height) }
+        let s = place(g.startPoint), e = place(g.endPoint)
+        let kind: Gradient.Kind
+        switch g.type {
+        case .axial: kind = .axial(start: s, end: e)
+        case .radial: kind = .radial(center: s, radiusX: abs(e.x - s.x), radiusY: abs(e.y - s.y))
+        case .conic:
+            guard s != e else { return nil }  // undefined in Core Animation
+            kind = .conic(center: s, startAngle: atan2(e.y - s.y, e.x - s.x))
+        }
+        return Gradient(kind: kind, colors: g.colors, locations: g.locations, transform: toDevice)
     }
 }

@@ -73,8 +73,45 @@ extension String {
 }
 
 public enum LayerType: String, Sendable, CaseIterable {
-    /// A plain `CALayer`: background colour, corner radius, opacity.
+    /// A plain `CALayer`: background, border, corner radius, shadow, image contents, sublayers.
     case layer
+    /// A `CAShapeLayer`: a path filled and stroked.
+    case shape
+    /// A `CAGradientLayer`: axial, radial or conic colour ramp over the bounds.
+    case gradient
+}
+
+/// `CAShapeLayer`'s own properties, with its defaults (CORE-ANIMATION.md §9.1).
+public struct ShapeProperties: Sendable {
+    public var path = Path()
+    public var fillColor: Color? = .black
+    public var strokeColor: Color?
+    public var fillRule: FillRuleName = .nonZero
+    public var stroke = StrokeStyle()
+
+    public init() {}
+}
+
+/// `kCAFillRuleNonZero` / `kCAFillRuleEvenOdd`.
+public enum FillRuleName: String, Sendable, CaseIterable {
+    case nonZero
+    case evenOdd
+}
+
+/// `CAGradientLayerType`.
+public enum GradientType: String, Sendable, CaseIterable {
+    case axial, radial, conic
+}
+
+/// `CAGradientLayer`'s own properties, with its defaults (CORE-ANIMATION.md §9.2).
+public struct GradientProperties: Sendable {
+    public var colors: [Color] = []
+    public var locations: [Double]?
+    public var startPoint = Point(x: 0.5, y: 0)
+    public var endPoint = Point(x: 0.5, y: 1)
+    public var type: GradientType = .axial
+
+    public init() {}
 }
 
 /// A layer's model values (Core Animation's names and defaults, CORE-ANIMATION.md §8.1).
@@ -88,7 +125,26 @@ public struct Layer: Sendable {
     public var hidden = false
     public var backgroundColor: Color?
     public var cornerRadius: Double = 0
+    public var borderWidth: Double = 0
+    public var borderColor: Color = .black
+    public var masksToBounds = false
+    public var shadowColor: Color = .black
+    public var shadowOpacity: Double = 0
+    public var shadowOffset = Point(x: 0, y: -3)
+    public var shadowRadius: Double = 3
+    /// An image file (PNG, JPEG…), relative to the scene file, drawn over the bounds.
+    public var contents: String?
+    public var shape = ShapeProperties()
+    public var gradient = GradientProperties()
+    public var sublayers: [Layer] = []
     public var animations: [BasicAnimation] = []
+    private var maskStorage: [Layer] = []
+
+    /// A layer whose alpha masks this one (`CALayer.mask`), positioned in this layer's coordinates.
+    public var mask: Layer? {
+        get { maskStorage.first }
+        set { maskStorage = newValue.map { [$0] } ?? [] }
+    }
 
     public init(name: String, type: LayerType = .layer) {
         self.name = name

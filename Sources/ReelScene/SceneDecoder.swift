@@ -201,13 +201,7 @@ struct Reader {
         if let n = m["layers"] {
             var names = Set<String>()
             for (i, layerNode) in try array(n, "layers").enumerated() {
-                let layer = try self.layer(layerNode, "layers[\(i)]")
-                guard names.insert(layer.name).inserted else {
-                    throw fail(
-                        layerNode, "layers[\(i)].name", "another layer is already named \"\(layer.name)\"",
-                        fix: "give each layer a unique name")
-                }
-                scene.layers.append(layer)
+                scene.layers.append(try self.layer(layerNode, "layers[\(i)]", names: &names))
             }
         }
         return scene
@@ -227,25 +221,51 @@ struct Reader {
         }
     }
 
-    static let layerKeys = [
-        "name", "type", "position", "bounds", "anchorPoint", "opacity", "hidden",
-        "backgroundColor", "cornerRadius", "animations",
+    static let commonLayerKeys = [
+        "name", "type", "position", "bounds", "anchorPoint", "opacity", "hidden", "backgroundColor", "cornerRadius",
+        "borderWidth",
+        "borderColor", "masksToBounds", "shadowColor", "shadowOpacity", "shadowOffset", "shadowRadius", "contents", "sublayers",
+        "mask", "animations",
     ]
+    static let shapeLayerKeys = [
+        "path", "fillColor", "strokeColor", "fillRule", "lineWidth", "lineCap", "lineJoin", "miterLimit", "lineDashPattern",
+        "lineDashPhase", "strokeStart", "strokeEnd",
+    ]
+    static let gradientLayerKeys = ["colors", "locations", "startPoint", "endPoint", "gradientType"]
 
-    func layer(_ node: JSONNode, _ path: String) throws(SceneError) -> Layer {
-        let m = try members(node, path, known: Self.layerKeys, what: "a layer")
+    func layerType(_ node: JSONNode, _ path: String) throws(SceneError) -> LayerType {
+        guard case .object(let list) = node.value, let typeNode = list.first(where: { $0.key == "type" })?.value else {
+            return .layer
+        }
+        let s = try string(typeNode, join(path, "type"))
+        guard let t = LayerType(rawValue: s) else {
+            throw fail(
+                typeNode, join(path, "type"), "unknown layer type \"\(s)\"",
+                fix: "known types: \(LayerType.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return t
+    }
+
+    func layer(_ node: JSONNode, _ path: String, names: inout Set<String>) throws(SceneError) -> Layer {
+        let type = try layerType(node, path)
+        var known = Self.commonLayerKeys
+        switch type {
+        case .layer: break
+        case .shape: known += Self.shapeLayerKeys
+        case .gradient: known += Self.gradientLayerKeys
+        }
+        let m = try members(node, path, known: known, what: "a layer of type \"\(type.rawValue)\"")
         let name = try m["name"].map { n throws(SceneError) in try string(n, join(path, "name")) } ?? path
-        var type = LayerType.layer
-        if let n = m["type"] {
-            let s = try string(n, join(path, "type"))
-            guard let t = LayerType(rawValue: s) else {
-                throw fail(
-                    n, join(path, "type"), "unknown layer type \"\(s)\"",
-                    fix: "known types: \(LayerType.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            type = t
+        guard names.insert(name).inserted else {
+            throw fail(
+                m["name"] ?? node, join(path, "name"), "another layer is already named \"\(name)\"",
+                fix: "give each layer a unique name")
         }
         var layer = Layer(name: name, type: type)
+        func num(_ key: String) throws(SceneError) -> Double? {
+            guard let n = m[key] else { return nil }
+            return try finite(try number(n, join(path, key)), n, join(path, key))
+        }
         if let n = m["position"] { layer.position = try point(n, join(path, "position")) }
         if let n = m["bounds"] {
             switch n.value {
@@ -256,16 +276,182 @@ struct Reader {
             }
         }
         if let n = m["anchorPoint"] { layer.anchorPoint = try point(n, join(path, "anchorPoint")) }
-        if let n = m["opacity"] { layer.opacity = try number(n, join(path, "opacity")) }
+        if let v = try num("opacity") { layer.opacity = v }
         if let n = m["hidden"] { layer.hidden = try bool(n, join(path, "hidden")) }
-        if let n = m["backgroundColor"] { layer.backgroundColor = try color(n, join(path, "backgroundColor")) }
-        if let n = m["cornerRadius"] { layer.cornerRadius = try number(n, join(path, "cornerRadius")) }
+        if let n = m["backgroundColor"] { layer.backgroundColor = try optionalColor(n, join(path, "backgroundColor")) }
+        if let v = try num("cornerRadius") { layer.cornerRadius = v }
+        if let v = try num("borderWidth") { layer.borderWidth = v }
+        if let n = m["borderColor"] { layer.borderColor = try color(n, join(path, "borderColor")) }
+        if let n = m["masksToBounds"] { layer.masksToBounds = try bool(n, join(path, "masksToBounds")) }
+        if let n = m["shadowColor"] { layer.shadowColor = try color(n, join(path, "shadowColor")) }
+        if let v = try num("shadowOpacity") { layer.shadowOpacity = v }
+        if let n = m["shadowOffset"] {
+            let p = try components(
+                n, join(path, "shadowOffset"), names: ["width", "height"], what: "an offset", example: "[width, height]")
+            layer.shadowOffset = Point(x: p[0], y: p[1])
+        }
+        if let v = try num("shadowRadius") { layer.shadowRadius = max(0, v) }
+        if let n = m["contents"] { layer.contents = try string(n, join(path, "contents")) }
+        // Shape layer.
+        if let n = m["path"] { layer.shape.path = try shapePath(n, join(path, "path")) }
+        if let n = m["fillColor"] { layer.shape.fillColor = try optionalColor(n, join(path, "fillColor")) }
+        if let n = m["strokeColor"] { layer.shape.strokeColor = try optionalColor(n, join(path, "strokeColor")) }
+        if let n = m["fillRule"] { layer.shape.fillRule = try choice(n, join(path, "fillRule"), FillRuleName.self) }
+        if let v = try num("lineWidth") { layer.shape.stroke.lineWidth = v }
+        if let n = m["lineCap"] { layer.shape.stroke.lineCap = try choice(n, join(path, "lineCap"), LineCap.self) }
+        if let n = m["lineJoin"] { layer.shape.stroke.lineJoin = try choice(n, join(path, "lineJoin"), LineJoin.self) }
+        if let v = try num("miterLimit") { layer.shape.stroke.miterLimit = v }
+        if let n = m["lineDashPattern"] {
+            let p = join(path, "lineDashPattern")
+            if case .null = n.value {
+                layer.shape.stroke.lineDashPattern = []
+            } else {
+                var pattern: [Double] = []
+                for (i, item) in try array(n, p).enumerated() {
+                    let v = try number(item, "\(p)[\(i)]")
+                    guard v >= 0, v.isFinite else {
+                        throw fail(item, "\(p)[\(i)]", "dash lengths must be zero or more, got \(v)")
+                    }
+                    pattern.append(v)
+                }
+                layer.shape.stroke.lineDashPattern = pattern
+            }
+        }
+        if let v = try num("lineDashPhase") { layer.shape.stroke.lineDashPhase = v }
+        if let v = try num("strokeStart") { layer.shape.stroke.strokeStart = v }
+        if let v = try num("strokeEnd") { layer.shape.stroke.strokeEnd = v }
+        // Gradient layer.
+        if let n = m["colors"] {
+            var colors: [Color] = []
+            for (i, item) in try array(n, join(path, "colors")).enumerated() {
+                colors.append(try color(item, "\(join(path, "colors"))[\(i)]"))
+            }
+            layer.gradient.colors = colors
+        }
+        if let n = m["locations"] {
+            let p = join(path, "locations")
+            var locations: [Double] = []
+            for (i, item) in try array(n, p).enumerated() {
+                let v = try number(item, "\(p)[\(i)]")
+                if let last = locations.last, v < last {
+                    throw fail(
+                        item, "\(p)[\(i)]", "locations must not decrease (\(v) after \(last))",
+                        fix: "list stop positions in increasing order, within 0…1")
+                }
+                locations.append(v)
+            }
+            layer.gradient.locations = locations
+        }
+        if let n = m["startPoint"] { layer.gradient.startPoint = try point(n, join(path, "startPoint")) }
+        if let n = m["endPoint"] { layer.gradient.endPoint = try point(n, join(path, "endPoint")) }
+        if let n = m["gradientType"] { layer.gradient.type = try choice(n, join(path, "gradientType"), GradientType.self) }
+        // Children.
+        if let n = m["sublayers"] {
+            for (i, child) in try array(n, join(path, "sublayers")).enumerated() {
+                layer.sublayers.append(try self.layer(child, "\(join(path, "sublayers"))[\(i)]", names: &names))
+            }
+        }
+        if let n = m["mask"] { layer.mask = try self.layer(n, join(path, "mask"), names: &names) }
         if let n = m["animations"] {
             for (i, a) in try array(n, join(path, "animations")).enumerated() {
-                layer.animations.append(try animation(a, "\(join(path, "animations"))[\(i)]"))
+                layer.animations.append(try animation(a, "\(join(path, "animations"))[\(i)]", type: type))
             }
         }
         return layer
+    }
+
+    func optionalColor(_ node: JSONNode, _ path: String) throws(SceneError) -> Color? {
+        if case .null = node.value { return nil }
+        return try color(node, path)
+    }
+
+    func choice<T: RawRepresentable & CaseIterable>(_ node: JSONNode, _ path: String, _ type: T.Type) throws(SceneError) -> T
+    where T.RawValue == String {
+        let s = try string(node, path)
+        guard let v = T(rawValue: s) else {
+            let names = T.allCases.map(\.rawValue)
+            let suggestion = closest(s, in: names).map { "did you mean \"\($0)\"? " } ?? ""
+            throw fail(
+                node, path, "\"\(s)\" is not one of \(names.joined(separator: ", "))",
+                fix: "\(suggestion)use one of \(names.joined(separator: ", "))")
+        }
+        return v
+    }
+
+    /// A path: SVG path data, or a list of shapes.
+    func shapePath(_ node: JSONNode, _ path: String) throws(SceneError) -> Path {
+        switch node.value {
+        case .string(let data):
+            return try svg(data, node, path)
+        case .array(let items):
+            var out = Path()
+            for (i, item) in items.enumerated() { out.addPath(try shape(item, "\(path)[\(i)]")) }
+            return out
+        default:
+            throw fail(
+                node, path, "expected a path (SVG path data or a list of shapes), found \(node.kindName)",
+                fix: "write e.g. \"M 0 0 L 10 10\" or [{\"oval\": [0, 0, 20, 20]}]")
+        }
+    }
+
+    func svg(_ data: String, _ node: JSONNode, _ path: String) throws(SceneError) -> Path {
+        let parsed: Path
+        do {
+            parsed = try Path(svgPathData: data)
+        } catch {
+            // Point at the bad token: the string's column, past the opening quote, plus the offset.
+            var location = node.location
+            location.column += 1 + error.offset
+            throw SceneError(
+                file: file, location: location, path: path, message: "SVG path data: \(error.message) (offset \(error.offset))")
+        }
+        return parsed
+    }
+
+    static let shapeKinds = ["rect", "roundedRect", "oval", "arc", "svg", "lines"]
+
+    func shape(_ node: JSONNode, _ path: String) throws(SceneError) -> Path {
+        let m = try members(
+            node, path, known: Self.shapeKinds + ["cornerRadius", "radius", "startAngle", "endAngle", "clockwise", "closed"],
+            what: "a shape")
+        let kinds = Self.shapeKinds.filter { m[$0] != nil }
+        guard kinds.count == 1, let kind = kinds.first, let value = m[kind] else {
+            throw fail(
+                node, path, "a shape needs exactly one of \(Self.shapeKinds.joined(separator: ", "))",
+                fix: "e.g. {\"oval\": [x, y, width, height]}")
+        }
+        let p = join(path, kind)
+        switch kind {
+        case "rect":
+            return Path(rect: try rect(value, p))
+        case "roundedRect":
+            let r = try m["cornerRadius"].map { n throws(SceneError) in try number(n, join(path, "cornerRadius")) } ?? 0
+            return Path(roundedRect: try rect(value, p), cornerRadius: r)
+        case "oval":
+            return Path(ovalIn: try rect(value, p))
+        case "arc":
+            let center = try point(value, p)
+            func need(_ key: String) throws(SceneError) -> Double {
+                guard let n = m[key] else { throw fail(node, join(path, key), "an arc needs \"\(key)\"") }
+                return try number(n, join(path, key))
+            }
+            let clockwise = try m["clockwise"].map { n throws(SceneError) in try bool(n, join(path, "clockwise")) } ?? true
+            var out = Path()
+            out.addArc(
+                center: center, radius: try need("radius"), startAngle: try need("startAngle"), endAngle: try need("endAngle"),
+                clockwise: clockwise)
+            return out
+        case "svg":
+            return try svg(try string(value, p), value, p)
+        default:  // lines
+            var out = Path()
+            for (i, item) in try array(value, p).enumerated() {
+                let q = try point(item, "\(p)[\(i)]")
+                if i == 0 { out.move(to: q) } else { out.addLine(to: q) }
+            }
+            if try m["closed"].map({ n throws(SceneError) in try bool(n, join(path, "closed")) }) ?? false { out.closeSubpath() }
+            return out
+        }
     }
 
     static let animationKeys = [
@@ -273,7 +459,7 @@ struct Reader {
         "repeatCount", "repeatDuration", "autoreverses", "fillMode", "removedOnCompletion",
     ]
 
-    func animation(_ node: JSONNode, _ path: String) throws(SceneError) -> BasicAnimation {
+    func animation(_ node: JSONNode, _ path: String, type: LayerType) throws(SceneError) -> BasicAnimation {
         let m = try members(node, path, known: Self.animationKeys, what: "an animation")
         guard let keyNode = m["keyPath"] else {
             throw fail(

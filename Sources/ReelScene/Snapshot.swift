@@ -12,19 +12,20 @@ extension Scene {
     /// always gives the same snapshot. Animations apply in the order they are listed; a later one on
     /// the same key path replaces an earlier one's value (non-additive, CORE-ANIMATION.md §8.3).
     public func sample(at t: Double) -> Snapshot {
-        var out: [Layer] = []
-        out.reserveCapacity(layers.count)
-        for model in layers {
-            var presented = model
-            presented.animations = []
-            for animation in model.animations {
-                guard let keyPath = LayerKeyPath(rawValue: animation.keyPath) else { continue }
-                if let v = animation.value(at: t, model: keyPath.get(model)) {
-                    keyPath.set(v, on: &presented)
-                }
+        Snapshot(time: t, layers: layers.map { Self.present($0, at: t) })
+    }
+
+    static func present(_ model: Layer, at t: Double) -> Layer {
+        var presented = model
+        presented.animations = []
+        for animation in model.animations {
+            guard let keyPath = LayerKeyPath(rawValue: animation.keyPath) else { continue }
+            if let v = animation.value(at: t, model: keyPath.get(model)) {
+                keyPath.set(v, on: &presented)
             }
-            out.append(presented)
         }
-        return Snapshot(time: t, layers: out)
+        presented.sublayers = model.sublayers.map { present($0, at: t) }
+        presented.mask = model.mask.map { present($0, at: t) }
+        return presented
     }
 }

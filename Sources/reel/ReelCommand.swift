@@ -18,7 +18,7 @@ struct ReelCommand: ParsableCommand {
               reel render examples/hello.json -o out/hello.gif --scale 1 --fps 25
             """,
         version: ReelVersion.string,
-        subcommands: [Render.self]
+        subcommands: [Render.self, Still.self]
     )
 }
 
@@ -69,7 +69,7 @@ struct Render: ParsableCommand {
         do {
             _ = try Reel.checkOutput(output)
             let overrides = SceneOverrides(fps: fps.flatMap(FrameRate.init(parsing:)), scale: scale, duration: duration)
-            let loaded = try Reel.loadScene(scene, overrides: overrides)
+            let loaded = try Reel.load(scene, overrides: overrides)
             var options = RenderOptions()
             if let threads { options.threads = threads }
             let summary = try Reel.render(loaded, to: output, options: options) { note in
@@ -90,4 +90,45 @@ struct Render: ParsableCommand {
 
 func printError(_ s: String) {
     FileHandle.standardError.write(Data((s + "\n").utf8))
+}
+
+struct Still: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Render one frame of a scene to a PNG file.",
+        discussion: "The PNG keeps the alpha channel: a transparent background stays transparent."
+    )
+
+    @Argument(help: ArgumentHelp("The scene file (JSON).", valueName: "scene"))
+    var scene: String
+
+    @Option(help: ArgumentHelp("The time of the frame, in seconds from the start.", valueName: "seconds"))
+    var at: Double = 0
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output file (.png).", valueName: "file"))
+    var output: String
+
+    @Option(help: ArgumentHelp("Pixels per point, overriding the scene's scale.", valueName: "factor"))
+    var scale: Double?
+
+    @Option(help: ArgumentHelp("Rasterizer threads (default: all cores).", valueName: "n"))
+    var threads: Int?
+
+    func validate() throws {
+        if !(at >= 0 && at.isFinite) { throw ValidationError("--at must be a time in seconds ≥ 0, got \(at)") }
+        if let scale, !(scale > 0 && scale.isFinite) { throw ValidationError("--scale must be a positive number, got \(scale)") }
+        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+    }
+
+    func run() throws {
+        Interrupts.install()
+        do {
+            let clip = try Reel.load(scene, overrides: SceneOverrides(scale: scale))
+            var options = RenderOptions()
+            if let threads { options.threads = threads }
+            try Reel.still(clip, at: at, to: output, options: options)
+        } catch {
+            printError("error: \(error)")
+            throw ExitCode(error.exitCode)
+        }
+    }
 }
