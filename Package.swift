@@ -34,7 +34,10 @@ let package = Package(
             dependencies: ["Reel", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(name: "ReelGeometryTests", dependencies: ["ReelGeometry"]),
-        .testTarget(name: "ReelRasterTests", dependencies: ["ReelRaster", "ReelGeometry"]),
+        .testTarget(
+            name: "ReelRasterTests", dependencies: ["ReelRaster", "ReelGeometry", "ReelMedia"],
+            resources: [.copy("Goldens")]
+        ),
         .testTarget(name: "ReelAnimationTests", dependencies: ["ReelAnimation"]),
         .testTarget(name: "ReelSceneTests", dependencies: ["ReelScene"]),
         // Helpers shared by the test targets (temporary folders, test pictures, PSNR, GIF block reader).

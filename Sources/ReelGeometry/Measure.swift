@@ -60,7 +60,7 @@ public enum PathMeasure {
     /// subpath kept whole stays closed; any other piece is open. A zero-length interval keeps a
     /// zero-length piece, so that round and square caps still draw a dot there; it is written as two
     /// points a hair apart along the path, which gives the cap its direction.
-    public static func extract(_ lines: [Polyline], intervals: [(Double, Double)]) -> [Polyline] {
+    public static func extract(_ lines: [Polyline], intervals: [(Double, Double)], joinAcrossClose: Bool = false) -> [Polyline] {
         var out: [Polyline] = []
         var offset = 0.0
         var k = 0
@@ -69,17 +69,30 @@ public enum PathMeasure {
             let lineStart = offset, lineEnd = offset + len
             offset = lineEnd
             while k < intervals.count, intervals[k].1 < lineStart { k += 1 }
+            var pieces: [Polyline] = []
+            var startsAtStart = false, endsAtEnd = false
             var j = k
             while j < intervals.count, intervals[j].0 <= lineEnd {
                 let a = max(intervals[j].0, lineStart) - lineStart
                 let b = min(intervals[j].1, lineEnd) - lineStart
                 if line.closed && a <= 0 && b >= len && len > 0 {
-                    out.append(line)
-                } else if b >= a {
-                    if let piece = slice(line, from: a, to: b) { out.append(piece) }
+                    pieces.append(line)
+                } else if b >= a, let piece = slice(line, from: a, to: b) {
+                    if pieces.isEmpty && a <= 0 && b > a { startsAtStart = true }
+                    endsAtEnd = b >= len && b > a
+                    pieces.append(piece)
                 }
                 j += 1
             }
+            if joinAcrossClose, line.closed, pieces.count > 1, startsAtStart, endsAtEnd {
+                // One piece through the closing point: the last piece runs on into the first.
+                let first = pieces.removeFirst(), last = pieces.removeLast()
+                pieces.append(
+                    Polyline(
+                        points: last.points + first.points.dropFirst(), corner: last.corner + first.corner.dropFirst(),
+                        closed: false))
+            }
+            out += pieces
         }
         return out
     }

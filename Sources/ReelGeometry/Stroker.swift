@@ -32,8 +32,12 @@ public enum Stroker {
     /// The stroke outline of `path` in the same coordinates, flattened to `tolerance`.
     public static func outline(_ path: Path, style: StrokeStyle, tolerance: Double = defaultFlatteningTolerance) -> Path {
         guard style.lineWidth > 0, style.lineWidth.isFinite else { return Path() }
-        var lines = path.polylines(tolerance: tolerance)
         let trimmed = style.strokeStart > 0 || style.strokeEnd < 1
+        let dashed = !style.lineDashPattern.isEmpty
+        // Lengths are measured on the flattened path, whose chords are shorter than the curve: at a
+        // tenth of the tolerance a circle's length comes out 0.001 % short instead of 0.1 %, so dashes
+        // and trim ends land within a hundredth of a pixel of where the true curve puts them.
+        var lines = path.polylines(tolerance: trimmed || dashed ? tolerance / 10 : tolerance)
         if let dashes = PathMeasure.dashIntervals(lines, pattern: style.lineDashPattern, phase: style.lineDashPhase) {
             var keep = dashes
             if trimmed {
@@ -41,7 +45,7 @@ public enum Stroker {
                 // (UNCONFIRMED, CORE-ANIMATION.md §9.1: see `dashesMeasuredFromPathStart`).
                 keep = intersect(dashes, with: trimRange(lines, style))
             }
-            lines = PathMeasure.extract(lines, intervals: keep)
+            lines = PathMeasure.extract(lines, intervals: keep, joinAcrossClose: dashesJoinAcrossClose)
         } else if trimmed {
             lines = PathMeasure.trim(lines, start: style.strokeStart, end: style.strokeEnd)
         }
@@ -53,6 +57,11 @@ public enum Stroker {
     /// UNCONFIRMED (CORE-ANIMATION.md §9.1): dashes are laid out from the start of the full path and
     /// trimming then cuts them, so animating `strokeEnd` does not make dashes slide.
     public static let dashesMeasuredFromPathStart = true
+
+    /// UNCONFIRMED (CORE-ANIMATION.md §9.1 leaves it open): on a closed subpath, a dash that runs
+    /// through the closing point is one dash, joined there, rather than two dashes with caps — as
+    /// PostScript, Skia and, by all appearances, Core Graphics draw it.
+    public static let dashesJoinAcrossClose = true
 
     static func trimRange(_ lines: [Polyline], _ style: StrokeStyle) -> (Double, Double) {
         let total = PathMeasure.length(lines)
@@ -88,7 +97,7 @@ public enum Stroker {
             // A zero-length subpath: round and square caps still draw a dot (square aligned with x).
             if let p = pts.first {
                 switch style.lineCap {
-                case .round: addPiece(circle(p, hw, tolerance), to: &out)
+                case .round: addPiece(circle(p, hw, tolerance / 4), to: &out)
                 case .square:
                     addPiece(
                         [
@@ -106,6 +115,8 @@ public enum Stroker {
         builder.build(into: &out)
     }
 
+    /// Round caps, joins and dots are drawn at a quarter of the flattening tolerance: they are small,
+    /// and on a small circle a coarse polygon shifts coverage between its edge pixels visibly.
     /// A circle as a regular polygon within `tolerance` of it, its vertices pushed out just enough that
     /// the polygon's area equals the circle's (πr²), so round caps, joins and dots carry the right ink.
     static func circle(_ c: Point, _ r: Double, _ tolerance: Double) -> [Point] {
@@ -256,7 +267,7 @@ struct OutlineBuilder {
             var sweep = atan2(o1.y, o1.x) - a0
             if sweep > Double.pi { sweep -= 2 * Double.pi }
             if sweep < -Double.pi { sweep += 2 * Double.pi }
-            return Stroker.arc(center: p, radius: hw, from: a0, sweep: sweep, tolerance: tolerance)
+            return Stroker.arc(center: p, radius: hw, from: a0, sweep: sweep, tolerance: tolerance / 4)
         }
     }
 
@@ -347,7 +358,7 @@ struct OutlineBuilder {
         let s0 = (v - 1 + segs) % segs, s1 = v % segs
         let p = pts[v]
         if join == .round {
-            Stroker.addPiece(Stroker.circle(p, hw, tolerance), to: &out)
+            Stroker.addPiece(Stroker.circle(p, hw, tolerance / 4), to: &out)
             return
         }
         let d0 = directions[s0], d1 = directions[s1]
@@ -382,7 +393,7 @@ struct OutlineBuilder {
             if quarter > Double.pi { quarter -= 2 * Double.pi }
             if quarter < -Double.pi { quarter += 2 * Double.pi }
             let arc = Stroker.arc(
-                center: p, radius: hw, from: a0, sweep: quarter > 0 ? Double.pi : -Double.pi, tolerance: tolerance)
+                center: p, radius: hw, from: a0, sweep: quarter > 0 ? Double.pi : -Double.pi, tolerance: tolerance / 4)
             return Array(arc.dropFirst().dropLast())
         }
     }
