@@ -17,7 +17,7 @@ func decodeError(_ text: String) -> SceneError? {
 }
 
 @Suite struct SceneDecoderTests {
-    let minimal = #"{"width": 100, "height": 50, "fps": 30, "duration": 1}"#
+    let minimal = ##"{"width": 100, "height": 50, "fps": 30, "duration": 1}"##
 
     @Test func minimalSceneHasCoreAnimationDefaults() throws {
         let s = try decode(minimal)
@@ -67,13 +67,13 @@ func decodeError(_ text: String) -> SceneError? {
     }
 
     @Test func unknownKeySuggestsTheNearestOne() {
-        let e = decodeError(#"{"width": 100, "height": 50, "fps": 30, "duration": 1, "layers": [{"opactiy": 1}]}"#)
+        let e = decodeError(##"{"width": 100, "height": 50, "fps": 30, "duration": 1, "layers": [{"opactiy": 1}]}"##)
         #expect(e?.path == "layers[0].opactiy")
         #expect(e?.fix?.hasPrefix("did you mean \"opacity\"?") == true)
     }
 
     @Test func unknownLayerTypeListsKnownTypes() {
-        let e = decodeError(#"{"width": 100, "height": 50, "fps": 30, "duration": 1, "layers": [{"type": "emitter"}]}"#)
+        let e = decodeError(##"{"width": 100, "height": 50, "fps": 30, "duration": 1, "layers": [{"type": "emitter"}]}"##)
         #expect(e?.path == "layers[0].type")
         #expect(e?.message == "unknown layer type \"emitter\"")
         #expect(e?.fix?.contains("layer") == true)
@@ -139,5 +139,61 @@ func decodeError(_ text: String) -> SceneError? {
         #expect(ntsc.time(ofFrame: 30000) == 1001)
         #expect(FrameRate(numerator: 30, denominator: 1)!.frameCount(duration: 2) == 60)
         #expect(FrameRate(numerator: 30, denominator: 1)!.frameCount(duration: 0.01) == 1)
+    }
+}
+
+@Suite struct ShapeAndGradientDecodingTests {
+    @Test func shapeLayerDefaultsAreCoreAnimations() throws {
+        let s = try decode(
+            ##"{"width": 10, "height": 10, "fps": 10, "duration": 1, "layers": [{"type": "shape", "path": "M0 0 L10 10"}]}"##)
+        let shape = s.layers[0].shape
+        #expect(shape.fillColor == .black && shape.strokeColor == nil)
+        #expect(
+            shape.stroke.lineWidth == 1 && shape.stroke.miterLimit == 10 && shape.stroke.lineCap == .butt
+                && shape.stroke.lineJoin == .miter)
+        #expect(shape.stroke.strokeStart == 0 && shape.stroke.strokeEnd == 1 && shape.fillRule == .nonZero)
+        #expect(shape.path.elements.count == 2)
+    }
+
+    @Test func gradientLayerDefaultsAreCoreAnimations() throws {
+        let s = try decode(
+            ##"{"width": 10, "height": 10, "fps": 10, "duration": 1, "layers": [{"type": "gradient", "colors": ["#000", "#fff"]}]}"##
+        )
+        let g = s.layers[0].gradient
+        #expect(
+            g.startPoint == Point(x: 0.5, y: 0) && g.endPoint == Point(x: 0.5, y: 1) && g.type == .axial && g.locations == nil)
+    }
+
+    @Test func shapesListAndNestedLayers() throws {
+        let s = try decode(
+            """
+            {"width": 10, "height": 10, "fps": 10, "duration": 1, "layers": [
+              {"name": "p", "sublayers": [{"name": "c", "type": "shape", "path": [{"oval": [0, 0, 4, 4]}, {"rect": [0, 0, 1, 1]},
+                {"arc": [5, 5], "radius": 2, "startAngle": 0, "endAngle": 3.14, "clockwise": false}]}],
+               "mask": {"name": "m", "bounds": [10, 10], "backgroundColor": "#000"}}]}
+            """)
+        #expect(s.layers[0].sublayers[0].name == "c")
+        #expect(s.layers[0].mask?.name == "m")
+        #expect(s.layers[0].sublayers[0].shape.path.elements.count > 8)
+    }
+
+    @Test func errorsNameThePlace() {
+        let badKey = decodeError(
+            ##"{"width": 10, "height": 10, "fps": 10, "duration": 1, "layers": [{"type": "layer", "fillColor": "#000"}]}"##)
+        #expect(badKey?.message == "unknown key \"fillColor\" in a layer of type \"layer\"")
+        let badCap = decodeError(
+            ##"{"width": 10, "height": 10, "fps": 10, "duration": 1, "layers": [{"type": "shape", "lineCap": "rund"}]}"##)
+        #expect(badCap?.path == "layers[0].lineCap" && badCap?.fix?.hasPrefix("did you mean \"round\"?") == true)
+        let svg = decodeError(
+            ##"{"width": 10, "height": 10, "fps": 10, "duration": 1, "layers": [{"type": "shape", "path": "M0 0 L5"}]}"##)
+        // The string starts at column 92; offset 7 is the end of the data: column 92 + 1 + 7.
+        #expect(svg?.location == SourceLocation(line: 1, column: 100))
+        let locations = decodeError(
+            ##"{"width": 10, "height": 10, "fps": 10, "duration": 1, "layers": [{"type": "gradient", "locations": [0, 0.5, 0.2]}]}"##
+        )
+        #expect(locations?.path == "layers[0].locations[2]")
+        let dup = decodeError(
+            ##"{"width": 10, "height": 10, "fps": 10, "duration": 1, "layers": [{"name": "a", "sublayers": [{"name": "a"}]}]}"##)
+        #expect(dup?.message == "another layer is already named \"a\"")
     }
 }
