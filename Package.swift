@@ -33,6 +33,8 @@ let package = Package(
             name: "reel",
             dependencies: ["Reel", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        // scripts/bench-raster.sh: draws the benchmark's path sets with Reel (the peers draw them in Python).
+        .executableTarget(name: "reel-bench-raster", dependencies: ["ReelRaster", "ReelGeometry"]),
         .testTarget(name: "ReelGeometryTests", dependencies: ["ReelGeometry"]),
         .testTarget(
             name: "ReelRasterTests", dependencies: ["ReelRaster", "ReelGeometry", "ReelMedia"],

@@ -51,24 +51,34 @@ struct BandPainter {
     func fill(_ shape: PreparedShape, into canvas: Canvas) {
         guard let (c0, c1) = columns(shape, canvas) else { return }
         scratch.accumulate(shape, x0: canvas.x0, y0: canvas.y0, width: canvas.width, rows: canvas.rows)
-        let cov = scratch.coverage
-        for y in rows(shape, canvas) {
-            scratch.sweep(row: y - canvas.y0, c0: c0, c1: c1, rule: shape.rule)
-            let out = canvas.row(y) + c0 * 4
-            switch shape.paint {
-            case .solid(let color):
-                for i in 0...(c1 - c0) where cov[i] > 0.5 / 255 {
-                    blend(out + i * 4, color, cov[i])
+        let shade = shadeRow
+        switch shape.paint {
+        case .solid(let color):
+            let run = ConstantSourceOver(color)
+            for y in rows(shape, canvas) {
+                let out = canvas.row(y)
+                scratch.spans(row: y - canvas.y0, c0: c0, c1: c1, rule: shape.rule) { start, end, c in
+                    if c >= 1 {
+                        run.apply(to: out + start &* 4, count: end &- start)
+                    } else {
+                        for x in start..<end { blend(out + x &* 4, color, c) }
+                    }
                 }
-            case .gradient(let g):
-                g.shade(y: y, x0: canvas.x0 + c0, x1: canvas.x0 + c1, into: shadeRow)
-                for i in 0...(c1 - c0) where cov[i] > 0.5 / 255 {
-                    blend(out + i * 4, shadeRow[i], cov[i])
+            }
+        case .gradient(let g):
+            for y in rows(shape, canvas) {
+                let out = canvas.row(y)
+                scratch.spans(row: y - canvas.y0, c0: c0, c1: c1, rule: shape.rule) { start, end, c in
+                    g.shade(y: y, x0: canvas.x0 &+ start, x1: canvas.x0 &+ end &- 1, into: shade)
+                    for x in start..<end { blend(out + x &* 4, shade[x &- start], c) }
                 }
-            case .image(let image):
-                image.shade(y: y, x0: canvas.x0 + c0, x1: canvas.x0 + c1, into: shadeRow)
-                for i in 0...(c1 - c0) where cov[i] > 0.5 / 255 {
-                    blend(out + i * 4, shadeRow[i], cov[i])
+            }
+        case .image(let image):
+            for y in rows(shape, canvas) {
+                let out = canvas.row(y)
+                scratch.spans(row: y - canvas.y0, c0: c0, c1: c1, rule: shape.rule) { start, end, c in
+                    image.shade(y: y, x0: canvas.x0 &+ start, x1: canvas.x0 &+ end &- 1, into: shade)
+                    for x in start..<end { blend(out + x &* 4, shade[x &- start], c) }
                 }
             }
         }
@@ -182,14 +192,60 @@ struct BandPainter {
     }
 }
 
-/// Premultiplied source-over of `color` (0…255) scaled by `coverage` onto an 8-bit pixel.
+/// Premultiplied source-over of `color` (0…255) scaled by `coverage` onto an 8-bit pixel, rounded to
+/// nearest (ties to even).
+///
+/// The four channels go through SIMD lanes together; the float result is rounded by adding 1.5·2²³,
+/// which leaves the rounded integer in the low mantissa bits (exact for 0…2²²), instead of a
+/// checked Float → Int conversion per channel. The result never exceeds 255: s + d·(1 − sₐ/255) ≤ 255.
 @inline(__always) func blend(_ p: UnsafeMutablePointer<UInt8>, _ color: SIMD4<Float>, _ coverage: Float) {
     let s = color * coverage
-    let keep = 1 - s.w / 255
-    p[0] = PremultipliedColor.byte(s.x + Float(p[0]) * keep)
-    p[1] = PremultipliedColor.byte(s.y + Float(p[1]) * keep)
-    p[2] = PremultipliedColor.byte(s.z + Float(p[2]) * keep)
-    p[3] = PremultipliedColor.byte(s.w + Float(p[3]) * keep)
+    let raw = UnsafeMutableRawPointer(p).loadUnaligned(as: UInt32.self)
+    let lanes = SIMD4<UInt32>(raw, raw &>> 8, raw &>> 16, raw &>> 24) & 0xFF
+    let d = SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: lanes))
+    let r = s + d * (1 - s.w * (1 / 255))
+    UnsafeMutableRawPointer(p).storeBytes(of: pack(r), as: UInt32.self)
+}
+
+/// Rounds four channel values in 0…255 and packs them as RGBA bytes.
+@inline(__always) func pack(_ v: SIMD4<Float>) -> UInt32 {
+    let bits = unsafeBitCast(v + SIMD4(repeating: 12_582_912), to: SIMD4<UInt32>.self) & 0xFF
+    return bits.x | bits.y &<< 8 | bits.z &<< 16 | bits.w &<< 24
+}
+
+/// Source-over of one constant premultiplied colour onto runs of pixels, in 16.16 fixed point with two
+/// channels per 64-bit word: out = s + d·(1 − sₐ/255), rounded to nearest. The factor is kept to
+/// 1/65536 and the colour to 1/65536 of a level, so a result differs from the float formula only
+/// where that lands within 0.004 of a rounding tie.
+struct ConstantSourceOver {
+    let opaqueWord: UInt32?
+    let keep: UInt64
+    let addRB: UInt64
+    let addGA: UInt64
+
+    @inline(__always) init(_ color: SIMD4<Float>) {
+        opaqueWord = color.w >= 255 ? pack(color) : nil
+        keep = UInt64((max(0, 1 - color.w / 255) * 65536).rounded())
+        func fixed(_ v: Float) -> UInt64 { UInt64((min(max(v, 0), 255) * 65536).rounded()) + 32768 }
+        addRB = fixed(color.x) | fixed(color.z) << 32
+        addGA = fixed(color.y) | fixed(color.w) << 32
+    }
+
+    @inline(__always) func apply(to p: UnsafeMutablePointer<UInt8>, count: Int) {
+        let raw = UnsafeMutableRawPointer(p)
+        if let word = opaqueWord {
+            raw.bindMemory(to: UInt32.self, capacity: count).update(repeating: word, count: count)
+            return
+        }
+        for i in 0..<count {
+            let d = UInt64(raw.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self))
+            let rb = ((d & 0xFF) | (d & 0xFF_0000) << 16) &* keep &+ addRB
+            let ga = ((d >> 8 & 0xFF) | (d >> 24) << 32) &* keep &+ addGA
+            let word = UInt32(
+                truncatingIfNeeded: (rb >> 16 & 0xFF) | (ga >> 8 & 0xFF00) | (rb >> 32 & 0xFF_0000) | (ga >> 24 & 0xFF00_0000))
+            raw.storeBytes(of: word, toByteOffset: i &* 4, as: UInt32.self)
+        }
+    }
 }
 
 /// A transparent canvas of its own memory, for a group's content, shadow or mask.

@@ -126,4 +126,35 @@ struct CoverageScratch {
         }
         line[c1 + 1] = 0
     }
+
+    /// Walks one accumulated row over columns c0…c1 (canvas-local) as runs of constant coverage,
+    /// calling `body(start, end, coverage)` for each covered run [start, end) and clearing the cells it
+    /// read. Inside a shape the cells are zero, so a whole interior span is one call; the caller takes
+    /// c0…c1 from the shape's bounds, as for `sweep`.
+    @inline(__always)
+    func spans(row: Int, c0: Int, c1: Int, rule: FillRule, _ body: (_ start: Int, _ end: Int, _ coverage: Float) -> Void) {
+        let line = cells + row &* (capacityWidth &+ 2)
+        let evenOdd = rule == .evenOdd
+        var sum: Float = 0
+        var x = c0
+        while x <= c1 {
+            let cell = line[x]
+            if cell != 0 {
+                sum += cell
+                line[x] = 0
+            }
+            var end = x &+ 1
+            while end <= c1 && line[end] == 0 { end &+= 1 }
+            var c = abs(sum)
+            if evenOdd {
+                c -= 2 * (c * 0.5).rounded(.down)
+                if c > 1 { c = 2 - c }
+            } else if c > 1 {
+                c = 1
+            }
+            if c > 0.5 / 255 { body(x, end, c) }
+            x = end
+        }
+        line[c1 &+ 1] = 0
+    }
 }

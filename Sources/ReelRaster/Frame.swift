@@ -8,21 +8,17 @@ public struct Frame: Hashable, Sendable {
         precondition(width > 0 && height > 0, "frame size must be positive")
         self.width = width
         self.height = height
-        var px = [UInt8](repeating: 0, count: width * height * 4)
-        if fill != .clear {
-            let c = fill.bytes
-            px.withUnsafeMutableBufferPointer { buf in
-                var i = 0
-                while i < buf.count {
-                    buf[i] = c.0
-                    buf[i + 1] = c.1
-                    buf[i + 2] = c.2
-                    buf[i + 3] = c.3
-                    i += 4
-                }
-            }
+        self.pixels = [UInt8](repeating: 0, count: width * height * 4)
+        if fill != .clear { self.fill(with: fill) }
+    }
+
+    /// Sets every pixel to `color` (reusing the memory: no allocation).
+    public mutating func fill(with color: PremultipliedColor) {
+        let c = color.bytes
+        let word = UInt32(c.0) | UInt32(c.1) << 8 | UInt32(c.2) << 16 | UInt32(c.3) << 24
+        pixels.withUnsafeMutableBytes { raw in
+            raw.bindMemory(to: UInt32.self).update(repeating: word)
         }
-        self.pixels = px
     }
 
     public var stride: Int { width * 4 }
