@@ -32,17 +32,39 @@ struct CoverageScratch {
 
     /// Adds every edge of `shape` within the canvas's rows, in canvas-local columns.
     func accumulate(_ shape: PreparedShape, x0: Int, y0: Int, width: Int, rows: Int) {
-        for e in shape.edges { accumulate(e, x0: Double(x0), y0: y0, width: width, rows: rows) }
+        let xOrigin = Double(x0)
+        guard !shape.buckets.isEmpty else {
+            for e in shape.edges { accumulate(e, x0: xOrigin, canvasY0: y0, rows: y0..<(y0 + rows), width: width) }
+            return
+        }
+        // Each bucket's edges, for the rows of that bucket only, so an edge in two buckets is counted once.
+        let size = PreparedShape.bucketRows
+        let firstRow = max(y0, shape.firstBucket * size),
+            lastRow = min(y0 + rows, (shape.firstBucket + shape.buckets.count) * size)
+        guard firstRow < lastRow else { return }
+        var b = (firstRow / size - shape.firstBucket)
+        if firstRow < 0 && firstRow % size != 0 { b -= 1 }
+        while b < shape.buckets.count {
+            let bucketTop = (shape.firstBucket + b) * size
+            let lo = max(firstRow, bucketTop), hi = min(lastRow, bucketTop + size)
+            if lo >= lastRow { break }
+            if lo < hi {
+                for e in shape.buckets[b] { accumulate(e, x0: xOrigin, canvasY0: y0, rows: lo..<hi, width: width) }
+            }
+            b += 1
+        }
     }
 
-    private func accumulate(_ e: Edge, x0: Double, y0: Int, width: Int, rows: Int) {
+    /// Adds the part of one edge inside `rows` (absolute), into the cells of a canvas starting at row
+    /// `canvasY0` and column `x0`.
+    private func accumulate(_ e: Edge, x0: Double, canvasY0: Int, rows: Range<Int>, width: Int) {
         guard e.y0 != e.y1 else { return }
         let dir: Float = e.y1 > e.y0 ? 1 : -1
         let (xTop, yTop, xBottom, yBottom) = e.y0 < e.y1 ? (e.x0, e.y0, e.x1, e.y1) : (e.x1, e.y1, e.x0, e.y0)
-        guard yBottom > Double(y0), yTop < Double(y0 + rows) else { return }
+        guard yBottom > Double(rows.lowerBound), yTop < Double(rows.upperBound) else { return }
         let dxdy = (xBottom - xTop) / (yBottom - yTop)
-        let firstRow = max(y0, Int(yTop.rounded(.down)))
-        let lastRow = min(y0 + rows - 1, Int(yBottom.rounded(.up)) - 1)
+        let firstRow = max(rows.lowerBound, Int(yTop.rounded(.down)))
+        let lastRow = min(rows.upperBound - 1, Int(yBottom.rounded(.up)) - 1)
         guard firstRow <= lastRow else { return }
         for row in firstRow...lastRow {
             let ya = max(Double(row), yTop)
@@ -51,7 +73,7 @@ struct CoverageScratch {
             // x from the original endpoints, so a row's result does not depend on where canvases start.
             let xa = ya == yTop ? xTop : xTop + (ya - yTop) * dxdy
             let xb = yb == yBottom ? xBottom : xTop + (yb - yTop) * dxdy
-            addSpan(cells + (row - y0) * (capacityWidth + 2), width: width, xa: xa - x0, xb: xb - x0, dy: yb - ya, dir: dir)
+            addSpan(cells + (row - canvasY0) * (capacityWidth + 2), width: width, xa: xa - x0, xb: xb - x0, dy: yb - ya, dir: dir)
         }
     }
 

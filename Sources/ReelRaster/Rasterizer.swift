@@ -87,7 +87,15 @@ struct Canvas {
 
 /// A shape ready to draw: flattened edges in device space, bounds, paint and fill rule.
 struct PreparedShape: @unchecked Sendable {
+    /// Rows per edge bucket: a canvas (a band, usually 32 rows) visits only the buckets it overlaps
+    /// instead of every edge of a tall shape.
+    static let bucketRows = 32
+
     let edges: [Edge]
+    /// For shapes with many edges over several buckets: the edges touching each bucket of
+    /// `bucketRows` rows, from bucket `firstBucket` on. Empty otherwise.
+    let buckets: [[Edge]]
+    let firstBucket: Int
     let paint: PreparedPaint
     let rule: FillRule
     let minX: Double, maxX: Double
@@ -110,6 +118,21 @@ struct PreparedShape: @unchecked Sendable {
         self.maxX = x1
         self.minY = y0
         self.maxY = y1
+        let rows = Double(Self.bucketRows)
+        let first = Int((max(y0, -1e9) / rows).rounded(.down)), last = Int((min(y1, 1e9) / rows).rounded(.down))
+        if edges.count > 64 && last - first >= 2 && last - first < 100_000 {
+            var buckets = [[Edge]](repeating: [], count: last - first + 1)
+            for e in edges {
+                let a = Int((max(min(e.y0, e.y1), -1e9) / rows).rounded(.down)) - first
+                let b = Int((min(max(e.y0, e.y1), 1e9) / rows).rounded(.down)) - first
+                for k in max(a, 0)...min(b, buckets.count - 1) { buckets[k].append(e) }
+            }
+            self.buckets = buckets
+            self.firstBucket = first
+        } else {
+            self.buckets = []
+            self.firstBucket = 0
+        }
     }
 }
 
