@@ -36,17 +36,32 @@ public struct Rasterizer: Sendable {
     public static var defaultThreadCount: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
     public func render(_ list: DisplayList, width: Int, height: Int) throws(RasterError) -> Frame {
-        var frame = Frame(width: width, height: height, fill: list.background.premultiplied())
-        try draw(list.commands, into: &frame)
+        var frame = Frame(width: width, height: height)
+        try render(list, into: &frame)
         return frame
     }
 
+    /// Draws `list` into an existing frame, background first (reusing its memory).
+    public func render(_ list: DisplayList, into frame: inout Frame) throws(RasterError) {
+        try draw(list.commands, into: &frame, background: list.background.premultiplied())
+    }
+
+    /// Draws over what the frame holds.
     public func draw(_ commands: [DisplayList.Command], into frame: inout Frame) throws(RasterError) {
-        let tree = try DrawTree(commands, tolerance: tolerance)
-        guard !tree.nodes.isEmpty else { return }
+        try draw(commands, into: &frame, background: nil)
+    }
+
+    /// Each worker also clears its own bands to `background`, so clearing the frame is parallel too.
+    func draw(_ commands: [DisplayList.Command], into frame: inout Frame, background: PremultipliedColor?) throws(RasterError) {
+        let tree = try DrawTree(commands, tolerance: tolerance, threads: threads)
+        guard !tree.nodes.isEmpty || background != nil else { return }
         let width = frame.width, height = frame.height, bandHeight = self.bandHeight
         let bands = (height + bandHeight - 1) / bandHeight
         let workers = min(threads, bands)
+        let word: UInt32? = background.map { c in
+            let b = c.bytes
+            return UInt32(b.0) | UInt32(b.1) << 8 | UInt32(b.2) << 16 | UInt32(b.3) << 24
+        }
         frame.pixels.withUnsafeMutableBufferPointer { buffer in
             let pixels = SendablePointer(base: buffer.baseAddress!)
             DispatchQueue.concurrentPerform(iterations: workers) { worker in
@@ -54,8 +69,12 @@ public struct Rasterizer: Sendable {
                 var band = worker
                 while band < bands {
                     let y0 = band * bandHeight
-                    let canvas = Canvas(
-                        pixels: pixels.base + y0 * width * 4, x0: 0, y0: y0, width: width, rows: min(bandHeight, height - y0))
+                    let rows = min(bandHeight, height - y0)
+                    let canvas = Canvas(pixels: pixels.base + y0 * width * 4, x0: 0, y0: y0, width: width, rows: rows)
+                    if let word {
+                        UnsafeMutableRawPointer(canvas.pixels).bindMemory(to: UInt32.self, capacity: width * rows)
+                            .update(repeating: word, count: width * rows)
+                    }
                     painter.paint(tree.nodes, into: canvas)
                     band += workers
                 }
@@ -166,37 +185,65 @@ struct DrawTree: @unchecked Sendable {
 
     var nodes: [Node] = []
 
-    init(_ commands: [DisplayList.Command], tolerance: Double) throws(RasterError) {
+    init(_ commands: [DisplayList.Command], tolerance: Double, threads: Int = 1) throws(RasterError) {
+        // Flatten every fill's path first, in parallel: it is most of the preparation.
+        var fillIndices: [Int] = []
+        for (i, c) in commands.enumerated() {
+            if case .fill(let path, _, let opacity, _) = c {
+                guard path.isFinite else { throw .nonFinitePath(commandIndex: i) }
+                if opacity > 0 { fillIndices.append(i) }
+            }
+        }
+        let fills = fillIndices
+        let prepared = UnsafeMutableBufferPointer<PreparedShape?>.allocate(capacity: fills.count)
+        prepared.initialize(repeating: nil)
+        defer {
+            prepared.deinitialize()
+            prepared.deallocate()
+        }
+        let slots = SendableShapes(base: prepared.baseAddress!)
+        let chunks = min(max(1, threads), max(1, fills.count / 16))
+        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+            var k = chunk
+            while k < fills.count {
+                if case .fill(let path, let paint, let opacity, let rule) = commands[fills[k]],
+                    let p = PreparedPaint(paint, opacity: min(opacity, 1))
+                {
+                    slots.base[k] = PreparedShape(path: path, paint: p, rule: rule, tolerance: tolerance)
+                }
+                k += chunks
+            }
+        }
+        var shapes: [Int: PreparedShape] = [:]
+        for (k, i) in fills.enumerated() { if let s = prepared[k] { shapes[i] = s } }
         var index = 0
-        nodes = try Self.parse(commands, &index, tolerance: tolerance, depth: 0)
+        nodes = try Self.parse(commands, &index, shapes: shapes, tolerance: tolerance, depth: 0)
         if index != commands.count { throw .unbalancedGroups(commandIndex: index) }
     }
 
     /// Parses until `endGroup`/`beginMask` (left unconsumed) or the end.
-    static func parse(_ commands: [DisplayList.Command], _ index: inout Int, tolerance: Double, depth: Int) throws(RasterError)
+    static func parse(
+        _ commands: [DisplayList.Command], _ index: inout Int, shapes: [Int: PreparedShape], tolerance: Double, depth: Int
+    ) throws(RasterError)
         -> [Node]
     {
         var out: [Node] = []
         while index < commands.count {
             let i = index
             switch commands[i] {
-            case .fill(let path, let paint, let opacity, let rule):
+            case .fill:
                 index += 1
-                guard path.isFinite else { throw .nonFinitePath(commandIndex: i) }
-                guard opacity > 0, let prepared = PreparedPaint(paint, opacity: min(opacity, 1)),
-                    let shape = PreparedShape(path: path, paint: prepared, rule: rule, tolerance: tolerance)
-                else { continue }
-                out.append(.shape(shape))
+                if let shape = shapes[i] { out.append(.shape(shape)) }
             case .beginGroup(let g):
                 index += 1
-                let content = try parse(commands, &index, tolerance: tolerance, depth: depth + 1)
+                let content = try parse(commands, &index, shapes: shapes, tolerance: tolerance, depth: depth + 1)
                 var mask: [Node]?
                 if g.hasMask {
                     guard index < commands.count, case .beginMask = commands[index] else {
                         throw .unbalancedGroups(commandIndex: index)
                     }
                     index += 1
-                    mask = try parse(commands, &index, tolerance: tolerance, depth: depth + 1)
+                    mask = try parse(commands, &index, shapes: shapes, tolerance: tolerance, depth: depth + 1)
                 }
                 guard index < commands.count, case .endGroup = commands[index] else {
                     throw .unbalancedGroups(commandIndex: index)
@@ -248,4 +295,9 @@ func gaussianKernel(sigma: Double) -> [Float] {
     let sum = k.reduce(0, +)
     k = k.map { $0 / sum }
     return k.map(Float.init)
+}
+
+/// The preparation slots, each written by exactly one worker.
+struct SendableShapes: @unchecked Sendable {
+    let base: UnsafeMutablePointer<PreparedShape?>
 }

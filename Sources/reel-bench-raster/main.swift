@@ -81,7 +81,6 @@ let rasterizer = Rasterizer(threads: options.threads)
 /// One iteration: clear, then draw every path (stroke outlines are made here too, as peers stroke
 /// per draw).
 func draw(_ test: Test, into frame: inout Frame) {
-    frame.fill(with: Color.white.premultiplied())
     var commands: [DisplayList.Command] = []
     commands.reserveCapacity(test.paths.count)
     for (i, p) in test.paths.enumerated() {
@@ -104,7 +103,7 @@ func draw(_ test: Test, into frame: inout Frame) {
         commands.append(.fill(path: shape, paint: paint, opacity: 1, rule: .nonZero))
     }
     do {
-        try rasterizer.draw(commands, into: &frame)
+        try rasterizer.render(DisplayList(background: .white, commands: commands), into: &frame)
     } catch {
         fail("\(test.name): \(error)")
     }
