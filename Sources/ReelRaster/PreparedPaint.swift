@@ -92,26 +92,50 @@ struct GradientShader {
         }
     }
 
-    /// Colours of pixels x0…x1 of row y into `out[0…]`.
+    /// Colours of pixels x0…x1 of row y into `out[0…]`. The parameter is stepped along the row (the
+    /// inverse transform is affine); an axial ramp's parameter is itself affine, one add per pixel.
     func shade(y: Int, x0: Int, x1: Int, into out: UnsafeMutablePointer<SIMD4<Float>>) {
-        let py = Double(y) + 0.5
-        let last = Float(Self.rampSize - 1)
+        let py = Double(y) + 0.5, px = Double(x0) + 0.5
+        var gx = inverse.a * px + inverse.c * py + inverse.tx
+        var gy = inverse.b * px + inverse.d * py + inverse.ty
+        let stepX = inverse.a, stepY = inverse.b
+        let count = x1 - x0 + 1
         ramp.withUnsafeBufferPointer { ramp in
             ditherOffsets.withUnsafeBufferPointer { dither in
-                let row = (y & 7) * 8
-                for x in x0...x1 {
-                    let px = Double(x) + 0.5
-                    let gx = inverse.a * px + inverse.c * py + inverse.tx
-                    let gy = inverse.b * px + inverse.d * py + inverse.ty
-                    let s = Float(parameter(gx, gy))
-                    let index = Int(min(max(s, 0), 1) * last + 0.5)
+                let row = (y & 7) &* 8
+                let last = Double(Self.rampSize - 1)
+                @inline(__always) func put(_ i: Int, _ s: Double) {
+                    let index = s.isNaN ? 0 : Int(min(max(s, 0), 1) * last + 0.5)
                     var c = ramp[index]
-                    let d = dither[row + (x & 7)]
+                    let d = dither[row &+ ((x0 &+ i) & 7)]
                     let a = c.w
                     c.x = min(max(c.x + d, 0), a)
                     c.y = min(max(c.y + d, 0), a)
                     c.z = min(max(c.z + d, 0), a)
-                    out[x - x0] = c
+                    out[i] = c
+                }
+                switch kind {
+                case .axial(let s, let e):
+                    let dx = e.x - s.x, dy = e.y - s.y
+                    let len2 = dx * dx + dy * dy
+                    let ux = len2 > 0 ? dx / len2 : 0, uy = len2 > 0 ? dy / len2 : 0
+                    let t0 = (gx - s.x) * ux + (gy - s.y) * uy
+                    let dt = stepX * ux + stepY * uy
+                    for i in 0..<count { put(i, t0 + Double(i) * dt) }
+                case .radial(let c, let rx, let ry):
+                    let irx = rx > 0 ? 1 / rx : 0, iry = ry > 0 ? 1 / ry : 0
+                    for i in 0..<count {
+                        let u = (gx - c.x) * irx, v = (gy - c.y) * iry
+                        put(i, (u * u + v * v).squareRoot())
+                        gx += stepX
+                        gy += stepY
+                    }
+                case .conic:
+                    for i in 0..<count {
+                        put(i, parameter(gx, gy))
+                        gx += stepX
+                        gy += stepY
+                    }
                 }
             }
         }
@@ -132,23 +156,30 @@ struct ImageShader {
     }
 
     func shade(y: Int, x0: Int, x1: Int, into out: UnsafeMutablePointer<SIMD4<Float>>) {
-        let py = Double(y) + 0.5
+        let py = Double(y) + 0.5, px = Double(x0) + 0.5
         let w = image.width, h = image.height
-        image.pixels.withUnsafeBufferPointer { px in
-            func texel(_ ix: Int, _ iy: Int) -> SIMD4<Float> {
-                let i = (min(max(iy, 0), h - 1) * w + min(max(ix, 0), w - 1)) * 4
-                return SIMD4(Float(px[i]), Float(px[i + 1]), Float(px[i + 2]), Float(px[i + 3]))
+        // Texel centres are at integer + ½: sample at (u − ½, v − ½) and step along the row.
+        var u = inverse.a * px + inverse.c * py + inverse.tx - 0.5
+        var v = inverse.b * px + inverse.d * py + inverse.ty - 0.5
+        let du = inverse.a, dv = inverse.b
+        let k = opacity
+        image.pixels.withUnsafeBufferPointer { buffer in
+            let raw = UnsafeRawPointer(buffer.baseAddress!)
+            @inline(__always) func texel(_ ix: Int, _ iy: Int) -> SIMD4<Float> {
+                let i = (min(max(iy, 0), h &- 1) &* w &+ min(max(ix, 0), w &- 1)) &* 4
+                let word = raw.loadUnaligned(fromByteOffset: i, as: UInt32.self)
+                return SIMD4<Float>(Float(word & 0xFF), Float(word >> 8 & 0xFF), Float(word >> 16 & 0xFF), Float(word >> 24))
             }
-            for x in x0...x1 {
-                let dx = Double(x) + 0.5
-                let u = inverse.a * dx + inverse.c * py + inverse.tx - 0.5
-                let v = inverse.b * dx + inverse.d * py + inverse.ty - 0.5
+            for i in 0...(x1 - x0) {
                 let fu = u.rounded(.down), fv = v.rounded(.down)
-                let ix = Int(fu), iy = Int(fv)
+                // Clamped before conversion: a nearly singular transform must not trap.
+                let ix = Int(min(max(fu, -1e9), 1e9)), iy = Int(min(max(fv, -1e9), 1e9))
                 let tx = Float(u - fu), ty = Float(v - fv)
-                let top = texel(ix, iy) * (1 - tx) + texel(ix + 1, iy) * tx
-                let bottom = texel(ix, iy + 1) * (1 - tx) + texel(ix + 1, iy + 1) * tx
-                out[x - x0] = (top * (1 - ty) + bottom * ty) * opacity
+                let top = texel(ix, iy) * (1 - tx) + texel(ix &+ 1, iy) * tx
+                let bottom = texel(ix, iy &+ 1) * (1 - tx) + texel(ix &+ 1, iy &+ 1) * tx
+                out[i] = (top * (1 - ty) + bottom * ty) * k
+                u += du
+                v += dv
             }
         }
     }
