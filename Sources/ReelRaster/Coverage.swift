@@ -136,14 +136,7 @@ struct CoverageScratch {
         while x <= c1 {
             sum += line[x]
             line[x] = 0
-            var c = abs(sum)
-            if evenOdd {
-                c -= 2 * (c * 0.5).rounded(.down)
-                if c > 1 { c = 2 - c }
-            } else if c > 1 {
-                c = 1
-            }
-            coverage[x - c0] = c
+            coverage[x - c0] = Self.coverage(sum, evenOdd: evenOdd)
             x += 1
         }
         line[c1 + 1] = 0
@@ -167,16 +160,22 @@ struct CoverageScratch {
             }
             var end = x &+ 1
             while end <= c1 && line[end] == 0 { end &+= 1 }
-            var c = abs(sum)
-            if evenOdd {
-                c -= 2 * (c * 0.5).rounded(.down)
-                if c > 1 { c = 2 - c }
-            } else if c > 1 {
-                c = 1
-            }
+            let c = Self.coverage(sum, evenOdd: evenOdd)
             if c > 0.5 / 255 { body(x, end, c) }
             x = end
         }
         line[c1 &+ 1] = 0
+    }
+
+    /// The fill rule applied to an accumulated signed area: non-zero caps |sum| at 1, even-odd folds it.
+    @inline(__always) static func coverage(_ sum: Float, evenOdd: Bool) -> Float {
+        var c = abs(sum)
+        if evenOdd {
+            c -= 2 * (c * 0.5).rounded(.down)
+            if c > 1 { c = 2 - c }
+        } else if c > 1 {
+            c = 1
+        }
+        return c
     }
 }
