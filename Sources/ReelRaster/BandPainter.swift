@@ -213,22 +213,22 @@ struct BandPainter {
     return bits.x | bits.y &<< 8 | bits.z &<< 16 | bits.w &<< 24
 }
 
-/// Source-over of one constant premultiplied colour onto runs of pixels, in 16.16 fixed point with two
-/// channels per 64-bit word: out = s + d·(1 − sₐ/255), rounded to nearest. The factor is kept to
-/// 1/65536 and the colour to 1/65536 of a level, so a result differs from the float formula only
-/// where that lands within 0.004 of a rounding tie.
+/// Source-over of one constant premultiplied colour onto runs of pixels: out = s + d·(1 − sₐ/255),
+/// rounded to nearest, in 8.8 fixed point with the factor kept to 1/65536. Four pixels go through
+/// SIMD lanes at a time (the compiler emits SSE2 for it); a result differs from the float formula only
+/// where that lands within 0.01 level of a rounding tie.
 struct ConstantSourceOver {
     let opaqueWord: UInt32?
-    let keep: UInt64
-    let addRB: UInt64
-    let addGA: UInt64
+    let keep: UInt16
+    /// The colour in 8.8 fixed point plus ½ for rounding, repeated for four pixels.
+    let add: SIMD16<UInt16>
 
     @inline(__always) init(_ color: SIMD4<Float>) {
         opaqueWord = color.w >= 255 ? pack(color) : nil
-        keep = UInt64((max(0, 1 - color.w / 255) * 65536).rounded())
-        func fixed(_ v: Float) -> UInt64 { UInt64((min(max(v, 0), 255) * 65536).rounded()) + 32768 }
-        addRB = fixed(color.x) | fixed(color.z) << 32
-        addGA = fixed(color.y) | fixed(color.w) << 32
+        keep = UInt16(min(65535, (max(0, 1 - color.w / 255) * 65536).rounded()))
+        func fixed(_ v: Float) -> UInt16 { UInt16((min(max(v, 0), 255) * 256).rounded()) &+ 128 }
+        let one = SIMD4<UInt16>(fixed(color.x), fixed(color.y), fixed(color.z), fixed(color.w))
+        add = SIMD16(lowHalf: SIMD8(lowHalf: one, highHalf: one), highHalf: SIMD8(lowHalf: one, highHalf: one))
     }
 
     @inline(__always) func apply(to p: UnsafeMutablePointer<UInt8>, count: Int) {
@@ -237,13 +237,24 @@ struct ConstantSourceOver {
             raw.bindMemory(to: UInt32.self, capacity: count).update(repeating: word, count: count)
             return
         }
-        for i in 0..<count {
-            let d = UInt64(raw.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self))
-            let rb = ((d & 0xFF) | (d & 0xFF_0000) << 16) &* keep &+ addRB
-            let ga = ((d >> 8 & 0xFF) | (d >> 24) << 32) &* keep &+ addGA
-            let word = UInt32(
-                truncatingIfNeeded: (rb >> 16 & 0xFF) | (ga >> 8 & 0xFF00) | (rb >> 32 & 0xFF_0000) | (ga >> 24 & 0xFF00_0000))
-            raw.storeBytes(of: word, toByteOffset: i &* 4, as: UInt32.self)
+        let k = SIMD16<UInt32>(repeating: UInt32(keep))
+        var i = 0
+        while i &+ 4 <= count {
+            let d = raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD16<UInt8>.self)
+            let d88 = SIMD16<UInt16>(truncatingIfNeeded: d) &<< 8
+            let scaled = SIMD16<UInt16>(truncatingIfNeeded: (SIMD16<UInt32>(truncatingIfNeeded: d88) &* k) &>> 16)
+            raw.storeBytes(
+                of: SIMD16<UInt8>(truncatingIfNeeded: (scaled &+ add) &>> 8), toByteOffset: i &* 4, as: SIMD16<UInt8>.self)
+            i &+= 4
+        }
+        while i < count {
+            let d = raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD4<UInt8>.self)
+            let d88 = SIMD4<UInt16>(truncatingIfNeeded: d) &<< 8
+            let scaled = SIMD4<UInt16>(
+                truncatingIfNeeded: (SIMD4<UInt32>(truncatingIfNeeded: d88) &* SIMD4(repeating: UInt32(keep))) &>> 16)
+            let a = SIMD4<UInt16>(add[0], add[1], add[2], add[3])
+            raw.storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: (scaled &+ a) &>> 8), toByteOffset: i &* 4, as: SIMD4<UInt8>.self)
+            i &+= 1
         }
     }
 }

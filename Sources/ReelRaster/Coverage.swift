@@ -14,6 +14,10 @@ struct CoverageScratch {
     let cells: UnsafeMutablePointer<Float>
     /// One row of coverage values.
     let coverage: UnsafeMutablePointer<Float>
+    /// One bit per cell, set where an edge wrote: the sweep jumps over the untouched (zero) cells of
+    /// a row 64 at a time instead of reading them.
+    let touched: UnsafeMutablePointer<UInt64>
+    let wordsPerRow: Int
 
     init(width: Int, rows: Int) {
         capacityWidth = width
@@ -23,11 +27,15 @@ struct CoverageScratch {
         cells.initialize(repeating: 0, count: count)
         coverage = .allocate(capacity: width + 2)
         coverage.initialize(repeating: 0, count: width + 2)
+        wordsPerRow = (width + 2 + 63) / 64
+        touched = .allocate(capacity: wordsPerRow * rows)
+        touched.initialize(repeating: 0, count: wordsPerRow * rows)
     }
 
     func deallocate() {
         cells.deallocate()
         coverage.deallocate()
+        touched.deallocate()
     }
 
     /// Adds every edge of `shape` within the canvas's rows, in canvas-local columns.
@@ -73,17 +81,25 @@ struct CoverageScratch {
             // x from the original endpoints, so a row's result does not depend on where canvases start.
             let xa = ya == yTop ? xTop : xTop + (ya - yTop) * dxdy
             let xb = yb == yBottom ? xBottom : xTop + (yb - yTop) * dxdy
-            addSpan(cells + (row - canvasY0) * (capacityWidth + 2), width: width, xa: xa - x0, xb: xb - x0, dy: yb - ya, dir: dir)
+            let r = row - canvasY0
+            addSpan(
+                cells + r * (capacityWidth + 2), touched + r * wordsPerRow, width: width, xa: xa - x0, xb: xb - x0, dy: yb - ya,
+                dir: dir)
         }
     }
 
     /// One row's piece of an edge, from x = xa to x = xb (canvas-local), covering `dy` of the row.
-    private func addSpan(_ line: UnsafeMutablePointer<Float>, width: Int, xa: Double, xb: Double, dy: Double, dir: Float) {
+    private func addSpan(
+        _ line: UnsafeMutablePointer<Float>, _ bits: UnsafeMutablePointer<UInt64>, width: Int, xa: Double, xb: Double, dy: Double,
+        dir: Float
+    ) {
+        @inline(__always) func mark(_ c: Int) { bits[c &>> 6] |= 1 &<< UInt64(c & 63) }
         let w = Double(width)
         var lo = min(xa, xb), hi = max(xa, xb)
         var dyInside = dy
         if hi <= 0 {
             line[0] += dir * Float(dy)
+            mark(0)
             return
         }
         if lo >= w { return }
@@ -91,6 +107,7 @@ struct CoverageScratch {
         if lo < 0 {
             let leftPart = dy * (0 - lo) / (hi - lo)
             line[0] += dir * Float(leftPart)
+            mark(0)
             dyInside -= leftPart
             lo = 0
         }
@@ -108,6 +125,8 @@ struct CoverageScratch {
             let area = dyInside * (1 - mid)
             line[c] += dir * Float(area)
             line[c + 1] += dir * Float(dyInside - area)
+            mark(c)
+            mark(c + 1)
             return
         }
         let perX = dyInside / (hi - lo)
@@ -120,6 +139,8 @@ struct CoverageScratch {
                 let area = part * (1 - mid)
                 line[c] += dir * Float(area)
                 line[c + 1] += dir * Float(part - area)
+                mark(c)
+                mark(c + 1)
             }
             c += 1
         }
@@ -140,6 +161,12 @@ struct CoverageScratch {
             x += 1
         }
         line[c1 + 1] = 0
+        clearBits(row: row, from: c0, through: c1 + 1)
+    }
+
+    func clearBits(row: Int, from a: Int, through b: Int) {
+        let bits = touched + row &* wordsPerRow
+        for w in (a &>> 6)...(b &>> 6) { bits[w] = 0 }
     }
 
     /// Walks one accumulated row over columns c0…c1 (canvas-local) as runs of constant coverage,
@@ -149,22 +176,34 @@ struct CoverageScratch {
     @inline(__always)
     func spans(row: Int, c0: Int, c1: Int, rule: FillRule, _ body: (_ start: Int, _ end: Int, _ coverage: Float) -> Void) {
         let line = cells + row &* (capacityWidth &+ 2)
+        let bits = touched + row &* wordsPerRow
         let evenOdd = rule == .evenOdd
+        let limit = c1 &+ 1
+        /// The first touched cell after `x`, or `limit`.
+        @inline(__always) func next(after x: Int) -> Int {
+            var i = x &+ 1
+            var w = i &>> 6
+            var word = bits[w] & (~0 &<< UInt64(i & 63))
+            while word == 0 {
+                w &+= 1
+                i = w &<< 6
+                if i >= limit { return limit }
+                word = bits[w]
+            }
+            return min(limit, (w &<< 6) &+ word.trailingZeroBitCount)
+        }
         var sum: Float = 0
         var x = c0
         while x <= c1 {
-            let cell = line[x]
-            if cell != 0 {
-                sum += cell
-                line[x] = 0
-            }
-            var end = x &+ 1
-            while end <= c1 && line[end] == 0 { end &+= 1 }
+            sum += line[x]
+            line[x] = 0
+            let end = next(after: x)
             let c = Self.coverage(sum, evenOdd: evenOdd)
             if c > 0.5 / 255 { body(x, end, c) }
             x = end
         }
-        line[c1 &+ 1] = 0
+        line[limit] = 0
+        for w in (c0 &>> 6)...(limit &>> 6) { bits[w] = 0 }
     }
 
     /// The fill rule applied to an accumulated signed area: non-zero caps |sum| at 1, even-odd folds it.

@@ -1,0 +1,367 @@
+#!/usr/bin/env python3
+"""Peer side of the rasterizer benchmark (run it through scripts/bench-raster.sh).
+
+  bench_raster.py gen SPEC.json                 write the path sets (deterministic, seeded)
+  bench_raster.py run SPEC.json --reel BIN      time Reel and the peers on them, print a Markdown table
+        [--iterations N] [--threads T] [--json OUT.json]
+
+Every peer draws the same paths, anti-aliased, onto a 1920x1080 RGBA surface cleared to white at the
+start of each iteration, and is made to finish its drawing before the clock stops. Native path and
+paint objects are built once, outside the timed loop; the Python call per draw (about a microsecond)
+is inside it, which is small next to the tens of microseconds a draw takes. The figure is the median
+iteration: draws per millisecond = paths / median ms.
+"""
+import argparse
+import json
+import math
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import time
+
+W, H = 1920, 1080
+
+
+# ----------------------------------------------------------------------------------------------------
+# The path sets
+
+def rotated_rects(r, n):
+    out = []
+    for _ in range(n):
+        cx, cy = r.uniform(0, W), r.uniform(0, H)
+        w, h, a = r.uniform(20, 120), r.uniform(20, 120), r.uniform(0, math.pi)
+        ca, sa = math.cos(a), math.sin(a)
+        pts = [(-w / 2, -h / 2), (w / 2, -h / 2), (w / 2, h / 2), (-w / 2, h / 2)]
+        out.append([["M" if i == 0 else "L", cx + x * ca - y * sa, cy + x * sa + y * ca] for i, (x, y) in enumerate(pts)] + [["Z"]])
+    return out
+
+
+def butterflies(r, n):
+    """Temple Fay's butterfly curve sampled at 64 points and joined by Catmull-Rom cubics."""
+    out = []
+    for _ in range(n):
+        s = r.uniform(80, 200) / 4
+        cx, cy = r.uniform(4 * s, W - 4 * s), r.uniform(4 * s, H - 4 * s)
+        pts = []
+        for i in range(64):
+            t = 12 * math.pi * i / 64
+            rr = math.exp(math.sin(t)) - 2 * math.cos(4 * t) + math.sin((2 * t - math.pi) / 24) ** 5
+            pts.append((cx + s * rr * math.sin(t), cy - s * rr * math.cos(t)))
+        cmds = [["M", *pts[0]]]
+        for i in range(64):
+            p0, p1, p2, p3 = pts[i - 1], pts[i], pts[(i + 1) % 64], pts[(i + 2) % 64]
+            c1 = (p1[0] + (p2[0] - p0[0]) / 6, p1[1] + (p2[1] - p0[1]) / 6)
+            c2 = (p2[0] - (p3[0] - p1[0]) / 6, p2[1] - (p3[1] - p1[1]) / 6)
+            cmds.append(["C", *c1, *c2, *p2])
+        out.append(cmds + [["Z"]])
+    return out
+
+
+def world_map(r, n):
+    """Irregular blobs of 40..120 vertices, like country outlines."""
+    out = []
+    for _ in range(n):
+        cx, cy, rad, k = r.uniform(0, W), r.uniform(0, H), r.uniform(10, 60), r.randint(40, 120)
+        ph = [r.uniform(0, 2 * math.pi) for _ in range(3)]
+        cmds = []
+        for i in range(k):
+            t = 2 * math.pi * i / k
+            rr = rad * (1 + 0.25 * math.sin(3 * t + ph[0]) + 0.15 * math.sin(7 * t + ph[1]) + 0.08 * math.sin(13 * t + ph[2]))
+            cmds.append(["M" if i == 0 else "L", cx + rr * math.cos(t), cy + rr * math.sin(t)])
+        out.append(cmds + [["Z"]])
+    return out
+
+
+def gen(path):
+    r = random.Random(1)
+    sets = {"rects": rotated_rects(r, 1000), "butterfly": butterflies(r, 20), "worldmap": world_map(r, 400)}
+    tests = []
+    for name, paths in sets.items():
+        colors = [[round(r.random(), 4), round(r.random(), 4), round(r.random(), 4), 0.8] for _ in paths]
+        for suffix, mode, paint in [("", "fill", "solid"), ("_stroke", "stroke", "solid"), ("_linear", "fill", "linear"), ("_image", "fill", "image")]:
+            tests.append({"name": name + suffix, "mode": mode, "paint": paint, "strokeWidth": 2 if mode == "stroke" else 0,
+                          "paths": paths, "colors": colors})
+    image = []
+    for y in range(64):
+        for x in range(64):
+            image += [4 * x, 4 * y, 255 - 2 * (x + y), 255]
+    with open(path, "w") as f:
+        json.dump({"width": W, "height": H, "image": {"width": 64, "height": 64, "rgba": image}, "tests": tests}, f)
+
+
+def bbox(cmds):
+    xs = [v for c in cmds for v in c[1::2]]
+    ys = [v for c in cmds for v in c[2::2]]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def median_draws_per_ms(n_paths, one_iteration, iterations):
+    one_iteration()  # warm-up
+    times = []
+    for _ in range(iterations):
+        t0 = time.perf_counter()
+        one_iteration()
+        times.append(time.perf_counter() - t0)
+    ms = statistics.median(times) * 1000
+    return n_paths / ms
+
+
+# ----------------------------------------------------------------------------------------------------
+# Peers
+
+def bench_skia(spec, test, iterations):
+    import numpy as np
+    import skia
+    surface = skia.Surface(W, H)
+    canvas = surface.getCanvas()
+    img = skia.Image.fromarray(np.array(spec["image"]["rgba"], dtype=np.uint8).reshape(64, 64, 4),
+                               colorType=skia.ColorType.kRGBA_8888_ColorType)
+    draws = []
+    for cmds, col in zip(test["paths"], test["colors"]):
+        p = skia.Path()
+        for c in cmds:
+            {"M": lambda: p.moveTo(c[1], c[2]), "L": lambda: p.lineTo(c[1], c[2]),
+             "C": lambda: p.cubicTo(*c[1:]), "Z": lambda: p.close()}[c[0]]()
+        paint = skia.Paint(AntiAlias=True)
+        x0, y0, x1, y1 = bbox(cmds)
+        if test["paint"] == "solid":
+            paint.setColor4f(skia.Color4f(*col))
+        elif test["paint"] == "linear":
+            paint.setShader(skia.GradientShader.MakeLinear([skia.Point(x0, y0), skia.Point(x1, y1)],
+                                                           [skia.Color4f(*col).toColor(), skia.ColorWHITE]))
+        else:
+            m = skia.Matrix.MakeAll((x1 - x0) / 64, 0, x0, 0, (y1 - y0) / 64, y0, 0, 0, 1)
+            paint.setShader(img.makeShader(skia.TileMode.kClamp, skia.TileMode.kClamp, skia.SamplingOptions(skia.FilterMode.kLinear), m))
+        if test["mode"] == "stroke":
+            paint.setStyle(skia.Paint.kStroke_Style)
+            paint.setStrokeWidth(test["strokeWidth"])
+        draws.append((p, paint))
+
+    def once():
+        canvas.clear(skia.ColorWHITE)
+        for p, paint in draws:
+            canvas.drawPath(p, paint)
+        surface.flushAndSubmit(syncCpu=True)
+    return median_draws_per_ms(len(draws), once, iterations)
+
+
+def bench_cairo(spec, test, iterations):
+    import cairo
+    surface = cairo.ImageSurface(cairo.FORMAT_ARGB32, W, H)
+    ctx = cairo.Context(surface)
+    data = bytearray()
+    for i in range(0, len(spec["image"]["rgba"]), 4):
+        r, g, b, a = spec["image"]["rgba"][i:i + 4]
+        data += bytes([b, g, r, a])  # cairo's ARGB32 is native-endian BGRA
+    image = cairo.ImageSurface.create_for_data(data, cairo.FORMAT_ARGB32, 64, 64, 256)
+    draws = []
+    for cmds, col in zip(test["paths"], test["colors"]):
+        ctx.new_path()
+        for c in cmds:
+            {"M": lambda: ctx.move_to(c[1], c[2]), "L": lambda: ctx.line_to(c[1], c[2]),
+             "C": lambda: ctx.curve_to(*c[1:]), "Z": lambda: ctx.close_path()}[c[0]]()
+        path = ctx.copy_path()
+        x0, y0, x1, y1 = bbox(cmds)
+        if test["paint"] == "solid":
+            source = cairo.SolidPattern(*col)
+        elif test["paint"] == "linear":
+            source = cairo.LinearGradient(x0, y0, x1, y1)
+            source.add_color_stop_rgba(0, *col)
+            source.add_color_stop_rgba(1, 1, 1, 1, 1)
+        else:
+            source = cairo.SurfacePattern(image)
+            source.set_filter(cairo.FILTER_BILINEAR)
+            source.set_extend(cairo.EXTEND_PAD)
+            m = cairo.Matrix(xx=(x1 - x0) / 64, yy=(y1 - y0) / 64, x0=x0, y0=y0)
+            m.invert()
+            source.set_matrix(m)
+        draws.append((path, source))
+    stroke = test["mode"] == "stroke"
+    ctx.set_line_width(test["strokeWidth"] or 1)
+
+    def once():
+        ctx.set_source_rgb(1, 1, 1)
+        ctx.paint()
+        for path, source in draws:
+            ctx.new_path()
+            ctx.append_path(path)
+            ctx.set_source(source)
+            ctx.stroke() if stroke else ctx.fill()
+        surface.flush()
+    return median_draws_per_ms(len(draws), once, iterations)
+
+
+def bench_blend2d(spec, test, iterations):
+    import numpy as np
+    import blend2d as b
+    image = b.BLImage(W, H)
+    ctx = b.BLContext(image)
+    tex = b.BLImage(64, 64)
+    px = np.array(spec["image"]["rgba"], dtype=np.uint8).reshape(64, 64, 4)
+    tex_data = tex.getDataAsNumPy()  # premultiplied BGRA (PRGB32); the test image is opaque
+    tex_data[:, :, 0], tex_data[:, :, 1], tex_data[:, :, 2], tex_data[:, :, 3] = px[:, :, 2], px[:, :, 1], px[:, :, 0], px[:, :, 3]
+    draws = []
+    for cmds, col in zip(test["paths"], test["colors"]):
+        p = b.BLPath()
+        for c in cmds:
+            {"M": lambda: p.move_to(c[1], c[2]), "L": lambda: p.line_to(c[1], c[2]),
+             "C": lambda: p.cubic_to(*c[1:]), "Z": lambda: p.close()}[c[0]]()
+        x0, y0, x1, y1 = bbox(cmds)
+        if test["paint"] == "solid":
+            style = (col[0], col[1], col[2], col[3])
+        elif test["paint"] == "linear":
+            style = b.create_linear_gradient(x0, y0, x1, y1)
+            style.add_stop(0, b.rgba32_from_rgba(*col))
+            style.add_stop(1, b.rgba32_from_rgba(1, 1, 1, 1))
+        else:
+            m = b.make_scaling_matrix((x1 - x0) / 64, (y1 - y0) / 64)
+            m.post_translate(x0, y0)
+            style = b.BLPattern(tex, b.BLRectI(0, 0, 64, 64), b.BLExtendMode.PAD, m)
+        draws.append((p, style))
+    stroke = test["mode"] == "stroke"
+    if stroke:
+        ctx.stroke_width = test["strokeWidth"]
+
+    def once():
+        ctx.set_fill_style((1.0, 1.0, 1.0, 1.0))
+        ctx.fill_all()
+        for p, style in draws:
+            if stroke:
+                ctx.set_stroke_style(style)
+                ctx.stroke_path(p)
+            else:
+                ctx.set_fill_style(style)
+                ctx.fill_path(p)
+        ctx.flush()
+    return median_draws_per_ms(len(draws), once, iterations)
+
+
+def bench_thorvg(spec, test, iterations, threads):
+    """ThorVG keeps a scene; each iteration marks every shape changed (a zero translation) so that it
+    is rasterized again, then draws with clearing and waits for the workers (sync)."""
+    import thorvg_python as tvg
+    if test["paint"] == "image":
+        return None  # an image fill needs a Picture clipped by each path: not measured
+    engine = tvg.Engine(threads=threads)
+    canvas = tvg.SwCanvas(engine)
+    canvas.set_target(W, H)
+    background = tvg.Shape(engine)
+    background.append_rect(0, 0, W, H, 0, 0)
+    background.set_fill_color(255, 255, 255, 255)
+    canvas.add(background)
+    shapes = []
+    for cmds, col in zip(test["paths"], test["colors"]):
+        s = tvg.Shape(engine)
+        for c in cmds:
+            {"M": lambda: s.move_to(c[1], c[2]), "L": lambda: s.line_to(c[1], c[2]),
+             "C": lambda: s.cubic_to(*c[1:]), "Z": lambda: s.close()}[c[0]]()
+        rgba = [round(v * 255) for v in col]
+        x0, y0, x1, y1 = bbox(cmds)
+        if test["mode"] == "stroke":
+            s.set_stroke_width(test["strokeWidth"])
+            s.set_stroke_color(*rgba)
+        elif test["paint"] == "linear":
+            g = tvg.LinearGradient(engine)
+            g.set(x0, y0, x1, y1)
+            g.set_color_stops([tvg.ColorStop(offset=0, r=rgba[0], g=rgba[1], b=rgba[2], a=rgba[3]),
+                               tvg.ColorStop(offset=1, r=255, g=255, b=255, a=255)])
+            s.set_gradient(g)
+        else:
+            s.set_fill_color(*rgba)
+        canvas.add(s)
+        shapes.append(s)
+
+    def once():
+        for s in shapes:
+            s.translate(0, 0)
+        canvas.update()
+        canvas.draw(True)
+        canvas.sync()
+    result = median_draws_per_ms(len(shapes), once, iterations)
+    engine.term() if hasattr(engine, "term") else None
+    return result
+
+
+def bench_reel(binary, spec_path, iterations, threads):
+    out = subprocess.run([binary, spec_path, "--threads", str(threads), "--iterations", str(iterations)],
+                         check=True, capture_output=True, text=True).stdout
+    return {d["test"]: d["draws_per_ms"] for d in map(json.loads, out.splitlines())}
+
+
+def versions():
+    v = []
+    for name, get in [("Cairo", lambda: __import__("cairo").cairo_version_string()),
+                      ("Skia (skia-python)", lambda: __import__("skia").__version__),
+                      ("Blend2D (blend2d-python)", lambda: __import__("importlib.metadata").metadata.version("blend2d-python")),
+                      ("ThorVG (thorvg-python)", lambda: __import__("importlib.metadata").metadata.version("thorvg-python"))]:
+        try:
+            v.append(f"{name} {get()}")
+        except Exception as e:  # noqa: BLE001 - a missing peer is reported, not fatal
+            v.append(f"{name} n/a ({type(e).__name__})")
+    return v
+
+
+def run(args):
+    with open(args.spec) as f:
+        spec = json.load(f)
+    t = args.threads
+    results = {}
+    reel1 = bench_reel(args.reel, args.spec, args.iterations, 1)
+    reelT = bench_reel(args.reel, args.spec, args.iterations, t)
+    for test in spec["tests"]:
+        row = {"paths": len(test["paths"]), "reel1": reel1.get(test["name"]), "reelT": reelT.get(test["name"])}
+        for key, fn in [("cairo", lambda: bench_cairo(spec, test, args.iterations)),
+                        ("skia", lambda: bench_skia(spec, test, args.iterations)),
+                        ("blend2d", lambda: bench_blend2d(spec, test, args.iterations)),
+                        ("thorvg1", lambda: bench_thorvg(spec, test, args.iterations, 1)),
+                        ("thorvgT", lambda: bench_thorvg(spec, test, args.iterations, t))]:
+            try:
+                row[key] = fn()
+            except Exception as e:  # noqa: BLE001
+                print(f"{key} on {test['name']}: {type(e).__name__}: {e}", file=sys.stderr)
+                row[key] = None
+        results[test["name"]] = row
+        print(f"  {test['name']}: done", file=sys.stderr)
+
+    def f(v):
+        return "n/a" if v is None else f"{v:.3g}"
+
+    def ratio(a, b):
+        return "n/a" if a is None or b is None or b == 0 else f"{a / b:.2f}"
+    print(f"Peers: {', '.join(versions())}. Machine: {os.cpu_count()} cores, {platform.machine()}, {platform.platform()}.")
+    print(f"Iterations: median of {args.iterations}; T = {t} threads. Figures are draws per millisecond (higher is faster).")
+    print()
+    print(f"| test | paths | Reel 1T | Reel {t}T | Cairo | Skia | Blend2D 1T | ThorVG 1T | ThorVG {t}T | Reel ÷ Cairo | Reel ÷ Skia | Reel ÷ Blend2D | Reel {t}T ÷ 1T |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for name, r in results.items():
+        print(f"| {name} | {r['paths']} | {f(r['reel1'])} | {f(r['reelT'])} | {f(r['cairo'])} | {f(r['skia'])} | {f(r['blend2d'])} | "
+              f"{f(r['thorvg1'])} | {f(r['thorvgT'])} | {ratio(r['reel1'], r['cairo'])} | {ratio(r['reel1'], r['skia'])} | "
+              f"{ratio(r['reel1'], r['blend2d'])} | {ratio(r['reelT'], r['reel1'])} |")
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump(results, fh, indent=1)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    g = sub.add_parser("gen")
+    g.add_argument("spec")
+    r = sub.add_parser("run")
+    r.add_argument("spec")
+    r.add_argument("--reel", required=True)
+    r.add_argument("--iterations", type=int, default=5)
+    r.add_argument("--threads", type=int, default=os.cpu_count() or 2)
+    r.add_argument("--json")
+    args = ap.parse_args()
+    if args.cmd == "gen":
+        gen(args.spec)
+    else:
+        run(args)
+
+
+if __name__ == "__main__":
+    main()
