@@ -38,6 +38,8 @@ public struct Transform2D: Hashable, Sendable {
         Point(x: a * p.x + c * p.y + tx, y: b * p.x + d * p.y + ty)
     }
 
+    public var isFinite: Bool { a.isFinite && b.isFinite && c.isFinite && d.isFinite && tx.isFinite && ty.isFinite }
+
     /// The largest factor by which the transform stretches a length (for flattening tolerances).
     public var maxScale: Double {
         let sx = (a * a + b * b).squareRoot()

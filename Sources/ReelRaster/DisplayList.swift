@@ -9,11 +9,20 @@ public struct DisplayList: Sendable {
     public enum Command: Sendable {
         /// Fill `path` with `paint`; coverage is multiplied by `opacity`.
         case fill(path: Path, paint: Paint, opacity: Double, rule: FillRule)
+        /// Stroke `path` (in its own space, mapped to device space by `transform`, so a non-uniform
+        /// scale shapes the pen) and fill the outline with `paint`. Outlines are made in the
+        /// rasterizer's parallel preparation.
+        case stroke(path: Path, style: StrokeStyle, transform: Transform2D, paint: Paint, opacity: Double)
         case beginGroup(Group)
         /// Ends the content of a group that has `hasMask`; what follows, to `endGroup`, draws the mask,
         /// whose alpha multiplies the group.
         case beginMask
         case endGroup
+
+        /// A solid stroke in device space.
+        public static func stroke(path: Path, style: StrokeStyle, color: Color, transform: Transform2D = .identity) -> Command {
+            .stroke(path: path, style: style, transform: transform, paint: .solid(color), opacity: 1)
+        }
 
         /// A solid fill.
         public static func fill(path: Path, color: Color, opacity: Double = 1, rule: FillRule = .nonZero) -> Command {

@@ -65,7 +65,7 @@ public struct Rasterizer: Sendable {
         frame.pixels.withUnsafeMutableBufferPointer { buffer in
             let pixels = SendablePointer(base: buffer.baseAddress!)
             DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                var painter = BandPainter(frameWidth: width, tree: tree, maxRows: bandHeight)
+                let painter = BandPainter(frameWidth: width, tree: tree, maxRows: bandHeight)
                 var band = worker
                 while band < bands {
                     let y0 = band * bandHeight
@@ -189,9 +189,15 @@ struct DrawTree: @unchecked Sendable {
         // Flatten every fill's path first, in parallel: it is most of the preparation.
         var fillIndices: [Int] = []
         for (i, c) in commands.enumerated() {
-            if case .fill(let path, _, let opacity, _) = c {
+            switch c {
+            case .fill(let path, _, let opacity, _):
                 guard path.isFinite else { throw .nonFinitePath(commandIndex: i) }
                 if opacity > 0 { fillIndices.append(i) }
+            case .stroke(let path, let style, let transform, _, let opacity):
+                guard path.isFinite, transform.isFinite, style.lineWidth.isFinite else { throw .nonFinitePath(commandIndex: i) }
+                if opacity > 0 && style.lineWidth > 0 { fillIndices.append(i) }
+            default:
+                break
             }
         }
         let fills = fillIndices
@@ -206,10 +212,19 @@ struct DrawTree: @unchecked Sendable {
         DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
             var k = chunk
             while k < fills.count {
-                if case .fill(let path, let paint, let opacity, let rule) = commands[fills[k]],
-                    let p = PreparedPaint(paint, opacity: min(opacity, 1))
-                {
-                    slots.base[k] = PreparedShape(path: path, paint: p, rule: rule, tolerance: tolerance)
+                switch commands[fills[k]] {
+                case .fill(let path, let paint, let opacity, let rule):
+                    if let p = PreparedPaint(paint, opacity: min(opacity, 1)) {
+                        slots.base[k] = PreparedShape(path: path, paint: p, rule: rule, tolerance: tolerance)
+                    }
+                case .stroke(let path, let style, let transform, let paint, let opacity):
+                    if let p = PreparedPaint(paint, opacity: min(opacity, 1)) {
+                        let outline = Stroker.outline(path, style: style, tolerance: tolerance / max(transform.maxScale, 1e-9))
+                        slots.base[k] = PreparedShape(
+                            path: outline.applying(transform), paint: p, rule: .nonZero, tolerance: tolerance)
+                    }
+                default:
+                    break
                 }
                 k += chunks
             }
@@ -231,7 +246,7 @@ struct DrawTree: @unchecked Sendable {
         while index < commands.count {
             let i = index
             switch commands[i] {
-            case .fill:
+            case .fill, .stroke:
                 index += 1
                 if let shape = shapes[i] { out.append(.shape(shape)) }
             case .beginGroup(let g):

@@ -38,7 +38,6 @@ public struct SceneRenderer: Sendable {
             y: -layer.bounds.origin.y - layer.anchorPoint.y * size.height
         ).concatenating(.translation(x: layer.position.x, y: layer.position.y))
         let toDevice = local.concatenating(parentToDevice)
-        let scale = toDevice.maxScale
         let boundsShape = Path(roundedRect: layer.bounds, cornerRadius: layer.cornerRadius)
 
         var body: [DisplayList.Command] = []
@@ -69,9 +68,8 @@ public struct SceneRenderer: Sendable {
             }
             if let stroke = shape.strokeColor, stroke.alpha > 0, !shape.path.isEmpty, shape.stroke.lineWidth > 0 {
                 // Stroked in the layer's own space, so a non-uniform scale shapes the pen as it does on iOS.
-                let outline = Stroker.outline(
-                    shape.path, style: shape.stroke, tolerance: defaultFlatteningTolerance / max(scale, 1e-9))
-                body.append(.fill(path: outline.applying(toDevice), color: stroke))
+                body.append(
+                    .stroke(path: shape.path, style: shape.stroke, transform: toDevice, paint: .solid(stroke), opacity: 1))
             }
         case .gradient:
             if let g = gradient(layer.gradient, bounds: layer.bounds, toDevice: toDevice), !layer.bounds.isEmpty {
@@ -100,9 +98,13 @@ public struct SceneRenderer: Sendable {
         if shadow == nil && clip == nil && !hasMask && (layer.opacity >= 1 || body.count <= 1) {
             // No offscreen group needed: with at most one command, group opacity is that command's.
             for command in body {
-                if case .fill(let path, let paint, let opacity, let rule) = command, layer.opacity < 1 {
+                switch command {
+                case .fill(let path, let paint, let opacity, let rule) where layer.opacity < 1:
                     out.append(.fill(path: path, paint: paint, opacity: opacity * layer.opacity, rule: rule))
-                } else {
+                case .stroke(let path, let style, let transform, let paint, let opacity) where layer.opacity < 1:
+                    out.append(
+                        .stroke(path: path, style: style, transform: transform, paint: paint, opacity: opacity * layer.opacity))
+                default:
                     out.append(command)
                 }
             }

@@ -173,3 +173,36 @@ import Testing
         }
     }
 }
+
+@Suite struct StrokeCommandTests {
+    /// The rasterizer's stroke command is the stroker's outline, made in the path's own space at the
+    /// tolerance divided by the transform's scale, then mapped: the same bytes as doing it by hand.
+    @Test func strokeCommandIsTheTransformedOutline() throws {
+        var p = Path()
+        p.move(to: Point(x: 2, y: 3))
+        p.addCurve(to: Point(x: 20, y: 15), control1: Point(x: 10, y: -5), control2: Point(x: 15, y: 25))
+        let style = StrokeStyle(lineWidth: 3, lineCap: .round, lineJoin: .round)
+        let t = Transform2D.scale(x: 2, y: 1).concatenating(.translation(x: 3.5, y: 10.25))
+        var a = DisplayList(background: .white)
+        a.commands = [.stroke(path: p, style: style, color: .black, transform: t)]
+        var b = DisplayList(background: .white)
+        b.commands = [.fill(path: Stroker.outline(p, style: style, tolerance: 0.05).applying(t), color: .black)]
+        let fa = try Rasterizer(threads: 2).render(a, width: 60, height: 50)
+        let fb = try Rasterizer(threads: 1).render(b, width: 60, height: 50)
+        #expect(fa.pixels == fb.pixels)
+        #expect(fa.pixel(x: 7, y: 13).r == 0)  // the start point, (2, 3) mapped to (7.5, 13.25)
+    }
+
+    @Test func nonFiniteStrokeIsRefused() {
+        var p = Path()
+        p.move(to: .zero)
+        p.addLine(to: Point(x: 10, y: 10))
+        let bad = Transform2D(a: .nan, b: 0, c: 0, d: 1, tx: 0, ty: 0)
+        #expect(throws: RasterError.nonFinitePath(commandIndex: 0)) {
+            _ = try Rasterizer().render(
+                DisplayList(
+                    background: .white, commands: [.stroke(path: p, style: StrokeStyle(), color: .black, transform: bad)]),
+                width: 8, height: 8)
+        }
+    }
+}
