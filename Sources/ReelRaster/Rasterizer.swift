@@ -208,7 +208,7 @@ struct DrawTree: @unchecked Sendable {
             prepared.deallocate()
         }
         let slots = SendableShapes(base: prepared.baseAddress!)
-        let chunks = min(max(1, threads), max(1, fills.count / 16))
+        let chunks = min(max(1, threads), max(1, fills.count))
         DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
             var k = chunk
             while k < fills.count {
