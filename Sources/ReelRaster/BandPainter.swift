@@ -70,7 +70,7 @@ struct BandPainter {
                 let out = canvas.row(y)
                 scratch.spans(row: y - canvas.y0, c0: c0, c1: c1, rule: shape.rule) { start, end, c in
                     g.shade(y: y, x0: canvas.x0 &+ start, x1: canvas.x0 &+ end &- 1, into: shade)
-                    for x in start..<end { blend(out + x &* 4, shade[x &- start], c) }
+                    blendShaded(out + start &* 4, shade, count: end &- start, c)
                 }
             }
         case .image(let image):
@@ -78,7 +78,7 @@ struct BandPainter {
                 let out = canvas.row(y)
                 scratch.spans(row: y - canvas.y0, c0: c0, c1: c1, rule: shape.rule) { start, end, c in
                     image.shade(y: y, x0: canvas.x0 &+ start, x1: canvas.x0 &+ end &- 1, into: shade)
-                    for x in start..<end { blend(out + x &* 4, shade[x &- start], c) }
+                    blendShaded(out + start &* 4, shade, count: end &- start, c)
                 }
             }
         }
@@ -205,6 +205,25 @@ struct BandPainter {
     let d = SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: lanes))
     let r = s + d * (1 - s.w * (1 / 255))
     UnsafeMutableRawPointer(p).storeBytes(of: pack(r), as: UInt32.self)
+}
+
+/// Composites shaded colours at one coverage; fully covered opaque pixels are stored without reading
+/// what is below (source-over of an opaque source is the source).
+@inline(__always) func blendShaded(
+    _ out: UnsafeMutablePointer<UInt8>, _ colors: UnsafeMutablePointer<SIMD4<Float>>, count: Int, _ c: Float
+) {
+    if c >= 1 {
+        for i in 0..<count {
+            let color = colors[i]
+            if color.w >= 255 {
+                UnsafeMutableRawPointer(out + i &* 4).storeBytes(of: pack(color), as: UInt32.self)
+            } else {
+                blend(out + i &* 4, color, 1)
+            }
+        }
+    } else {
+        for i in 0..<count { blend(out + i &* 4, colors[i], c) }
+    }
 }
 
 /// Rounds four channel values in 0…255 and packs them as RGBA bytes.
