@@ -21,6 +21,9 @@ public enum AnimatableValue: Hashable, Sendable {
     /// Linear interpolation, component by component (CORE-ANIMATION.md §7). Returns nil when the two
     /// values are of different types.
     public static func interpolate(_ a: AnimatableValue, _ b: AnimatableValue, _ f: Double) -> AnimatableValue? {
+        // The ends exactly: a held end value must not drift by a rounding error.
+        if f == 0 && a.typeName == b.typeName { return a }
+        if f == 1 && a.typeName == b.typeName { return b }
         func mix(_ x: Double, _ y: Double) -> Double { x + (y - x) * f }
         switch (a, b) {
         case (.number(let x), .number(let y)):

@@ -56,6 +56,11 @@ public struct MediaTiming: Hashable, Sendable {
     /// Progress `p = tb/d` in 0…1 at parent time `tp` (before the timing function), or nil when the
     /// animation does not apply at that time (outside its active phase with no fill, or removed).
     public func progress(atParentTime tp: Double) -> Double? {
+        progressAndCycle(atParentTime: tp)?.progress
+    }
+
+    /// Progress and the index of the repeat it falls in (0 for the first cycle), for `cumulative`.
+    public func progressAndCycle(atParentTime tp: Double) -> (progress: Double, cycle: Int)? {
         let d = effectiveDuration
         let c = cycleDuration
         let activeEnd = activeDuration
@@ -63,7 +68,7 @@ public struct MediaTiming: Hashable, Sendable {
         var atEnd = false
 
         if speed == 0 {
-            guard tp >= beginTime else { return fillsBackwards ? basicProgress(timeOffset, d: d, c: c) : nil }
+            guard tp >= beginTime || fillsBackwards else { return nil }
             return basicProgress(timeOffset, d: d, c: c)
         }
         let u = (tp - beginTime) * abs(speed)
@@ -78,7 +83,7 @@ public struct MediaTiming: Hashable, Sendable {
             ta = (tp - beginTime) * speed + timeOffset
         }
         if atEnd, let held = Self.heldProgressAtExactCycleEnd(ta: ta, cycle: c, autoreverses: autoreverses) {
-            return held
+            return (held, max(0, Int((ta / c).rounded()) - 1))
         }
         return basicProgress(ta, d: d, c: c)
     }
@@ -87,11 +92,11 @@ public struct MediaTiming: Hashable, Sendable {
     private var fillsForwards: Bool { fillMode == .forwards || fillMode == .both }
 
     /// §1.3 step 4: fold active local time into one cycle, mirroring the reverse leg.
-    private func basicProgress(_ ta: Double, d: Double, c: Double) -> Double {
+    private func basicProgress(_ ta: Double, d: Double, c: Double) -> (progress: Double, cycle: Int) {
         let k = (ta / c).rounded(.down)
         let ct = ta - k * c
         let tb = (autoreverses && ct > d) ? c - ct : ct
-        return min(max(tb / d, 0), 1)
+        return (min(max(tb / d, 0), 1), k.isFinite ? Int(max(min(k, 1e9), -1e9)) : 0)
     }
 
     /// UNCONFIRMED (CORE-ANIMATION.md §1.3 step 5, "Boundary", as in SMIL): when the forwards fill

@@ -137,7 +137,7 @@ public struct Layer: Sendable {
     public var shape = ShapeProperties()
     public var gradient = GradientProperties()
     public var sublayers: [Layer] = []
-    public var animations: [BasicAnimation] = []
+    public var animations: [Animation] = []
     private var maskStorage: [Layer] = []
 
     /// A layer whose alpha masks this one (`CALayer.mask`), positioned in this layer's coordinates.

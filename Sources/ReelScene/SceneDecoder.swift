@@ -454,13 +454,28 @@ struct Reader {
         }
     }
 
-    static let animationKeys = [
-        "keyPath", "fromValue", "toValue", "beginTime", "duration", "speed", "timeOffset",
-        "repeatCount", "repeatDuration", "autoreverses", "fillMode", "removedOnCompletion",
+    static let timingKeys = [
+        "type", "keyPath", "beginTime", "duration", "speed", "timeOffset", "repeatCount", "repeatDuration", "autoreverses",
+        "fillMode", "removedOnCompletion", "timingFunction", "additive", "cumulative",
     ]
+    static let basicKeys = ["fromValue", "toValue", "byValue"]
+    static let keyframeKeys = [
+        "values", "keyTimes", "timingFunctions", "calculationMode", "tensionValues", "continuityValues", "biasValues",
+    ]
+    static let animationTypes = ["basic", "keyframe"]
 
-    func animation(_ node: JSONNode, _ path: String, type: LayerType) throws(SceneError) -> BasicAnimation {
-        let m = try members(node, path, known: Self.animationKeys, what: "an animation")
+    func animation(_ node: JSONNode, _ path: String, type: LayerType) throws(SceneError) -> Animation {
+        var kind = "basic"
+        if case .object(let list) = node.value, let typeNode = list.first(where: { $0.key == "type" })?.value {
+            kind = try string(typeNode, join(path, "type"))
+            guard Self.animationTypes.contains(kind) else {
+                throw fail(
+                    typeNode, join(path, "type"), "unknown animation type \"\(kind)\"", fix: "use \"basic\" or \"keyframe\"")
+            }
+        }
+        let m = try members(
+            node, path, known: Self.timingKeys + (kind == "basic" ? Self.basicKeys : Self.keyframeKeys),
+            what: "a \(kind) animation")
         guard let keyNode = m["keyPath"] else {
             throw fail(
                 node, join(path, "keyPath"), "an animation needs a \"keyPath\"",
@@ -474,12 +489,100 @@ struct Reader {
                 keyNode, join(path, "keyPath"), "\"\(keyName)\" is not an animatable key path of a layer",
                 fix: "\(suggestion)animatable: \(names.joined(separator: ", "))")
         }
-        var animation = BasicAnimation(keyPath: keyName)
-        if let n = m["fromValue"] { animation.fromValue = try value(n, join(path, "fromValue"), type: keyPath.valueType) }
-        if let n = m["toValue"] { animation.toValue = try value(n, join(path, "toValue"), type: keyPath.valueType) }
-        if animation.fromValue == nil && animation.toValue == nil {
-            throw fail(node, path, "an animation needs \"fromValue\", \"toValue\" or both", fix: "add \"toValue\"")
+        let timing = try mediaTiming(m, path)
+        let timingFunction =
+            try m["timingFunction"].map { n throws(SceneError) in try self.timingFunction(n, join(path, "timingFunction")) }
+            ?? .linear
+        let additive = try m["additive"].map { n throws(SceneError) in try bool(n, join(path, "additive")) } ?? false
+        let cumulative = try m["cumulative"].map { n throws(SceneError) in try bool(n, join(path, "cumulative")) } ?? false
+
+        if kind == "basic" {
+            var a = BasicAnimation(keyPath: keyName, timing: timing, timingFunction: timingFunction)
+            if let n = m["fromValue"] { a.fromValue = try value(n, join(path, "fromValue"), type: keyPath.valueType) }
+            if let n = m["toValue"] { a.toValue = try value(n, join(path, "toValue"), type: keyPath.valueType) }
+            if let n = m["byValue"] { a.byValue = try value(n, join(path, "byValue"), type: keyPath.valueType) }
+            if a.fromValue == nil && a.toValue == nil && a.byValue == nil {
+                throw fail(
+                    node, path, "a basic animation needs \"fromValue\", \"toValue\" or \"byValue\"", fix: "add \"toValue\"")
+            }
+            a.isAdditive = additive
+            a.isCumulative = cumulative
+            return .basic(a)
         }
+        guard let valuesNode = m["values"] else {
+            throw fail(node, join(path, "values"), "a keyframe animation needs \"values\"", fix: "add \"values\": [v0, v1, …]")
+        }
+        var values: [AnimatableValue] = []
+        for (i, item) in try array(valuesNode, join(path, "values")).enumerated() {
+            values.append(try value(item, "\(join(path, "values"))[\(i)]", type: keyPath.valueType))
+        }
+        guard !values.isEmpty else { throw fail(valuesNode, join(path, "values"), "\"values\" is empty") }
+        var a = KeyframeAnimation(keyPath: keyName, values: values, timing: timing)
+        a.timingFunction = timingFunction
+        a.isAdditive = additive
+        a.isCumulative = cumulative
+        if let n = m["calculationMode"] {
+            a.calculationMode = try choice(n, join(path, "calculationMode"), KeyframeAnimation.CalculationMode.self)
+        }
+        if let n = m["keyTimes"] {
+            let p = join(path, "keyTimes")
+            var k: [Double] = []
+            for (i, item) in try array(n, p).enumerated() {
+                let v = try number(item, "\(p)[\(i)]")
+                guard v >= 0 && v <= 1 else { throw fail(item, "\(p)[\(i)]", "key times lie in 0…1, got \(v)") }
+                if let last = k.last, v < last {
+                    throw fail(
+                        item, "\(p)[\(i)]", "key times must not decrease (\(v) after \(last))",
+                        fix: "list key times in increasing order")
+                }
+                k.append(v)
+            }
+            a.keyTimes = k
+        }
+        if let n = m["timingFunctions"] {
+            let p = join(path, "timingFunctions")
+            var fs: [TimingFunction] = []
+            for (i, item) in try array(n, p).enumerated() { fs.append(try self.timingFunction(item, "\(p)[\(i)]")) }
+            a.timingFunctions = fs
+        }
+        func numbers(_ key: String) throws(SceneError) -> [Double] {
+            guard let n = m[key] else { return [] }
+            var out: [Double] = []
+            for (i, item) in try array(n, join(path, key)).enumerated() {
+                let v = try number(item, "\(join(path, key))[\(i)]")
+                guard v >= -1 && v <= 1 else { throw fail(item, "\(join(path, key))[\(i)]", "\(key) lie in −1…1, got \(v)") }
+                out.append(v)
+            }
+            return out
+        }
+        a.tensionValues = try numbers("tensionValues")
+        a.continuityValues = try numbers("continuityValues")
+        a.biasValues = try numbers("biasValues")
+        return .keyframe(a)
+    }
+
+    /// A timing function: a name (`linear`, `easeIn`, `easeOut`, `easeInEaseOut`, `default`) or control
+    /// points [c1x, c1y, c2x, c2y].
+    func timingFunction(_ node: JSONNode, _ path: String) throws(SceneError) -> TimingFunction {
+        let names = TimingFunction.named.keys.sorted()
+        switch node.value {
+        case .string(let s):
+            guard let f = TimingFunction.named[s] else {
+                let suggestion = closest(s, in: names).map { "did you mean \"\($0)\"? " } ?? ""
+                throw fail(
+                    node, path, "unknown timing function \"\(s)\"",
+                    fix: "\(suggestion)use \(names.joined(separator: ", ")) or [c1x, c1y, c2x, c2y]")
+            }
+            return f
+        default:
+            let c = try components(
+                node, path, names: ["c1x", "c1y", "c2x", "c2y"], what: "a timing function", example: "[0.42, 0, 0.58, 1]")
+            guard c.allSatisfy({ $0.isFinite }) else { throw fail(node, path, "control points must be finite") }
+            return TimingFunction(c[0], c[1], c[2], c[3])
+        }
+    }
+
+    func mediaTiming(_ m: [String: JSONNode], _ path: String) throws(SceneError) -> MediaTiming {
         var t = MediaTiming()
         if let n = m["beginTime"] { t.beginTime = try finite(try number(n, join(path, "beginTime")), n, join(path, "beginTime")) }
         if let n = m["duration"] {
@@ -511,17 +614,9 @@ struct Reader {
             }
         }
         if let n = m["autoreverses"] { t.autoreverses = try bool(n, join(path, "autoreverses")) }
-        if let n = m["fillMode"] {
-            let s = try string(n, join(path, "fillMode"))
-            guard let f = FillMode(rawValue: s) else {
-                throw fail(
-                    n, join(path, "fillMode"), "unknown fillMode \"\(s)\"", fix: "use one of removed, forwards, backwards, both")
-            }
-            t.fillMode = f
-        }
+        if let n = m["fillMode"] { t.fillMode = try choice(n, join(path, "fillMode"), FillMode.self) }
         if let n = m["removedOnCompletion"] { t.removedOnCompletion = try bool(n, join(path, "removedOnCompletion")) }
-        animation.timing = t
-        return animation
+        return t
     }
 }
 

@@ -18,11 +18,10 @@ extension Scene {
     static func present(_ model: Layer, at t: Double) -> Layer {
         var presented = model
         presented.animations = []
+        // In order: each animation replaces the running value, or adds to it when additive (§3.2).
         for animation in model.animations {
             guard let keyPath = LayerKeyPath(rawValue: animation.keyPath) else { continue }
-            if let v = animation.value(at: t, model: keyPath.get(model)) {
-                keyPath.set(v, on: &presented)
-            }
+            keyPath.set(animation.apply(at: t, model: keyPath.get(model), running: keyPath.get(presented)), on: &presented)
         }
         presented.sublayers = model.sublayers.map { present($0, at: t) }
         presented.mask = model.mask.map { present($0, at: t) }

@@ -197,3 +197,46 @@ func decodeError(_ text: String) -> SceneError? {
         #expect(dup?.message == "another layer is already named \"a\"")
     }
 }
+
+@Suite struct AnimationDecodingTests {
+    let head = #""width": 100, "height": 100, "fps": 10, "duration": 1, "layers": [{"name": "a", "animations": ["#
+
+    @Test func keyframeAnimationFromJSON() throws {
+        let s = try decode(
+            "{" + head
+                + #"{"type": "keyframe", "keyPath": "opacity", "values": [1, 0.5, 0], "keyTimes": [0, 0.4, 0.6], "duration": 0.4, "timingFunction": "easeIn", "timingFunctions": [[0.1, 0, 0.9, 1], "linear"]}]}]}"#
+        )
+        guard case .keyframe(let a) = s.layers[0].animations[0] else {
+            Issue.record("not a keyframe animation")
+            return
+        }
+        #expect(a.keyTimes == [0, 0.4, 0.6] && a.timingFunction == .easeIn && a.timingFunctions.count == 2)
+        #expect(a.timingFunctions[0] == TimingFunction(0.1, 0, 0.9, 1))
+        // At t = 0.4 s (p = 1, y = 1): after 0.6, the last value.
+        #expect(s.sample(at: 0.39999).layers[0].opacity == 0)
+    }
+
+    @Test func basicByValueAndAdditive() throws {
+        let s = try decode("{" + head + #"{"keyPath": "position.x", "byValue": 10, "additive": true, "duration": 1}]}]}"#)
+        // Model x = 0: additive by 10 from the model: at ½, 0 ⊕ (0 → 10 at ½) = 5.
+        #expect(s.sample(at: 0.5).layers[0].position.x == 5)
+    }
+
+    @Test func errors() {
+        let keyTimes = decodeError(
+            "{" + head + #"{"type": "keyframe", "keyPath": "opacity", "values": [1, 0], "keyTimes": [0, 1, 0.5]}]}]}"#)
+        #expect(
+            keyTimes?.path == "layers[0].animations[0].keyTimes[2]" && keyTimes?.message.contains("must not decrease") == true)
+        let mode = decodeError(
+            "{" + head + #"{"type": "keyframe", "keyPath": "opacity", "values": [1], "calculationMode": "pacd"}]}]}"#)
+        #expect(mode?.fix?.hasPrefix("did you mean \"paced\"?") == true)
+        let tf = decodeError("{" + head + #"{"keyPath": "opacity", "toValue": 1, "timingFunction": "easOut"}]}]}"#)
+        #expect(tf?.path == "layers[0].animations[0].timingFunction" && tf?.fix?.hasPrefix("did you mean \"easeOut\"?") == true)
+        // SwiftUI's and CSS's name is accepted for easeInEaseOut.
+        #expect(decodeError("{" + head + #"{"keyPath": "opacity", "toValue": 1, "timingFunction": "easeInOut"}]}]}"#) == nil)
+        let type = decodeError("{" + head + #"{"type": "spring", "keyPath": "opacity"}]}]}"#)
+        #expect(type?.message == "unknown animation type \"spring\"")
+        let wrongKey = decodeError("{" + head + #"{"keyPath": "opacity", "values": [1]}]}]}"#)
+        #expect(wrongKey?.message == "unknown key \"values\" in a basic animation")
+    }
+}
