@@ -7,6 +7,7 @@ public enum AnimatableValue: Hashable, Sendable {
     case size(Size)
     case rect(Rect)
     case color(Color)
+    case transform(Transform3D)
 
     public var typeName: String {
         switch self {
@@ -15,6 +16,7 @@ public enum AnimatableValue: Hashable, Sendable {
         case .size: return "size"
         case .rect: return "rect"
         case .color: return "color"
+        case .transform: return "transform"
         }
     }
 
@@ -39,6 +41,8 @@ public enum AnimatableValue: Hashable, Sendable {
                     width: mix(r.size.width, s.size.width), height: mix(r.size.height, s.size.height)))
         case (.color(let c), .color(let d)):
             return .color(interpolateLayerColor(c, d, f))
+        case (.transform(let a), .transform(let b)):
+            return .transform(TransformInterpolation.interpolate(a, b, f))
         default:
             return nil
         }

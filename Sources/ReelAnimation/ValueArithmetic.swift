@@ -10,6 +10,7 @@ extension AnimatableValue {
         case .size(let s): return [s.width, s.height]
         case .rect(let r): return [r.origin.x, r.origin.y, r.size.width, r.size.height]
         case .color(let c): return [c.red, c.green, c.blue, c.alpha]
+        case .transform(let t): return t.values
         }
     }
 
@@ -20,29 +21,48 @@ extension AnimatableValue {
         case .size: return .size(Size(width: c[0], height: c[1]))
         case .rect: return .rect(Rect(x: c[0], y: c[1], width: c[2], height: c[3]))
         case .color: return .color(Color(red: c[0], green: c[1], blue: c[2], alpha: c[3]))
+        case .transform: return .transform(Transform3D(c) ?? .identity)
         }
     }
 
     func sameType(_ other: AnimatableValue) -> Bool { typeName == other.typeName }
 
-    /// a ⊕ b.
+    /// a ⊕ b. For transforms, concatenation with b applied first: the additive rule
+    /// `Concat(animValue, running)` of §3.2 (UNCONFIRMED there, WebKit's order).
     public static func adding(_ a: AnimatableValue, _ b: AnimatableValue) -> AnimatableValue? {
         guard a.sameType(b) else { return nil }
+        if case .transform(let ta) = a, case .transform(let tb) = b { return .transform(tb.concatenating(ta)) }
         return a.withComponents(zip(a.components, b.components).map { $0 + $1 })
     }
 
-    /// a ⊖ b.
+    /// a ⊖ b: the x with b ⊕ x = a.
     public static func subtracting(_ a: AnimatableValue, _ b: AnimatableValue) -> AnimatableValue? {
         guard a.sameType(b) else { return nil }
+        if case .transform(let ta) = a, case .transform(let tb) = b {
+            guard let inverse = tb.inverse else { return nil }
+            return .transform(ta.concatenating(inverse))
+        }
         return a.withComponents(zip(a.components, b.components).map { $0 - $1 })
     }
 
-    /// k·v, for the cumulative repeats of §3.3.
-    public func scaled(by k: Double) -> AnimatableValue { withComponents(components.map { $0 * k }) }
+    /// k·v, for the cumulative repeats of §3.3; a transform is concatenated with itself k times.
+    public func scaled(by k: Double) -> AnimatableValue {
+        if case .transform(let t) = self {
+            var out = Transform3D.identity
+            for _ in 0..<max(0, min(Int(k.rounded()), 10_000)) { out = out.concatenating(t) }
+            return .transform(out)
+        }
+        return withComponents(components.map { $0 * k })
+    }
 
     /// The distance paced keyframes use: |Δ| for numbers, Euclidean for the others (§4.3).
     public static func distance(_ a: AnimatableValue, _ b: AnimatableValue) -> Double {
         guard a.sameType(b) else { return 0 }
+        if case .transform(let ta) = a, case .transform(let tb) = b, let da = DecomposedTransform(ta),
+            let db = DecomposedTransform(tb)
+        {
+            return transformDistance(da, db)
+        }
         return zip(a.components, b.components).reduce(0) { $0 + ($1.0 - $1.1) * ($1.0 - $1.1) }.squareRoot()
     }
 
@@ -56,4 +76,12 @@ extension AnimatableValue {
         }
         return first.withComponents(out)
     }
+}
+
+/// UNCONFIRMED (CORE-ANIMATION.md §4.3): the paced distance between two transforms is the Euclidean norm
+/// of the difference of their decomposed components (translation, scale, shear, quaternion, perspective).
+func transformDistance(_ a: DecomposedTransform, _ b: DecomposedTransform) -> Double {
+    let parts = [a.translation - b.translation, a.scale - b.scale, a.skew - b.skew].map { ($0 * $0).sum() }
+    let q = a.quaternion - b.quaternion, p = a.perspective - b.perspective
+    return (parts.reduce(0, +) + (q * q).sum() + (p * p).sum()).squareRoot()
 }

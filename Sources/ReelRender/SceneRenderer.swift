@@ -21,28 +21,42 @@ public struct SceneRenderer: Sendable {
 
     public func displayList(for snapshot: Snapshot, scene: Scene) -> DisplayList {
         var list = DisplayList(background: scene.background)
-        let toPixels = Transform2D.scale(x: scene.scale, y: scene.scale)
-        for layer in snapshot.layers { emit(layer, parentToDevice: toPixels, into: &list.commands) }
+        let toPixels = Transform3D.scale(scene.scale, scene.scale, 1)
+        let ordered = snapshot.layers.enumerated().sorted {
+            ($0.element.zPosition, $0.offset) < ($1.element.zPosition, $1.offset)
+        }
+        for (_, layer) in ordered { emit(layer, parentToDevice: toPixels, into: &list.commands) }
         return list
     }
 
     /// The commands that draw one layer and its sublayers, in Core Animation's order: shadow (of the
     /// whole layer), background, contents (image, shape or gradient), sublayers, border; then the mask,
     /// the `masksToBounds` clip and the opacity apply to all of it as one picture.
-    func emit(_ layer: Layer, parentToDevice: Transform2D, into out: inout [DisplayList.Command]) {
+    func emit(_ layer: Layer, parentToDevice: Transform3D, into out: inout [DisplayList.Command]) {
         guard !layer.hidden, layer.opacity > 0 else { return }
         let size = layer.bounds.size
-        // CORE-ANIMATION.md §8.2: the bounds are placed so that the anchor point sits at `position`.
-        let local = Transform2D.translation(
-            x: -layer.bounds.origin.x - layer.anchorPoint.x * size.width,
-            y: -layer.bounds.origin.y - layer.anchorPoint.y * size.height
-        ).concatenating(.translation(x: layer.position.x, y: layer.position.y))
-        let toDevice = local.concatenating(parentToDevice)
+        // CORE-ANIMATION.md §8.2: q ↦ ((q − ap)·transform) + (position, zPosition), with the anchor point
+        // ap = bounds.origin + anchorPoint ⊙ bounds.size.
+        let ap = Point(
+            x: layer.bounds.origin.x + layer.anchorPoint.x * size.width,
+            y: layer.bounds.origin.y + layer.anchorPoint.y * size.height)
+        let local = Transform3D.translation(-ap.x, -ap.y).concatenating(layer.transform)
+            .concatenating(.translation(layer.position.x, layer.position.y, layer.zPosition))
+        let toDevice3D = local.concatenating(parentToDevice)
+        guard toDevice3D.isFinite else { return }
+        // Paints, shadows and pens use the affine part (exact unless the layer is seen in perspective).
+        let toDevice = toDevice3D.affine
+        // Sublayers: sublayerTransform about the same pivot, T(−ap)·S·T(ap) (§8.2; pivot UNCONFIRMED).
+        let childToDevice =
+            layer.sublayerTransform.isIdentity
+            ? toDevice3D
+            : Transform3D.translation(-ap.x, -ap.y).concatenating(layer.sublayerTransform).concatenating(.translation(ap.x, ap.y))
+                .concatenating(toDevice3D)
         let boundsShape = Path(roundedRect: layer.bounds, cornerRadius: layer.cornerRadius)
 
         var body: [DisplayList.Command] = []
         if let bg = layer.backgroundColor, bg.alpha > 0, !layer.bounds.isEmpty {
-            body.append(.fill(path: boundsShape.applying(toDevice), color: bg))
+            body.append(.fill(path: boundsShape.applying(toDevice3D), color: bg))
         }
         if let name = layer.contents, let image = images[name], !layer.bounds.isEmpty {
             // contentsGravity "resize": the image is stretched over the bounds.
@@ -52,7 +66,7 @@ public struct SceneRenderer: Sendable {
             .concatenating(.translation(x: layer.bounds.minX, y: layer.bounds.minY))
             body.append(
                 .fill(
-                    path: Path(rect: layer.bounds).applying(toDevice),
+                    path: Path(rect: layer.bounds).applying(toDevice3D),
                     paint: .image(image, transform: toBounds.concatenating(toDevice)),
                     opacity: 1, rule: .nonZero))
         }
@@ -64,20 +78,32 @@ public struct SceneRenderer: Sendable {
             if let fill = shape.fillColor, fill.alpha > 0, !shape.path.isEmpty {
                 body.append(
                     .fill(
-                        path: shape.path.applying(toDevice), color: fill, rule: shape.fillRule == .evenOdd ? .evenOdd : .nonZero))
+                        path: shape.path.applying(toDevice3D), color: fill, rule: shape.fillRule == .evenOdd ? .evenOdd : .nonZero
+                    ))
             }
             if let stroke = shape.strokeColor, stroke.alpha > 0, !shape.path.isEmpty, shape.stroke.lineWidth > 0 {
                 // Stroked in the layer's own space, so a non-uniform scale shapes the pen as it does on iOS.
-                body.append(
-                    .stroke(path: shape.path, style: shape.stroke, transform: toDevice, paint: .solid(stroke), opacity: 1))
+                if toDevice3D.isAffineOnPlane {
+                    body.append(
+                        .stroke(path: shape.path, style: shape.stroke, transform: toDevice, paint: .solid(stroke), opacity: 1))
+                } else {
+                    // In perspective: outline in the layer's space, then project the outline.
+                    let outline = Stroker.outline(
+                        shape.path, style: shape.stroke, tolerance: defaultFlatteningTolerance / max(toDevice.maxScale, 1e-9))
+                    body.append(.fill(path: outline.applying(toDevice3D), color: stroke))
+                }
             }
         case .gradient:
             if let g = gradient(layer.gradient, bounds: layer.bounds, toDevice: toDevice), !layer.bounds.isEmpty {
                 body.append(
-                    .fill(path: Path(rect: layer.bounds).applying(toDevice), paint: .gradient(g), opacity: 1, rule: .nonZero))
+                    .fill(path: Path(rect: layer.bounds).applying(toDevice3D), paint: .gradient(g), opacity: 1, rule: .nonZero))
             }
         }
-        for sublayer in layer.sublayers { emit(sublayer, parentToDevice: toDevice, into: &body) }
+        // Siblings are drawn in zPosition order (stable: equal ones keep their order).
+        let ordered = layer.sublayers.enumerated().sorted {
+            ($0.element.zPosition, $0.offset) < ($1.element.zPosition, $1.offset)
+        }
+        for (_, sublayer) in ordered { emit(sublayer, parentToDevice: childToDevice, into: &body) }
         if layer.borderWidth > 0, layer.borderColor.alpha > 0, !layer.bounds.isEmpty {
             // The border lies inside the bounds, following the corner radius.
             let w = min(layer.borderWidth, layer.bounds.width / 2, layer.bounds.height / 2)
@@ -87,13 +113,13 @@ public struct SceneRenderer: Sendable {
                 Path(
                     roundedRect: Rect(x: b.minX + w, y: b.minY + w, width: b.width - 2 * w, height: b.height - 2 * w),
                     cornerRadius: max(0, layer.cornerRadius - w)))
-            body.append(.fill(path: ring.applying(toDevice), color: layer.borderColor, rule: .evenOdd))
+            body.append(.fill(path: ring.applying(toDevice3D), color: layer.borderColor, rule: .evenOdd))
         }
 
         var maskCommands: [DisplayList.Command] = []
-        if let mask = layer.mask { emit(mask, parentToDevice: toDevice, into: &maskCommands) }
+        if let mask = layer.mask { emit(mask, parentToDevice: toDevice3D, into: &maskCommands) }
         let shadow = shadowOf(layer, toDevice: toDevice)
-        let clip = layer.masksToBounds ? boundsShape.applying(toDevice) : nil
+        let clip = layer.masksToBounds ? boundsShape.applying(toDevice3D) : nil
         let hasMask = layer.mask != nil
         if shadow == nil && clip == nil && !hasMask && (layer.opacity >= 1 || body.count <= 1) {
             // No offscreen group needed: with at most one command, group opacity is that command's.

@@ -11,6 +11,21 @@ public enum LayerKeyPath: String, Sendable, CaseIterable {
     case boundsWidth = "bounds.size.width"
     case boundsHeight = "bounds.size.height"
     case anchorPoint
+    case transform
+    case sublayerTransform
+    case zPosition
+    case transformScale = "transform.scale"
+    case transformScaleX = "transform.scale.x"
+    case transformScaleY = "transform.scale.y"
+    case transformScaleZ = "transform.scale.z"
+    case transformRotation = "transform.rotation"
+    case transformRotationX = "transform.rotation.x"
+    case transformRotationY = "transform.rotation.y"
+    case transformRotationZ = "transform.rotation.z"
+    case transformTranslation = "transform.translation"
+    case transformTranslationX = "transform.translation.x"
+    case transformTranslationY = "transform.translation.y"
+    case transformTranslationZ = "transform.translation.z"
     case opacity
     case backgroundColor
     case cornerRadius
@@ -30,13 +45,18 @@ public enum LayerKeyPath: String, Sendable, CaseIterable {
     case startPoint
     case endPoint
 
-    public enum ValueType: String, Sendable { case number, point, size, rect, color }
+    public enum ValueType: String, Sendable { case number, point, size, rect, color, transform }
 
     public var valueType: ValueType {
         switch self {
         case .position, .anchorPoint, .shadowOffset, .startPoint, .endPoint: return .point
         case .bounds: return .rect
-        case .boundsSize: return .size
+        case .boundsSize, .transformTranslation: return .size
+        case .transform, .sublayerTransform: return .transform
+        case .zPosition, .transformScale, .transformScaleX, .transformScaleY, .transformScaleZ, .transformRotation,
+            .transformRotationX,
+            .transformRotationY, .transformRotationZ, .transformTranslationX, .transformTranslationY, .transformTranslationZ:
+            return .number
         case .backgroundColor, .borderColor, .shadowColor, .fillColor, .strokeColor: return .color
         case .positionX, .positionY, .boundsWidth, .boundsHeight, .opacity, .cornerRadius, .borderWidth, .shadowOpacity,
             .shadowRadius,
@@ -46,6 +66,9 @@ public enum LayerKeyPath: String, Sendable, CaseIterable {
     }
 
     public func get(_ layer: Layer) -> AnimatableValue {
+        if let component = transformComponent {
+            return component.get(layer.transform)
+        }
         switch self {
         case .position: return .point(layer.position)
         case .positionX: return .number(layer.position.x)
@@ -55,6 +78,13 @@ public enum LayerKeyPath: String, Sendable, CaseIterable {
         case .boundsWidth: return .number(layer.bounds.size.width)
         case .boundsHeight: return .number(layer.bounds.size.height)
         case .anchorPoint: return .point(layer.anchorPoint)
+        case .transform: return .transform(layer.transform)
+        case .sublayerTransform: return .transform(layer.sublayerTransform)
+        case .zPosition: return .number(layer.zPosition)
+        case .transformScale, .transformScaleX, .transformScaleY, .transformScaleZ, .transformRotation, .transformRotationX,
+            .transformRotationY, .transformRotationZ, .transformTranslation, .transformTranslationX, .transformTranslationY,
+            .transformTranslationZ:
+            return .number(0)  // handled above
         case .opacity: return .number(layer.opacity)
         case .backgroundColor: return .color(layer.backgroundColor ?? .clear)
         case .cornerRadius: return .number(layer.cornerRadius)
@@ -78,6 +108,10 @@ public enum LayerKeyPath: String, Sendable, CaseIterable {
 
     /// Sets the value; a value of the wrong type is ignored (the decoder checks types up front).
     public func set(_ value: AnimatableValue, on layer: inout Layer) {
+        if let component = transformComponent {
+            layer.transform = component.set(value, in: layer.transform)
+            return
+        }
         switch (self, value) {
         case (.position, .point(let p)): layer.position = p
         case (.positionX, .number(let v)): layer.position.x = v
@@ -87,6 +121,9 @@ public enum LayerKeyPath: String, Sendable, CaseIterable {
         case (.boundsWidth, .number(let v)): layer.bounds.size.width = v
         case (.boundsHeight, .number(let v)): layer.bounds.size.height = v
         case (.anchorPoint, .point(let p)): layer.anchorPoint = p
+        case (.transform, .transform(let t)): layer.transform = t
+        case (.sublayerTransform, .transform(let t)): layer.sublayerTransform = t
+        case (.zPosition, .number(let v)): layer.zPosition = v
         case (.opacity, .number(let v)): layer.opacity = v
         case (.backgroundColor, .color(let c)): layer.backgroundColor = c
         case (.cornerRadius, .number(let v)): layer.cornerRadius = v
@@ -106,6 +143,88 @@ public enum LayerKeyPath: String, Sendable, CaseIterable {
         case (.startPoint, .point(let p)): layer.gradient.startPoint = p
         case (.endPoint, .point(let p)): layer.gradient.endPoint = p
         default: break
+        }
+    }
+}
+
+/// The `transform.*` key paths (CORE-ANIMATION.md §7.3): read by decomposing the transform; set by
+/// decomposing the running transform, replacing the component and recomposing, so the scalar itself is
+/// what animates (0 → 2π is a full turn).
+public enum TransformComponent: Sendable {
+    case scale, scaleX, scaleY, scaleZ, rotationX, rotationY, rotationZ, translation, translationX, translationY, translationZ
+
+    /// UNCONFIRMED (§7.3): a transform that cannot be decomposed (a zero scale) reads as the identity's
+    /// components with zero scale.
+    static func parts(_ t: Transform3D) -> DecomposedTransform {
+        DecomposedTransform(t)
+            ?? DecomposedTransform(
+                scale: .zero, skew: .zero, quaternion: SIMD4(0, 0, 0, 1), translation: SIMD3(t.m41, t.m42, t.m43),
+                perspective: SIMD4(0, 0, 0, 1))
+    }
+
+    func get(_ t: Transform3D) -> AnimatableValue {
+        let d = Self.parts(t)
+        switch self {
+        case .scale: return .number((d.scale.x + d.scale.y + d.scale.z) / 3)
+        case .scaleX: return .number(d.scale.x)
+        case .scaleY: return .number(d.scale.y)
+        case .scaleZ: return .number(d.scale.z)
+        case .rotationX: return .number(d.eulerAngles.x)
+        case .rotationY: return .number(d.eulerAngles.y)
+        case .rotationZ: return .number(d.eulerAngles.z)
+        case .translation: return .size(Size(width: d.translation.x, height: d.translation.y))
+        case .translationX: return .number(d.translation.x)
+        case .translationY: return .number(d.translation.y)
+        case .translationZ: return .number(d.translation.z)
+        }
+    }
+
+    func set(_ value: AnimatableValue, in t: Transform3D) -> Transform3D {
+        var d = Self.parts(t)
+        switch (self, value) {
+        case (.scale, .number(let v)): d.scale = SIMD3(repeating: v)
+        case (.scaleX, .number(let v)): d.scale.x = v
+        case (.scaleY, .number(let v)): d.scale.y = v
+        case (.scaleZ, .number(let v)): d.scale.z = v
+        case (.rotationX, .number(let v)):
+            var e = d.eulerAngles
+            e.x = v
+            d.setEulerAngles(e)
+        case (.rotationY, .number(let v)):
+            var e = d.eulerAngles
+            e.y = v
+            d.setEulerAngles(e)
+        case (.rotationZ, .number(let v)):
+            var e = d.eulerAngles
+            e.z = v
+            d.setEulerAngles(e)
+        case (.translation, .size(let s)):
+            d.translation.x = s.width
+            d.translation.y = s.height
+        case (.translationX, .number(let v)): d.translation.x = v
+        case (.translationY, .number(let v)): d.translation.y = v
+        case (.translationZ, .number(let v)): d.translation.z = v
+        default: return t
+        }
+        return d.transform
+    }
+}
+
+extension LayerKeyPath {
+    var transformComponent: TransformComponent? {
+        switch self {
+        case .transformScale: return .scale
+        case .transformScaleX: return .scaleX
+        case .transformScaleY: return .scaleY
+        case .transformScaleZ: return .scaleZ
+        case .transformRotation, .transformRotationZ: return .rotationZ
+        case .transformRotationX: return .rotationX
+        case .transformRotationY: return .rotationY
+        case .transformTranslation: return .translation
+        case .transformTranslationX: return .translationX
+        case .transformTranslationY: return .translationY
+        case .transformTranslationZ: return .translationZ
+        default: return nil
         }
     }
 }

@@ -121,6 +121,12 @@ public struct Layer: Sendable {
     public var position: Point = .zero
     public var bounds: Rect = .zero
     public var anchorPoint = Point(x: 0.5, y: 0.5)
+    /// Applied about the anchor point (CORE-ANIMATION.md §8.2).
+    public var transform: Transform3D = .identity
+    /// Applied to the sublayers, about the same pivot.
+    public var sublayerTransform: Transform3D = .identity
+    /// Orders siblings (higher is in front) and moves the layer along z.
+    public var zPosition: Double = 0
     public var opacity: Double = 1
     public var hidden = false
     public var backgroundColor: Color?

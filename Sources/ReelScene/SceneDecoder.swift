@@ -161,11 +161,76 @@ struct Reader {
     func value(_ node: JSONNode, _ path: String, type: LayerKeyPath.ValueType) throws(SceneError) -> AnimatableValue {
         switch type {
         case .number: return .number(try number(node, path))
+        case .transform: return .transform(try transform(node, path))
         case .point: return .point(try point(node, path))
         case .size: return .size(try size(node, path))
         case .rect: return .rect(try rect(node, path))
         case .color: return .color(try color(node, path))
         }
+    }
+
+    static let transformOps = ["scale", "rotation", "rotationX", "rotationY", "translation", "perspective"]
+
+    /// A `CATransform3D`: 16 numbers (m11 … m44, row by row); an object of parts applied as scale, then
+    /// rotations (x, y, z), then translation, then perspective (`"perspective": d` sets m34 = −1/d); or a
+    /// list of such objects applied in order.
+    func transform(_ node: JSONNode, _ path: String) throws(SceneError) -> Transform3D {
+        let fix =
+            "write a transform as 16 numbers, as {\"scale\": 1.5, \"rotation\": 0.5, \"translation\": [x, y]}, or as a list of such steps"
+        switch node.value {
+        case .array(let items):
+            if items.count == 16, items.allSatisfy({ if case .number = $0.value { return true } else { return false } }) {
+                var v: [Double] = []
+                for (i, item) in items.enumerated() {
+                    v.append(try finite(try number(item, "\(path)[\(i)]"), item, "\(path)[\(i)]"))
+                }
+                return Transform3D(v)!
+            }
+            var t = Transform3D.identity
+            for (i, item) in items.enumerated() { t = t.concatenating(try transformStep(item, "\(path)[\(i)]", fix: fix)) }
+            return t
+        case .object:
+            return try transformStep(node, path, fix: fix)
+        default:
+            throw fail(node, path, "expected a transform, found \(node.kindName)", fix: fix)
+        }
+    }
+
+    func transformStep(_ node: JSONNode, _ path: String, fix: String) throws(SceneError) -> Transform3D {
+        let m = try members(node, path, known: Self.transformOps, what: "a transform")
+        var t = Transform3D.identity
+        if let n = m["scale"] {
+            let p = join(path, "scale")
+            if case .number(let v) = n.value {
+                t = t.concatenating(.scale(v, v, 1))
+            } else {
+                let c = try array(n, p)
+                guard c.count == 2 || c.count == 3 else { throw fail(n, p, "scale takes 1, 2 or 3 numbers", fix: fix) }
+                var v: [Double] = []
+                for (i, item) in c.enumerated() { v.append(try number(item, "\(p)[\(i)]")) }
+                t = t.concatenating(.scale(v[0], v[1], v.count == 3 ? v[2] : 1))
+            }
+        }
+        if let n = m["rotationX"] { t = t.concatenating(.rotation(try number(n, join(path, "rotationX")), 1, 0, 0)) }
+        if let n = m["rotationY"] { t = t.concatenating(.rotation(try number(n, join(path, "rotationY")), 0, 1, 0)) }
+        if let n = m["rotation"] { t = t.concatenating(.rotation(try number(n, join(path, "rotation")), 0, 0, 1)) }
+        if let n = m["translation"] {
+            let p = join(path, "translation")
+            let c = try array(n, p)
+            guard c.count == 2 || c.count == 3 else { throw fail(n, p, "translation takes 2 or 3 numbers", fix: fix) }
+            var v: [Double] = []
+            for (i, item) in c.enumerated() { v.append(try number(item, "\(p)[\(i)]")) }
+            t = t.concatenating(.translation(v[0], v[1], v.count == 3 ? v[2] : 0))
+        }
+        if let n = m["perspective"] {
+            let d = try number(n, join(path, "perspective"))
+            guard d > 0 else { throw fail(n, join(path, "perspective"), "perspective is a positive eye distance, got \(d)") }
+            var p = Transform3D.identity
+            p.m34 = -1 / d
+            t = t.concatenating(p)
+        }
+        guard t.isFinite else { throw fail(node, path, "the transform is not finite") }
+        return t
     }
 
     func finite(_ v: Double, _ node: JSONNode, _ path: String) throws(SceneError) -> Double {
@@ -222,7 +287,8 @@ struct Reader {
     }
 
     static let commonLayerKeys = [
-        "name", "type", "position", "bounds", "anchorPoint", "opacity", "hidden", "backgroundColor", "cornerRadius",
+        "name", "type", "position", "bounds", "anchorPoint", "transform", "sublayerTransform", "zPosition", "opacity", "hidden",
+        "backgroundColor", "cornerRadius",
         "borderWidth",
         "borderColor", "masksToBounds", "shadowColor", "shadowOpacity", "shadowOffset", "shadowRadius", "contents", "sublayers",
         "mask", "animations",
@@ -276,6 +342,9 @@ struct Reader {
             }
         }
         if let n = m["anchorPoint"] { layer.anchorPoint = try point(n, join(path, "anchorPoint")) }
+        if let n = m["transform"] { layer.transform = try transform(n, join(path, "transform")) }
+        if let n = m["sublayerTransform"] { layer.sublayerTransform = try transform(n, join(path, "sublayerTransform")) }
+        if let v = try num("zPosition") { layer.zPosition = v }
         if let v = try num("opacity") { layer.opacity = v }
         if let n = m["hidden"] { layer.hidden = try bool(n, join(path, "hidden")) }
         if let n = m["backgroundColor"] { layer.backgroundColor = try optionalColor(n, join(path, "backgroundColor")) }
@@ -636,7 +705,10 @@ func closest(_ word: String, in candidates: [String]) -> String? {
     }
     let w = Array(word.lowercased())
     let best = candidates.map { ($0, distance(w, Array($0.lowercased()))) }.min { $0.1 < $1.1 }
-    guard let (name, d) = best, d <= max(2, w.count / 3) else { return nil }
+    guard let (name, d) = best else { return nil }
+    // Close in spelling, or a different ending of the same word ("rotate" for "rotation").
+    let stem = String(w.dropLast())
+    guard d <= max(2, w.count / 3) || (w.count >= 5 && name.lowercased().hasPrefix(stem)) else { return nil }
     return name
 }
 

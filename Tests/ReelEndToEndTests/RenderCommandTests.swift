@@ -1,6 +1,7 @@
 import Foundation
 import Reel
 import ReelMedia
+import ReelRaster
 import ReelRender
 import ReelScene
 import ReelTestSupport
@@ -85,5 +86,42 @@ import Testing
         #expect(
             render.stdout.contains("--output") && render.stdout.contains("--fps") && render.stdout.contains("--scale")
                 && render.stdout.contains("--duration"))
+    }
+}
+
+@Suite struct LayerTransformRenderTests {
+    func render(_ json: String) throws -> ReelRaster.Frame {
+        let scene = try SceneDecoder.decode(Array(json.utf8), file: "t.json")
+        return try SceneRenderer(rasterizer: Rasterizer(threads: 1)).frame(for: scene, at: 0)
+    }
+
+    /// A 10×10 square at (50, 50) scaled 2× about its centre covers 40…60; rotated 45° its corner
+    /// reaches 50 + 10√2 = 64.1 along x.
+    @Test func transformPivotsOnTheAnchorPoint() throws {
+        let f = try render(
+            ##"{"width": 100, "height": 100, "fps": 10, "duration": 1, "background": "#ffffff", "layers": [{"name": "s", "position": [50, 50], "bounds": [10, 10], "backgroundColor": "#000000", "transform": {"scale": 2}}]}"##
+        )
+        #expect(f.pixel(x: 40, y: 40).r == 0 && f.pixel(x: 59, y: 59).r == 0)
+        #expect(f.pixel(x: 39, y: 50).r == 255 && f.pixel(x: 60, y: 50).r == 255)
+        let r = try render(
+            ##"{"width": 100, "height": 100, "fps": 10, "duration": 1, "background": "#ffffff", "layers": [{"name": "s", "position": [50, 50], "bounds": [20, 20], "backgroundColor": "#000000", "transform": {"rotation": 0.7853981633974483}}]}"##
+        )
+        #expect(r.pixel(x: 62, y: 49).r == 0 && r.pixel(x: 65, y: 49).r == 255)  // |dx| + |dy| ≤ 14.1 inside
+        #expect(r.pixel(x: 58, y: 41).r == 255)  // the square's corner is cut away by the rotation
+    }
+
+    @Test func zPositionOrdersSiblings() throws {
+        let f = try render(
+            ##"{"width": 20, "height": 20, "fps": 10, "duration": 1, "layers": [{"name": "front", "zPosition": 1, "position": [10, 10], "bounds": [20, 20], "backgroundColor": "#ff0000"}, {"name": "back", "position": [10, 10], "bounds": [20, 20], "backgroundColor": "#0000ff"}]}"##
+        )
+        #expect(f.pixel(x: 10, y: 10) == (255, 0, 0, 255))
+    }
+
+    @Test func sublayerTransformAboutThePivot() throws {
+        // The parent's sublayerTransform scales its sublayers 2× about the parent's centre (50, 50).
+        let f = try render(
+            ##"{"width": 100, "height": 100, "fps": 10, "duration": 1, "background": "#ffffff", "layers": [{"name": "p", "position": [50, 50], "bounds": [100, 100], "sublayerTransform": {"scale": 2}, "sublayers": [{"name": "c", "position": [50, 50], "bounds": [10, 10], "backgroundColor": "#000000"}]}]}"##
+        )
+        #expect(f.pixel(x: 41, y: 41).r == 0 && f.pixel(x: 38, y: 50).r == 255)
     }
 }

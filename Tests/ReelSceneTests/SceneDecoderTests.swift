@@ -240,3 +240,38 @@ func decodeError(_ text: String) -> SceneError? {
         #expect(wrongKey?.message == "unknown key \"values\" in a basic animation")
     }
 }
+
+@Suite struct TransformKeyPathTests {
+    func scene(_ animations: String, transform: String = "null") throws -> Scene {
+        let t = transform == "null" ? "" : #", "transform": "# + transform
+        return try decode(
+            #"{"width": 100, "height": 100, "fps": 10, "duration": 1, "layers": [{"name": "a", "bounds": [10, 10]"# + t
+                + #", "animations": ["# + animations + "]}]}")
+    }
+
+    /// The scalar animates, so 0 → 2π is a full turn: half way is π (a whole-matrix animation could not).
+    @Test func rotationAnimatesTheScalar() throws {
+        let s = try scene(#"{"keyPath": "transform.rotation.z", "fromValue": 0, "toValue": 6.283185307179586, "duration": 1}"#)
+        let t = s.sample(at: 0.5).layers[0].transform
+        #expect(zip(t.values, Transform3D.rotation(Double.pi).values).allSatisfy { abs($0 - $1) < 1e-9 })
+    }
+
+    /// transform.scale replaces the scale of the running transform and keeps its rotation.
+    @Test func scaleKeepsTheRotation() throws {
+        let s = try scene(
+            #"{"keyPath": "transform.scale", "fromValue": 1, "toValue": 2, "duration": 1}"#, transform: #"{"rotation": 0.5}"#)
+        let t = s.sample(at: 0.5).layers[0].transform
+        let expected = Transform3D.scale(1.5, 1.5, 1.5).concatenating(.rotation(0.5))
+        #expect(zip(t.values, expected.values).allSatisfy { abs($0 - $1) < 1e-9 }, "\(t.values)")
+    }
+
+    @Test func transformFormats() throws {
+        let list = try scene("", transform: #"[{"scale": 2}, {"translation": [3, 4]}]"#).layers[0].transform
+        #expect(list == Transform3D.scale(2, 2).concatenating(.translation(3, 4)))
+        let sixteen = try scene("", transform: "[1,0,0,0, 0,1,0,0, 0,0,1,-0.002, 5,6,0,1]").layers[0].transform
+        #expect(sixteen.m34 == -0.002 && sixteen.m41 == 5)
+        let bad = decodeError(
+            #"{"width": 100, "height": 100, "fps": 10, "duration": 1, "layers": [{"transform": {"rotate": 1}}]}"#)
+        #expect(bad?.path == "layers[0].transform.rotate" && bad?.fix?.hasPrefix("did you mean \"rotation\"?") == true)
+    }
+}
