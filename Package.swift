@@ -46,7 +46,9 @@ let package = Package(
         .target(name: "ReelTestSupport", path: "Tests/ReelTestSupport"),
         .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelTestSupport"]),
         .testTarget(
-            name: "ReelEndToEndTests", dependencies: ["Reel", "ReelMedia", "ReelRaster", "ReelRender", "ReelScene", "ReelTestSupport", "reel"]),
+            name: "ReelEndToEndTests",
+            dependencies: ["Reel", "ReelMedia", "ReelRaster", "ReelRender", "ReelScene", "ReelTestSupport", "reel"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
