@@ -531,7 +531,14 @@ struct Reader {
     static let keyframeKeys = [
         "values", "keyTimes", "timingFunctions", "calculationMode", "tensionValues", "continuityValues", "biasValues",
     ]
-    static let animationTypes = ["basic", "keyframe"]
+    static let springKeys = [
+        "mass", "stiffness", "damping", "initialVelocity", "allowsOverdamping", "perceptualDuration", "bounce",
+    ]
+    static let popSpringKeys = [
+        "type", "keyPath", "fromValue", "toValue", "velocity", "beginTime", "springBounciness", "springSpeed", "dynamicsTension",
+        "dynamicsFriction", "dynamicsMass", "threshold",
+    ]
+    static let animationTypes = ["basic", "keyframe", "spring", "popSpring"]
 
     func animation(_ node: JSONNode, _ path: String, type: LayerType) throws(SceneError) -> Animation {
         var kind = "basic"
@@ -539,12 +546,18 @@ struct Reader {
             kind = try string(typeNode, join(path, "type"))
             guard Self.animationTypes.contains(kind) else {
                 throw fail(
-                    typeNode, join(path, "type"), "unknown animation type \"\(kind)\"", fix: "use \"basic\" or \"keyframe\"")
+                    typeNode, join(path, "type"), "unknown animation type \"\(kind)\"",
+                    fix: "use basic, keyframe, spring or popSpring")
             }
         }
-        let m = try members(
-            node, path, known: Self.timingKeys + (kind == "basic" ? Self.basicKeys : Self.keyframeKeys),
-            what: "a \(kind) animation")
+        if kind == "popSpring" { return try popSpring(node, path) }
+        let extra: [String]
+        switch kind {
+        case "basic": extra = Self.basicKeys
+        case "spring": extra = Self.basicKeys + Self.springKeys
+        default: extra = Self.keyframeKeys
+        }
+        let m = try members(node, path, known: Self.timingKeys + extra, what: "a \(kind) animation")
         guard let keyNode = m["keyPath"] else {
             throw fail(
                 node, join(path, "keyPath"), "an animation needs a \"keyPath\"",
@@ -565,18 +578,19 @@ struct Reader {
         let additive = try m["additive"].map { n throws(SceneError) in try bool(n, join(path, "additive")) } ?? false
         let cumulative = try m["cumulative"].map { n throws(SceneError) in try bool(n, join(path, "cumulative")) } ?? false
 
-        if kind == "basic" {
+        if kind == "basic" || kind == "spring" {
             var a = BasicAnimation(keyPath: keyName, timing: timing, timingFunction: timingFunction)
             if let n = m["fromValue"] { a.fromValue = try value(n, join(path, "fromValue"), type: keyPath.valueType) }
             if let n = m["toValue"] { a.toValue = try value(n, join(path, "toValue"), type: keyPath.valueType) }
             if let n = m["byValue"] { a.byValue = try value(n, join(path, "byValue"), type: keyPath.valueType) }
             if a.fromValue == nil && a.toValue == nil && a.byValue == nil {
                 throw fail(
-                    node, path, "a basic animation needs \"fromValue\", \"toValue\" or \"byValue\"", fix: "add \"toValue\"")
+                    node, path, "a \(kind) animation needs \"fromValue\", \"toValue\" or \"byValue\"", fix: "add \"toValue\"")
             }
             a.isAdditive = additive
             a.isCumulative = cumulative
-            return .basic(a)
+            if kind == "basic" { return .basic(a) }
+            return .spring(try spring(a, m, path))
         }
         guard let valuesNode = m["values"] else {
             throw fail(node, join(path, "values"), "a keyframe animation needs \"values\"", fix: "add \"values\": [v0, v1, …]")
@@ -628,6 +642,85 @@ struct Reader {
         a.continuityValues = try numbers("continuityValues")
         a.biasValues = try numbers("biasValues")
         return .keyframe(a)
+    }
+
+    /// CASpringAnimation's physical parameters; without a `duration` the animation lasts its
+    /// settling duration (what callers of Core Animation usually set).
+    func spring(_ base: BasicAnimation, _ m: [String: JSONNode], _ path: String) throws(SceneError) -> SpringAnimation {
+        var s = SpringAnimation(base)
+        func positive(_ key: String, allowZero: Bool = false) throws(SceneError) -> Double? {
+            guard let n = m[key] else { return nil }
+            let v = try number(n, join(path, key))
+            guard v.isFinite, allowZero ? v >= 0 : v > 0 else {
+                throw fail(n, join(path, key), "\(key) must be \(allowZero ? "zero or more" : "positive"), got \(v)")
+            }
+            return v
+        }
+        if let v = try positive("mass") { s.mass = v }
+        if let v = try positive("stiffness") { s.stiffness = v }
+        if let v = try positive("damping", allowZero: true) { s.damping = v }
+        if let n = m["initialVelocity"] {
+            s.initialVelocity = try finite(try number(n, join(path, "initialVelocity")), n, join(path, "initialVelocity"))
+        }
+        if let n = m["allowsOverdamping"] { s.allowsOverdamping = try bool(n, join(path, "allowsOverdamping")) }
+        if let d = try positive("perceptualDuration") {
+            var bounce = 0.0
+            if let n = m["bounce"] {
+                bounce = try number(n, join(path, "bounce"))
+                guard bounce > -1 && bounce < 1 else {
+                    throw fail(n, join(path, "bounce"), "bounce lies in (−1, 1), got \(bounce)")
+                }
+            }
+            s.setPerceptual(duration: d, bounce: bounce)
+        }
+        if m["duration"] == nil { s.base.timing.duration = s.settlingDuration }
+        return s
+    }
+
+    /// A Pop spring: `springBounciness`/`springSpeed` (0…20; defaults 4 and 12) or
+    /// `dynamicsTension`/`dynamicsFriction`/`dynamicsMass`.
+    func popSpring(_ node: JSONNode, _ path: String) throws(SceneError) -> Animation {
+        let m = try members(node, path, known: Self.popSpringKeys, what: "a popSpring animation")
+        guard let keyNode = m["keyPath"] else { throw fail(node, join(path, "keyPath"), "an animation needs a \"keyPath\"") }
+        let keyName = try string(keyNode, join(path, "keyPath"))
+        guard let keyPath = LayerKeyPath(rawValue: keyName) else {
+            let names = LayerKeyPath.allCases.map(\.rawValue)
+            let suggestion = closest(keyName, in: names).map { "did you mean \"\($0)\"? " } ?? ""
+            throw fail(
+                keyNode, join(path, "keyPath"), "\"\(keyName)\" is not an animatable key path of a layer",
+                fix: "\(suggestion)animatable: \(names.joined(separator: ", "))")
+        }
+        guard let toNode = m["toValue"] else { throw fail(node, join(path, "toValue"), "a popSpring needs \"toValue\"") }
+        func num(_ key: String, _ range: ClosedRange<Double>) throws(SceneError) -> Double? {
+            guard let n = m[key] else { return nil }
+            let v = try number(n, join(path, key))
+            guard range.contains(v) else {
+                throw fail(n, join(path, key), "\(key) lies in \(range.lowerBound)…\(range.upperBound), got \(v)")
+            }
+            return v
+        }
+        var spring = PopSpring(bounciness: try num("springBounciness", 0...20) ?? 4, speed: try num("springSpeed", 0...20) ?? 12)
+        if let v = try num("dynamicsTension", 1e-9...1e9) { spring.tension = v }
+        if let v = try num("dynamicsFriction", 0...1e9) { spring.friction = v }
+        if let v = try num("dynamicsMass", 1e-9...1e9) { spring.mass = v }
+        var begin = 0.0
+        if let n = m["beginTime"] { begin = try finite(try number(n, join(path, "beginTime")), n, join(path, "beginTime")) }
+        var a = PopSpringAnimation(
+            keyPath: keyName, toValue: try value(toNode, join(path, "toValue"), type: keyPath.valueType), beginTime: begin,
+            spring: spring, threshold: Self.popThreshold(keyPath))
+        if let n = m["fromValue"] { a.fromValue = try value(n, join(path, "fromValue"), type: keyPath.valueType) }
+        if let n = m["velocity"] { a.velocity = try value(n, join(path, "velocity"), type: keyPath.valueType) }
+        if let v = try num("threshold", 1e-9...1e9) { a.threshold = v }
+        return .popSpring(a)
+    }
+
+    /// Pop's thresholds by property: 1 for points, 0.005 for scale, 0.01 for the rest (opacity, colour,
+    /// rotation…).
+    static func popThreshold(_ k: LayerKeyPath) -> Double {
+        switch k {
+        case .transformScale, .transformScaleX, .transformScaleY, .transformScaleZ: return 0.005
+        default: return k.valueType == .point || k.valueType == .size || k.valueType == .rect ? 1 : 0.01
+        }
     }
 
     /// A timing function: a name (`linear`, `easeIn`, `easeOut`, `easeInEaseOut`, `default`) or control

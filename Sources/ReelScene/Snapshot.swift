@@ -19,9 +19,12 @@ extension Scene {
         var presented = model
         presented.animations = []
         // In order: each animation replaces the running value, or adds to it when additive (§3.2).
-        for animation in model.animations {
+        let springStarts = Animation.popSpringStarts(model.animations) { LayerKeyPath(rawValue: $0)?.get(model) }
+        for (i, animation) in model.animations.enumerated() {
             guard let keyPath = LayerKeyPath(rawValue: animation.keyPath) else { continue }
-            keyPath.set(animation.apply(at: t, model: keyPath.get(model), running: keyPath.get(presented)), on: &presented)
+            let v = animation.apply(
+                at: t, model: keyPath.get(model), running: keyPath.get(presented), springStart: springStarts[i])
+            keyPath.set(v, on: &presented)
         }
         presented.sublayers = model.sublayers.map { present($0, at: t) }
         presented.mask = model.mask.map { present($0, at: t) }

@@ -234,8 +234,8 @@ func decodeError(_ text: String) -> SceneError? {
         #expect(tf?.path == "layers[0].animations[0].timingFunction" && tf?.fix?.hasPrefix("did you mean \"easeOut\"?") == true)
         // SwiftUI's and CSS's name is accepted for easeInEaseOut.
         #expect(decodeError("{" + head + #"{"keyPath": "opacity", "toValue": 1, "timingFunction": "easeInOut"}]}]}"#) == nil)
-        let type = decodeError("{" + head + #"{"type": "spring", "keyPath": "opacity"}]}]}"#)
-        #expect(type?.message == "unknown animation type \"spring\"")
+        let type = decodeError("{" + head + #"{"type": "tween", "keyPath": "opacity"}]}]}"#)
+        #expect(type?.message == "unknown animation type \"tween\"")
         let wrongKey = decodeError("{" + head + #"{"keyPath": "opacity", "values": [1]}]}]}"#)
         #expect(wrongKey?.message == "unknown key \"values\" in a basic animation")
     }
@@ -273,5 +273,42 @@ func decodeError(_ text: String) -> SceneError? {
         let bad = decodeError(
             #"{"width": 100, "height": 100, "fps": 10, "duration": 1, "layers": [{"transform": {"rotate": 1}}]}"#)
         #expect(bad?.path == "layers[0].transform.rotate" && bad?.fix?.hasPrefix("did you mean \"rotation\"?") == true)
+    }
+}
+
+@Suite struct SpringSceneTests {
+    /// The spring press button of REFERENCE-ANIMATIONS.md §3: scale springs to 0.8 at 0.1 s (bounciness
+    /// 20, speed 18), retargeted to 1.0 at 0.45 s.
+    let scene = #"""
+        {"width": 200, "height": 100, "fps": 60, "duration": 1.6, "layers": [{"name": "button", "bounds": [160, 56],
+          "animations": [
+            {"type": "popSpring", "keyPath": "transform.scale", "toValue": 0.8, "beginTime": 0.1, "springBounciness": 20, "springSpeed": 18},
+            {"type": "popSpring", "keyPath": "transform.scale", "toValue": 1.0, "beginTime": 0.45, "springBounciness": 20, "springSpeed": 18}]}]}
+        """#
+
+    func scale(_ s: Scene, _ t: Double) -> Double { s.sample(at: t).layers[0].transform.m11 }
+
+    @Test func overshootsAndRetargetsWithoutAJump() throws {
+        let s = try decode(scene)
+        #expect(scale(s, 0.05) == 1)  // before the press: the model value
+        let minimum = stride(from: 0.1, to: 0.45, by: 1.0 / 600).map { scale(s, $0) }.min()!
+        #expect(minimum < 0.8)  // a bouncy spring overshoots past its target
+        // Retargeting keeps value and velocity: across 1 ms at the release the scale moves by less than
+        // 1 ms of its own speed allows (|v| is a few units per second at most here).
+        let before = scale(s, 0.45 - 0.0005), after = scale(s, 0.45 + 0.0005)
+        #expect(abs(after - before) < 0.01)
+        #expect(abs(scale(s, 1.6) - 1.0) < 0.0025)  // settled on the new target (τ/2 for scale)
+    }
+
+    @Test func caSpringDefaultsToItsSettlingDuration() throws {
+        let s = try decode(
+            #"{"width": 10, "height": 10, "fps": 10, "duration": 5, "layers": [{"name": "a", "animations": [{"type": "spring", "keyPath": "opacity", "fromValue": 0, "toValue": 1, "damping": 5, "fillMode": "forwards", "removedOnCompletion": false}]}]}"#
+        )
+        guard case .spring(let a) = s.layers[0].animations[0] else {
+            Issue.record("not a spring")
+            return
+        }
+        #expect(abs(a.base.timing.duration - 2.87) < 0.005)
+        #expect(abs(s.sample(at: 0.25).layers[0].opacity - a.fraction(at: 0.25)) < 1e-12)
     }
 }

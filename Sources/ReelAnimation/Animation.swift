@@ -1,0 +1,112 @@
+/// A Pop spring animation on one key path (POPSpringAnimation): from the value it starts from (the
+/// given `fromValue`, the value a running spring on the same key path has reached, or the model
+/// value) toward `toValue`, until it converges; then it holds `toValue`, as Pop writes the property.
+public struct PopSpringAnimation: Hashable, Sendable {
+    public var keyPath: String
+    public var fromValue: AnimatableValue?
+    public var toValue: AnimatableValue
+    /// Initial velocity in value units per second (ignored when continuing a running spring).
+    public var velocity: AnimatableValue?
+    public var beginTime: Double
+    public var spring: PopSpring
+    /// Pop's convergence threshold τ: 0.01 for opacity, colour and rotation, 1 for points, 0.005 for
+    /// scale.
+    public var threshold: Double
+
+    public init(
+        keyPath: String, toValue: AnimatableValue, beginTime: Double, spring: PopSpring = PopSpring(), threshold: Double = 0.01
+    ) {
+        self.keyPath = keyPath
+        self.toValue = toValue
+        self.beginTime = beginTime
+        self.spring = spring
+        self.threshold = threshold
+    }
+
+    /// The state it starts from when nothing was running before it.
+    public func initialState(model: AnimatableValue) -> PopSpring.State {
+        let from = fromValue ?? model
+        let v = velocity?.components ?? [Double](repeating: 0, count: from.components.count)
+        return PopSpring.State(value: from.components, velocity: v)
+    }
+
+    /// The state at time t ≥ beginTime, from `start`.
+    public func state(at t: Double, from start: PopSpring.State) -> PopSpring.State {
+        spring.state(from: start, toward: toValue.components, after: t - beginTime)
+    }
+
+    public func value(at t: Double, from start: PopSpring.State) -> AnimatableValue? {
+        guard t >= beginTime, start.value.count == toValue.components.count else { return nil }
+        let s = state(at: t, from: start)
+        if spring.hasConverged(s, target: toValue.components, threshold: threshold) { return toValue }
+        return toValue.withComponents(s.value)
+    }
+}
+
+/// Any animation a layer can run.
+public enum Animation: Hashable, Sendable {
+    case basic(BasicAnimation)
+    case keyframe(KeyframeAnimation)
+    case spring(SpringAnimation)
+    case popSpring(PopSpringAnimation)
+
+    public var keyPath: String {
+        switch self {
+        case .basic(let a): return a.keyPath
+        case .keyframe(let a): return a.keyPath
+        case .spring(let a): return a.base.keyPath
+        case .popSpring(let a): return a.keyPath
+        }
+    }
+
+    public var isAdditive: Bool {
+        switch self {
+        case .basic(let a): return a.isAdditive
+        case .keyframe(let a): return a.isAdditive
+        case .spring(let a): return a.base.isAdditive
+        case .popSpring: return false
+        }
+    }
+
+    /// The value at t. A Pop spring that continues a running one on the same key path gets that
+    /// spring's state as `springStart` (see `Animation.popSpringStarts`).
+    public func value(at t: Double, model: AnimatableValue, springStart: PopSpring.State? = nil) -> AnimatableValue? {
+        switch self {
+        case .basic(let a): return a.value(at: t, model: model)
+        case .keyframe(let a): return a.value(at: t, model: model)
+        case .spring(let a): return a.value(at: t, model: model)
+        case .popSpring(let a): return a.value(at: t, from: springStart ?? a.initialState(model: model))
+        }
+    }
+
+    /// Combines this animation's value with the running presentation value (§3.2): a non-additive
+    /// animation replaces it, an additive one adds to it.
+    public func apply(at t: Double, model: AnimatableValue, running: AnimatableValue, springStart: PopSpring.State? = nil)
+        -> AnimatableValue
+    {
+        guard let v = value(at: t, model: model, springStart: springStart) else { return running }
+        return isAdditive ? (AnimatableValue.adding(running, v) ?? running) : v
+    }
+
+    /// Where each Pop spring starts (by index in `animations`): retargeting — a later spring on the same
+    /// key path takes over from the state the earlier one has reached at its begin time, value and
+    /// velocity, unless it names its own `fromValue`.
+    public static func popSpringStarts(_ animations: [Animation], model: (String) -> AnimatableValue?) -> [Int: PopSpring.State] {
+        var starts: [Int: PopSpring.State] = [:]
+        var running: [String: (index: Int, animation: PopSpringAnimation)] = [:]
+        let springs = animations.enumerated().compactMap { item -> (Int, PopSpringAnimation)? in
+            if case .popSpring(let a) = item.element { return (item.offset, a) }
+            return nil
+        }
+        for (index, a) in springs.sorted(by: { $0.1.beginTime < $1.1.beginTime }) {
+            guard let m = model(a.keyPath) else { continue }
+            var start = a.initialState(model: m)
+            if a.fromValue == nil, let previous = running[a.keyPath], let previousStart = starts[previous.index] {
+                start = previous.animation.state(at: a.beginTime, from: previousStart)
+            }
+            starts[index] = start
+            running[a.keyPath] = (index, a)
+        }
+        return starts
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+
+/// Facebook Pop's spring (CORE-ANIMATION.md §5.2): bounciness and speed converted to tension, friction
+/// and mass, integrated with RK4 at a fixed 1 ms step from where the spring was started, so any frame
+/// rate sees the same motion. A spring can be retargeted while it runs: it goes on from its current
+/// value and velocity toward the new target.
+public struct PopSpring: Hashable, Sendable {
+    public var tension: Double
+    public var friction: Double
+    public var mass: Double = 1
+
+    public init(tension: Double, friction: Double, mass: Double = 1) {
+        self.tension = tension
+        self.friction = friction
+        self.mass = mass
+    }
+
+    /// Pop's conversion from `springBounciness` and `springSpeed` (defaults 4 and 12).
+    public init(bounciness: Double = 4, speed: Double = 12) {
+        let b = 0.8 * (bounciness / 1.7) / 20
+        let s = (speed / 1.7) / 20
+        let qcT = 0.5 + 199.5 * s
+        func noBounce(_ t: Double) -> Double {
+            if t <= 18 { return 0.0007 * t * t * t - 0.031 * t * t + 0.64 * t + 1.28 }
+            if t <= 44 { return 0.000044 * t * t * t - 0.006 * t * t + 0.36 * t + 2 }
+            return 0.00000045 * t * t * t - 0.000332 * t * t + 0.1078 * t + 5.84
+        }
+        let nb = noBounce(qcT)
+        let qcF = nb + (0.01 - nb) * (2 * b - b * b)
+        self.init(tension: 194 + (qcT - 30) / 50 * 181, friction: 25 + (qcF - 8) / 2 * 6)
+    }
+
+    public static let step = 0.001
+
+    /// One state: value components and velocity components.
+    public struct State: Hashable, Sendable {
+        public var value: [Double]
+        public var velocity: [Double]
+
+        public init(value: [Double], velocity: [Double]) {
+            self.value = value
+            self.velocity = velocity
+        }
+    }
+
+    /// Classic RK4 for x″ = −(k/m)(x − target) − (c/m)x′, per component.
+    public func advance(_ s: State, toward target: [Double], by h: Double) -> State {
+        let k = tension / mass, c = friction / mass
+        func accel(_ x: Double, _ v: Double, _ t: Double) -> Double { -k * (x - t) - c * v }
+        var out = s
+        for i in 0..<s.value.count {
+            let x = s.value[i], v = s.velocity[i], tg = target[i]
+            let k1x = v, k1v = accel(x, v, tg)
+            let k2x = v + 0.5 * h * k1v, k2v = accel(x + 0.5 * h * k1x, v + 0.5 * h * k1v, tg)
+            let k3x = v + 0.5 * h * k2v, k3v = accel(x + 0.5 * h * k2x, v + 0.5 * h * k2v, tg)
+            let k4x = v + h * k3v, k4v = accel(x + h * k3x, v + h * k3v, tg)
+            out.value[i] = x + h / 6 * (k1x + 2 * k2x + 2 * k3x + k4x)
+            out.velocity[i] = v + h / 6 * (k1v + 2 * k2v + 2 * k3v + k4v)
+        }
+        return out
+    }
+
+    /// The state `elapsed` seconds after `start`: whole 1 ms steps, then a lerp between the last two
+    /// states for the remainder (Pop's rule), so the result does not depend on the frame rate.
+    public func state(from start: State, toward target: [Double], after elapsed: Double) -> State {
+        guard elapsed > 0 else { return start }
+        let steps = Int((elapsed / Self.step).rounded(.down))
+        var s = start
+        for _ in 0..<min(steps, 10_000_000) { s = advance(s, toward: target, by: Self.step) }
+        let rest = elapsed - Double(steps) * Self.step
+        guard rest > 1e-12 else { return s }
+        let next = advance(s, toward: target, by: Self.step)
+        let f = rest / Self.step
+        return State(
+            value: zip(s.value, next.value).map { $0 + ($1 - $0) * f },
+            velocity: zip(s.velocity, next.velocity).map { $0 + ($1 - $0) * f })
+    }
+
+    /// Pop's convergence test for threshold τ: every |p| < τ/2, ‖v‖² < 25τ and ‖a‖² < 625τ².
+    public func hasConverged(_ s: State, target: [Double], threshold tau: Double) -> Bool {
+        let k = tension / mass, c = friction / mass
+        var v2 = 0.0, a2 = 0.0
+        for i in 0..<s.value.count {
+            let p = target[i] - s.value[i]
+            if abs(p) >= tau / 2 { return false }
+            v2 += s.velocity[i] * s.velocity[i]
+            let a = k * p - c * s.velocity[i]
+            a2 += a * a
+        }
+        return v2 < 25 * tau && a2 < 625 * tau * tau
+    }
+}
