@@ -49,13 +49,16 @@ public enum Animation: Hashable, Sendable {
     case keyframe(KeyframeAnimation)
     case spring(SpringAnimation)
     case popSpring(PopSpringAnimation)
+    case group(AnimationGroup)
 
+    /// The animated key path; empty for a group, whose children each have their own.
     public var keyPath: String {
         switch self {
         case .basic(let a): return a.keyPath
         case .keyframe(let a): return a.keyPath
         case .spring(let a): return a.base.keyPath
         case .popSpring(let a): return a.keyPath
+        case .group: return ""
         }
     }
 
@@ -64,7 +67,7 @@ public enum Animation: Hashable, Sendable {
         case .basic(let a): return a.isAdditive
         case .keyframe(let a): return a.isAdditive
         case .spring(let a): return a.base.isAdditive
-        case .popSpring: return false
+        case .popSpring, .group: return false
         }
     }
 
@@ -76,6 +79,7 @@ public enum Animation: Hashable, Sendable {
         case .keyframe(let a): return a.value(at: t, model: model)
         case .spring(let a): return a.value(at: t, model: model)
         case .popSpring(let a): return a.value(at: t, from: springStart ?? a.initialState(model: model))
+        case .group: return nil  // applied child by child, see AnimationGroup.childTime
         }
     }
 
@@ -108,5 +112,41 @@ public enum Animation: Hashable, Sendable {
             running[a.keyPath] = (index, a)
         }
         return starts
+    }
+}
+
+/// `CAAnimationGroup` (CORE-ANIMATION.md §6): children run together in the group's time, which its
+/// timing function warps; a child longer than the group is cut off at the group's end.
+public struct AnimationGroup: Hashable, Sendable {
+    public var animations: [Animation]
+    public var timing: MediaTiming
+    public var timingFunction: TimingFunction = .linear
+
+    public init(animations: [Animation], timing: MediaTiming = MediaTiming(), timingFunction: TimingFunction = .linear) {
+        self.animations = animations.map { Self.inheritingDuration($0, from: timing) }
+        self.timing = timing
+        self.timingFunction = timingFunction
+    }
+
+    /// UNCONFIRMED (§6): a child with no duration of its own runs for the group's whole duration.
+    static func inheritingDuration(_ a: Animation, from g: MediaTiming) -> Animation {
+        switch a {
+        case .basic(var b) where b.timing.duration <= 0:
+            b.timing.duration = g.effectiveDuration
+            return .basic(b)
+        case .keyframe(var k) where k.timing.duration <= 0:
+            k.timing.duration = g.effectiveDuration
+            return .keyframe(k)
+        default:
+            return a
+        }
+    }
+
+    /// The children's parent time at the group's parent time t: d·TF(tb/d), or nil when the group does
+    /// not apply (outside its active time without a fill, or removed). While the group fills, its
+    /// children see the clamped time and their own fills decide (UNCONFIRMED, §6).
+    public func childTime(at t: Double) -> Double? {
+        guard let p = timing.progress(atParentTime: t) else { return nil }
+        return timing.effectiveDuration * timingFunction(p)
     }
 }

@@ -538,7 +538,11 @@ struct Reader {
         "type", "keyPath", "fromValue", "toValue", "velocity", "beginTime", "springBounciness", "springSpeed", "dynamicsTension",
         "dynamicsFriction", "dynamicsMass", "threshold",
     ]
-    static let animationTypes = ["basic", "keyframe", "spring", "popSpring"]
+    static let animationTypes = ["basic", "keyframe", "spring", "popSpring", "group"]
+    static let groupKeys = [
+        "type", "animations", "beginTime", "duration", "speed", "timeOffset", "repeatCount", "repeatDuration", "autoreverses",
+        "fillMode", "removedOnCompletion", "timingFunction",
+    ]
 
     func animation(_ node: JSONNode, _ path: String, type: LayerType) throws(SceneError) -> Animation {
         var kind = "basic"
@@ -547,10 +551,11 @@ struct Reader {
             guard Self.animationTypes.contains(kind) else {
                 throw fail(
                     typeNode, join(path, "type"), "unknown animation type \"\(kind)\"",
-                    fix: "use basic, keyframe, spring or popSpring")
+                    fix: "use basic, keyframe, spring, popSpring or group")
             }
         }
         if kind == "popSpring" { return try popSpring(node, path) }
+        if kind == "group" { return try group(node, path, type: type) }
         let extra: [String]
         switch kind {
         case "basic": extra = Self.basicKeys
@@ -642,6 +647,25 @@ struct Reader {
         a.continuityValues = try numbers("continuityValues")
         a.biasValues = try numbers("biasValues")
         return .keyframe(a)
+    }
+
+    /// A `CAAnimationGroup`: `animations` (basic, keyframe or spring) in the group's time.
+    func group(_ node: JSONNode, _ path: String, type: LayerType) throws(SceneError) -> Animation {
+        let m = try members(node, path, known: Self.groupKeys, what: "a group animation")
+        guard let list = m["animations"] else { throw fail(node, join(path, "animations"), "a group needs \"animations\"") }
+        var children: [Animation] = []
+        for (i, child) in try array(list, join(path, "animations")).enumerated() {
+            let p = "\(join(path, "animations"))[\(i)]"
+            let a = try animation(child, p, type: type)
+            switch a {
+            case .popSpring, .group: throw fail(child, p, "a group holds basic, keyframe and spring animations")
+            default: children.append(a)
+            }
+        }
+        let timing = try mediaTiming(m, path)
+        var tf = TimingFunction.linear
+        if let n = m["timingFunction"] { tf = try timingFunction(n, join(path, "timingFunction")) }
+        return .group(AnimationGroup(animations: children, timing: timing, timingFunction: tf))
     }
 
     /// CASpringAnimation's physical parameters; without a `duration` the animation lasts its

@@ -20,11 +20,21 @@ extension Scene {
         presented.animations = []
         // In order: each animation replaces the running value, or adds to it when additive (§3.2).
         let springStarts = Animation.popSpringStarts(model.animations) { LayerKeyPath(rawValue: $0)?.get(model) }
-        for (i, animation) in model.animations.enumerated() {
-            guard let keyPath = LayerKeyPath(rawValue: animation.keyPath) else { continue }
+        func apply(_ animation: Animation, at time: Double, springStart: PopSpring.State?) {
+            guard let keyPath = LayerKeyPath(rawValue: animation.keyPath) else { return }
             let v = animation.apply(
-                at: t, model: keyPath.get(model), running: keyPath.get(presented), springStart: springStarts[i])
+                at: time, model: keyPath.get(model), running: keyPath.get(presented), springStart: springStart)
             keyPath.set(v, on: &presented)
+        }
+        for (i, animation) in model.animations.enumerated() {
+            if case .group(let group) = animation {
+                // The children, in order, in the group's (warped) time.
+                if let childTime = group.childTime(at: t) {
+                    for child in group.animations { apply(child, at: childTime, springStart: nil) }
+                }
+            } else {
+                apply(animation, at: t, springStart: springStarts[i])
+            }
         }
         presented.sublayers = model.sublayers.map { present($0, at: t) }
         presented.mask = model.mask.map { present($0, at: t) }

@@ -312,3 +312,36 @@ func decodeError(_ text: String) -> SceneError? {
         #expect(abs(s.sample(at: 0.25).layers[0].opacity - a.fraction(at: 0.25)) < 1e-12)
     }
 }
+
+@Suite struct GroupSceneTests {
+    func opacity(_ animations: String, at t: Double) throws -> Double {
+        let s = try decode(
+            #"{"width": 10, "height": 10, "fps": 10, "duration": 2, "layers": [{"name": "a", "animations": ["# + animations
+                + "]}]}")
+        return s.sample(at: t).layers[0].opacity
+    }
+
+    /// StarButton's notFavorite: children of 0.3 s in a group whose duration is not set (0.25 s): the
+    /// group cuts them off at 0.25 s, five sixths of the way.
+    @Test func groupClipsItsChildren() throws {
+        let g =
+            #"{"type": "group", "fillMode": "forwards", "removedOnCompletion": false, "animations": [{"keyPath": "opacity", "fromValue": 1, "toValue": 0.5, "duration": 0.3}]}"#
+        #expect(abs(try opacity(g, at: 0.2) - (1 - 0.5 * 0.2 / 0.3)) < 1e-12)
+        #expect(abs(try opacity(g, at: 1) - (1 - 0.5 * 0.25 / 0.3)) < 1e-12)  // held at the group's end, 0.58333
+    }
+
+    @Test func groupTimingFunctionWarpsChildren() throws {
+        let g =
+            #"{"type": "group", "duration": 1, "timingFunction": "easeIn", "animations": [{"keyPath": "opacity", "fromValue": 0, "toValue": 1}]}"#
+        // The child has no duration: it runs for the group's 1 s, in time warped by easeIn.
+        #expect(abs(try opacity(g, at: 0.5) - 0.315357) < 5e-7)
+        #expect(try opacity(g, at: 1.5) == 1)  // after the group, removed: the model value
+    }
+
+    @Test func groupsRefuseSprings() {
+        let e = decodeError(
+            #"{"width": 10, "height": 10, "fps": 10, "duration": 2, "layers": [{"animations": [{"type": "group", "animations": [{"type": "popSpring", "keyPath": "opacity", "toValue": 1}]}]}]}"#
+        )
+        #expect(e?.path == "layers[0].animations[0].animations[0]")
+    }
+}
