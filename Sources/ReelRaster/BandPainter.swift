@@ -149,44 +149,63 @@ struct BandPainter {
         let w = content.width, h = content.rows
         let k = shadow.kernel
         let r = k.count / 2
+        // Only what the target samples: content coordinates (p − offset), one more for the bilinear tap.
+        let u0 = Double(target.x0) - shadow.offset.x - Double(content.x0),
+            v0 = Double(target.y0) - shadow.offset.y - Double(content.y0)
+        let colLo = max(0, Int(u0.rounded(.down))), colHi = min(w - 1, Int(u0.rounded(.down)) + target.width)
+        let rowLo = max(0, Int(v0.rounded(.down))), rowHi = min(h - 1, Int(v0.rounded(.down)) + target.rows)
+        guard colLo <= colHi, rowLo <= rowHi else { return }
         var alpha = [Float](repeating: 0, count: w * h)
         var temp = [Float](repeating: 0, count: w * h)
+        var rowHasInk = [Bool](repeating: false, count: h)
         for y in 0..<h {
             let row = content.pixels + y * w * 4
-            for x in 0..<w { alpha[y * w + x] = Float(row[x * 4 + 3]) / 255 }
+            for x in 0..<w where row[x * 4 + 3] != 0 {
+                alpha[y * w + x] = Float(row[x * 4 + 3]) / 255
+                rowHasInk[y] = true
+            }
         }
         k.withUnsafeBufferPointer { k in
-            // Horizontal, then vertical; outside the content canvas is transparent.
-            for y in 0..<h {
-                for x in 0..<w {
-                    var sum: Float = 0
-                    for i in max(0, r - x)..<min(k.count, w - x + r) { sum += k[i] * alpha[y * w + x + i - r] }
-                    temp[y * w + x] = sum
-                }
-            }
-            for y in 0..<h {
-                for x in 0..<w {
-                    var sum: Float = 0
-                    for i in max(0, r - y)..<min(k.count, h - y + r) { sum += k[i] * temp[(y + i - r) * w + x] }
-                    alpha[y * w + x] = sum
+            alpha.withUnsafeMutableBufferPointer { alpha in
+                temp.withUnsafeMutableBufferPointer { temp in
+                    // Horizontal over the rows the vertical pass reads, then vertical over the target's rows;
+                    // outside the content canvas is transparent.
+                    for y in max(0, rowLo - r)...min(h - 1, rowHi + r) where rowHasInk[y] {
+                        for x in colLo...colHi {
+                            var sum: Float = 0
+                            for i in max(0, r - x)..<min(k.count, w - x + r) { sum += k[i] * alpha[y * w + x + i - r] }
+                            temp[y * w + x] = sum
+                        }
+                    }
+                    for y in rowLo...rowHi {
+                        for x in colLo...colHi {
+                            var sum: Float = 0
+                            for i in max(0, r - y)..<min(k.count, h - y + r) { sum += k[i] * temp[(y + i - r) * w + x] }
+                            alpha[y * w + x] = sum
+                        }
+                    }
                 }
             }
         }
         // Sample the blurred alpha at (p − offset), bilinearly.
-        for y in target.y0..<target.y1 {
-            let out = target.row(y)
-            for x in target.x0..<target.x1 {
-                let u = Double(x) - shadow.offset.x - Double(content.x0)
-                let v = Double(y) - shadow.offset.y - Double(content.y0)
-                let fu = u.rounded(.down), fv = v.rounded(.down)
-                let iu = Int(fu), iv = Int(fv)
-                let tu = Float(u - fu), tv = Float(v - fv)
-                func at(_ a: Int, _ b: Int) -> Float { a >= 0 && a < w && b >= 0 && b < h ? alpha[b * w + a] : 0 }
-                let a =
-                    (at(iu, iv) * (1 - tu) + at(iu + 1, iv) * tu) * (1 - tv)
-                    + (at(iu, iv + 1) * (1 - tu) + at(iu + 1, iv + 1) * tu) * tv
-                guard a > 0.5 / 255 else { continue }
-                blend(out + (x - target.x0) * 4, shadow.color, a)
+        alpha.withUnsafeBufferPointer { alpha in
+            for y in target.y0..<target.y1 {
+                let out = target.row(y)
+                for x in target.x0..<target.x1 {
+                    let u = Double(x) - shadow.offset.x - Double(content.x0)
+                    let v = Double(y) - shadow.offset.y - Double(content.y0)
+                    let fu = u.rounded(.down), fv = v.rounded(.down)
+                    let iu = Int(fu), iv = Int(fv)
+                    let tu = Float(u - fu), tv = Float(v - fv)
+                    func at(_ a: Int, _ b: Int) -> Float {
+                        a >= colLo && a <= colHi && b >= rowLo && b <= rowHi ? alpha[b * w + a] : 0
+                    }
+                    let a =
+                        (at(iu, iv) * (1 - tu) + at(iu + 1, iv) * tu) * (1 - tv)
+                        + (at(iu, iv + 1) * (1 - tu) + at(iu + 1, iv + 1) * tu) * tv
+                    guard a > 0.5 / 255 else { continue }
+                    blend(out + (x - target.x0) * 4, shadow.color, a)
+                }
             }
         }
     }

@@ -41,3 +41,27 @@ extension Scene {
         return presented
     }
 }
+
+extension Layer {
+    /// This layer or the first descendant (sublayers, then mask) with the name.
+    public func find(_ name: String) -> Layer? {
+        if self.name == name { return self }
+        for s in sublayers { if let found = s.find(name) { return found } }
+        return mask?.find(name)
+    }
+
+    /// Every layer of the tree, depth first, with its depth.
+    public func flattened(depth: Int = 0) -> [(layer: Layer, depth: Int)] {
+        var out = [(self, depth)]
+        for s in sublayers { out += s.flattened(depth: depth + 1) }
+        if let m = mask { out += m.flattened(depth: depth + 1) }
+        return out
+    }
+}
+
+extension Array where Element == Layer {
+    public func find(_ name: String) -> Layer? {
+        for l in self { if let found = l.find(name) { return found } }
+        return nil
+    }
+}

@@ -18,7 +18,7 @@ struct ReelCommand: ParsableCommand {
               reel render examples/hello.json -o out/hello.gif --scale 1 --fps 25
             """,
         version: ReelVersion.string,
-        subcommands: [Render.self, Still.self]
+        subcommands: [Render.self, Still.self, Timeline.self, Info.self]
     )
 }
 

@@ -1,0 +1,164 @@
+import ArgumentParser
+import Foundation
+import Reel
+import ReelAnimation
+import ReelGeometry
+import ReelScene
+
+struct Info: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Validate a scene and summarise it: canvas, timing, layers and their animations.")
+
+    @Argument(help: ArgumentHelp("The scene file (JSON).", valueName: "scene"))
+    var scene: String
+
+    func run() throws {
+        do {
+            let clip = try Reel.load(scene)
+            let s = clip.scene
+            print("\(scene): valid")
+            print("canvas: \(fmt(s.width))×\(fmt(s.height)) pt at @\(fmt(s.scale)) = \(s.pixelWidth)×\(s.pixelHeight) px")
+            print("timing: \(s.fps) fps, \(fmt(s.duration)) s, \(s.frameCount) frames")
+            print("background: \(colour(s.background))")
+            print("layers:")
+            for root in s.layers {
+                for (layer, depth) in root.flattened() {
+                    let indent = String(repeating: "  ", count: depth + 1)
+                    print(
+                        "\(indent)\(layer.name) (\(layer.type.rawValue)) at [\(fmt(layer.position.x)), \(fmt(layer.position.y))], bounds \(fmt(layer.bounds.width))×\(fmt(layer.bounds.height))"
+                    )
+                    for a in layer.animations { print("\(indent)  \(describe(a))") }
+                }
+            }
+        } catch {
+            printError("error: \(error)")
+            throw ExitCode(error.exitCode)
+        }
+    }
+
+    func describe(_ a: Animation) -> String {
+        func window(_ t: MediaTiming) -> String {
+            let end = t.endTime.isFinite ? fmt(t.endTime) : "∞"
+            return "\(fmt(t.beginTime))–\(end) s"
+        }
+        switch a {
+        case .basic(let b): return "basic \(b.keyPath), \(window(b.timing))"
+        case .keyframe(let k):
+            return "keyframe \(k.keyPath), \(k.values.count) values, \(k.calculationMode.rawValue), \(window(k.timing))"
+        case .spring(let s): return "spring \(s.base.keyPath), \(window(s.base.timing))"
+        case .popSpring(let p): return "popSpring \(p.keyPath) from \(fmt(p.beginTime)) s"
+        case .group(let g):
+            return "group of \(g.animations.count) (\(g.animations.map(\.keyPath).joined(separator: ", "))), \(window(g.timing))"
+        }
+    }
+}
+
+struct Timeline: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print a layer's presentation value of one key path over time.",
+        discussion: """
+            Values: numbers as numbers, points [x, y], sizes [w, h], rects [x, y, w, h], colours \
+            [r, g, b, a] in 0…1, transforms as the 16 numbers m11…m44.
+
+            Example:
+              reel timeline examples/spring-button.json --layer button --key transform.scale --fps 30
+            """)
+
+    @Argument(help: ArgumentHelp("The scene file (JSON).", valueName: "scene"))
+    var scene: String
+
+    @Option(help: ArgumentHelp("The layer's name.", valueName: "name"))
+    var layer: String
+
+    @Option(
+        help: ArgumentHelp(
+            "The key path, as in Core Animation (opacity, position, transform.scale.x, strokeEnd…).", valueName: "keypath"))
+    var key: String
+
+    @Option(help: ArgumentHelp("Times in seconds, comma separated.", valueName: "t1,t2,…"))
+    var at: String?
+
+    @Option(help: ArgumentHelp("Sample every frame at this rate over the clip instead.", valueName: "rate"))
+    var fps: String?
+
+    @Option(help: ArgumentHelp("json or csv.", valueName: "format"))
+    var format: String = "json"
+
+    func validate() throws {
+        guard (at == nil) != (fps == nil) else { throw ValidationError("give either --at or --fps") }
+        guard ["json", "csv"].contains(format) else { throw ValidationError("--format is json or csv, got '\(format)'") }
+        if let fps, FrameRate(parsing: fps) == nil {
+            throw ValidationError("--fps must be a positive rate such as 30, got '\(fps)'")
+        }
+        if let at {
+            for part in at.split(separator: ",") {
+                guard let t = Double(part.trimmingCharacters(in: .whitespaces)), t.isFinite, t >= 0 else {
+                    throw ValidationError("--at takes times in seconds ≥ 0, separated by commas; '\(part)' is not one")
+                }
+            }
+        }
+    }
+
+    func run() throws {
+        do {
+            let s = try Reel.load(scene).scene
+            guard let keyPath = LayerKeyPath(rawValue: key) else {
+                let names = LayerKeyPath.allCases.map(\.rawValue)
+                throw ReelError.usage(
+                    "--key: \"\(key)\" is not an animatable key path", fix: "use one of \(names.joined(separator: ", "))")
+            }
+            guard s.layers.find(layer) != nil else {
+                let names = s.layers.flatMap { $0.flattened().map(\.layer.name) }
+                throw ReelError.usage("--layer: no layer is named \"\(layer)\"", fix: "layers: \(names.joined(separator: ", "))")
+            }
+            let times: [Double]
+            if let at {
+                times = at.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+            } else {
+                let rate = FrameRate(parsing: fps!)!
+                times = (0..<rate.frameCount(duration: s.duration)).map { rate.time(ofFrame: $0) }
+            }
+            var rows: [(Double, [Double], Bool)] = []
+            for t in times {
+                guard let l = s.sample(at: t).layers.find(layer) else { continue }
+                let (v, scalar) = numbers(keyPath.get(l))
+                rows.append((t, v, scalar))
+            }
+            if format == "csv" {
+                print("time,value")
+                for (t, v, _) in rows { print(([fmt(t)] + v.map(fmt)).joined(separator: ",")) }
+            } else {
+                let items = rows.map { t, v, scalar in
+                    "{\"time\": \(fmt(t)), \"value\": \(scalar ? fmt(v[0]) : "[" + v.map(fmt).joined(separator: ", ") + "]")}"
+                }
+                print("[\n  " + items.joined(separator: ",\n  ") + "\n]")
+            }
+        } catch let error as ReelError {
+            printError("error: \(error)")
+            throw ExitCode(error.exitCode)
+        }
+    }
+
+    func numbers(_ v: AnimatableValue) -> ([Double], Bool) {
+        switch v {
+        case .number(let x): return ([x], true)
+        case .point(let p): return ([p.x, p.y], false)
+        case .size(let s): return ([s.width, s.height], false)
+        case .rect(let r): return ([r.origin.x, r.origin.y, r.size.width, r.size.height], false)
+        case .color(let c): return ([c.red, c.green, c.blue, c.alpha], false)
+        case .transform(let t): return (t.values, false)
+        }
+    }
+}
+
+/// Shortest decimal that reads back as the same double (JSON-safe: no NaN or infinity reach here).
+func fmt(_ v: Double) -> String {
+    if v.isNaN || v.isInfinite { return "null" }
+    if v == v.rounded() && abs(v) < 1e15 { return String(Int(v)) }
+    return "\(v)"
+}
+
+func colour(_ c: Color) -> String {
+    func h(_ v: Double) -> String { String(format: "%02x", Int((min(max(v, 0), 1) * 255).rounded())) }
+    return "#" + h(c.red) + h(c.green) + h(c.blue) + (c.alpha < 1 ? h(c.alpha) : "")
+}
