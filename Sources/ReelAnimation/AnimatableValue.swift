@@ -8,6 +8,11 @@ public enum AnimatableValue: Hashable, Sendable {
     case rect(Rect)
     case color(Color)
     case transform(Transform3D)
+    case path(Path)
+    /// `locations` of a gradient.
+    case numbers([Double])
+    /// `colors` of a gradient.
+    case colors([Color])
 
     public var typeName: String {
         switch self {
@@ -17,6 +22,9 @@ public enum AnimatableValue: Hashable, Sendable {
         case .rect: return "rect"
         case .color: return "color"
         case .transform: return "transform"
+        case .path: return "path"
+        case .numbers: return "numbers"
+        case .colors: return "colors"
         }
     }
 
@@ -43,6 +51,15 @@ public enum AnimatableValue: Hashable, Sendable {
             return .color(interpolateLayerColor(c, d, f))
         case (.transform(let a), .transform(let b)):
             return .transform(TransformInterpolation.interpolate(a, b, f))
+        case (.path(let a), .path(let b)):
+            return .path(Path.morph(a, b, f))
+        case (.numbers(let a), .numbers(let b)):
+            // Arrays interpolate element-wise when the counts match; otherwise the animation is ignored (§7).
+            guard a.count == b.count else { return nil }
+            return .numbers(zip(a, b).map { $0 + ($1 - $0) * f })
+        case (.colors(let a), .colors(let b)):
+            guard a.count == b.count else { return nil }
+            return .colors(zip(a, b).map { interpolateLayerColor($0, $1, f) })
         default:
             return nil
         }

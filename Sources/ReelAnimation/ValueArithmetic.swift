@@ -11,6 +11,18 @@ extension AnimatableValue {
         case .rect(let r): return [r.origin.x, r.origin.y, r.size.width, r.size.height]
         case .color(let c): return [c.red, c.green, c.blue, c.alpha]
         case .transform(let t): return t.values
+        case .path(let p): return p.normalizedToCubics().elements.flatMap(Self.points).flatMap { [$0.x, $0.y] }
+        case .numbers(let v): return v
+        case .colors(let c): return c.flatMap { [$0.red, $0.green, $0.blue, $0.alpha] }
+        }
+    }
+
+    static func points(_ e: Path.Element) -> [Point] {
+        switch e {
+        case .move(let p), .line(let p): return [p]
+        case .quad(let c, let p): return [c, p]
+        case .cubic(let c1, let c2, let p): return [c1, c2, p]
+        case .close: return []
         }
     }
 
@@ -22,6 +34,31 @@ extension AnimatableValue {
         case .rect: return .rect(Rect(x: c[0], y: c[1], width: c[2], height: c[3]))
         case .color: return .color(Color(red: c[0], green: c[1], blue: c[2], alpha: c[3]))
         case .transform: return .transform(Transform3D(c) ?? .identity)
+        case .path(let p):
+            // The same element structure, points taken in order from `c`.
+            var out = Path()
+            var k = 0
+            func next() -> Point {
+                defer { k += 2 }
+                return k + 1 < c.count ? Point(x: c[k], y: c[k + 1]) : .zero
+            }
+            for e in p.normalizedToCubics().elements {
+                switch e {
+                case .move: out.move(to: next())
+                case .cubic:
+                    let c1 = next(), c2 = next()
+                    out.addCurve(to: next(), control1: c1, control2: c2)
+                case .close: out.closeSubpath()
+                default: break
+                }
+            }
+            return .path(out)
+        case .numbers: return .numbers(c)
+        case .colors:
+            return .colors(
+                stride(from: 0, to: c.count - 3, by: 4).map {
+                    Color(red: c[$0], green: c[$0 + 1], blue: c[$0 + 2], alpha: c[$0 + 3])
+                })
         }
     }
 
@@ -30,14 +67,16 @@ extension AnimatableValue {
     /// a ⊕ b. For transforms, concatenation with b applied first: the additive rule
     /// `Concat(animValue, running)` of §3.2 (UNCONFIRMED there, WebKit's order).
     public static func adding(_ a: AnimatableValue, _ b: AnimatableValue) -> AnimatableValue? {
-        guard a.sameType(b) else { return nil }
+        guard a.sameType(b), a.components.count == b.components.count else { return nil }
+        if case .path = a { return nil }  // paths do not add
         if case .transform(let ta) = a, case .transform(let tb) = b { return .transform(tb.concatenating(ta)) }
         return a.withComponents(zip(a.components, b.components).map { $0 + $1 })
     }
 
     /// a ⊖ b: the x with b ⊕ x = a.
     public static func subtracting(_ a: AnimatableValue, _ b: AnimatableValue) -> AnimatableValue? {
-        guard a.sameType(b) else { return nil }
+        guard a.sameType(b), a.components.count == b.components.count else { return nil }
+        if case .path = a { return nil }
         if case .transform(let ta) = a, case .transform(let tb) = b {
             guard let inverse = tb.inverse else { return nil }
             return .transform(ta.concatenating(inverse))

@@ -252,3 +252,20 @@ extension Path {
         elements[elements.count - 1] = element
     }
 }
+
+extension Path {
+    /// SVG path data for the path (absolute commands M, L, Q, C, Z).
+    public var svgPathData: String {
+        func n(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : "\(v)" }
+        func p(_ q: Point) -> String { "\(n(q.x)) \(n(q.y))" }
+        return elements.map { e -> String in
+            switch e {
+            case .move(let q): return "M\(p(q))"
+            case .line(let q): return "L\(p(q))"
+            case .quad(let c, let q): return "Q\(p(c)) \(p(q))"
+            case .cubic(let c1, let c2, let q): return "C\(p(c1)) \(p(c2)) \(p(q))"
+            case .close: return "Z"
+            }
+        }.joined(separator: " ")
+    }
+}

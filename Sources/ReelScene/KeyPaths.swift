@@ -44,8 +44,11 @@ public enum LayerKeyPath: String, Sendable, CaseIterable {
     case strokeEnd
     case startPoint
     case endPoint
+    case path
+    case colors
+    case locations
 
-    public enum ValueType: String, Sendable { case number, point, size, rect, color, transform }
+    public enum ValueType: String, Sendable { case number, point, size, rect, color, transform, path, colors, numbers }
 
     public var valueType: ValueType {
         switch self {
@@ -53,6 +56,9 @@ public enum LayerKeyPath: String, Sendable, CaseIterable {
         case .bounds: return .rect
         case .boundsSize, .transformTranslation: return .size
         case .transform, .sublayerTransform: return .transform
+        case .path: return .path
+        case .colors: return .colors
+        case .locations: return .numbers
         case .zPosition, .transformScale, .transformScaleX, .transformScaleY, .transformScaleZ, .transformRotation,
             .transformRotationX,
             .transformRotationY, .transformRotationZ, .transformTranslationX, .transformTranslationY, .transformTranslationZ:
@@ -103,6 +109,11 @@ public enum LayerKeyPath: String, Sendable, CaseIterable {
         case .strokeEnd: return .number(layer.shape.stroke.strokeEnd)
         case .startPoint: return .point(layer.gradient.startPoint)
         case .endPoint: return .point(layer.gradient.endPoint)
+        case .path: return .path(layer.shape.path)
+        case .colors: return .colors(layer.gradient.colors)
+        case .locations:
+            let n = layer.gradient.colors.count
+            return .numbers(layer.gradient.locations ?? (0..<n).map { n > 1 ? Double($0) / Double(n - 1) : 0 })
         }
     }
 
@@ -142,6 +153,9 @@ public enum LayerKeyPath: String, Sendable, CaseIterable {
         case (.strokeEnd, .number(let v)): layer.shape.stroke.strokeEnd = v
         case (.startPoint, .point(let p)): layer.gradient.startPoint = p
         case (.endPoint, .point(let p)): layer.gradient.endPoint = p
+        case (.path, .path(let p)): layer.shape.path = p
+        case (.colors, .colors(let c)): layer.gradient.colors = c
+        case (.locations, .numbers(let v)): layer.gradient.locations = v
         default: break
         }
     }

@@ -162,6 +162,15 @@ struct Reader {
         switch type {
         case .number: return .number(try number(node, path))
         case .transform: return .transform(try transform(node, path))
+        case .path: return .path(try shapePath(node, path))
+        case .colors:
+            var out: [Color] = []
+            for (i, item) in try array(node, path).enumerated() { out.append(try color(item, "\(path)[\(i)]")) }
+            return .colors(out)
+        case .numbers:
+            var out: [Double] = []
+            for (i, item) in try array(node, path).enumerated() { out.append(try number(item, "\(path)[\(i)]")) }
+            return .numbers(out)
         case .point: return .point(try point(node, path))
         case .size: return .size(try size(node, path))
         case .rect: return .rect(try rect(node, path))

@@ -118,19 +118,17 @@ struct Timeline: ParsableCommand {
                 let rate = FrameRate(parsing: fps!)!
                 times = (0..<rate.frameCount(duration: s.duration)).map { rate.time(ofFrame: $0) }
             }
-            var rows: [(Double, [Double], Bool)] = []
+            var rows: [(time: Double, json: String, csv: [String])] = []
             for t in times {
                 guard let l = s.sample(at: t).layers.find(layer) else { continue }
-                let (v, scalar) = numbers(keyPath.get(l))
-                rows.append((t, v, scalar))
+                let v = keyPath.get(l)
+                rows.append((t, json(v), csv(v)))
             }
             if format == "csv" {
                 print("time,value")
-                for (t, v, _) in rows { print(([fmt(t)] + v.map(fmt)).joined(separator: ",")) }
+                for row in rows { print(([fmt(row.time)] + row.csv).joined(separator: ",")) }
             } else {
-                let items = rows.map { t, v, scalar in
-                    "{\"time\": \(fmt(t)), \"value\": \(scalar ? fmt(v[0]) : "[" + v.map(fmt).joined(separator: ", ") + "]")}"
-                }
+                let items = rows.map { "{\"time\": \(fmt($0.time)), \"value\": \($0.json)}" }
                 print("[\n  " + items.joined(separator: ",\n  ") + "\n]")
             }
         } catch let error as ReelError {
@@ -139,14 +137,35 @@ struct Timeline: ParsableCommand {
         }
     }
 
-    func numbers(_ v: AnimatableValue) -> ([Double], Bool) {
+    func list(_ v: [Double]) -> String { "[" + v.map(fmt).joined(separator: ", ") + "]" }
+
+    /// Numbers as numbers, points [x, y], sizes [w, h], rects [x, y, w, h], colours [r, g, b, a],
+    /// transforms the 16 numbers m11…m44, paths SVG path data, arrays as arrays.
+    func json(_ v: AnimatableValue) -> String {
         switch v {
-        case .number(let x): return ([x], true)
-        case .point(let p): return ([p.x, p.y], false)
-        case .size(let s): return ([s.width, s.height], false)
-        case .rect(let r): return ([r.origin.x, r.origin.y, r.size.width, r.size.height], false)
-        case .color(let c): return ([c.red, c.green, c.blue, c.alpha], false)
-        case .transform(let t): return (t.values, false)
+        case .number(let x): return fmt(x)
+        case .point(let p): return list([p.x, p.y])
+        case .size(let s): return list([s.width, s.height])
+        case .rect(let r): return list([r.origin.x, r.origin.y, r.size.width, r.size.height])
+        case .color(let c): return list([c.red, c.green, c.blue, c.alpha])
+        case .transform(let t): return list(t.values)
+        case .path(let p): return "\"" + p.svgPathData + "\""
+        case .numbers(let n): return list(n)
+        case .colors(let cs): return "[" + cs.map { list([$0.red, $0.green, $0.blue, $0.alpha]) }.joined(separator: ", ") + "]"
+        }
+    }
+
+    func csv(_ v: AnimatableValue) -> [String] {
+        switch v {
+        case .number(let x): return [fmt(x)]
+        case .point(let p): return [p.x, p.y].map(fmt)
+        case .size(let s): return [s.width, s.height].map(fmt)
+        case .rect(let r): return [r.origin.x, r.origin.y, r.size.width, r.size.height].map(fmt)
+        case .color(let c): return [c.red, c.green, c.blue, c.alpha].map(fmt)
+        case .transform(let t): return t.values.map(fmt)
+        case .path(let p): return ["\"" + p.svgPathData + "\""]
+        case .numbers(let n): return n.map(fmt)
+        case .colors(let cs): return cs.flatMap { [$0.red, $0.green, $0.blue, $0.alpha] }.map(fmt)
         }
     }
 }

@@ -44,3 +44,18 @@ import Testing
         #expect(bad.status != 0 && bad.stderr.contains("bad.json:1:2: invalid JSON"))
     }
 }
+
+@Suite struct TimelinePathTests {
+    @Test func pathsPrintAsSVGData() throws {
+        let ws = try Workspace()
+        let path = ws.write(
+            "p.json",
+            #"{"width": 10, "height": 10, "fps": 10, "duration": 1, "layers": [{"name": "p", "type": "shape", "path": "M0 0 L10 0", "animations": [{"keyPath": "path", "toValue": "M0 10 L10 10", "duration": 1}]}]}"#
+        )
+        let r = try runReel(["timeline", path, "--layer", "p", "--key", "path", "--at", "0.5"])
+        let rows = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]]
+        let data = try #require(rows?.first?["value"] as? String)
+        // Half way between the two lines: y = 5, controls at ⅓ and ⅔ of the way along x.
+        #expect(data.hasPrefix("M0 5 C3.33333") && data.hasSuffix(" 10 5"), "\(data)")
+    }
+}

@@ -199,3 +199,27 @@ extension Path {
         return (total * 1e6).rounded() / 1e6
     }
 }
+
+@Suite struct MorphTests {
+    @Test func matchingPathsLerpEveryPoint() throws {
+        let a = try Path(svgPathData: "M0 0 L10 0 L10 10"), b = try Path(svgPathData: "M0 10 L20 10 Q30 20 40 40")
+        let m = Path.morph(a, b, 0.5)
+        // Lines and quads become cubics first; half way every point is the midpoint.
+        #expect(m.elements[0] == .move(Point(x: 0, y: 5)))
+        #expect(m.currentPoint == Point(x: 25, y: 25))
+        #expect(Path.morph(a, b, 0) == a && Path.morph(a, b, 1) == b)
+        // Line (0,0)→(10,0) has controls at ⅓ and ⅔; line (0,10)→(20,10) too: midway controls (5, 5)/(10, 5).
+        #expect(m.elements[1] == .cubic(Point(x: 5, y: 5), Point(x: 10, y: 5), Point(x: 15, y: 5)))
+    }
+
+    @Test func differentStructuresSwitchAtHalfway() throws {
+        let a = try Path(svgPathData: "M0 0 L10 0"), b = try Path(svgPathData: "M0 0 L10 0 L10 10 Z")
+        #expect(Path.morph(a, b, 0.4).elements.count == 2)  // the common prefix, then the source's (nothing)
+        #expect(Path.morph(a, b, 0.6).elements.count == 4)  // the rest from the target
+    }
+
+    @Test func svgPathDataRoundTrip() throws {
+        let p = try Path(svgPathData: "M1 2 L3.5 4 Q5 6 7 8 C9 10 11 12 13 14 Z")
+        #expect(try Path(svgPathData: p.svgPathData) == p)
+    }
+}

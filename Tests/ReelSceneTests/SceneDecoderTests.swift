@@ -345,3 +345,28 @@ func decodeError(_ text: String) -> SceneError? {
         #expect(e?.path == "layers[0].animations[0].animations[0]")
     }
 }
+
+@Suite struct ArrayAndPathAnimationTests {
+    @Test func colorsAndLocationsAnimateElementWise() throws {
+        let s = try decode(
+            ##"{"width": 10, "height": 10, "fps": 10, "duration": 1, "layers": [{"name": "g", "type": "gradient", "colors": ["#000000", "#ffffff"], "animations": [{"keyPath": "colors", "toValue": ["#ffffff", "#000000"], "duration": 1}, {"keyPath": "locations", "fromValue": [0, 1], "toValue": [0.5, 1], "duration": 1}]}]}"##
+        )
+        let g = s.sample(at: 0.5).layers[0].gradient
+        #expect(g.colors == [Color(red: 0.5, green: 0.5, blue: 0.5), Color(red: 0.5, green: 0.5, blue: 0.5)])
+        #expect(g.locations == [0.25, 1])
+    }
+
+    @Test func mismatchedCountsIgnoreTheAnimation() throws {
+        let s = try decode(
+            ##"{"width": 10, "height": 10, "fps": 10, "duration": 1, "layers": [{"name": "g", "type": "gradient", "colors": ["#000000", "#ffffff"], "animations": [{"keyPath": "colors", "toValue": ["#ffffff", "#000000", "#ff0000"], "duration": 1}]}]}"##
+        )
+        #expect(s.sample(at: 0.5).layers[0].gradient.colors.count == 2)
+    }
+
+    @Test func pathMorphsInAScene() throws {
+        let s = try decode(
+            #"{"width": 10, "height": 10, "fps": 10, "duration": 1, "layers": [{"name": "p", "type": "shape", "path": "M0 0 L10 0", "animations": [{"keyPath": "path", "toValue": "M0 10 L10 10", "duration": 1}]}]}"#
+        )
+        #expect(s.sample(at: 0.5).layers[0].shape.path.currentPoint == Point(x: 10, y: 5))
+    }
+}
