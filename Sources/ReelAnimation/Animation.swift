@@ -83,6 +83,49 @@ public enum Animation: Hashable, Sendable {
         }
     }
 
+    /// The time it stops affecting the layer (parent time): the end of the active duration; a Pop
+    /// spring's convergence (searched in 10 ms steps up to a minute); +∞ for endless ones.
+    public func endTime(model: AnimatableValue?) -> Double {
+        switch self {
+        case .basic(let a): return a.timing.endTime
+        case .keyframe(let a): return a.timing.endTime
+        case .spring(let a): return a.base.timing.endTime
+        case .group(let g): return g.timing.endTime
+        case .popSpring(let a):
+            guard let model else { return a.beginTime }
+            let start = a.initialState(model: model)
+            var t = a.beginTime
+            while t < a.beginTime + 60 {
+                t += 0.01
+                if a.spring.hasConverged(a.state(at: t, from: start), target: a.toValue.components, threshold: a.threshold) {
+                    return t
+                }
+            }
+            return .infinity
+        }
+    }
+
+    /// The same animation started `delta` seconds later.
+    public func delayed(by delta: Double) -> Animation {
+        switch self {
+        case .basic(var a):
+            a.timing.beginTime += delta
+            return .basic(a)
+        case .keyframe(var a):
+            a.timing.beginTime += delta
+            return .keyframe(a)
+        case .spring(var a):
+            a.base.timing.beginTime += delta
+            return .spring(a)
+        case .group(var g):
+            g.timing.beginTime += delta
+            return .group(g)
+        case .popSpring(var a):
+            a.beginTime += delta
+            return .popSpring(a)
+        }
+    }
+
     /// Combines this animation's value with the running presentation value (§3.2): a non-additive
     /// animation replaces it, an additive one adds to it.
     public func apply(at t: Double, model: AnimatableValue, running: AnimatableValue, springStart: PopSpring.State? = nil)

@@ -144,6 +144,10 @@ public struct Layer: Sendable {
     public var gradient = GradientProperties()
     public var sublayers: [Layer] = []
     public var animations: [Animation] = []
+    /// The name each animation was added under (`addAnimation(_:forKey:)`), parallel to `animations`.
+    public var animationNames: [String?] = []
+    /// Model values set by the timeline from a time on (in time order).
+    public var modelChanges: [ModelChange] = []
     private var maskStorage: [Layer] = []
 
     /// A layer whose alpha masks this one (`CALayer.mask`), positioned in this layer's coordinates.
@@ -155,6 +159,19 @@ public struct Layer: Sendable {
     public init(name: String, type: LayerType = .layer) {
         self.name = name
         self.type = type
+    }
+}
+
+/// A model value set at a time (a timeline action's `set`): from then on the layer's model holds it.
+public struct ModelChange: Sendable {
+    public var time: Double
+    public var keyPath: LayerKeyPath
+    public var value: AnimatableValue
+
+    public init(time: Double, keyPath: LayerKeyPath, value: AnimatableValue) {
+        self.time = time
+        self.keyPath = keyPath
+        self.value = value
     }
 }
 

@@ -249,7 +249,7 @@ struct Reader {
 
     mutating func scene(_ root: JSONNode) throws(SceneError) -> Scene {
         let m = try members(
-            root, "", known: ["width", "height", "scale", "fps", "duration", "background", "layers"], what: "a scene")
+            root, "", known: ["width", "height", "scale", "fps", "duration", "background", "layers", "timeline"], what: "a scene")
         func required(_ key: String, _ example: String) throws(SceneError) -> JSONNode {
             guard let n = m[key] else {
                 throw SceneError(
@@ -278,7 +278,118 @@ struct Reader {
                 scene.layers.append(try self.layer(layerNode, "layers[\(i)]", names: &names))
             }
         }
+        if let n = m["timeline"] { try timeline(n, "timeline", into: &scene) }
         return scene
+    }
+
+    static let actionKeys = ["at", "after", "delay", "layer", "set", "animate", "add"]
+
+    /// Timeline actions, in order: each happens `at` a time or `after` a named animation has ended (plus
+    /// `delay`), on one `layer`: `set` model values (with `animate`, as an implicit animation: 0.25 s on
+    /// the default curve, from the model value of that moment) and `add` animations whose times count
+    /// from the action.
+    func timeline(_ node: JSONNode, _ path: String, into scene: inout Scene) throws(SceneError) {
+        // Where each named animation ends, in scene time.
+        var ends: [String: Double] = [:]
+        func record(_ layer: Layer) throws(SceneError) {
+            for (a, name) in zip(layer.animations, layer.animationNames) {
+                guard let name else { continue }
+                ends[name] = a.endTime(model: LayerKeyPath(rawValue: a.keyPath)?.get(layer))
+            }
+            for s in layer.sublayers { try record(s) }
+            if let mk = layer.mask { try record(mk) }
+        }
+        for l in scene.layers { try record(l) }
+
+        for (i, actionNode) in try array(node, path).enumerated() {
+            let ap = "\(path)[\(i)]"
+            let m = try members(actionNode, ap, known: Self.actionKeys, what: "a timeline action")
+            var time: Double
+            switch (m["at"], m["after"]) {
+            case (let at?, nil):
+                time = try number(at, join(ap, "at"))
+                guard time >= 0, time.isFinite else {
+                    throw fail(at, join(ap, "at"), "an action's time must be ≥ 0, got \(time)")
+                }
+            case (nil, let after?):
+                let name = try string(after, join(ap, "after"))
+                guard let end = ends[name] else {
+                    let known = ends.keys.sorted()
+                    let suggestion = closest(name, in: known).map { "did you mean \"\($0)\"? " } ?? ""
+                    throw fail(
+                        after, join(ap, "after"), "no animation named \"\(name)\" is defined before this action",
+                        fix:
+                            "\(suggestion)named animations: \(known.isEmpty ? "none (give one a \"name\")" : known.joined(separator: ", "))"
+                    )
+                }
+                guard end.isFinite else {
+                    throw fail(after, join(ap, "after"), "animation \"\(name)\" never ends (it repeats forever)")
+                }
+                time = end
+            default:
+                throw fail(
+                    actionNode, ap, "an action needs exactly one of \"at\" and \"after\"",
+                    fix: "add \"at\": 0.5 or \"after\": \"name\"")
+            }
+            if let d = m["delay"] {
+                let delay = try number(d, join(ap, "delay"))
+                guard delay >= 0, delay.isFinite else { throw fail(d, join(ap, "delay"), "delay must be ≥ 0, got \(delay)") }
+                time += delay
+            }
+            guard let layerNode = m["layer"] else {
+                throw fail(actionNode, join(ap, "layer"), "an action needs the \"layer\" it acts on")
+            }
+            let layerName = try string(layerNode, join(ap, "layer"))
+            guard var layer = scene.layers.find(layerName) else {
+                let names = scene.layers.flatMap { $0.flattened().map(\.layer.name) }
+                throw fail(
+                    layerNode, join(ap, "layer"), "no layer is named \"\(layerName)\"",
+                    fix: "layers: \(names.joined(separator: ", "))")
+            }
+            let animate = try m["animate"].map { n throws(SceneError) in try bool(n, join(ap, "animate")) } ?? false
+            if let setNode = m["set"] {
+                guard case .object(let pairs) = setNode.value else {
+                    throw fail(setNode, join(ap, "set"), "expected key paths and values (an object)")
+                }
+                for pair in pairs {
+                    let kp = join(join(ap, "set"), pair.key)
+                    guard let keyPath = LayerKeyPath(rawValue: pair.key) else {
+                        let names = LayerKeyPath.allCases.map(\.rawValue)
+                        let suggestion = closest(pair.key, in: names).map { "did you mean \"\($0)\"? " } ?? ""
+                        throw SceneError(
+                            file: file, location: pair.keyLocation, path: kp,
+                            message: "\"\(pair.key)\" is not an animatable key path of a layer",
+                            fix: suggestion.isEmpty ? nil : suggestion)
+                    }
+                    let v = try value(pair.value, kp, type: keyPath.valueType)
+                    if animate {
+                        // The model value just before, as the implicit animation's start.
+                        var before = layer
+                        for c in layer.modelChanges where c.time <= time { c.keyPath.set(c.value, on: &before) }
+                        let from = keyPath.get(before)
+                        layer.animations.append(
+                            .basic(
+                                BasicAnimation(
+                                    keyPath: pair.key, fromValue: from, toValue: v,
+                                    timing: MediaTiming(beginTime: time, duration: 0.25), timingFunction: .default)))
+                        layer.animationNames.append(nil)
+                    }
+                    layer.modelChanges.append(ModelChange(time: time, keyPath: keyPath, value: v))
+                }
+                layer.modelChanges.sort { $0.time < $1.time }  // stable: same-time sets keep their order
+            }
+            if let addNode = m["add"] {
+                for (j, a) in try array(addNode, join(ap, "add")).enumerated() {
+                    let p = "\(join(ap, "add"))[\(j)]"
+                    let animation = try self.animation(a, p, type: layer.type).delayed(by: time)
+                    let name = try animationName(a, p)
+                    layer.animations.append(animation)
+                    layer.animationNames.append(name)
+                    if let name { ends[name] = animation.endTime(model: LayerKeyPath(rawValue: animation.keyPath)?.get(layer)) }
+                }
+            }
+            scene.layers.replace(named: layerName, with: layer)
+        }
     }
 
     func frameRate(_ node: JSONNode, _ path: String) throws(SceneError) -> FrameRate {
@@ -432,10 +543,19 @@ struct Reader {
         if let n = m["mask"] { layer.mask = try self.layer(n, join(path, "mask"), names: &names) }
         if let n = m["animations"] {
             for (i, a) in try array(n, join(path, "animations")).enumerated() {
-                layer.animations.append(try animation(a, "\(join(path, "animations"))[\(i)]", type: type))
+                let p = "\(join(path, "animations"))[\(i)]"
+                layer.animations.append(try animation(a, p, type: type))
+                layer.animationNames.append(try animationName(a, p))
             }
         }
         return layer
+    }
+
+    /// An animation's optional `name` (its key in `addAnimation(_:forKey:)`), which timeline actions
+    /// refer to with `after`.
+    func animationName(_ node: JSONNode, _ path: String) throws(SceneError) -> String? {
+        guard case .object(let list) = node.value, let n = list.first(where: { $0.key == "name" })?.value else { return nil }
+        return try string(n, join(path, "name"))
     }
 
     func optionalColor(_ node: JSONNode, _ path: String) throws(SceneError) -> Color? {
@@ -533,7 +653,8 @@ struct Reader {
     }
 
     static let timingKeys = [
-        "type", "keyPath", "beginTime", "duration", "speed", "timeOffset", "repeatCount", "repeatDuration", "autoreverses",
+        "name", "type", "keyPath", "beginTime", "duration", "speed", "timeOffset", "repeatCount", "repeatDuration",
+        "autoreverses",
         "fillMode", "removedOnCompletion", "timingFunction", "additive", "cumulative",
     ]
     static let basicKeys = ["fromValue", "toValue", "byValue"]
@@ -544,12 +665,14 @@ struct Reader {
         "mass", "stiffness", "damping", "initialVelocity", "allowsOverdamping", "perceptualDuration", "bounce",
     ]
     static let popSpringKeys = [
-        "type", "keyPath", "fromValue", "toValue", "velocity", "beginTime", "springBounciness", "springSpeed", "dynamicsTension",
+        "name", "type", "keyPath", "fromValue", "toValue", "velocity", "beginTime", "springBounciness", "springSpeed",
+        "dynamicsTension",
         "dynamicsFriction", "dynamicsMass", "threshold",
     ]
     static let animationTypes = ["basic", "keyframe", "spring", "popSpring", "group"]
     static let groupKeys = [
-        "type", "animations", "beginTime", "duration", "speed", "timeOffset", "repeatCount", "repeatDuration", "autoreverses",
+        "name", "type", "animations", "beginTime", "duration", "speed", "timeOffset", "repeatCount", "repeatDuration",
+        "autoreverses",
         "fillMode", "removedOnCompletion", "timingFunction",
     ]
 

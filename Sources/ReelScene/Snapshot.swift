@@ -15,7 +15,10 @@ extension Scene {
         Snapshot(time: t, layers: layers.map { Self.present($0, at: t) })
     }
 
-    static func present(_ model: Layer, at t: Double) -> Layer {
+    static func present(_ base: Layer, at t: Double) -> Layer {
+        // The model as of t: the timeline's sets up to t applied in order.
+        var model = base
+        for change in base.modelChanges where change.time <= t { change.keyPath.set(change.value, on: &model) }
         var presented = model
         presented.animations = []
         // In order: each animation replaces the running value, or adds to it when additive (§3.2).
@@ -63,5 +66,27 @@ extension Array where Element == Layer {
     public func find(_ name: String) -> Layer? {
         for l in self { if let found = l.find(name) { return found } }
         return nil
+    }
+}
+
+extension Array where Element == Layer {
+    /// Replaces the first layer of the trees with that name.
+    @discardableResult
+    public mutating func replace(named name: String, with layer: Layer) -> Bool {
+        for i in indices {
+            if self[i].name == name {
+                self[i] = layer
+                return true
+            }
+            if self[i].sublayers.replace(named: name, with: layer) { return true }
+            if var m = self[i].mask, [m].find(name) != nil {
+                var wrapped = [m]
+                wrapped.replace(named: name, with: layer)
+                m = wrapped[0]
+                self[i].mask = m
+                return true
+            }
+        }
+        return false
     }
 }

@@ -370,3 +370,51 @@ func decodeError(_ text: String) -> SceneError? {
         #expect(s.sample(at: 0.5).layers[0].shape.path.currentPoint == Point(x: 10, y: 5))
     }
 }
+
+@Suite struct TimelineTests {
+    /// StarButton's chain: the star's keyframe animation (0.05 + 0.4 s) ends at 0.45 s; then
+    /// endFavorite sets its fill colour without animation and adds a 0.2 s keyframe animation.
+    let scene = ##"""
+        {"width": 100, "height": 100, "fps": 30, "duration": 2, "layers": [
+          {"name": "star", "type": "shape", "fillColor": "#9e9b9b", "path": "M0 0 L10 0 L5 10 Z",
+           "animations": [{"name": "favorite", "type": "keyframe", "keyPath": "transform.scale", "values": [1, 1.5, 0.01],
+                           "keyTimes": [0, 0.4, 0.6], "duration": 0.4, "beginTime": 0.05, "fillMode": "backwards"}]}],
+         "timeline": [
+           {"after": "favorite", "layer": "star", "set": {"fillColor": "#ffffff", "transform.scale": 1},
+            "add": [{"name": "end", "type": "keyframe", "keyPath": "transform.scale", "values": [0.01, 2, 1], "keyTimes": [0, 0.4, 0.6], "duration": 0.2}]},
+           {"after": "end", "delay": 0.5, "layer": "star", "set": {"opacity": 0.5}, "animate": true}
+         ]}
+        """##
+
+    @Test func actionsChainAfterNamedAnimations() throws {
+        let s = try decode(scene)
+        func star(_ t: Double) -> Layer { s.sample(at: t).layers[0] }
+        #expect(star(0.44).shape.fillColor == Color(hex: "#9e9b9b"))
+        #expect(star(0.46).shape.fillColor == .white)  // set at 0.45 s, not animated
+        // The added animation runs 0.45–0.65 s: at 0.45 + 0.04 (p = 0.2, half of the first segment)
+        // the scale is (0.01 + 2)/2 = 1.005.
+        #expect(abs(star(0.49).transform.m11 - 1.005) < 1e-9)
+        // "end" ends at 0.65 s; half a second later opacity animates to 0.5 over 0.25 s on the default curve.
+        #expect(star(1.14).opacity == 1)
+        #expect(abs(star(1.15 + 0.125).opacity - (1 - 0.5 * TimingFunction.default(0.5))) < 1e-9)
+        #expect(star(1.5).opacity == 0.5)
+    }
+
+    @Test func timelineErrorsNameThePlace() {
+        let unknown = decodeError(
+            #"{"width": 10, "height": 10, "fps": 10, "duration": 1, "layers": [{"name": "a", "animations": [{"name": "fade", "keyPath": "opacity", "toValue": 0}]}], "timeline": [{"after": "fad", "layer": "a", "set": {"opacity": 1}}]}"#
+        )
+        #expect(unknown?.path == "timeline[0].after" && unknown?.fix?.hasPrefix("did you mean \"fade\"?") == true)
+        let forever = decodeError(
+            #"{"width": 10, "height": 10, "fps": 10, "duration": 1, "layers": [{"name": "a", "animations": [{"name": "spin", "keyPath": "opacity", "toValue": 0, "repeatCount": "infinity"}]}], "timeline": [{"after": "spin", "layer": "a"}]}"#
+        )
+        #expect(forever?.message == "animation \"spin\" never ends (it repeats forever)")
+        let both = decodeError(
+            #"{"width": 10, "height": 10, "fps": 10, "duration": 1, "layers": [{"name": "a"}], "timeline": [{"layer": "a"}]}"#)
+        #expect(both?.message == "an action needs exactly one of \"at\" and \"after\"")
+        let layer = decodeError(
+            #"{"width": 10, "height": 10, "fps": 10, "duration": 1, "layers": [{"name": "a"}], "timeline": [{"at": 0, "layer": "b"}]}"#
+        )
+        #expect(layer?.path == "timeline[0].layer" && layer?.fix == "layers: a")
+    }
+}
