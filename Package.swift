@@ -11,7 +11,8 @@ let package = Package(
         .executable(name: "reel", targets: ["reel"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
     ],
     targets: [
         .systemLibrary(
@@ -22,7 +23,7 @@ let package = Package(
         .target(name: "ReelGeometry"),
         .target(name: "ReelRaster", dependencies: ["ReelGeometry"]),
         .target(name: "ReelAnimation", dependencies: ["ReelGeometry"]),
-        .target(name: "ReelScene", dependencies: ["ReelGeometry", "ReelAnimation"]),
+        .target(name: "ReelScene", dependencies: ["ReelGeometry", "ReelAnimation", .product(name: "Yams", package: "Yams")]),
         .target(name: "ReelRender", dependencies: ["ReelScene", "ReelRaster"]),
         .target(name: "ReelMedia", dependencies: ["CFFmpeg"]),
         .target(

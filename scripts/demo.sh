@@ -9,7 +9,7 @@ swift build -c release --product reel
 bin="$(swift build -c release --show-bin-path)/reel"
 mkdir -p out
 shopt -s nullglob
-scenes=(examples/*.json)
+scenes=(examples/*.json examples/*.yaml)
 [ ${#scenes[@]} -gt 0 ] || { echo "demo: no scenes in examples/" >&2; exit 1; }
 for scene in "${scenes[@]}"; do
   name="$(basename "${scene%.*}")"

@@ -8,7 +8,8 @@ public enum SceneDecoder {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw SceneError(
-                file: path, message: "no such file", fix: "check the path; scenes are JSON files such as examples/hello.json")
+                file: path, message: "no such file",
+                fix: "check the path; scenes are JSON or YAML files such as examples/hello.json")
         }
         guard !isDirectory.boolValue else {
             throw SceneError(file: path, message: "is a directory, not a scene file")
@@ -16,7 +17,21 @@ public enum SceneDecoder {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw SceneError(file: path, message: "cannot be read (permission denied?)")
         }
+        let ext = (path as NSString).pathExtension.lowercased()
+        if ext == "yaml" || ext == "yml" {
+            guard let text = String(data: data, encoding: .utf8) else {
+                throw SceneError(file: path, message: "is not UTF-8 text")
+            }
+            return try decode(yaml: text, file: path)
+        }
         return try decode([UInt8](data), file: path)
+    }
+
+    /// A scene written in YAML: the same keys, values and errors as JSON.
+    public static func decode(yaml text: String, file: String) throws(SceneError) -> Scene {
+        let root = try YAMLReader.parse(text, file: file)
+        var reader = Reader(file: file)
+        return try reader.scene(root)
     }
 
     public static func decode(_ bytes: [UInt8], file: String) throws(SceneError) -> Scene {

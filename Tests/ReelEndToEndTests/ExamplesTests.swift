@@ -10,7 +10,7 @@ import Testing
 
     static var scenes: [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: examplesDirectory)) ?? []
-        return names.filter { $0.hasSuffix(".json") }.sorted()
+        return names.filter { $0.hasSuffix(".json") || $0.hasSuffix(".yaml") }.sorted()
     }
 
     @Test func thereAreExamples() {

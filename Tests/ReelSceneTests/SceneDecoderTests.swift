@@ -418,3 +418,53 @@ func decodeError(_ text: String) -> SceneError? {
         #expect(layer?.path == "timeline[0].layer" && layer?.fix == "layers: a")
     }
 }
+
+@Suite struct YAMLTests {
+    @Test func sameSceneAsJSON() throws {
+        let yaml = try SceneDecoder.decode(
+            yaml: """
+                width: 100
+                height: 50
+                fps: "30000/1001"
+                duration: 2
+                background: "#101418"
+                layers:
+                  - name: card
+                    position: [50, 25]
+                    bounds: [10, 20]
+                    backgroundColor: [1, 0, 0, 0.5]
+                    hidden: false
+                    animations:
+                      - keyPath: position.x
+                        fromValue: 0
+                        toValue: 100
+                        beginTime: 0.5
+                        duration: 1
+                """, file: "s.yaml")
+        let json = try decode(
+            ##"{"width": 100, "height": 50, "fps": "30000/1001", "duration": 2, "background": "#101418", "layers": [{"name": "card", "position": [50, 25], "bounds": [10, 20], "backgroundColor": [1, 0, 0, 0.5], "hidden": false, "animations": [{"keyPath": "position.x", "fromValue": 0, "toValue": 100, "beginTime": 0.5, "duration": 1}]}]}"##
+        )
+        #expect(yaml.pixelWidth == json.pixelWidth && yaml.fps == json.fps && yaml.background == json.background)
+        #expect(yaml.layers[0].backgroundColor == json.layers[0].backgroundColor)
+        #expect(yaml.sample(at: 0.75).layers[0].position == json.sample(at: 0.75).layers[0].position)
+    }
+
+    @Test func errorsNameLineAndColumn() {
+        func err(_ text: String) -> SceneError? {
+            do {
+                _ = try SceneDecoder.decode(yaml: text, file: "s.yaml")
+                return nil
+            } catch { return error }
+        }
+        let type = err("width: 10\nheight: 10\nfps: 10\nduration: 1\nlayers:\n  - name: a\n    opacity: high\n")
+        #expect(type?.path == "layers[0].opacity" && type?.location == SourceLocation(line: 7, column: 14))
+        let syntax = err("width: 10\nheight: [10\nfps: 10\n")
+        #expect(syntax?.location?.line == 3 && syntax?.message.hasPrefix("invalid YAML:") == true, "\(String(describing: syntax))")
+        let dup = err("width: 10\nwidth: 20\n")
+        #expect(dup?.message == "invalid YAML: duplicate key \"width\"" && dup?.location == SourceLocation(line: 2, column: 1))
+        #expect(err("")?.message.contains("empty") == true)
+        #expect(err("width: .nan\n")?.message.contains("out of range") == true)
+        // A quoted number is a string, as in JSON.
+        #expect(err("width: \"10\"\nheight: 10\nfps: 10\nduration: 1\n")?.message == "expected a number, found a string")
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Yams
+
+/// YAML scene files: read with Yams (libyaml) into the same located tree as JSON, so both formats
+/// share one decoder and every error names a line and column.
+enum YAMLReader {
+    static func parse(_ text: String, file: String) throws(SceneError) -> JSONNode {
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            throw Self.sceneError(error, file: file)
+        } catch {
+            throw SceneError(file: file, message: "invalid YAML: \(error)")
+        }
+        guard let root else {
+            throw SceneError(
+                file: file, location: SourceLocation(line: 1, column: 1),
+                message: "invalid YAML: the file is empty; a scene is a mapping")
+        }
+        return try convert(root, file: file, depth: 0)
+    }
+
+    static func location(_ node: Node) -> SourceLocation {
+        node.mark.map { SourceLocation(line: $0.line, column: $0.column) } ?? SourceLocation(line: 1, column: 1)
+    }
+
+    static func convert(_ node: Node, file: String, depth: Int) throws(SceneError) -> JSONNode {
+        let here = location(node)
+        guard depth < JSONParser.maximumDepth else {
+            throw SceneError(
+                file: file, location: here, message: "invalid YAML: nesting deeper than \(JSONParser.maximumDepth) levels")
+        }
+        switch node {
+        case .scalar(let s):
+            // Plain scalars are typed by YAML's core resolver; quoted ones stay strings.
+            if node.null != nil { return JSONNode(value: .null, location: here) }
+            if let b = node.bool { return JSONNode(value: .bool(b), location: here) }
+            if let v = node.int.map(Double.init) ?? node.float {
+                guard v.isFinite else {
+                    throw SceneError(file: file, location: here, message: "invalid YAML: number \(s.string) is out of range")
+                }
+                return JSONNode(value: .number(v), location: here)
+            }
+            return JSONNode(value: .string(s.string), location: here)
+        case .sequence(let seq):
+            var items: [JSONNode] = []
+            for item in seq { items.append(try convert(item, file: file, depth: depth + 1)) }
+            return JSONNode(value: .array(items), location: here)
+        case .mapping(let map):
+            var members: [(key: String, keyLocation: SourceLocation, value: JSONNode)] = []
+            var seen = Set<String>()
+            for (k, v) in map {
+                guard case .scalar(let ks) = k else {
+                    throw SceneError(file: file, location: location(k), message: "invalid YAML: keys must be plain strings")
+                }
+                guard seen.insert(ks.string).inserted else {
+                    throw SceneError(file: file, location: location(k), message: "invalid YAML: duplicate key \"\(ks.string)\"")
+                }
+                members.append((ks.string, location(k), try convert(v, file: file, depth: depth + 1)))
+            }
+            return JSONNode(value: .object(members), location: here)
+        }
+    }
+
+    static func sceneError(_ error: YamlError, file: String) -> SceneError {
+        switch error {
+        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
+            return SceneError(
+                file: file, location: SourceLocation(line: mark.line, column: mark.column), message: "invalid YAML: \(problem)")
+        case .reader(let problem, _, _, _):
+            return SceneError(file: file, message: "invalid YAML: \(problem)")
+        default:
+            return SceneError(file: file, message: "invalid YAML: \(error)")
+        }
+    }
+}
