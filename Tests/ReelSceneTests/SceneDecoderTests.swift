@@ -459,7 +459,7 @@ func decodeError(_ text: String) -> SceneError? {
         let type = err("width: 10\nheight: 10\nfps: 10\nduration: 1\nlayers:\n  - name: a\n    opacity: high\n")
         #expect(type?.path == "layers[0].opacity" && type?.location == SourceLocation(line: 7, column: 14))
         let syntax = err("width: 10\nheight: [10\nfps: 10\n")
-        #expect(syntax?.location?.line == 3 && syntax?.message.hasPrefix("invalid YAML:") == true, "\(String(describing: syntax))")
+        #expect(syntax?.location?.line == 3 && syntax?.message.hasPrefix("invalid YAML:") == true)
         let dup = err("width: 10\nwidth: 20\n")
         #expect(dup?.message == "invalid YAML: duplicate key \"width\"" && dup?.location == SourceLocation(line: 2, column: 1))
         #expect(err("")?.message.contains("empty") == true)
