@@ -51,4 +51,6 @@ public struct Rect: Hashable, Sendable {
     public var width: Double { abs(size.width) }
     public var height: Double { abs(size.height) }
     public var isEmpty: Bool { size.width == 0 || size.height == 0 }
+    public var midX: Double { origin.x + size.width / 2 }
+    public var midY: Double { origin.y + size.height / 2 }
 }

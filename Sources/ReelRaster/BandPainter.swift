@@ -109,12 +109,14 @@ struct BandPainter {
             paint(mask, into: m.canvas)
             maskCanvas = m
         }
-        composite(picture, onto: canvas, factor: group.opacity, clip: group.clip, mask: maskCanvas?.canvas)
+        composite(picture, onto: canvas, factor: group.opacity, clip: group.clip, mask: maskCanvas?.canvas, tint: group.tint)
     }
 
     /// Source-over of `source` (same or larger rectangle) onto `canvas`, scaled by `factor`, by the clip
     /// shape's coverage and by the mask's alpha.
-    func composite(_ source: Canvas, onto canvas: Canvas, factor: Float, clip: PreparedShape?, mask: Canvas?) {
+    func composite(
+        _ source: Canvas, onto canvas: Canvas, factor: Float, clip: PreparedShape?, mask: Canvas?, tint: SIMD4<Float>? = nil
+    ) {
         var clipColumns: (Int, Int)?
         if let clip {
             guard let cols = columns(clip, canvas) else { return }
@@ -139,7 +141,9 @@ struct BandPainter {
                 if let m { f *= Float(m[x * 4 + 3]) / 255 }
                 let s = src + x * 4
                 guard f > 0, s[3] != 0 || s[0] != 0 || s[1] != 0 || s[2] != 0 else { continue }
-                blend(dst + x * 4, SIMD4(Float(s[0]), Float(s[1]), Float(s[2]), Float(s[3])), f)
+                var color = SIMD4(Float(s[0]), Float(s[1]), Float(s[2]), Float(s[3]))
+                if let tint { color *= tint }
+                blend(dst + x * 4, color, f)
             }
         }
     }

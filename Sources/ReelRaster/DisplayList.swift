@@ -48,12 +48,15 @@ public struct Group: Sendable {
     /// Whether `beginMask` follows the content.
     public var hasMask: Bool
     public var shadow: Shadow?
+    /// Multiplies the group's colours and alpha (a replicator's `instanceColor`).
+    public var tint: Color?
 
-    public init(opacity: Double = 1, clip: Path? = nil, hasMask: Bool = false, shadow: Shadow? = nil) {
+    public init(opacity: Double = 1, clip: Path? = nil, hasMask: Bool = false, shadow: Shadow? = nil, tint: Color? = nil) {
         self.opacity = opacity
         self.clip = clip
         self.hasMask = hasMask
         self.shadow = shadow
+        self.tint = tint
     }
 }
 

@@ -164,6 +164,8 @@ struct DrawTree: @unchecked Sendable {
 
     struct PreparedGroup {
         let opacity: Float
+        /// Per-channel factors on the premultiplied picture, or nil.
+        let tint: SIMD4<Float>?
         let clip: PreparedShape?
         /// True when the clip path covers nothing: the group draws nothing.
         let clippedAway: Bool
@@ -269,7 +271,12 @@ struct DrawTree: @unchecked Sendable {
                 let shadow = g.shadow.flatMap(Self.prepare)
                 let innerReach = (content + (mask ?? [])).map(\.reach).max() ?? 0
                 let group = PreparedGroup(
-                    opacity: Float(min(max(g.opacity, 0), 1)), clip: clip, clippedAway: g.clip != nil && clip == nil,
+                    opacity: Float(min(max(g.opacity, 0), 1)),
+                    tint: g.tint.map { t in
+                        let a = Float(Color.unit(t.alpha))
+                        return SIMD4(
+                            Float(Color.unit(t.red)) * a, Float(Color.unit(t.green)) * a, Float(Color.unit(t.blue)) * a, a)
+                    }, clip: clip, clippedAway: g.clip != nil && clip == nil,
                     shadow: shadow, content: content, mask: mask, reach: innerReach + (shadow?.margin ?? 0))
                 if group.opacity > 0 && !group.clippedAway && !content.isEmpty { out.append(.group(group)) }
             case .beginMask, .endGroup:

@@ -71,7 +71,7 @@ public struct SceneRenderer: Sendable {
                     opacity: 1, rule: .nonZero))
         }
         switch layer.type {
-        case .layer:
+        case .layer, .replicator:
             break
         case .shape:
             let shape = layer.shape
@@ -103,7 +103,11 @@ public struct SceneRenderer: Sendable {
         let ordered = layer.sublayers.enumerated().sorted {
             ($0.element.zPosition, $0.offset) < ($1.element.zPosition, $1.offset)
         }
-        for (_, sublayer) in ordered { emit(sublayer, parentToDevice: childToDevice, into: &body) }
+        if layer.type == .replicator {
+            emitInstances(of: layer, childToDevice: childToDevice, into: &body)
+        } else {
+            for (_, sublayer) in ordered { emit(sublayer, parentToDevice: childToDevice, into: &body) }
+        }
         if layer.borderWidth > 0, layer.borderColor.alpha > 0, !layer.bounds.isEmpty {
             // The border lies inside the bounds, following the corner radius.
             let w = min(layer.borderWidth, layer.bounds.width / 2, layer.bounds.height / 2)
@@ -144,6 +148,32 @@ public struct SceneRenderer: Sendable {
             out.append(contentsOf: maskCommands)
         }
         out.append(.endGroup)
+    }
+
+    /// A replicator's instances (CORE-ANIMATION.md §8.5): instance k is its sublayers as sampled at
+    /// t − k·instanceDelay, moved by T(−c)·instanceTransformᵏ·T(c) about the bounds' centre c
+    /// (UNCONFIRMED against the anchor point), and multiplied by instanceColor + k·offsets.
+    func emitInstances(of layer: Layer, childToDevice: Transform3D, into body: inout [DisplayList.Command]) {
+        let r = layer.replicator
+        let c = Point(x: layer.bounds.midX, y: layer.bounds.midY)
+        var power = Transform3D.identity
+        for (k, sublayers) in layer.instances.enumerated() {
+            let placement = Transform3D.translation(-c.x, -c.y).concatenating(power).concatenating(.translation(c.x, c.y))
+            var commands: [DisplayList.Command] = []
+            let ordered = sublayers.enumerated().sorted { ($0.element.zPosition, $0.offset) < ($1.element.zPosition, $1.offset) }
+            for (_, sublayer) in ordered {
+                emit(sublayer, parentToDevice: placement.concatenating(childToDevice), into: &commands)
+            }
+            let tint = r.color(ofInstance: k)
+            if tint == .white || commands.isEmpty {
+                body += commands
+            } else {
+                body.append(.beginGroup(Group(tint: tint)))
+                body += commands
+                body.append(.endGroup)
+            }
+            power = power.concatenating(r.instanceTransform)
+        }
     }
 
     func shadowOf(_ layer: Layer, toDevice: Transform2D) -> Shadow? {

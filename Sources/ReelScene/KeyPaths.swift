@@ -47,6 +47,10 @@ public enum LayerKeyPath: String, Sendable, CaseIterable {
     case path
     case colors
     case locations
+    case instanceCount
+    case instanceDelay
+    case instanceTransform
+    case instanceColor
 
     public enum ValueType: String, Sendable { case number, point, size, rect, color, transform, path, colors, numbers }
 
@@ -57,6 +61,9 @@ public enum LayerKeyPath: String, Sendable, CaseIterable {
         case .boundsSize, .transformTranslation: return .size
         case .transform, .sublayerTransform: return .transform
         case .path: return .path
+        case .instanceCount, .instanceDelay: return .number
+        case .instanceTransform: return .transform
+        case .instanceColor: return .color
         case .colors: return .colors
         case .locations: return .numbers
         case .zPosition, .transformScale, .transformScaleX, .transformScaleY, .transformScaleZ, .transformRotation,
@@ -110,6 +117,10 @@ public enum LayerKeyPath: String, Sendable, CaseIterable {
         case .startPoint: return .point(layer.gradient.startPoint)
         case .endPoint: return .point(layer.gradient.endPoint)
         case .path: return .path(layer.shape.path)
+        case .instanceCount: return .number(Double(layer.replicator.instanceCount))
+        case .instanceDelay: return .number(layer.replicator.instanceDelay)
+        case .instanceTransform: return .transform(layer.replicator.instanceTransform)
+        case .instanceColor: return .color(layer.replicator.instanceColor)
         case .colors: return .colors(layer.gradient.colors)
         case .locations:
             let n = layer.gradient.colors.count
@@ -154,6 +165,11 @@ public enum LayerKeyPath: String, Sendable, CaseIterable {
         case (.startPoint, .point(let p)): layer.gradient.startPoint = p
         case (.endPoint, .point(let p)): layer.gradient.endPoint = p
         case (.path, .path(let p)): layer.shape.path = p
+        case (.instanceCount, .number(let v)):
+            layer.replicator.instanceCount = Int(max(0, min(v, Double(Scene.maximumInstances))).rounded(.down))
+        case (.instanceDelay, .number(let v)): layer.replicator.instanceDelay = v
+        case (.instanceTransform, .transform(let t)): layer.replicator.instanceTransform = t
+        case (.instanceColor, .color(let c)): layer.replicator.instanceColor = c
         case (.colors, .colors(let c)): layer.gradient.colors = c
         case (.locations, .numbers(let v)): layer.gradient.locations = v
         default: break

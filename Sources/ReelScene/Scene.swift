@@ -79,6 +79,28 @@ public enum LayerType: String, Sendable, CaseIterable {
     case shape
     /// A `CAGradientLayer`: axial, radial or conic colour ramp over the bounds.
     case gradient
+    /// A `CAReplicatorLayer`: its sublayers drawn `instanceCount` times.
+    case replicator
+}
+
+/// `CAReplicatorLayer`'s own properties, with its defaults (CORE-ANIMATION.md §8.5).
+public struct ReplicatorProperties: Sendable {
+    public var instanceCount = 1
+    public var instanceDelay: Double = 0
+    public var instanceTransform: Transform3D = .identity
+    public var instanceColor: Color = .white
+    /// Added to the instance colour once per instance: red, green, blue, alpha.
+    public var colorOffsets: [Double] = [0, 0, 0, 0]
+
+    public init() {}
+
+    /// Instance k's colour: instanceColor + k·offsets, clamped to 0…1 (clamp UNCONFIRMED, §8.5).
+    public func color(ofInstance k: Int) -> Color {
+        let c = instanceColor, o = colorOffsets, f = Double(k)
+        return Color(
+            red: Color.unit(c.red + f * o[0]), green: Color.unit(c.green + f * o[1]), blue: Color.unit(c.blue + f * o[2]),
+            alpha: Color.unit(c.alpha + f * o[3]))
+    }
 }
 
 /// `CAShapeLayer`'s own properties, with its defaults (CORE-ANIMATION.md §9.1).
@@ -142,7 +164,10 @@ public struct Layer: Sendable {
     public var contents: String?
     public var shape = ShapeProperties()
     public var gradient = GradientProperties()
+    public var replicator = ReplicatorProperties()
     public var sublayers: [Layer] = []
+    /// In a snapshot of a replicator: the sublayers of each instance k, sampled at t − k·instanceDelay.
+    public var instances: [[Layer]] = []
     public var animations: [Animation] = []
     /// The name each animation was added under (`addAnimation(_:forKey:)`), parallel to `animations`.
     public var animationNames: [String?] = []
@@ -181,6 +206,8 @@ public struct Scene: Sendable {
     public static let maximumPixelSide = 16_384
     /// Largest canvas area in pixels (8192², 256 MiB per RGBA frame).
     public static let maximumPixelArea = 8_192 * 8_192
+    /// Most instances a replicator draws.
+    public static let maximumInstances = 10_000
     /// Longest clip, in seconds (24 h).
     public static let maximumDuration = 86_400.0
 

@@ -433,6 +433,10 @@ struct Reader {
         "lineDashPhase", "strokeStart", "strokeEnd",
     ]
     static let gradientLayerKeys = ["colors", "locations", "startPoint", "endPoint", "gradientType"]
+    static let replicatorLayerKeys = [
+        "instanceCount", "instanceDelay", "instanceTransform", "instanceColor", "instanceRedOffset", "instanceGreenOffset",
+        "instanceBlueOffset", "instanceAlphaOffset",
+    ]
 
     func layerType(_ node: JSONNode, _ path: String) throws(SceneError) -> LayerType {
         guard case .object(let list) = node.value, let typeNode = list.first(where: { $0.key == "type" })?.value else {
@@ -454,6 +458,7 @@ struct Reader {
         case .layer: break
         case .shape: known += Self.shapeLayerKeys
         case .gradient: known += Self.gradientLayerKeys
+        case .replicator: known += Self.replicatorLayerKeys
         }
         let m = try members(node, path, known: known, what: "a layer of type \"\(type.rawValue)\"")
         let name = try m["name"].map { n throws(SceneError) in try string(n, join(path, "name")) } ?? path
@@ -549,6 +554,23 @@ struct Reader {
         if let n = m["startPoint"] { layer.gradient.startPoint = try point(n, join(path, "startPoint")) }
         if let n = m["endPoint"] { layer.gradient.endPoint = try point(n, join(path, "endPoint")) }
         if let n = m["gradientType"] { layer.gradient.type = try choice(n, join(path, "gradientType"), GradientType.self) }
+        // Replicator layer.
+        if let n = m["instanceCount"] {
+            let v = try number(n, join(path, "instanceCount"))
+            guard v >= 0, v <= Double(Scene.maximumInstances), v == v.rounded() else {
+                throw fail(
+                    n, join(path, "instanceCount"), "instanceCount is a whole number in 0…\(Scene.maximumInstances), got \(v)")
+            }
+            layer.replicator.instanceCount = Int(v)
+        }
+        if let v = try num("instanceDelay") { layer.replicator.instanceDelay = v }
+        if let n = m["instanceTransform"] {
+            layer.replicator.instanceTransform = try transform(n, join(path, "instanceTransform"))
+        }
+        if let n = m["instanceColor"] { layer.replicator.instanceColor = try color(n, join(path, "instanceColor")) }
+        for (i, key) in ["instanceRedOffset", "instanceGreenOffset", "instanceBlueOffset", "instanceAlphaOffset"].enumerated() {
+            if let v = try num(key) { layer.replicator.colorOffsets[i] = v }
+        }
         // Children.
         if let n = m["sublayers"] {
             for (i, child) in try array(n, join(path, "sublayers")).enumerated() {

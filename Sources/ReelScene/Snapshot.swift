@@ -40,6 +40,13 @@ extension Scene {
             }
         }
         presented.sublayers = model.sublayers.map { present($0, at: t) }
+        if model.type == .replicator {
+            let r = presented.replicator
+            presented.instances = (0..<max(1, min(r.instanceCount, Scene.maximumInstances))).map { k in
+                k == 0 || r.instanceDelay == 0
+                    ? presented.sublayers : model.sublayers.map { present($0, at: t - Double(k) * r.instanceDelay) }
+            }
+        }
         presented.mask = model.mask.map { present($0, at: t) }
         return presented
     }
