@@ -171,6 +171,9 @@ public struct Layer: Sendable {
     public var animations: [Animation] = []
     /// The name each animation was added under (`addAnimation(_:forKey:)`), parallel to `animations`.
     public var animationNames: [String?] = []
+    /// Animations removed by the timeline: index in `animations` → the time from which it no longer
+    /// applies (`removeAnimation(forKey:)`).
+    public var animationRemovals: [Int: Double] = [:]
     /// Model values set by the timeline from a time on (in time order).
     public var modelChanges: [ModelChange] = []
     private var maskStorage: [Layer] = []

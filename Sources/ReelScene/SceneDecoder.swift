@@ -297,7 +297,7 @@ struct Reader {
         return scene
     }
 
-    static let actionKeys = ["at", "after", "delay", "layer", "set", "animate", "add"]
+    static let actionKeys = ["at", "after", "delay", "every", "times", "layer", "set", "animate", "add", "remove"]
 
     /// Timeline actions, in order: each happens `at` a time or `after` a named animation has ended (plus
     /// `delay`), on one `layer`: `set` model values (with `animate`, as an implicit animation: 0.25 s on
@@ -361,46 +361,94 @@ struct Reader {
                     layerNode, join(ap, "layer"), "no layer is named \"\(layerName)\"",
                     fix: "layers: \(names.joined(separator: ", "))")
             }
-            let animate = try m["animate"].map { n throws(SceneError) in try bool(n, join(ap, "animate")) } ?? false
-            if let setNode = m["set"] {
-                guard case .object(let pairs) = setNode.value else {
-                    throw fail(setNode, join(ap, "set"), "expected key paths and values (an object)")
+            // Repeats: `every` seconds, `times` times (a number, or "infinity" to the end of the clip).
+            var occurrences = [time]
+            if let everyNode = m["every"] {
+                let every = try number(everyNode, join(ap, "every"))
+                guard every > 0, every.isFinite else {
+                    throw fail(everyNode, join(ap, "every"), "every must be a positive number of seconds")
                 }
-                for pair in pairs {
-                    let kp = join(join(ap, "set"), pair.key)
-                    guard let keyPath = LayerKeyPath(rawValue: pair.key) else {
-                        let names = LayerKeyPath.allCases.map(\.rawValue)
-                        let suggestion = closest(pair.key, in: names).map { "did you mean \"\($0)\"? " } ?? ""
-                        throw SceneError(
-                            file: file, location: pair.keyLocation, path: kp,
-                            message: "\"\(pair.key)\" is not an animatable key path of a layer",
-                            fix: suggestion.isEmpty ? nil : suggestion)
-                    }
-                    let v = try value(pair.value, kp, type: keyPath.valueType)
-                    if animate {
-                        // The model value just before, as the implicit animation's start.
-                        var before = layer
-                        for c in layer.modelChanges where c.time <= time { c.keyPath.set(c.value, on: &before) }
-                        let from = keyPath.get(before)
-                        layer.animations.append(
-                            .basic(
-                                BasicAnimation(
-                                    keyPath: pair.key, fromValue: from, toValue: v,
-                                    timing: MediaTiming(beginTime: time, duration: 0.25), timingFunction: .default)))
-                        layer.animationNames.append(nil)
-                    }
-                    layer.modelChanges.append(ModelChange(time: time, keyPath: keyPath, value: v))
+                guard let timesNode = m["times"] else {
+                    throw fail(actionNode, join(ap, "times"), "\"every\" needs \"times\": a count or \"infinity\"")
                 }
-                layer.modelChanges.sort { $0.time < $1.time }  // stable: same-time sets keep their order
+                var count = Int.max
+                if case .string(let t) = timesNode.value, ["infinity", "inf", "forever"].contains(t.lowercased()) {
+                    count = Int.max
+                } else {
+                    let n = try number(timesNode, join(ap, "times"))
+                    guard n >= 1, n == n.rounded(), n <= 100_000 else {
+                        throw fail(timesNode, join(ap, "times"), "times is a whole number ≥ 1 or \"infinity\"")
+                    }
+                    count = Int(n)
+                }
+                occurrences = []
+                var k = 0
+                while k < count, time + Double(k) * every < scene.duration, k < 100_000 {
+                    occurrences.append(time + Double(k) * every)
+                    k += 1
+                }
+            } else if let timesNode = m["times"] {
+                throw fail(timesNode, join(ap, "times"), "\"times\" needs \"every\"")
             }
-            if let addNode = m["add"] {
-                for (j, a) in try array(addNode, join(ap, "add")).enumerated() {
-                    let p = "\(join(ap, "add"))[\(j)]"
-                    let animation = try self.animation(a, p, type: layer.type).delayed(by: time)
-                    let name = try animationName(a, p)
-                    layer.animations.append(animation)
-                    layer.animationNames.append(name)
-                    if let name { ends[name] = animation.endTime(model: LayerKeyPath(rawValue: animation.keyPath)?.get(layer)) }
+            for time in occurrences {
+                let animate = try m["animate"].map { n throws(SceneError) in try bool(n, join(ap, "animate")) } ?? false
+                if let setNode = m["set"] {
+                    guard case .object(let pairs) = setNode.value else {
+                        throw fail(setNode, join(ap, "set"), "expected key paths and values (an object)")
+                    }
+                    for pair in pairs {
+                        let kp = join(join(ap, "set"), pair.key)
+                        guard let keyPath = LayerKeyPath(rawValue: pair.key) else {
+                            let names = LayerKeyPath.allCases.map(\.rawValue)
+                            let suggestion = closest(pair.key, in: names).map { "did you mean \"\($0)\"? " } ?? ""
+                            throw SceneError(
+                                file: file, location: pair.keyLocation, path: kp,
+                                message: "\"\(pair.key)\" is not an animatable key path of a layer",
+                                fix: suggestion.isEmpty ? nil : suggestion)
+                        }
+                        let v = try value(pair.value, kp, type: keyPath.valueType)
+                        if animate {
+                            // The model value just before, as the implicit animation's start.
+                            var before = layer
+                            for c in layer.modelChanges where c.time <= time { c.keyPath.set(c.value, on: &before) }
+                            let from = keyPath.get(before)
+                            layer.animations.append(
+                                .basic(
+                                    BasicAnimation(
+                                        keyPath: pair.key, fromValue: from, toValue: v,
+                                        timing: MediaTiming(beginTime: time, duration: 0.25), timingFunction: .default)))
+                            layer.animationNames.append(nil)
+                        }
+                        layer.modelChanges.append(ModelChange(time: time, keyPath: keyPath, value: v))
+                    }
+                    // Stable: same-time sets keep their order.
+                    layer.modelChanges = layer.modelChanges.enumerated().sorted {
+                        ($0.element.time, $0.offset) < ($1.element.time, $1.offset)
+                    }
+                    .map(\.element)
+                }
+                if let addNode = m["add"] {
+                    for (j, a) in try array(addNode, join(ap, "add")).enumerated() {
+                        let p = "\(join(ap, "add"))[\(j)]"
+                        let animation = try self.animation(a, p, type: layer.type).delayed(by: time)
+                        let name = try animationName(a, p)
+                        layer.animations.append(animation)
+                        layer.animationNames.append(name)
+                        if let name {
+                            ends[name] = animation.endTime(model: LayerKeyPath(rawValue: animation.keyPath)?.get(layer))
+                        }
+                    }
+                }
+                if let removeNode = m["remove"] {
+                    let name = try string(removeNode, join(ap, "remove"))
+                    guard let index = layer.animationNames.firstIndex(of: name) else {
+                        let names = layer.animationNames.compactMap { $0 }
+                        throw fail(
+                            removeNode, join(ap, "remove"), "layer \"\(layerName)\" has no animation named \"\(name)\"",
+                            fix: names.isEmpty
+                                ? "name the animation to remove" : "its animations: \(names.joined(separator: ", "))")
+                    }
+                    layer.animationRemovals[index] = min(layer.animationRemovals[index] ?? .infinity, time)
                 }
             }
             scene.layers.replace(named: layerName, with: layer)

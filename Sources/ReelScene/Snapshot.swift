@@ -30,6 +30,7 @@ extension Scene {
             keyPath.set(v, on: &presented)
         }
         for (i, animation) in model.animations.enumerated() {
+            if let removed = model.animationRemovals[i], t >= removed { continue }
             if case .group(let group) = animation {
                 // The children, in order, in the group's (warped) time.
                 if let childTime = group.childTime(at: t) {

@@ -468,3 +468,43 @@ func decodeError(_ text: String) -> SceneError? {
         #expect(err("width: \"10\"\nheight: 10\nfps: 10\nduration: 1\n")?.message == "expected a number, found a string")
     }
 }
+
+@Suite struct TimelineRepeatAndRemoveTests {
+    func scene(_ timeline: String) throws -> Scene {
+        try decode(
+            #"{"width": 10, "height": 10, "fps": 10, "duration": 3, "layers": [{"name": "a", "animations": [{"name": "pulse", "keyPath": "cornerRadius", "fromValue": 0, "toValue": 10, "duration": 1, "repeatCount": "infinity"}]}], "timeline": "#
+                + timeline + "}")
+    }
+
+    @Test func actionsRepeatEveryPeriodToTheEndOfTheClip() throws {
+        let s = try scene(
+            #"[{"at": 0, "every": 1, "times": "infinity", "layer": "a", "add": [{"keyPath": "opacity", "fromValue": 0, "toValue": 1, "duration": 0.5}]}]"#
+        )
+        for start in [0.0, 1, 2] {
+            #expect(abs(s.sample(at: start + 0.25).layers[0].opacity - 0.5) < 1e-12, "occurrence at \(start)")
+            #expect(s.sample(at: start + 0.75).layers[0].opacity == 1)  // between: the model value
+        }
+        #expect(s.layers[0].animations.count == 4)  // pulse, plus three within the 3 s clip
+        let twice = try scene(
+            #"[{"at": 0, "every": 1, "times": 2, "layer": "a", "add": [{"keyPath": "opacity", "fromValue": 0, "toValue": 1, "duration": 0.5}]}]"#
+        )
+        #expect(twice.sample(at: 2.25).layers[0].opacity == 1)
+    }
+
+    @Test func removeStopsANamedAnimation() throws {
+        let s = try scene(#"[{"at": 1.5, "layer": "a", "remove": "pulse"}]"#)
+        #expect(s.sample(at: 1.25).layers[0].cornerRadius == 2.5)
+        #expect(s.sample(at: 1.75).layers[0].cornerRadius == 0)  // removed: the model value
+    }
+
+    @Test func errors() {
+        #expect(
+            decodeError(
+                #"{"width": 10, "height": 10, "fps": 10, "duration": 3, "layers": [{"name": "a"}], "timeline": [{"at": 0, "times": 2, "layer": "a"}]}"#
+            )?.message == "\"times\" needs \"every\"")
+        let remove = decodeError(
+            #"{"width": 10, "height": 10, "fps": 10, "duration": 3, "layers": [{"name": "a", "animations": [{"name": "pulse", "keyPath": "opacity", "toValue": 0}]}], "timeline": [{"at": 0, "layer": "a", "remove": "puls"}]}"#
+        )
+        #expect(remove?.message == "layer \"a\" has no animation named \"puls\"" && remove?.fix == "its animations: pulse")
+    }
+}
