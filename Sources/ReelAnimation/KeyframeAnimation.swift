@@ -1,3 +1,6 @@
+import Foundation
+import ReelGeometry
+
 /// `CAKeyframeAnimation` over `values` (CORE-ANIMATION.md §4; paths and `rotationMode` come later).
 public struct KeyframeAnimation: Hashable, Sendable {
     public enum CalculationMode: String, Sendable, CaseIterable {
@@ -17,6 +20,9 @@ public struct KeyframeAnimation: Hashable, Sendable {
     public var timingFunction: TimingFunction = .linear
     public var isAdditive = false
     public var isCumulative = false
+    /// Overrides `values` when set (points only).
+    public var path: KeyframePath?
+    public var rotationMode: RotationMode?
 
     public init(keyPath: String, values: [AnimatableValue], keyTimes: [Double]? = nil, timing: MediaTiming = MediaTiming()) {
         self.keyPath = keyPath
@@ -57,12 +63,40 @@ public struct KeyframeAnimation: Hashable, Sendable {
     }
 
     public func value(at t: Double, model: AnimatableValue) -> AnimatableValue? {
+        if let path, !path.isEmpty {
+            guard let (p, _) = timing.progressAndCycle(atParentTime: t) else { return nil }
+            return .point(pathPosition(p).point)
+        }
         guard !values.isEmpty, let (p, cycle) = timing.progressAndCycle(atParentTime: t) else { return nil }
         guard var v = value(atProgress: p) else { return nil }
         if isCumulative && cycle > 0, let last = values.last {
             v = AnimatableValue.adding(v, BasicAnimation.cumulativeStep(from: values[0], to: last).scaled(by: Double(cycle))) ?? v
         }
         return v
+    }
+
+    /// Position and tangent on the path at basic progress p: paced modes ignore the timing functions
+    /// and key times; the others ease with the animation's function and use key times per element.
+    func pathPosition(_ p: Double) -> (point: Point, tangent: Point) {
+        guard let path else { return (.zero, .zero) }
+        let paced = calculationMode == .paced || calculationMode == .cubicPaced
+        return path.position(paced ? p : timingFunction(p), keyTimes: keyTimes, paced: paced)
+    }
+
+    /// The rotation `rotationMode` adds at parent time t: the tangent's angle (θ + π for autoReverse),
+    /// or nil. UNCONFIRMED (§4.4): where the tangent is zero, the angle just before is kept.
+    public func rotation(at t: Double) -> Double? {
+        guard let mode = rotationMode, path != nil, let (p, _) = timing.progressAndCycle(atParentTime: t) else { return nil }
+        var probe = p
+        var tangent = pathPosition(probe).tangent
+        var steps = 0
+        while tangent.x == 0 && tangent.y == 0 && probe > 0 && steps < 1000 {
+            probe = max(0, probe - 0.001)
+            tangent = pathPosition(probe).tangent
+            steps += 1
+        }
+        let theta = atan2(tangent.y, tangent.x)
+        return mode == .autoReverse ? theta + Double.pi : theta
     }
 
     /// The value at basic progress p (§4.1).

@@ -744,7 +744,8 @@ struct Reader {
     ]
     static let basicKeys = ["fromValue", "toValue", "byValue"]
     static let keyframeKeys = [
-        "values", "keyTimes", "timingFunctions", "calculationMode", "tensionValues", "continuityValues", "biasValues",
+        "values", "path", "rotationMode", "keyTimes", "timingFunctions", "calculationMode", "tensionValues", "continuityValues",
+        "biasValues",
     ]
     static let springKeys = [
         "mass", "stiffness", "damping", "initialVelocity", "allowsOverdamping", "perceptualDuration", "bounce",
@@ -813,6 +814,28 @@ struct Reader {
             a.isCumulative = cumulative
             if kind == "basic" { return .basic(a) }
             return .spring(try spring(a, m, path))
+        }
+        if let pathNode = m["path"] {
+            guard keyPath.valueType == .point else {
+                throw fail(
+                    pathNode, join(path, "path"), "a keyframe path moves a point; \"\(keyName)\" is not one",
+                    fix: "use keyPath \"position\"")
+            }
+            var a = KeyframeAnimation(keyPath: keyName, values: [], timing: timing)
+            a.path = KeyframePath(try shapePath(pathNode, join(path, "path")))
+            a.timingFunction = timingFunction
+            if let n = m["calculationMode"] {
+                a.calculationMode = try choice(n, join(path, "calculationMode"), KeyframeAnimation.CalculationMode.self)
+            }
+            if let n = m["rotationMode"] { a.rotationMode = try choice(n, join(path, "rotationMode"), RotationMode.self) }
+            if let n = m["keyTimes"] {
+                var k: [Double] = []
+                for (i, item) in try array(n, join(path, "keyTimes")).enumerated() {
+                    k.append(try number(item, "\(join(path, "keyTimes"))[\(i)]"))
+                }
+                a.keyTimes = k
+            }
+            return .keyframe(a)
         }
         guard let valuesNode = m["values"] else {
             throw fail(node, join(path, "values"), "a keyframe animation needs \"values\"", fix: "add \"values\": [v0, v1, …]")

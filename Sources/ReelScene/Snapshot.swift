@@ -38,6 +38,10 @@ extension Scene {
                 }
             } else {
                 apply(animation, at: t, springStart: springStarts[i])
+                // rotationMode: the tangent's rotation on top of the transform, about the anchor point.
+                if case .keyframe(let k) = animation, let theta = k.rotation(at: t) {
+                    presented.transform = presented.transform.concatenating(.rotation(theta))
+                }
             }
         }
         presented.sublayers = model.sublayers.map { present($0, at: t) }

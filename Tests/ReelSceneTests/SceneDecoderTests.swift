@@ -508,3 +508,41 @@ func decodeError(_ text: String) -> SceneError? {
         #expect(remove?.message == "layer \"a\" has no animation named \"puls\"" && remove?.fix == "its animations: pulse")
     }
 }
+
+@Suite struct KeyframePathTests {
+    func scene(_ extra: String) throws -> Scene {
+        try decode(
+            #"{"width": 10, "height": 10, "fps": 10, "duration": 1, "layers": [{"name": "a", "animations": [{"type": "keyframe", "keyPath": "position", "path": "M0 0 L30 0 L30 10", "duration": 1"#
+                + extra + "}]}]}")
+    }
+
+    @Test func linearGivesEachElementASlot() throws {
+        let s = try scene("")
+        #expect(s.sample(at: 0.25).layers[0].position == Point(x: 15, y: 0))  // half of element 1
+        #expect(s.sample(at: 0.75).layers[0].position == Point(x: 30, y: 5))  // half of element 2
+    }
+
+    @Test func pacedMovesAtConstantSpeed() throws {
+        let s = try scene(#", "calculationMode": "paced""#)
+        let p = s.sample(at: 0.25).layers[0].position  // 40 long: a quarter is 10 along the first line
+        #expect(abs(p.x - 10) < 1e-6 && abs(p.y) < 1e-9)
+        let q = s.sample(at: 0.875).layers[0].position  // 35 along: 5 down the second
+        #expect(abs(q.x - 30) < 1e-9 && abs(q.y - 5) < 1e-6)
+    }
+
+    @Test func rotationModeFollowsTheTangent() throws {
+        let s = try scene(#", "rotationMode": "auto""#)
+        #expect(abs(s.sample(at: 0.25).layers[0].transform.m12) < 1e-9)  // along +x: no turn
+        let down = s.sample(at: 0.75).layers[0].transform  // along +y: a quarter turn
+        #expect(abs(down.m11) < 1e-9 && abs(down.m12 - 1) < 1e-9)
+        let reverse = try scene(#", "rotationMode": "autoReverse""#).sample(at: 0.25).layers[0].transform
+        #expect(abs(reverse.m11 + 1) < 1e-9)  // θ + π
+    }
+
+    @Test func pathNeedsAPointKeyPath() {
+        let e = decodeError(
+            #"{"width": 10, "height": 10, "fps": 10, "duration": 1, "layers": [{"animations": [{"type": "keyframe", "keyPath": "opacity", "path": "M0 0 L1 1"}]}]}"#
+        )
+        #expect(e?.path == "layers[0].animations[0].path" && e?.fix == "use keyPath \"position\"")
+    }
+}
