@@ -1,3 +1,5 @@
+import ReelGeometry
+
 /// `CABasicAnimation` (CORE-ANIMATION.md §3): from/to/by endpoints, a timing function, `additive` and
 /// `cumulative`.
 public struct BasicAnimation: Hashable, Sendable {
@@ -9,6 +11,8 @@ public struct BasicAnimation: Hashable, Sendable {
     public var timingFunction: TimingFunction = .linear
     public var isAdditive = false
     public var isCumulative = false
+    /// When set, the endpoints are numbers (`.number` or `.numbers`) turned into a transform.
+    public var valueFunction: ValueFunction?
 
     public init(
         keyPath: String, fromValue: AnimatableValue? = nil, toValue: AnimatableValue? = nil, byValue: AnimatableValue? = nil,
@@ -58,10 +62,43 @@ public struct BasicAnimation: Hashable, Sendable {
             // §3.3: each repeat builds on the previous one's end value: f_k ⊕ k·V_end.
             v = AnimatableValue.adding(v, Self.cumulativeStep(from: a, to: b).scaled(by: Double(cycle))) ?? v
         }
+        if let valueFunction {
+            switch v {
+            case .number(let x): return .transform(valueFunction.transform([x]))
+            case .numbers(let xs): return .transform(valueFunction.transform(xs))
+            default: return nil
+            }
+        }
         return v
     }
 
     /// UNCONFIRMED (CORE-ANIMATION.md §3.3): what each cumulative repeat adds — the end value V_end, as
     /// SMIL's accumulate="sum" does (the same as the delta when the animation starts at zero).
     static func cumulativeStep(from a: AnimatableValue, to b: AnimatableValue) -> AnimatableValue { b }
+}
+
+/// `CAValueFunction` (CORE-ANIMATION.md §3.4): the animation interpolates numbers and the function
+/// turns them into a transform, so a rotation of 2π animates as a full turn.
+public enum ValueFunction: String, Sendable, CaseIterable {
+    case rotateX, rotateY, rotateZ, scale, scaleX, scaleY, scaleZ, translate, translateX, translateY, translateZ
+
+    /// How many numbers it takes: 3 for `scale` and `translate`, 1 for the others.
+    public var arity: Int { self == .scale || self == .translate ? 3 : 1 }
+
+    public func transform(_ v: [Double]) -> Transform3D {
+        let x = v.first ?? 0
+        switch self {
+        case .rotateX: return .rotation(x, 1, 0, 0)
+        case .rotateY: return .rotation(x, 0, 1, 0)
+        case .rotateZ: return .rotation(x, 0, 0, 1)
+        case .scale: return v.count == 3 ? .scale(v[0], v[1], v[2]) : .scale(x, x, x)
+        case .scaleX: return .scale(x, 1, 1)
+        case .scaleY: return .scale(1, x, 1)
+        case .scaleZ: return .scale(1, 1, x)
+        case .translate: return v.count == 3 ? .translation(v[0], v[1], v[2]) : .translation(x, 0, 0)
+        case .translateX: return .translation(x, 0, 0)
+        case .translateY: return .translation(0, x, 0)
+        case .translateZ: return .translation(0, 0, x)
+        }
+    }
 }

@@ -742,7 +742,7 @@ struct Reader {
         "autoreverses",
         "fillMode", "removedOnCompletion", "timingFunction", "additive", "cumulative",
     ]
-    static let basicKeys = ["fromValue", "toValue", "byValue"]
+    static let basicKeys = ["fromValue", "toValue", "byValue", "valueFunction"]
     static let keyframeKeys = [
         "values", "path", "rotationMode", "keyTimes", "timingFunctions", "calculationMode", "tensionValues", "continuityValues",
         "biasValues",
@@ -803,9 +803,34 @@ struct Reader {
 
         if kind == "basic" || kind == "spring" {
             var a = BasicAnimation(keyPath: keyName, timing: timing, timingFunction: timingFunction)
-            if let n = m["fromValue"] { a.fromValue = try value(n, join(path, "fromValue"), type: keyPath.valueType) }
-            if let n = m["toValue"] { a.toValue = try value(n, join(path, "toValue"), type: keyPath.valueType) }
-            if let n = m["byValue"] { a.byValue = try value(n, join(path, "byValue"), type: keyPath.valueType) }
+            if let n = m["valueFunction"] {
+                let f = try choice(n, join(path, "valueFunction"), ValueFunction.self)
+                guard keyPath.valueType == .transform else {
+                    throw fail(
+                        n, join(path, "valueFunction"), "a value function makes a transform; \"\(keyName)\" is not one",
+                        fix: "use keyPath \"transform\"")
+                }
+                guard m["fromValue"] != nil, m["toValue"] != nil || m["byValue"] != nil else {
+                    throw fail(
+                        n, join(path, "valueFunction"),
+                        "with a value function, give \"fromValue\" and \"toValue\" (or \"byValue\") as numbers")
+                }
+                a.valueFunction = f
+                func numbers(_ key: String) throws(SceneError) -> AnimatableValue? {
+                    guard let node = m[key] else { return nil }
+                    if f.arity == 1 { return .number(try number(node, join(path, key))) }
+                    let c = try components(
+                        node, join(path, key), names: ["x", "y", "z"], what: "three numbers", example: "[1, 1, 1]")
+                    return .numbers(c)
+                }
+                a.fromValue = try numbers("fromValue")
+                a.toValue = try numbers("toValue")
+                a.byValue = try numbers("byValue")
+            } else {
+                if let n = m["fromValue"] { a.fromValue = try value(n, join(path, "fromValue"), type: keyPath.valueType) }
+                if let n = m["toValue"] { a.toValue = try value(n, join(path, "toValue"), type: keyPath.valueType) }
+                if let n = m["byValue"] { a.byValue = try value(n, join(path, "byValue"), type: keyPath.valueType) }
+            }
             if a.fromValue == nil && a.toValue == nil && a.byValue == nil {
                 throw fail(
                     node, path, "a \(kind) animation needs \"fromValue\", \"toValue\" or \"byValue\"", fix: "add \"toValue\"")

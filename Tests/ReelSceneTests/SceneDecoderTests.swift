@@ -546,3 +546,39 @@ func decodeError(_ text: String) -> SceneError? {
         #expect(e?.path == "layers[0].animations[0].path" && e?.fix == "use keyPath \"position\"")
     }
 }
+
+@Suite struct ValueFunctionTests {
+    func transform(_ anim: String, at t: Double) throws -> Transform3D {
+        try decode(
+            #"{"width": 10, "height": 10, "fps": 10, "duration": 2, "layers": [{"name": "a", "animations": ["# + anim + "]}]}"
+        )
+        .sample(at: t).layers[0].transform
+    }
+
+    /// rotateZ interpolates the angle itself: 0 → 2π passes π half way (a matrix animation could not).
+    @Test func rotateZMakesAFullTurn() throws {
+        let t = try transform(
+            #"{"keyPath": "transform", "valueFunction": "rotateZ", "fromValue": 0, "toValue": 6.283185307179586, "duration": 1}"#,
+            at: 0.5)
+        #expect(abs(t.m11 + 1) < 1e-9 && abs(t.m22 + 1) < 1e-9)
+    }
+
+    /// Apple's group sample: `scale` from [1, 1, 1] to [3, 3, 3].
+    @Test func scaleTakesThreeNumbers() throws {
+        let t = try transform(
+            #"{"keyPath": "transform", "valueFunction": "scale", "fromValue": [1, 1, 1], "toValue": [3, 3, 3], "duration": 1}"#,
+            at: 0.5)
+        #expect(t == Transform3D.scale(2, 2, 2))
+    }
+
+    @Test func errors() {
+        let e = decodeError(
+            #"{"width": 10, "height": 10, "fps": 10, "duration": 1, "layers": [{"animations": [{"keyPath": "opacity", "valueFunction": "rotateZ", "fromValue": 0, "toValue": 1}]}]}"#
+        )
+        #expect(e?.fix == "use keyPath \"transform\"")
+        let missing = decodeError(
+            #"{"width": 10, "height": 10, "fps": 10, "duration": 1, "layers": [{"animations": [{"keyPath": "transform", "valueFunction": "rotateZ", "toValue": 1}]}]}"#
+        )
+        #expect(missing?.path == "layers[0].animations[0].valueFunction")
+    }
+}
