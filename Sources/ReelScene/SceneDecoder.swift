@@ -264,7 +264,7 @@ struct Reader {
 
     mutating func scene(_ root: JSONNode) throws(SceneError) -> Scene {
         let m = try members(
-            root, "", known: ["width", "height", "scale", "fps", "duration", "background", "layers", "timeline"], what: "a scene")
+            root, "", known: Self.sceneKeys, what: "a scene")
         func required(_ key: String, _ example: String) throws(SceneError) -> JSONNode {
             guard let n = m[key] else {
                 throw SceneError(
@@ -297,6 +297,7 @@ struct Reader {
         return scene
     }
 
+    static let sceneKeys = ["width", "height", "scale", "fps", "duration", "background", "layers", "timeline"]
     static let actionKeys = ["at", "after", "delay", "every", "times", "layer", "set", "animate", "add", "remove"]
 
     /// Timeline actions, in order: each happens `at` a time or `after` a named animation has ended (plus
@@ -1068,6 +1069,20 @@ struct Reader {
         if let n = m["fillMode"] { t.fillMode = try choice(n, join(path, "fillMode"), FillMode.self) }
         if let n = m["removedOnCompletion"] { t.removedOnCompletion = try bool(n, join(path, "removedOnCompletion")) }
         return t
+    }
+}
+
+extension SceneDecoder {
+    /// Every key the decoder accepts, by the kind of object that holds it (the JSON Schema in
+    /// `schema/scene.schema.json` is checked against this).
+    public static var knownKeys: [String: [String]] {
+        [
+            "scene": Reader.sceneKeys, "action": Reader.actionKeys, "layer": Reader.commonLayerKeys,
+            "shapeLayer": Reader.shapeLayerKeys, "gradientLayer": Reader.gradientLayerKeys,
+            "replicatorLayer": Reader.replicatorLayerKeys, "animationTiming": Reader.timingKeys, "basic": Reader.basicKeys,
+            "keyframe": Reader.keyframeKeys, "spring": Reader.springKeys, "popSpring": Reader.popSpringKeys,
+            "group": Reader.groupKeys, "transform": Reader.transformOps,
+        ]
     }
 }
 
