@@ -1,0 +1,43 @@
+import Foundation
+import Reel
+import ReelAnimation
+import ReelGeometry
+import ReelRaster
+import ReelRender
+import ReelScene
+import Testing
+
+/// The Swift API builds the same scene as a scene file: same types, same frames.
+@Suite struct SwiftAPITests {
+    @Test func sceneInCodeRendersLikeTheFile() throws {
+        var scene = Scene(width: 120, height: 80, scale: 2, fps: FrameRate(numerator: 30, denominator: 1)!, duration: 1)
+        scene.background = Color(hex: "#101418")!
+        var card = Layer(name: "card", type: .shape)
+        card.position = Point(x: 60, y: 40)
+        card.bounds = Rect(x: 0, y: 0, width: 40, height: 40)
+        card.shape.path = Path(ovalIn: Rect(x: 0, y: 0, width: 40, height: 40))
+        card.shape.fillColor = Color(hex: "#eecd34")
+        var grow = KeyframeAnimation(
+            keyPath: "transform.scale", values: [.number(1), .number(1.5), .number(1)], timing: MediaTiming(duration: 1))
+        grow.timingFunction = .easeInEaseOut
+        card.animations = [.keyframe(grow)]
+        scene.layers = [card]
+
+        let file = try SceneDecoder.decode(
+            Array(
+                ##"""
+                {"width": 120, "height": 80, "scale": 2, "fps": 30, "duration": 1, "background": "#101418",
+                 "layers": [{"name": "card", "type": "shape", "position": [60, 40], "bounds": [40, 40], "fillColor": "#eecd34",
+                   "path": [{"oval": [0, 0, 40, 40]}],
+                   "animations": [{"type": "keyframe", "keyPath": "transform.scale", "values": [1, 1.5, 1], "duration": 1, "timingFunction": "easeInEaseOut"}]}]}
+                """##.utf8), file: "card.json")
+        let renderer = SceneRenderer(rasterizer: Rasterizer(threads: 1))
+        for t in [0.0, 0.3, 0.5, 0.9] {
+            #expect(try renderer.frame(for: scene, at: t).pixels == renderer.frame(for: file, at: t).pixels, "t = \(t)")
+        }
+        // And to a file through the facade.
+        let ws = try Workspace()
+        let summary = try Reel.render(Clip(scene: scene), to: ws.file("card.gif"))
+        #expect(summary.frames == 30)
+    }
+}
