@@ -782,19 +782,7 @@ struct Reader {
         default: extra = Self.keyframeKeys
         }
         let m = try members(node, path, known: Self.timingKeys + extra, what: "a \(kind) animation")
-        guard let keyNode = m["keyPath"] else {
-            throw fail(
-                node, join(path, "keyPath"), "an animation needs a \"keyPath\"",
-                fix: "add \"keyPath\": \"opacity\" (or position, position.x, bounds, backgroundColor, cornerRadius…)")
-        }
-        let keyName = try string(keyNode, join(path, "keyPath"))
-        guard let keyPath = LayerKeyPath(rawValue: keyName) else {
-            let names = LayerKeyPath.allCases.map(\.rawValue)
-            let suggestion = closest(keyName, in: names).map { "did you mean \"\($0)\"? " } ?? ""
-            throw fail(
-                keyNode, join(path, "keyPath"), "\"\(keyName)\" is not an animatable key path of a layer",
-                fix: "\(suggestion)animatable: \(names.joined(separator: ", "))")
-        }
+        let (keyName, keyPath) = try animatedKeyPath(m, node, path)
         let timing = try mediaTiming(m, path)
         let timingFunction =
             try m["timingFunction"].map { n throws(SceneError) in try self.timingFunction(n, join(path, "timingFunction")) }
@@ -971,15 +959,7 @@ struct Reader {
     /// `dynamicsTension`/`dynamicsFriction`/`dynamicsMass`.
     func popSpring(_ node: JSONNode, _ path: String) throws(SceneError) -> Animation {
         let m = try members(node, path, known: Self.popSpringKeys, what: "a popSpring animation")
-        guard let keyNode = m["keyPath"] else { throw fail(node, join(path, "keyPath"), "an animation needs a \"keyPath\"") }
-        let keyName = try string(keyNode, join(path, "keyPath"))
-        guard let keyPath = LayerKeyPath(rawValue: keyName) else {
-            let names = LayerKeyPath.allCases.map(\.rawValue)
-            let suggestion = closest(keyName, in: names).map { "did you mean \"\($0)\"? " } ?? ""
-            throw fail(
-                keyNode, join(path, "keyPath"), "\"\(keyName)\" is not an animatable key path of a layer",
-                fix: "\(suggestion)animatable: \(names.joined(separator: ", "))")
-        }
+        let (keyName, keyPath) = try animatedKeyPath(m, node, path)
         guard let toNode = m["toValue"] else { throw fail(node, join(path, "toValue"), "a popSpring needs \"toValue\"") }
         func num(_ key: String, _ range: ClosedRange<Double>) throws(SceneError) -> Double? {
             guard let n = m[key] else { return nil }
@@ -1011,6 +991,24 @@ struct Reader {
         case .transformScale, .transformScaleX, .transformScaleY, .transformScaleZ: return 0.005
         default: return k.valueType == .point || k.valueType == .size || k.valueType == .rect ? 1 : 0.01
         }
+    }
+
+    /// An animation's `keyPath`, which must be one a layer can animate.
+    func animatedKeyPath(_ m: [String: JSONNode], _ node: JSONNode, _ path: String) throws(SceneError) -> (String, LayerKeyPath) {
+        guard let keyNode = m["keyPath"] else {
+            throw fail(
+                node, join(path, "keyPath"), "an animation needs a \"keyPath\"",
+                fix: "add \"keyPath\": \"opacity\" (or position, position.x, bounds, backgroundColor, cornerRadius…)")
+        }
+        let keyName = try string(keyNode, join(path, "keyPath"))
+        guard let keyPath = LayerKeyPath(rawValue: keyName) else {
+            let names = LayerKeyPath.allCases.map(\.rawValue)
+            let suggestion = closest(keyName, in: names).map { "did you mean \"\($0)\"? " } ?? ""
+            throw fail(
+                keyNode, join(path, "keyPath"), "\"\(keyName)\" is not an animatable key path of a layer",
+                fix: "\(suggestion)animatable: \(names.joined(separator: ", "))")
+        }
+        return (keyName, keyPath)
     }
 
     /// A timing function: a name (`linear`, `easeIn`, `easeOut`, `easeInEaseOut`, `default`) or control
