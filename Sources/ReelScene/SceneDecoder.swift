@@ -293,18 +293,31 @@ struct Reader {
                 scene.layers.append(try self.layer(layerNode, "layers[\(i)]", names: &names))
             }
         }
-        if let n = m["timeline"] { try timeline(n, "timeline", into: &scene) }
+        // Named sets of animations, defined once and played by timeline actions (`play`).
+        var library: [String: (node: JSONNode, path: String)] = [:]
+        if let n = m["animations"] {
+            guard case .object(let pairs) = n.value else {
+                throw fail(n, "animations", "expected names and their animation lists (an object)")
+            }
+            for pair in pairs {
+                _ = try array(pair.value, join("animations", pair.key))
+                library[pair.key] = (pair.value, join("animations", pair.key))
+            }
+        }
+        if let n = m["timeline"] { try timeline(n, "timeline", library: library, into: &scene) }
         return scene
     }
 
-    static let sceneKeys = ["width", "height", "scale", "fps", "duration", "background", "layers", "timeline"]
-    static let actionKeys = ["at", "after", "delay", "every", "times", "layer", "set", "animate", "add", "remove"]
+    static let sceneKeys = ["width", "height", "scale", "fps", "duration", "background", "layers", "animations", "timeline"]
+    static let actionKeys = ["at", "after", "delay", "every", "times", "layer", "set", "animate", "add", "play", "remove"]
 
     /// Timeline actions, in order: each happens `at` a time or `after` a named animation has ended (plus
     /// `delay`), on one `layer`: `set` model values (with `animate`, as an implicit animation: 0.25 s on
     /// the default curve, from the model value of that moment) and `add` animations whose times count
     /// from the action.
-    func timeline(_ node: JSONNode, _ path: String, into scene: inout Scene) throws(SceneError) {
+    func timeline(
+        _ node: JSONNode, _ path: String, library: [String: (node: JSONNode, path: String)] = [:], into scene: inout Scene
+    ) throws(SceneError) {
         // Where each named animation ends, in scene time.
         var ends: [String: Double] = [:]
         func record(_ layer: Layer) throws(SceneError) {
@@ -428,9 +441,27 @@ struct Reader {
                     }
                     .map(\.element)
                 }
+                var toAdd: [(JSONNode, String)] = []
                 if let addNode = m["add"] {
                     for (j, a) in try array(addNode, join(ap, "add")).enumerated() {
-                        let p = "\(join(ap, "add"))[\(j)]"
+                        toAdd.append((a, "\(join(ap, "add"))[\(j)]"))
+                    }
+                }
+                if let playNode = m["play"] {
+                    let name = try string(playNode, join(ap, "play"))
+                    guard let entry = library[name] else {
+                        let known = library.keys.sorted()
+                        let suggestion = closest(name, in: known).map { "did you mean \"\($0)\"? " } ?? ""
+                        throw fail(
+                            playNode, join(ap, "play"), "no animations are defined as \"\(name)\"",
+                            fix:
+                                "\(suggestion)defined: \(known.isEmpty ? "none (define them under the scene's \"animations\")" : known.joined(separator: ", "))"
+                        )
+                    }
+                    for (j, a) in try array(entry.node, entry.path).enumerated() { toAdd.append((a, "\(entry.path)[\(j)]")) }
+                }
+                if !toAdd.isEmpty {
+                    for (a, p) in toAdd {
                         let animation = try self.animation(a, p, type: layer.type).delayed(by: time)
                         let name = try animationName(a, p)
                         layer.animations.append(animation)

@@ -582,3 +582,19 @@ func decodeError(_ text: String) -> SceneError? {
         #expect(missing?.path == "layers[0].animations[0].valueFunction")
     }
 }
+
+@Suite struct PlayTests {
+    /// A named list defined once and played twice (QuartzCode's show/hide, the looping stroke morph).
+    @Test func definedOncePlayedTwice() throws {
+        let s = try decode(
+            #"{"width": 10, "height": 10, "fps": 10, "duration": 3, "layers": [{"name": "a"}], "animations": {"fade": [{"keyPath": "opacity", "fromValue": 0, "toValue": 1, "duration": 0.5}]}, "timeline": [{"at": 0.5, "every": 1.5, "times": 2, "layer": "a", "play": "fade"}]}"#
+        )
+        #expect(s.sample(at: 0.75).layers[0].opacity == 0.5)
+        #expect(s.sample(at: 2.25).layers[0].opacity == 0.5)
+        #expect(s.sample(at: 1.5).layers[0].opacity == 1)
+        let e = decodeError(
+            #"{"width": 10, "height": 10, "fps": 10, "duration": 3, "layers": [{"name": "a"}], "animations": {"fade": []}, "timeline": [{"at": 0, "layer": "a", "play": "fad"}]}"#
+        )
+        #expect(e?.path == "timeline[0].play" && e?.fix?.hasPrefix("did you mean \"fade\"?") == true)
+    }
+}
