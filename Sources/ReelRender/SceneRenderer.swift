@@ -59,14 +59,14 @@ public struct SceneRenderer: Sendable {
             body.append(.fill(path: boundsShape.applying(toDevice3D), color: bg))
         }
         if let name = layer.contents, let image = images[name], !layer.bounds.isEmpty {
-            // contentsGravity "resize": the image is stretched over the bounds.
-            let toBounds = Transform2D.scale(
-                x: layer.bounds.width / Double(image.width), y: layer.bounds.height / Double(image.height)
-            )
-            .concatenating(.translation(x: layer.bounds.minX, y: layer.bounds.minY))
+            let natural = Size(
+                width: Double(image.width) / layer.contentsScale, height: Double(image.height) / layer.contentsScale)
+            let place = layer.contentsGravity.frame(for: natural, in: layer.bounds)
+            let toBounds = Transform2D.scale(x: place.width / Double(image.width), y: place.height / Double(image.height))
+                .concatenating(.translation(x: place.minX, y: place.minY))
             body.append(
                 .fill(
-                    path: Path(rect: layer.bounds).applying(toDevice3D),
+                    path: Path(rect: place).applying(toDevice3D),
                     paint: .image(image, transform: toBounds.concatenating(toDevice)),
                     opacity: 1, rule: .nonZero))
         }

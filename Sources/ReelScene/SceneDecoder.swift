@@ -505,7 +505,8 @@ struct Reader {
         "name", "type", "position", "bounds", "anchorPoint", "transform", "sublayerTransform", "zPosition", "opacity", "hidden",
         "backgroundColor", "cornerRadius",
         "borderWidth",
-        "borderColor", "masksToBounds", "shadowColor", "shadowOpacity", "shadowOffset", "shadowRadius", "contents", "sublayers",
+        "borderColor", "masksToBounds", "shadowColor", "shadowOpacity", "shadowOffset", "shadowRadius", "contents",
+        "contentsGravity", "contentsScale", "sublayers",
         "mask", "animations",
     ]
     static let shapeLayerKeys = [
@@ -581,6 +582,16 @@ struct Reader {
         }
         if let v = try num("shadowRadius") { layer.shadowRadius = max(0, v) }
         if let n = m["contents"] { layer.contents = try string(n, join(path, "contents")) }
+        if let n = m["contentsGravity"] {
+            layer.contentsGravity = try choice(n, join(path, "contentsGravity"), ContentsGravity.self)
+        }
+        if let n = m["contentsScale"] {
+            let v = try number(n, join(path, "contentsScale"))
+            guard v > 0, v.isFinite else {
+                throw fail(n, join(path, "contentsScale"), "contentsScale must be positive, got \(v)")
+            }
+            layer.contentsScale = v
+        }
         // Shape layer.
         if let n = m["path"] { layer.shape.path = try shapePath(n, join(path, "path")) }
         if let n = m["fillColor"] { layer.shape.fillColor = try optionalColor(n, join(path, "fillColor")) }

@@ -598,3 +598,26 @@ func decodeError(_ text: String) -> SceneError? {
         #expect(e?.path == "timeline[0].play" && e?.fix?.hasPrefix("did you mean \"fade\"?") == true)
     }
 }
+
+@Suite struct ContentsGravityTests {
+    let bounds = Rect(x: 0, y: 0, width: 100, height: 50)
+    let image = Size(width: 40, height: 40)
+
+    @Test func gravities() {
+        #expect(ContentsGravity.resize.frame(for: image, in: bounds) == bounds)
+        #expect(ContentsGravity.resizeAspect.frame(for: image, in: bounds) == Rect(x: 25, y: 0, width: 50, height: 50))
+        #expect(ContentsGravity.resizeAspectFill.frame(for: image, in: bounds) == Rect(x: 0, y: -25, width: 100, height: 100))
+        #expect(ContentsGravity.center.frame(for: image, in: bounds) == Rect(x: 30, y: 5, width: 40, height: 40))
+        #expect(ContentsGravity.topRight.frame(for: image, in: bounds) == Rect(x: 60, y: 0, width: 40, height: 40))
+        #expect(ContentsGravity.bottom.frame(for: image, in: bounds) == Rect(x: 30, y: 10, width: 40, height: 40))
+    }
+
+    @Test func decoded() throws {
+        let s = try decode(
+            #"{"width": 10, "height": 10, "fps": 10, "duration": 1, "layers": [{"contents": "a.png", "contentsGravity": "resizeAspect", "contentsScale": 2}]}"#
+        )
+        #expect(s.layers[0].contentsGravity == .resizeAspect && s.layers[0].contentsScale == 2)
+        let e = decodeError(#"{"width": 10, "height": 10, "fps": 10, "duration": 1, "layers": [{"contentsGravity": "centre"}]}"#)
+        #expect(e?.fix?.hasPrefix("did you mean \"center\"?") == true)
+    }
+}
