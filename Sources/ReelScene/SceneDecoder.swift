@@ -422,10 +422,9 @@ struct Reader {
                         }
                         let v = try value(pair.value, kp, type: keyPath.valueType)
                         if animate {
-                            // The model value just before, as the implicit animation's start.
-                            var before = layer
-                            for c in layer.modelChanges where c.time <= time { c.keyPath.set(c.value, on: &before) }
-                            let from = keyPath.get(before)
+                            // An implicit animation starts from what is on screen at that moment: the presentation
+                            // value, with the layer's animations so far applied (CORE-ANIMATION.md §8.4).
+                            let from = keyPath.get(Scene.present(layer, at: time))
                             layer.animations.append(
                                 .basic(
                                     BasicAnimation(

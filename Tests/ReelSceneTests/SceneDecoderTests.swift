@@ -621,3 +621,20 @@ func decodeError(_ text: String) -> SceneError? {
         #expect(e?.fix?.hasPrefix("did you mean \"center\"?") == true)
     }
 }
+
+@Suite struct ImplicitAnimationTests {
+    /// Setting opacity with animation while a fade is running starts from the value on screen.
+    @Test func startsFromThePresentationValue() throws {
+        let s = try decode(
+            #"{"width": 10, "height": 10, "fps": 10, "duration": 2, "layers": [{"name": "a", "animations": [{"keyPath": "opacity", "fromValue": 0, "toValue": 1, "duration": 1}]}], "timeline": [{"at": 0.5, "layer": "a", "set": {"opacity": 0.2}, "animate": true}]}"#
+        )
+        // At 0.5 s the fade shows 0.5 while the implicit animation (added later) starts there: 0.5.
+        #expect(abs(s.sample(at: 0.5).layers[0].opacity - 0.5) < 1e-12)
+        // Half way through its 0.25 s on the default curve: 0.5 + (0.2 − 0.5)·TF(½).
+        #expect(abs(s.sample(at: 0.625).layers[0].opacity - (0.5 - 0.3 * TimingFunction.default(0.5))) < 1e-9)
+        // After it ends the fade, still running and listed first but not replaced, shows again (as on iOS,
+        // where a later non-additive animation only hides it while it runs); after the fade, the new model value.
+        #expect(abs(s.sample(at: 0.75).layers[0].opacity - 0.75) < 1e-12)
+        #expect(s.sample(at: 1.5).layers[0].opacity == 0.2)
+    }
+}
