@@ -75,3 +75,9 @@ public enum AnimatableValue: Hashable, Sendable {
             alpha: c.alpha + (d.alpha - c.alpha) * f)
     }
 }
+
+/// Numbers written directly where a value is expected: `toValue: 0.5`, as in Core Animation's `@0.5`.
+extension AnimatableValue: ExpressibleByFloatLiteral, ExpressibleByIntegerLiteral {
+    public init(floatLiteral value: Double) { self = .number(value) }
+    public init(integerLiteral value: Int) { self = .number(Double(value)) }
+}

@@ -137,8 +137,11 @@ public enum Animation: Hashable, Sendable {
 
     /// Where each Pop spring starts (by index in `animations`): retargeting — a later spring on the same
     /// key path takes over from the state the earlier one has reached at its begin time, value and
-    /// velocity, unless it names its own `fromValue`.
-    public static func popSpringStarts(_ animations: [Animation], model: (String) -> AnimatableValue?) -> [Int: PopSpring.State] {
+    /// velocity, unless it names its own `fromValue` or the earlier one was removed before it began
+    /// (`removals`: index → time from which an animation no longer applies).
+    public static func popSpringStarts(
+        _ animations: [Animation], removals: [Int: Double] = [:], model: (String) -> AnimatableValue?
+    ) -> [Int: PopSpring.State] {
         var starts: [Int: PopSpring.State] = [:]
         var running: [String: (index: Int, animation: PopSpringAnimation)] = [:]
         let springs = animations.enumerated().compactMap { item -> (Int, PopSpringAnimation)? in
@@ -148,7 +151,9 @@ public enum Animation: Hashable, Sendable {
         for (index, a) in springs.sorted(by: { $0.1.beginTime < $1.1.beginTime }) {
             guard let m = model(a.keyPath) else { continue }
             var start = a.initialState(model: m)
-            if a.fromValue == nil, let previous = running[a.keyPath], let previousStart = starts[previous.index] {
+            if a.fromValue == nil, let previous = running[a.keyPath], let previousStart = starts[previous.index],
+                removals[previous.index].map({ $0 >= a.beginTime }) ?? true
+            {
                 start = previous.animation.state(at: a.beginTime, from: previousStart)
             }
             starts[index] = start

@@ -26,6 +26,16 @@ public struct BasicAnimation: Hashable, Sendable {
         self.timingFunction = timingFunction
     }
 
+    /// The common case in code: `BasicAnimation("opacity", from: 0, to: 1, duration: 0.3, .easeIn)`.
+    public init(
+        _ keyPath: String, from: AnimatableValue? = nil, to: AnimatableValue? = nil, by: AnimatableValue? = nil,
+        duration: Double, beginTime: Double = 0, _ timingFunction: TimingFunction = .linear, fillMode: FillMode = .removed
+    ) {
+        self.init(
+            keyPath: keyPath, fromValue: from, toValue: to, byValue: by,
+            timing: MediaTiming(beginTime: beginTime, duration: duration, fillMode: fillMode), timingFunction: timingFunction)
+    }
+
     /// The endpoints A and B of §3.1's table. "current" is the model value, re-read every frame (WL1);
     /// "previous" — nothing set — is approximated by the model value too, since a scene has no earlier
     /// presentation value to capture: the animation then shows the model value throughout.

@@ -309,27 +309,17 @@ struct Reader {
     }
 
     static let sceneKeys = ["width", "height", "scale", "fps", "duration", "background", "layers", "animations", "timeline"]
-    static let actionKeys = ["at", "after", "delay", "every", "times", "layer", "set", "animate", "add", "play", "remove"]
+    static let actionKeys = [
+        "at", "after", "delay", "every", "times", "layer", "set", "animate", "add", "play", "retarget", "remove",
+    ]
 
-    /// Timeline actions, in order: each happens `at` a time or `after` a named animation has ended (plus
-    /// `delay`), on one `layer`: `set` model values (with `animate`, as an implicit animation: 0.25 s on
-    /// the default curve, from the model value of that moment) and `add` animations whose times count
-    /// from the action.
+    /// Timeline actions, in order: each happens `at` a time or `after` a named animation has stopped (plus
+    /// `delay`), on one `layer`: `set` model values (with `animate`, as an implicit animation), `add` or
+    /// `play` animations whose times count from the action, `retarget` running Pop springs, `remove` an
+    /// animation. Each is one call of the Swift timeline API (Timeline.swift).
     func timeline(
         _ node: JSONNode, _ path: String, library: [String: (node: JSONNode, path: String)] = [:], into scene: inout Scene
     ) throws(SceneError) {
-        // Where each named animation ends, in scene time.
-        var ends: [String: Double] = [:]
-        func record(_ layer: Layer) throws(SceneError) {
-            for (a, name) in zip(layer.animations, layer.animationNames) {
-                guard let name else { continue }
-                ends[name] = a.endTime(model: LayerKeyPath(rawValue: a.keyPath)?.get(layer))
-            }
-            for s in layer.sublayers { try record(s) }
-            if let mk = layer.mask { try record(mk) }
-        }
-        for l in scene.layers { try record(l) }
-
         for (i, actionNode) in try array(node, path).enumerated() {
             let ap = "\(path)[\(i)]"
             let m = try members(actionNode, ap, known: Self.actionKeys, what: "a timeline action")
@@ -342,8 +332,8 @@ struct Reader {
                 }
             case (nil, let after?):
                 let name = try string(after, join(ap, "after"))
-                guard let end = ends[name] else {
-                    let known = ends.keys.sorted()
+                guard let end = scene.stopTime(ofAnimation: name) else {
+                    let known = scene.animationKeys
                     let suggestion = closest(name, in: known).map { "did you mean \"\($0)\"? " } ?? ""
                     throw fail(
                         after, join(ap, "after"), "no animation named \"\(name)\" is defined before this action",
@@ -369,12 +359,14 @@ struct Reader {
                 throw fail(actionNode, join(ap, "layer"), "an action needs the \"layer\" it acts on")
             }
             let layerName = try string(layerNode, join(ap, "layer"))
-            guard var layer = scene.layers.find(layerName) else {
-                let names = scene.layers.flatMap { $0.flattened().map(\.layer.name) }
-                throw fail(
-                    layerNode, join(ap, "layer"), "no layer is named \"\(layerName)\"",
-                    fix: "layers: \(names.joined(separator: ", "))")
+            func check<T>(_ node: JSONNode, _ path: String, _ body: () throws(TimelineError) -> T) throws(SceneError) -> T {
+                do {
+                    return try body()
+                } catch {
+                    throw fail(node, path, error.message, fix: error.fix)
+                }
             }
+            let layer = try check(layerNode, join(ap, "layer")) { () throws(TimelineError) in try scene.layerNamed(layerName) }
             // Repeats: `every` seconds, `times` times (a number, or "infinity" to the end of the clip).
             var occurrences = [time]
             if let everyNode = m["every"] {
@@ -404,86 +396,86 @@ struct Reader {
             } else if let timesNode = m["times"] {
                 throw fail(timesNode, join(ap, "times"), "\"times\" needs \"every\"")
             }
+            let animate = try m["animate"].map { n throws(SceneError) in try bool(n, join(ap, "animate")) } ?? false
+            // Decoded once; applied at each occurrence.
+            var sets: [(keyPath: LayerKeyPath, value: AnimatableValue, node: JSONNode, path: String)] = []
+            if let setNode = m["set"] {
+                sets = try keyPathValues(setNode, join(ap, "set"), layer: layer)
+            }
+            var retargets: [(keyPath: LayerKeyPath, value: AnimatableValue, node: JSONNode, path: String)] = []
+            if let node = m["retarget"] {
+                retargets = try keyPathValues(node, join(ap, "retarget"), layer: layer)
+            }
+            var toAdd: [(animation: Animation, name: String?)] = []
+            if let addNode = m["add"] {
+                for (j, a) in try array(addNode, join(ap, "add")).enumerated() {
+                    let p = "\(join(ap, "add"))[\(j)]"
+                    toAdd.append((try animation(a, p, type: layer.type), try animationName(a, p)))
+                }
+            }
+            if let playNode = m["play"] {
+                let name = try string(playNode, join(ap, "play"))
+                guard let entry = library[name] else {
+                    let known = library.keys.sorted()
+                    let suggestion = closest(name, in: known).map { "did you mean \"\($0)\"? " } ?? ""
+                    throw fail(
+                        playNode, join(ap, "play"), "no animations are defined as \"\(name)\"",
+                        fix:
+                            "\(suggestion)defined: \(known.isEmpty ? "none (define them under the scene's \"animations\")" : known.joined(separator: ", "))"
+                    )
+                }
+                for (j, a) in try array(entry.node, entry.path).enumerated() {
+                    let p = "\(entry.path)[\(j)]"
+                    toAdd.append((try animation(a, p, type: layer.type), try animationName(a, p)))
+                }
+            }
             for time in occurrences {
-                let animate = try m["animate"].map { n throws(SceneError) in try bool(n, join(ap, "animate")) } ?? false
-                if let setNode = m["set"] {
-                    guard case .object(let pairs) = setNode.value else {
-                        throw fail(setNode, join(ap, "set"), "expected key paths and values (an object)")
-                    }
-                    for pair in pairs {
-                        let kp = join(join(ap, "set"), pair.key)
-                        guard let keyPath = LayerKeyPath(rawValue: pair.key) else {
-                            let names = LayerKeyPath.allCases.map(\.rawValue)
-                            let suggestion = closest(pair.key, in: names).map { "did you mean \"\($0)\"? " } ?? ""
-                            throw SceneError(
-                                file: file, location: pair.keyLocation, path: kp,
-                                message: "\"\(pair.key)\" is not an animatable key path of a layer",
-                                fix: suggestion.isEmpty ? nil : suggestion)
-                        }
-                        let v = try value(pair.value, kp, type: keyPath.valueType)
-                        if animate {
-                            // An implicit animation starts from what is on screen at that moment: the presentation
-                            // value, with the layer's animations so far applied (CORE-ANIMATION.md §8.4).
-                            let from = keyPath.get(Scene.present(layer, at: time))
-                            layer.animations.append(
-                                .basic(
-                                    BasicAnimation(
-                                        keyPath: pair.key, fromValue: from, toValue: v,
-                                        timing: MediaTiming(beginTime: time, duration: 0.25), timingFunction: .default)))
-                            layer.animationNames.append(nil)
-                        }
-                        layer.modelChanges.append(ModelChange(time: time, keyPath: keyPath, value: v))
-                    }
-                    // Stable: same-time sets keep their order.
-                    layer.modelChanges = layer.modelChanges.enumerated().sorted {
-                        ($0.element.time, $0.offset) < ($1.element.time, $1.offset)
-                    }
-                    .map(\.element)
-                }
-                var toAdd: [(JSONNode, String)] = []
-                if let addNode = m["add"] {
-                    for (j, a) in try array(addNode, join(ap, "add")).enumerated() {
-                        toAdd.append((a, "\(join(ap, "add"))[\(j)]"))
+                for s in sets {
+                    try check(s.node, s.path) { () throws(TimelineError) in
+                        try scene.setValue(s.value, forKeyPath: s.keyPath, onLayer: layerName, at: time, animated: animate)
                     }
                 }
-                if let playNode = m["play"] {
-                    let name = try string(playNode, join(ap, "play"))
-                    guard let entry = library[name] else {
-                        let known = library.keys.sorted()
-                        let suggestion = closest(name, in: known).map { "did you mean \"\($0)\"? " } ?? ""
-                        throw fail(
-                            playNode, join(ap, "play"), "no animations are defined as \"\(name)\"",
-                            fix:
-                                "\(suggestion)defined: \(known.isEmpty ? "none (define them under the scene's \"animations\")" : known.joined(separator: ", "))"
-                        )
+                for r in retargets {
+                    try check(r.node, r.path) { () throws(TimelineError) in
+                        try scene.retargetSpring(keyPath: r.keyPath.rawValue, to: r.value, onLayer: layerName, at: time)
                     }
-                    for (j, a) in try array(entry.node, entry.path).enumerated() { toAdd.append((a, "\(entry.path)[\(j)]")) }
                 }
-                if !toAdd.isEmpty {
-                    for (a, p) in toAdd {
-                        let animation = try self.animation(a, p, type: layer.type).delayed(by: time)
-                        let name = try animationName(a, p)
-                        layer.animations.append(animation)
-                        layer.animationNames.append(name)
-                        if let name {
-                            ends[name] = animation.endTime(model: LayerKeyPath(rawValue: animation.keyPath)?.get(layer))
-                        }
+                for a in toAdd {
+                    try check(actionNode, ap) { () throws(TimelineError) in
+                        try scene.addAnimation(a.animation, forKey: a.name, toLayer: layerName, at: time)
                     }
                 }
                 if let removeNode = m["remove"] {
                     let name = try string(removeNode, join(ap, "remove"))
-                    guard let index = layer.animationNames.firstIndex(of: name) else {
-                        let names = layer.animationNames.compactMap { $0 }
-                        throw fail(
-                            removeNode, join(ap, "remove"), "layer \"\(layerName)\" has no animation named \"\(name)\"",
-                            fix: names.isEmpty
-                                ? "name the animation to remove" : "its animations: \(names.joined(separator: ", "))")
+                    try check(removeNode, join(ap, "remove")) { () throws(TimelineError) in
+                        try scene.removeAnimation(forKey: name, fromLayer: layerName, at: time)
                     }
-                    layer.animationRemovals[index] = min(layer.animationRemovals[index] ?? .infinity, time)
                 }
             }
-            scene.layers.replace(named: layerName, with: layer)
         }
+    }
+
+    /// An object of layer key paths and values (`set`, `retarget`), checked against the layer's types.
+    func keyPathValues(_ node: JSONNode, _ path: String, layer: Layer) throws(SceneError)
+        -> [(keyPath: LayerKeyPath, value: AnimatableValue, node: JSONNode, path: String)]
+    {
+        guard case .object(let pairs) = node.value else {
+            throw fail(node, path, "expected key paths and values (an object)")
+        }
+        var out: [(keyPath: LayerKeyPath, value: AnimatableValue, node: JSONNode, path: String)] = []
+        for pair in pairs {
+            let kp = join(path, pair.key)
+            guard let keyPath = LayerKeyPath(rawValue: pair.key) else {
+                let names = LayerKeyPath.allCases.map(\.rawValue)
+                let suggestion = closest(pair.key, in: names).map { "did you mean \"\($0)\"? " } ?? ""
+                throw SceneError(
+                    file: file, location: pair.keyLocation, path: kp,
+                    message: "\"\(pair.key)\" is not an animatable key path of a layer",
+                    fix: suggestion.isEmpty ? nil : suggestion)
+            }
+            out.append((keyPath, try value(pair.value, kp, type: keyPath.valueType), pair.value, kp))
+        }
+        return out
     }
 
     func frameRate(_ node: JSONNode, _ path: String) throws(SceneError) -> FrameRate {
@@ -671,8 +663,7 @@ struct Reader {
         if let n = m["animations"] {
             for (i, a) in try array(n, join(path, "animations")).enumerated() {
                 let p = "\(join(path, "animations"))[\(i)]"
-                layer.animations.append(try animation(a, p, type: type))
-                layer.animationNames.append(try animationName(a, p))
+                layer.addAnimation(try animation(a, p, type: type), forKey: try animationName(a, p))
             }
         }
         return layer

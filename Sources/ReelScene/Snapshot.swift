@@ -22,7 +22,9 @@ extension Scene {
         var presented = model
         presented.animations = []
         // In order: each animation replaces the running value, or adds to it when additive (§3.2).
-        let springStarts = Animation.popSpringStarts(model.animations) { LayerKeyPath(rawValue: $0)?.get(model) }
+        let springStarts = Animation.popSpringStarts(model.animations, removals: model.animationRemovals) {
+            LayerKeyPath(rawValue: $0)?.get(model)
+        }
         func apply(_ animation: Animation, at time: Double, springStart: PopSpring.State?) {
             guard let keyPath = LayerKeyPath(rawValue: animation.keyPath) else { return }
             let v = animation.apply(

@@ -1,0 +1,155 @@
+import ReelAnimation
+import ReelGeometry
+
+/// Why a timeline action cannot be applied: what is wrong and how to fix it.
+public struct TimelineError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public var fix: String?
+
+    public init(_ message: String, fix: String? = nil) {
+        self.message = message
+        self.fix = fix
+    }
+
+    public var description: String { fix.map { "\(message) (\($0))" } ?? message }
+}
+
+/// The Swift side of a scene's `timeline`: what happens to the layers at given times. A scene file's
+/// actions (`set`, `add`, `play`, `retarget`, `remove`) are decoded into exactly these calls, so code and
+/// files share one set of rules. Times are scene seconds; an animation's own `beginTime` counts from the
+/// time it is added (Core Animation stamps an added animation with the current time, §1.5).
+extension Scene {
+    /// The layer named `name`, or an error listing the layers there are.
+    func layerNamed(_ name: String) throws(TimelineError) -> Layer {
+        guard let layer = layers.find(name) else {
+            let names = layers.flatMap { $0.flattened().map(\.layer.name) }
+            throw TimelineError("no layer is named \"\(name)\"", fix: "layers: \(names.joined(separator: ", "))")
+        }
+        return layer
+    }
+
+    /// `addAnimation(_:forKey:)` at scene time `time`. Keys are unique per layer (§1.5): an animation
+    /// already added under `key` stops applying from `time` on and the new one takes its place.
+    public mutating func addAnimation(_ animation: Animation, forKey key: String?, toLayer name: String, at time: Double = 0)
+        throws(TimelineError)
+    {
+        var layer = try layerNamed(name)
+        layer.addAnimation(animation.delayed(by: time), forKey: key, at: time)
+        layers.replace(named: name, with: layer)
+    }
+
+    /// Sets a model value from `time` on. With `animated`, as an implicit animation would (§8.4): a
+    /// 0.25 s basic animation on the default curve from what is on screen at that moment (the
+    /// presentation value) to the new value, added under the key path's name. Without it (the
+    /// default, like `CATransaction.setDisableActions(true)`), the value simply changes.
+    public mutating func setValue(
+        _ value: AnimatableValue, forKeyPath keyPath: LayerKeyPath, onLayer name: String, at time: Double, animated: Bool = false
+    ) throws(TimelineError) {
+        var layer = try layerNamed(name)
+        guard value.typeName == keyPath.get(layer).typeName else {
+            throw TimelineError(
+                "\(keyPath.rawValue) takes a \(keyPath.get(layer).typeName), not a \(value.typeName)",
+                fix: "give a \(keyPath.get(layer).typeName) value")
+        }
+        if animated {
+            let from = keyPath.get(Scene.present(layer, at: time))
+            let implicit = BasicAnimation(
+                keyPath: keyPath.rawValue, fromValue: from, toValue: value,
+                timing: MediaTiming(beginTime: time, duration: MediaTiming.defaultDuration), timingFunction: .default)
+            layer.addAnimation(.basic(implicit), forKey: keyPath.rawValue, at: time)
+        }
+        // Stable: same-time sets keep their order.
+        var changes = layer.modelChanges
+        changes.append(ModelChange(time: time, keyPath: keyPath, value: value))
+        layer.modelChanges = changes.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
+            .map(\.element)
+        layers.replace(named: name, with: layer)
+    }
+
+    /// `removeAnimation(forKey:)` at scene time `time`: the animation stops applying from then on.
+    public mutating func removeAnimation(forKey key: String, fromLayer name: String, at time: Double) throws(TimelineError) {
+        var layer = try layerNamed(name)
+        guard let index = layer.animationNames.lastIndex(of: key) else {
+            let names = layer.animationNames.compactMap { $0 }
+            throw TimelineError(
+                "layer \"\(name)\" has no animation named \"\(key)\"",
+                fix: names.isEmpty ? "name the animation to remove" : "its animations: \(names.joined(separator: ", "))")
+        }
+        layer.animationRemovals[index] = min(layer.animationRemovals[index] ?? .infinity, time)
+        layers.replace(named: name, with: layer)
+    }
+
+    /// Gives the Pop spring running on `keyPath` a new target at `time` (Pop: setting `toValue` on a
+    /// running `POPSpringAnimation`): it goes on from the value and velocity it has reached, with the
+    /// same spring. The spring keeps its key.
+    public mutating func retargetSpring(keyPath: String, to value: AnimatableValue, onLayer name: String, at time: Double)
+        throws(TimelineError)
+    {
+        var layer = try layerNamed(name)
+        var latest: (index: Int, animation: PopSpringAnimation)?
+        for (i, a) in layer.animations.enumerated() {
+            guard case .popSpring(let s) = a, s.keyPath == keyPath, s.beginTime <= time else { continue }
+            if let removed = layer.animationRemovals[i], removed < time { continue }
+            if latest == nil || s.beginTime >= latest!.animation.beginTime { latest = (i, s) }
+        }
+        guard let (index, running) = latest else {
+            throw TimelineError(
+                "layer \"\(name)\" has no Pop spring on \(keyPath) running at \(time) s",
+                fix: "add a popSpring on \(keyPath) before retargeting it")
+        }
+        guard value.typeName == running.toValue.typeName else {
+            throw TimelineError(
+                "the spring on \(keyPath) animates a \(running.toValue.typeName), not a \(value.typeName)",
+                fix: "give a \(running.toValue.typeName) value")
+        }
+        var next = running
+        next.toValue = value
+        next.beginTime = time
+        next.fromValue = nil
+        next.velocity = nil
+        layer.addAnimation(.popSpring(next), forKey: layer.animationNames[index], at: time)
+        layers.replace(named: name, with: layer)
+    }
+
+    /// When the animation last added under `key` (on any layer) stops: its end, or the moment it was
+    /// removed or replaced if that is earlier — when Core Animation calls `animationDidStop`. Nil when
+    /// no animation has that key.
+    public func stopTime(ofAnimation key: String) -> Double? {
+        var found: Double?
+        func visit(_ layer: Layer) {
+            if let i = layer.animationNames.lastIndex(of: key) {
+                let a = layer.animations[i]
+                let end = a.endTime(model: LayerKeyPath(rawValue: a.keyPath)?.get(layer))
+                found = min(end, layer.animationRemovals[i] ?? .infinity)
+            }
+            for s in layer.sublayers { visit(s) }
+            if let m = layer.mask { visit(m) }
+        }
+        for l in layers { visit(l) }
+        return found
+    }
+
+    /// Every animation key used in the scene, sorted.
+    public var animationKeys: [String] {
+        Set(layers.flatMap { $0.flattened().flatMap { $0.layer.animationNames.compactMap { $0 } } }).sorted()
+    }
+}
+
+extension Layer {
+    /// `addAnimation(_:forKey:)` on the layer itself, for building a scene in code: `animation` keeps
+    /// its own times. Adding under a key already in use replaces that animation from `time` on (§1.5).
+    public mutating func addAnimation(_ animation: Animation, forKey key: String? = nil, at time: Double = 0) {
+        if let key {
+            for (i, name) in animationNames.enumerated() where name == key {
+                animationRemovals[i] = min(animationRemovals[i] ?? .infinity, time)
+            }
+        }
+        animations.append(animation)
+        animationNames.append(key)
+    }
+
+    /// `addSublayer(_:)`: in front of the existing sublayers.
+    public mutating func addSublayer(_ layer: Layer) {
+        sublayers.append(layer)
+    }
+}

@@ -1,0 +1,125 @@
+import ReelAnimation
+import ReelGeometry
+import Testing
+
+@testable import ReelScene
+
+/// The timeline's Swift calls and their scene-file spellings: same-key replacement, retargeting,
+/// removal and when an animation is said to stop.
+@Suite struct TimelineAPITests {
+    func blank(duration: Double = 3) -> Scene {
+        var s = Scene(width: 10, height: 10, fps: FrameRate(numerator: 10, denominator: 1)!, duration: duration)
+        s.layers = [Layer(name: "a")]
+        return s
+    }
+
+    func fade(_ from: Double, _ to: Double, _ duration: Double) -> Animation {
+        .basic(
+            BasicAnimation(
+                keyPath: "opacity", fromValue: .number(from), toValue: .number(to), timing: MediaTiming(duration: duration)))
+    }
+
+    func opacity(_ s: Scene, _ t: Double) -> Double { s.sample(at: t).layers[0].opacity }
+
+    /// CORE-ANIMATION.md §1.5: keys are unique per layer, so adding under a used key replaces the
+    /// animation from that moment.
+    @Test func addingUnderAUsedKeyReplaces() throws {
+        var s = blank()
+        try s.addAnimation(fade(0, 1, 2), forKey: "fade", toLayer: "a", at: 0)
+        try s.addAnimation(fade(1, 0.5, 1), forKey: "fade", toLayer: "a", at: 1)
+        #expect(abs(opacity(s, 0.5) - 0.25) < 1e-12)  // the first: 0.5/2
+        #expect(abs(opacity(s, 1.5) - 0.75) < 1e-12)  // the second half way: 1 − 0.5·0.5
+        // The first one stopped when it was replaced, so a chained action waits for 1 s, not 2 s.
+        #expect(s.layers[0].animationRemovals[0] == 1)
+        // The stop time of "fade" is the one added last: 1 + 1.
+        #expect(s.stopTime(ofAnimation: "fade") == 2)
+        // Without the replacement, the first one would still show after the second ends.
+        var kept = blank()
+        try kept.addAnimation(fade(0, 1, 2.5), forKey: "one", toLayer: "a")
+        try kept.addAnimation(fade(1, 0.5, 1), forKey: "two", toLayer: "a", at: 1)
+        #expect(abs(opacity(kept, 2.25) - 0.9) < 1e-12)
+        var replaced = blank()
+        try replaced.addAnimation(fade(0, 1, 2.5), forKey: "one", toLayer: "a")
+        try replaced.addAnimation(fade(1, 0.5, 1), forKey: "one", toLayer: "a", at: 1)
+        #expect(opacity(replaced, 2.25) == 1)  // the model value
+    }
+
+    @Test func removalIsAStop() throws {
+        var s = blank()
+        try s.addAnimation(fade(0, 1, 2), forKey: "fade", toLayer: "a")
+        #expect(s.stopTime(ofAnimation: "fade") == 2)
+        try s.removeAnimation(forKey: "fade", fromLayer: "a", at: 0.5)
+        #expect(s.stopTime(ofAnimation: "fade") == 0.5)
+        #expect(opacity(s, 0.75) == 1)
+        #expect(s.stopTime(ofAnimation: "nothing") == nil)
+        #expect(throws: TimelineError.self) { try s.removeAnimation(forKey: "nothing", fromLayer: "a", at: 1) }
+        #expect(throws: TimelineError.self) { try s.addAnimation(fade(0, 1, 1), forKey: nil, toLayer: "b") }
+    }
+
+    /// `retarget` is the same as a later spring on the key path without a fromValue: both continue the
+    /// running spring from its value and velocity. And it keeps the spring's parameters.
+    @Test func retargetContinuesTheRunningSpring() throws {
+        let springs = #"""
+            {"width": 10, "height": 10, "fps": 60, "duration": 1.6, "layers": [{"name": "b", "animations": [
+              {"name": "press", "type": "popSpring", "keyPath": "transform.scale", "toValue": 0.8, "beginTime": 0.1, "springBounciness": 20, "springSpeed": 18}
+              %@]}] %@}
+            """#
+        func scene(_ extra: String, _ timeline: String) throws -> Scene {
+            let parts = springs.components(separatedBy: "%@")
+            return try decode(parts[0] + extra + parts[1] + timeline + parts[2])
+        }
+        let twoSprings = try scene(
+            #", {"type": "popSpring", "keyPath": "transform.scale", "toValue": 1, "beginTime": 0.45, "springBounciness": 20, "springSpeed": 18}"#,
+            "")
+        let retarget = try scene("", #", "timeline": [{"at": 0.45, "layer": "b", "retarget": {"transform.scale": 1}}]"#)
+        for t in stride(from: 0.0, through: 1.6, by: 0.05) {
+            let a = twoSprings.sample(at: t).layers[0].transform.m11, b = retarget.sample(at: t).layers[0].transform.m11
+            #expect(abs(a - b) < 1e-12, "t = \(t)")
+        }
+        // The retargeted spring keeps the key: removing "press" stops it.
+        let removed = try scene(
+            "",
+            #", "timeline": [{"at": 0.45, "layer": "b", "retarget": {"transform.scale": 1}}, {"at": 0.5, "layer": "b", "remove": "press"}]"#
+        )
+        #expect(removed.sample(at: 0.6).layers[0].transform.m11 == 1)  // the model value
+        // A spring removed before the next one begins is not continued: that one starts from the model.
+        var s = blank()
+        var press = PopSpringAnimation(
+            keyPath: "opacity", toValue: .number(0.2), beginTime: 0, spring: PopSpring(bounciness: 4, speed: 12))
+        press.threshold = 0.01
+        try s.addAnimation(.popSpring(press), forKey: "p", toLayer: "a")
+        try s.removeAnimation(forKey: "p", fromLayer: "a", at: 0.2)
+        press.toValue = .number(0.5)
+        try s.addAnimation(.popSpring(press), forKey: "q", toLayer: "a", at: 0.3)
+        #expect(opacity(s, 0.3) == 1)  // starts from the model value 1, not from where "p" was
+    }
+
+    @Test func retargetErrorsNameThePlace() {
+        let none = decodeError(
+            #"{"width": 10, "height": 10, "fps": 10, "duration": 1, "layers": [{"name": "a"}], "timeline": [{"at": 0.5, "layer": "a", "retarget": {"opacity": 1}}]}"#
+        )
+        #expect(none?.path == "timeline[0].retarget.opacity")
+        #expect(none?.message == "layer \"a\" has no Pop spring on opacity running at 0.5 s")
+        #expect(none?.fix == "add a popSpring on opacity before retargeting it")
+        let typo = decodeError(
+            #"{"width": 10, "height": 10, "fps": 10, "duration": 1, "layers": [{"name": "a"}], "timeline": [{"at": 0.5, "layer": "a", "retarget": {"opacty": 1}}]}"#
+        )
+        #expect(typo?.fix?.hasPrefix("did you mean \"opacity\"?") == true)
+    }
+
+    /// Sets through the API are the file's `set`, with and without animation.
+    @Test func setValueMatchesTheFile() throws {
+        let file = try decode(
+            #"{"width": 10, "height": 10, "fps": 10, "duration": 2, "layers": [{"name": "a"}], "timeline": [{"at": 0.5, "layer": "a", "set": {"opacity": 0.2}, "animate": true}, {"at": 1, "layer": "a", "set": {"cornerRadius": 4}}]}"#
+        )
+        var code = blank(duration: 2)
+        try code.setValue(.number(0.2), forKeyPath: .opacity, onLayer: "a", at: 0.5, animated: true)
+        try code.setValue(.number(4), forKeyPath: .cornerRadius, onLayer: "a", at: 1)
+        for t in stride(from: 0.0, through: 2, by: 0.05) {
+            let f = file.sample(at: t).layers[0], c = code.sample(at: t).layers[0]
+            #expect(f.opacity == c.opacity && f.cornerRadius == c.cornerRadius, "t = \(t)")
+        }
+        #expect(abs(code.sample(at: 0.625).layers[0].opacity - (1 - 0.8 * TimingFunction.default(0.5))) < 1e-12)
+        #expect(throws: TimelineError.self) { try code.setValue(.color(.black), forKeyPath: .opacity, onLayer: "a", at: 0) }
+    }
+}
