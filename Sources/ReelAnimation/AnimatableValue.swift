@@ -13,6 +13,8 @@ public enum AnimatableValue: Hashable, Sendable {
     case numbers([Double])
     /// `colors` of a gradient.
     case colors([Color])
+    /// `hidden` and other switches.
+    case bool(Bool)
 
     public var typeName: String {
         switch self {
@@ -25,6 +27,7 @@ public enum AnimatableValue: Hashable, Sendable {
         case .path: return "path"
         case .numbers: return "numbers"
         case .colors: return "colors"
+        case .bool: return "bool"
         }
     }
 
@@ -60,10 +63,15 @@ public enum AnimatableValue: Hashable, Sendable {
         case (.colors(let a), .colors(let b)):
             guard a.count == b.count else { return nil }
             return .colors(zip(a, b).map { interpolateLayerColor($0, $1, f) })
+        case (.bool(let a), .bool(let b)):
+            return .bool(switchBoolean(a, b, f))
         default:
             return nil
         }
     }
+
+    /// UNCONFIRMED (CORE-ANIMATION.md §7, §10 item 11): a Boolean steps from a to b at f ≥ 0.5.
+    public static func switchBoolean(_ a: Bool, _ b: Bool, _ f: Double) -> Bool { f >= 0.5 ? b : a }
 
     /// UNCONFIRMED (CORE-ANIMATION.md §7.1): layer colour properties interpolate straight
     /// (non-premultiplied) RGBA, component by component, in the render space (sRGB here).

@@ -14,6 +14,7 @@ extension AnimatableValue {
         case .path(let p): return p.normalizedToCubics().elements.flatMap(Self.points).flatMap { [$0.x, $0.y] }
         case .numbers(let v): return v
         case .colors(let c): return c.flatMap { [$0.red, $0.green, $0.blue, $0.alpha] }
+        case .bool(let b): return [b ? 1 : 0]
         }
     }
 
@@ -59,6 +60,7 @@ extension AnimatableValue {
                 stride(from: 0, to: c.count - 3, by: 4).map {
                     Color(red: c[$0], green: c[$0 + 1], blue: c[$0 + 2], alpha: c[$0 + 3])
                 })
+        case .bool: return .bool(c[0] >= 0.5)
         }
     }
 
@@ -69,6 +71,7 @@ extension AnimatableValue {
     public static func adding(_ a: AnimatableValue, _ b: AnimatableValue) -> AnimatableValue? {
         guard a.sameType(b), a.components.count == b.components.count else { return nil }
         if case .path = a { return nil }  // paths do not add
+        if case .bool = a { return nil }  // nor do switches
         if case .transform(let ta) = a, case .transform(let tb) = b { return .transform(tb.concatenating(ta)) }
         return a.withComponents(zip(a.components, b.components).map { $0 + $1 })
     }
@@ -77,6 +80,7 @@ extension AnimatableValue {
     public static func subtracting(_ a: AnimatableValue, _ b: AnimatableValue) -> AnimatableValue? {
         guard a.sameType(b), a.components.count == b.components.count else { return nil }
         if case .path = a { return nil }
+        if case .bool = a { return nil }
         if case .transform(let ta) = a, case .transform(let tb) = b {
             guard let inverse = tb.inverse else { return nil }
             return .transform(ta.concatenating(inverse))

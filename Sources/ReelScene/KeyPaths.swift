@@ -27,6 +27,7 @@ public enum LayerKeyPath: String, Sendable, CaseIterable {
     case transformTranslationY = "transform.translation.y"
     case transformTranslationZ = "transform.translation.z"
     case opacity
+    case hidden
     case backgroundColor
     case cornerRadius
     case borderWidth
@@ -52,7 +53,7 @@ public enum LayerKeyPath: String, Sendable, CaseIterable {
     case instanceTransform
     case instanceColor
 
-    public enum ValueType: String, Sendable { case number, point, size, rect, color, transform, path, colors, numbers }
+    public enum ValueType: String, Sendable { case number, point, size, rect, color, transform, path, colors, numbers, bool }
 
     public var valueType: ValueType {
         switch self {
@@ -65,6 +66,7 @@ public enum LayerKeyPath: String, Sendable, CaseIterable {
         case .instanceTransform: return .transform
         case .instanceColor: return .color
         case .colors: return .colors
+        case .hidden: return .bool
         case .locations: return .numbers
         case .zPosition, .transformScale, .transformScaleX, .transformScaleY, .transformScaleZ, .transformRotation,
             .transformRotationX,
@@ -99,6 +101,7 @@ public enum LayerKeyPath: String, Sendable, CaseIterable {
             .transformTranslationZ:
             return .number(0)  // handled above
         case .opacity: return .number(layer.opacity)
+        case .hidden: return .bool(layer.hidden)
         case .backgroundColor: return .color(layer.backgroundColor ?? .clear)
         case .cornerRadius: return .number(layer.cornerRadius)
         case .borderWidth: return .number(layer.borderWidth)
@@ -147,6 +150,7 @@ public enum LayerKeyPath: String, Sendable, CaseIterable {
         case (.sublayerTransform, .transform(let t)): layer.sublayerTransform = t
         case (.zPosition, .number(let v)): layer.zPosition = v
         case (.opacity, .number(let v)): layer.opacity = v
+        case (.hidden, .bool(let b)): layer.hidden = b
         case (.backgroundColor, .color(let c)): layer.backgroundColor = c
         case (.cornerRadius, .number(let v)): layer.cornerRadius = v
         case (.borderWidth, .number(let v)): layer.borderWidth = v

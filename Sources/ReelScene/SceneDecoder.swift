@@ -190,6 +190,7 @@ struct Reader {
         case .size: return .size(try size(node, path))
         case .rect: return .rect(try rect(node, path))
         case .color: return .color(try color(node, path))
+        case .bool: return .bool(try bool(node, path))
         }
     }
 

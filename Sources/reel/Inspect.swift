@@ -152,6 +152,7 @@ struct Timeline: ParsableCommand {
         case .path(let p): return "\"" + p.svgPathData + "\""
         case .numbers(let n): return list(n)
         case .colors(let cs): return "[" + cs.map { list([$0.red, $0.green, $0.blue, $0.alpha]) }.joined(separator: ", ") + "]"
+        case .bool(let b): return b ? "true" : "false"
         }
     }
 
@@ -166,6 +167,7 @@ struct Timeline: ParsableCommand {
         case .path(let p): return ["\"" + p.svgPathData + "\""]
         case .numbers(let n): return n.map(fmt)
         case .colors(let cs): return cs.flatMap { [$0.red, $0.green, $0.blue, $0.alpha] }.map(fmt)
+        case .bool(let b): return [b ? "true" : "false"]
         }
     }
 }

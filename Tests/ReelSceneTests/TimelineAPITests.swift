@@ -123,3 +123,20 @@ import Testing
         #expect(throws: TimelineError.self) { try code.setValue(.color(.black), forKeyPath: .opacity, onLayer: "a", at: 0) }
     }
 }
+
+@Suite struct HiddenTests {
+    /// QuartzCode's show/hide sets `hidden` when a group completes; an animation of it steps half way.
+    @Test func hiddenIsSetAndSteps() throws {
+        let s = try decode(
+            #"{"width": 10, "height": 10, "fps": 10, "duration": 2, "layers": [{"name": "a", "animations": [{"keyPath": "hidden", "fromValue": false, "toValue": true, "duration": 1}]}], "timeline": [{"at": 1.5, "layer": "a", "set": {"hidden": true}}]}"#
+        )
+        #expect(s.sample(at: 0.49).layers[0].hidden == false)
+        #expect(s.sample(at: 0.5).layers[0].hidden == true)  // f = 0.5 switches (UNCONFIRMED rule)
+        #expect(s.sample(at: 1.2).layers[0].hidden == false)  // removed: the model value
+        #expect(s.sample(at: 1.5).layers[0].hidden == true)  // set by the timeline
+        #expect(
+            decodeError(
+                #"{"width": 10, "height": 10, "fps": 10, "duration": 2, "layers": [{"name": "a"}], "timeline": [{"at": 1, "layer": "a", "set": {"hidden": 1}}]}"#
+            )?.message == "expected true or false, found a number")
+    }
+}
