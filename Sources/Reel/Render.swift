@@ -10,11 +10,15 @@ public struct SceneOverrides: Sendable {
     public var fps: FrameRate?
     public var scale: Double?
     public var duration: Double?
+    /// Slow motion (< 1) or fast forward (> 1): the root timing's speed. The clip lasts the scene's
+    /// duration divided by it, unless `duration` is given too.
+    public var speed: Double?
 
-    public init(fps: FrameRate? = nil, scale: Double? = nil, duration: Double? = nil) {
+    public init(fps: FrameRate? = nil, scale: Double? = nil, duration: Double? = nil, speed: Double? = nil) {
         self.fps = fps
         self.scale = scale
         self.duration = duration
+        self.speed = speed
     }
 }
 
@@ -95,10 +99,17 @@ public enum Reel {
         }
         if let fps = overrides.fps { scene.fps = fps }
         if let scale = overrides.scale { scene.scale = scale }
+        if let speed = overrides.speed {
+            guard speed > 0, speed.isFinite, speed >= 0.001, speed <= 1000 else {
+                throw .usage("--speed must be in 0.001…1000, got \(speed)", fix: "use 0.25 for quarter speed, 2 for double")
+            }
+            scene.speed = speed
+            scene.duration /= speed
+        }
         if let duration = overrides.duration { scene.duration = duration }
         // The decoder validated the scene as written, so a problem now comes from an override.
         if let (key, message, fix) = scene.validationProblem() {
-            let option = ["fps": "--fps", "duration": "--duration"][key] ?? "--scale"
+            let option = ["fps": "--fps", "duration": overrides.duration == nil ? "--speed" : "--duration"][key] ?? "--scale"
             throw .usage("\(option): \(message)", fix: fix)
         }
         return scene

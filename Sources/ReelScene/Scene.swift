@@ -263,6 +263,10 @@ public struct Scene: Sendable {
     public var duration: Double
     public var background: Color = .white
     public var layers: [Layer] = []
+    /// The root's `speed` (as a window layer's): scene time runs this many times as fast as clip time,
+    /// so 0.25 renders a slowed-down clip with the same frame rate. Every frame is sampled at
+    /// clip time × speed; no frame is dropped or repeated.
+    public var speed: Double = 1
 
     public init(width: Double, height: Double, scale: Double = 1, fps: FrameRate, duration: Double) {
         self.width = width

@@ -8,11 +8,12 @@ public struct Snapshot: Sendable {
 }
 
 extension Scene {
-    /// Presentation values at scene time `t` (seconds from the start of the clip). Pure: the same `t`
+    /// Presentation values at clip time `t` (seconds from the start of the clip; scene time t·speed). Pure: the same `t`
     /// always gives the same snapshot. Animations apply in the order they are listed; a later one on
     /// the same key path replaces an earlier one's value (non-additive, CORE-ANIMATION.md §8.3).
     public func sample(at t: Double) -> Snapshot {
-        Snapshot(time: t, layers: layers.map { Self.present($0, at: t) })
+        let sceneTime = t * speed
+        return Snapshot(time: sceneTime, layers: layers.map { Self.present($0, at: sceneTime) })
     }
 
     static func present(_ base: Layer, at t: Double) -> Layer {

@@ -37,6 +37,8 @@ enum YAMLReader {
             if node.null != nil { return JSONNode(value: .null, location: here) }
             if let b = node.bool { return JSONNode(value: .bool(b), location: here) }
             if let v = node.int.map(Double.init) ?? node.float {
+                // `.inf`, `infinity`: the word scene files use for endless repeats (`"infinity"` in JSON).
+                if v == .infinity { return JSONNode(value: .string("infinity"), location: here) }
                 guard v.isFinite else {
                     throw SceneError(file: file, location: here, message: "invalid YAML: number \(s.string) is out of range")
                 }

@@ -61,7 +61,7 @@ struct Timeline: ParsableCommand {
             [r, g, b, a] in 0…1, transforms as the 16 numbers m11…m44.
 
             Example:
-              reel timeline examples/spring-button.json --layer button --key transform.scale --fps 30
+              reel timeline examples/spring-button.yaml --layer button --key transform.scale --fps 30
             """)
 
     @Argument(help: ArgumentHelp("The scene file (JSON).", valueName: "scene"))
