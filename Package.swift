@@ -36,6 +36,11 @@ let package = Package(
         ),
         // scripts/bench-raster.sh: draws the benchmark's path sets with Reel (the peers draw them in Python).
         .executableTarget(name: "reel-bench-raster", dependencies: ["ReelRaster", "ReelGeometry"]),
+        // examples/star-button.yaml written with the Swift API (a test compares the two).
+        .executableTarget(
+            name: "star-button-swift", dependencies: ["Reel", "ReelAnimation", "ReelGeometry", "ReelScene"],
+            path: "examples/swift/StarButton"
+        ),
         .testTarget(name: "ReelGeometryTests", dependencies: ["ReelGeometry"]),
         .testTarget(
             name: "ReelRasterTests", dependencies: ["ReelRaster", "ReelGeometry", "ReelMedia"],
@@ -48,7 +53,9 @@ let package = Package(
         .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelTestSupport"]),
         .testTarget(
             name: "ReelEndToEndTests",
-            dependencies: ["Reel", "ReelMedia", "ReelRaster", "ReelRender", "ReelScene", "ReelTestSupport", "reel"]
+            dependencies: [
+                "Reel", "ReelMedia", "ReelRaster", "ReelRender", "ReelScene", "ReelTestSupport", "reel", "star-button-swift",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -41,3 +41,25 @@ import Testing
         #expect(summary.frames == 30)
     }
 }
+
+/// The executable example `star-button-swift` (examples/swift/StarButton) builds examples/star-button.yaml
+/// in code; rendered to GIF, the two files are byte for byte the same.
+@Suite struct SwiftExampleTests {
+    @Test func starButtonInSwiftMatchesTheSceneFile() throws {
+        let ws = try Workspace()
+        let binary = URL(fileURLWithPath: reelBinary()).deletingLastPathComponent().appendingPathComponent("star-button-swift")
+            .path
+        let fromCode = ws.file("code.gif"), fromFile = ws.file("file.gif")
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: binary)
+        p.arguments = [fromCode]
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0)
+        let r = try runReel(["render", ExamplesTests.examplesDirectory + "/star-button.yaml", "-o", fromFile, "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let a = try Data(contentsOf: URL(fileURLWithPath: fromCode)), b = try Data(contentsOf: URL(fileURLWithPath: fromFile))
+        #expect(a.count > 10_000 && a == b)
+    }
+}
