@@ -7,7 +7,11 @@ import PackageDescription
 let package = Package(
     name: "Reel",
     products: [
-        .library(name: "Reel", targets: ["Reel"]),
+        // The facade and the modules its API speaks in (scenes, animations, geometry, frames, media).
+        .library(
+            name: "Reel",
+            targets: ["Reel", "ReelScene", "ReelAnimation", "ReelGeometry", "ReelRaster", "ReelRender", "ReelMedia"]
+        ),
         .executable(name: "reel", targets: ["reel"]),
     ],
     dependencies: [

@@ -136,6 +136,7 @@ public enum Reel {
 
     /// Renders every frame of `scene` and encodes it to `output`, written under a temporary name and
     /// renamed into place when complete. On any error or interrupt nothing is left at `output`.
+    @discardableResult
     public static func render(
         _ clip: Clip, to output: String, options: RenderOptions = RenderOptions(),
         note: (String) -> Void = { _ in }

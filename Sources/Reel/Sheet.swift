@@ -41,7 +41,7 @@ public enum ContactSheet {
         let scene = clip.scene
         let w = scene.pixelWidth, h = scene.pixelHeight
         let columns = max(1, min(columns, times.count))
-        let k = max(1, min(4, w / 60))
+        let k = max(1, min(3, w / 120))
         let (width, height, pad, labelHeight, _) = layout(
             frameWidth: w, frameHeight: h, count: times.count, columns: columns, k: k)
         guard width <= 32_768, height <= 32_768, width * height <= 16_384 * 16_384 else {

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Regenerates the pictures of the README (docs/media/): each reference animation as a GIF and a contact
+# sheet, rendered by the release build from its scene in examples/. Sizes are chosen to keep each GIF
+# to a few hundred KB at most; the script fails if one grows past 400 KB.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+. scripts/env.sh
+swift build -c release --product reel
+bin="$(swift build -c release --show-bin-path)/reel"
+mkdir -p docs/media
+# scene, pixels per point, sheet times
+while read -r name scale times; do
+  "$bin" render "examples/$name.yaml" -o "docs/media/$name.gif" --scale "$scale" --quiet
+  "$bin" sheet "examples/$name.yaml" -o "docs/media/$name-sheet.png" --scale "$scale" --at "$times"
+  size=$(stat -c %s "docs/media/$name.gif")
+  if [ "$size" -gt 400000 ]; then echo "media: docs/media/$name.gif is $size bytes, over 400 KB" >&2; exit 1; fi
+  echo "media: docs/media/$name.gif ($size bytes)"
+done <<'LIST'
+star-button 1 0,0.3,0.45,0.6,0.7,0.75,1,1.7,1.8,2.1
+swift-star 1 0,0.3,0.45,0.6,0.7,0.75,1,1.7,1.8,2.1
+spring-button 1 0,0.15,0.2,0.3,0.45,0.55,0.7,1.5
+search-back 2 0,0.1,0.2,0.3,0.4,0.5,1.1,1.2,1.3,1.4
+LIST
