@@ -10,6 +10,7 @@ packages=(
   libavutil-dev
   libswscale-dev
   ffmpeg            # ffprobe, used by demo.sh to check the files it wrote
+  webp              # webpmux and dwebp: the tests read animated WebP back (FFmpeg 5.1 cannot decode it)
 )
 
 missing=()

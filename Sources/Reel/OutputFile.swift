@@ -3,12 +3,16 @@ import Synchronization
 
 /// A file written under a temporary name next to its target and renamed into place only when it is
 /// complete, so that a failure, a crash or Ctrl-C never leaves a half-written file at the target.
+/// A folder output (a PNG sequence) works the same way: written as a hidden folder, swapped into place.
 final class OutputFile: Sendable {
     let target: String
     let temporary: String
+    let isDirectory: Bool
 
-    init(target: String) {
+    init(target path: String, isDirectory: Bool = false) {
+        let target = isDirectory && path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
         self.target = target
+        self.isDirectory = isDirectory
         let url = URL(fileURLWithPath: target)
         let dir = url.deletingLastPathComponent().path
         let name = url.lastPathComponent
@@ -20,6 +24,27 @@ final class OutputFile: Sendable {
     /// Moves the finished file into place (atomic within one file system).
     func commit() throws {
         defer { TemporaryFiles.shared.unregister(temporary) }
+        if isDirectory {
+            // An earlier sequence at the target is moved aside, replaced, then removed.
+            var old: String?
+            if FileManager.default.fileExists(atPath: target) {
+                let aside = temporary + ".old"
+                guard rename(target, aside) == 0 else {
+                    let reason = String(cString: strerror(errno))
+                    try? FileManager.default.removeItem(atPath: temporary)
+                    throw ReelError.usage("\(target): cannot replace the earlier frames: \(reason)", fix: nil)
+                }
+                old = aside
+            }
+            guard rename(temporary, target) == 0 else {
+                let reason = String(cString: strerror(errno))
+                try? FileManager.default.removeItem(atPath: temporary)
+                if let old { rename(old, target) }
+                throw ReelError.usage("\(target): cannot move the finished frames into place: \(reason)", fix: nil)
+            }
+            if let old { try? FileManager.default.removeItem(atPath: old) }
+            return
+        }
         guard rename(temporary, target) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporary)
@@ -28,7 +53,7 @@ final class OutputFile: Sendable {
     }
 
     func discard() {
-        unlink(temporary)
+        if isDirectory { try? FileManager.default.removeItem(atPath: temporary) } else { unlink(temporary) }
         TemporaryFiles.shared.unregister(temporary)
     }
 }
@@ -44,7 +69,7 @@ final class TemporaryFiles: Sendable {
     /// Removes them all and keeps the lock, so no new one can appear while the process exits.
     func removeAllForExit() {
         paths.withLock { set in
-            for p in set { unlink(p) }
+            for p in set where unlink(p) != 0 { try? FileManager.default.removeItem(atPath: p) }
             set.removeAll()
         }
     }
@@ -66,6 +91,24 @@ func checkWritableDestination(_ path: String) throws(ReelError) {
             "\(path): the output directory \(dir) is not writable", fix: "choose another directory or change its permissions")
     }
     if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-        throw .usage("\(path): is a directory", fix: "name an output file such as \(path)/clip.mp4")
+        throw .usage("\(path): is a directory", fix: "name an output file such as \(path)/clip.mp4, or end the name with / for a PNG sequence")
+    }
+}
+
+/// Checks, before any work, that a PNG sequence can be written to the folder `path`: its parent is
+/// writable, and an existing folder there holds nothing but an earlier sequence (which is replaced).
+func checkSequenceDestination(_ path: String) throws(ReelError) {
+    let folder = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+    try checkWritableDestination(folder + ".reel-probe")  // the parent folder exists and is writable
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory) {
+        guard isDirectory.boolValue else {
+            throw .usage("\(folder): exists and is not a folder", fix: "choose a folder name for the PNG sequence")
+        }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        if let other = names.first(where: { !($0.hasPrefix("frame_") && $0.hasSuffix(".png")) }) {
+            throw .usage(
+                "\(folder): holds \(other), not only an earlier PNG sequence", fix: "choose an empty or new folder for the frames")
+        }
     }
 }

@@ -13,20 +13,51 @@ public struct SceneOverrides: Sendable {
     /// Slow motion (< 1) or fast forward (> 1): the root timing's speed. The clip lasts the scene's
     /// duration divided by it, unless `duration` is given too.
     public var speed: Double?
+    /// Output width in pixels: sets the scale, keeping the aspect.
+    public var width: Int?
+    /// A fixed output size in pixels: the clip is fitted and centred (`Scene.fitted`).
+    public var size: (width: Int, height: Int)?
 
-    public init(fps: FrameRate? = nil, scale: Double? = nil, duration: Double? = nil, speed: Double? = nil) {
+    public init(
+        fps: FrameRate? = nil, scale: Double? = nil, duration: Double? = nil, speed: Double? = nil, width: Int? = nil,
+        size: (width: Int, height: Int)? = nil
+    ) {
         self.fps = fps
         self.scale = scale
         self.duration = duration
         self.speed = speed
+        self.width = width
+        self.size = size
     }
 }
 
 public struct RenderOptions: Sendable {
     /// Rasterizer threads (bands rendered in parallel); the output is identical for any value.
     public var threads: Int = Rasterizer.defaultThreadCount
-    public var crf: Int = 18
-    public var preset: String = "medium"
+    /// The codec; nil for the output's default (MP4 H.264, MOV ProRes 422 HQ, WebM VP9, …).
+    public var codec: VideoCodec?
+    public var chroma: ChromaSubsampling?
+    public var bitDepth: Int?
+    /// Constant rate factor; nil for the codec's default.
+    public var crf: Int?
+    /// Encoder speed preset; nil for the codec's default.
+    public var preset: String?
+    /// GIF/APNG/WebP loop count: 0 forever.
+    public var loop: Int = 0
+    /// WebP quality (0…100) and lossless mode.
+    public var quality: Double = 90
+    public var lossless = false
+    /// What a transparent clip is composited over in formats without alpha (and with `flatten`, in all):
+    /// nil for white.
+    public var matte: Color?
+    /// Composite over the matte even when the format carries alpha.
+    public var flatten = false
+    /// GIF colours, dithering and alpha threshold. Its `palette` is built from the clip unless
+    /// `fixedGIFPalette`.
+    public var gif = GIFOptions()
+    public var fixedGIFPalette = false
+    /// Frames sampled to build a GIF's palette for the whole clip.
+    public var gifPaletteSamples = 24
 
     public init() {}
 }
@@ -107,6 +138,18 @@ public enum Reel {
             scene.duration /= speed
         }
         if let duration = overrides.duration { scene.duration = duration }
+        if let w = overrides.width {
+            guard w >= 1, w <= Scene.maximumPixelSide else {
+                throw .usage("--width must be 1…\(Scene.maximumPixelSide) pixels, got \(w)", fix: nil)
+            }
+            scene.scale = Double(w) / scene.width
+        }
+        if let size = overrides.size {
+            guard (2...Scene.maximumPixelSide).contains(size.width), (2...Scene.maximumPixelSide).contains(size.height) else {
+                throw .usage("the output size must be 2…\(Scene.maximumPixelSide) pixels a side", fix: nil)
+            }
+            scene = scene.fitted(pixelWidth: size.width, pixelHeight: size.height)
+        }
         // The decoder validated the scene as written, so a problem now comes from an override.
         if let (key, message, fix) = scene.validationProblem() {
             let option = ["fps": "--fps", "duration": overrides.duration == nil ? "--speed" : "--duration"][key] ?? "--scale"
@@ -115,23 +158,91 @@ public enum Reel {
         return scene
     }
 
-    /// The container for an output path, from its extension.
-    public static func container(for output: String) throws(ReelError) -> VideoContainer {
+    /// The container for an output path: from its extension, or a PNG sequence for a folder (a name
+    /// ending in `/`, or an existing folder); `codec` decides when it only fits one.
+    public static func container(for output: String, codec: VideoCodec? = nil) throws(ReelError) -> VideoContainer {
+        var isDirectory: ObjCBool = false
+        if output.hasSuffix("/") || codec == .png
+            || (FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory) && isDirectory.boolValue)
+        {
+            return .png
+        }
         let ext = URL(fileURLWithPath: output).pathExtension
         guard let container = VideoContainer(pathExtension: ext) else {
-            let supported = VideoContainer.allCases.map { ".\($0.rawValue)" }.joined(separator: ", ")
+            let supported = VideoContainer.allCases.filter { $0 != .png }.map { ".\($0.rawValue)" }.joined(separator: ", ")
             throw .usage(
                 "\(output): unsupported output extension \(ext.isEmpty ? "(none)" : "'.\(ext)'")",
-                fix: "name the output with one of \(supported)")
+                fix: "name the output with one of \(supported), or end it with / for a PNG sequence"
+                    + (ext.lowercased() == "png" ? " (one frame: reel still)" : ""))
         }
         return container
     }
 
-    /// Checks the output path before any work is done.
-    public static func checkOutput(_ output: String) throws(ReelError) -> VideoContainer {
-        let container = try container(for: output)
-        try checkWritableDestination(output)
+    /// Checks the output path and the codec before any work is done.
+    public static func checkOutput(_ output: String, codec: VideoCodec? = nil) throws(ReelError) -> VideoContainer {
+        let container = try container(for: output, codec: codec)
+        if let codec, !codec.containers.contains(container) {
+            throw .usage(
+                "\(output): \(codec.rawValue) cannot go in .\(container.rawValue)",
+                fix: "name the output \(codec.containers.map { "*.\($0.rawValue)" }.joined(separator: " or "))")
+        }
+        if container == .png { try checkSequenceDestination(output) } else { try checkWritableDestination(output) }
         return container
+    }
+
+    /// The encoder settings for a clip and options, and the notes that explain what was adapted.
+    public static func settings(for scene: Scene, container: VideoContainer, options: RenderOptions) throws(ReelError) -> (
+        settings: VideoSettings, rate: FrameRate, flatten: Bool, notes: [String]
+    ) {
+        var notes: [String] = []
+        let k = container.frameRateDivisor(numerator: scene.fps.numerator, denominator: scene.fps.denominator)
+        let rate = FrameRate(numerator: scene.fps.numerator, denominator: scene.fps.denominator * k)!
+        if k > 1 {
+            notes.append(
+                "GIF delays are whole centiseconds and players clamp delays under 2 cs, so \(scene.fps) fps is written as \(rate) fps (every \(k)th frame)"
+            )
+        }
+        var settings = VideoSettings(
+            width: scene.pixelWidth, height: scene.pixelHeight, frameRateNumerator: rate.numerator,
+            frameRateDenominator: rate.denominator, container: container, codec: options.codec)
+        settings.chroma = options.chroma
+        if let depth = options.bitDepth { settings.bitDepth = depth }
+        settings.crf = options.crf
+        settings.preset = options.preset
+        settings.loop = options.loop
+        settings.quality = options.quality
+        settings.lossless = options.lossless
+        settings.gif = options.gif
+        let transparent = scene.background.alpha < 1
+        var flatten = false
+        if transparent {
+            if options.flatten || !settings.codec.carriesAlpha {
+                flatten = true
+                let matte = options.matte.map { colour($0) } ?? "white"
+                notes.append(
+                    options.flatten
+                        ? "the transparent background is composited over \(matte) (--matte)"
+                        : "\(settings.codec.rawValue) has no alpha channel: the transparent background is composited over \(matte) (--matte to choose)"
+                )
+            } else {
+                settings.alpha = true
+                if settings.codec == .gif {
+                    notes.append("GIF alpha is one bit: pixels under alpha \(options.gif.alphaThreshold) are transparent")
+                }
+            }
+        }
+        if let problem = settings.problem { throw .usage(problem, fix: nil) }
+        if settings.encodedWidth != settings.width || settings.encodedHeight != settings.height {
+            notes.append(
+                "\(settings.codec.rawValue) \(settings.effectiveChroma.rawValue) needs even sides: \(settings.width)×\(settings.height) is encoded as \(settings.encodedWidth)×\(settings.encodedHeight), the last row/column repeated"
+            )
+        }
+        return (settings, rate, flatten, notes)
+    }
+
+    static func colour(_ c: Color) -> String {
+        func h(_ v: Double) -> String { String(format: "%02x", Int((min(max(v, 0), 1) * 255).rounded())) }
+        return "#" + h(c.red) + h(c.green) + h(c.blue)
     }
 
     /// Renders every frame of `scene` and encodes it to `output`, written under a temporary name and
@@ -143,42 +254,31 @@ public enum Reel {
     ) throws(ReelError) -> RenderSummary {
         let scene = clip.scene
         let start = Date()
-        let container = try checkOutput(output)
-        var notes: [String] = []
-        func tell(_ s: String) {
-            notes.append(s)
-            note(s)
-        }
-
-        let k = container.frameRateDivisor(numerator: scene.fps.numerator, denominator: scene.fps.denominator)
-        let rate = FrameRate(numerator: scene.fps.numerator, denominator: scene.fps.denominator * k)!
-        if k > 1 {
-            tell(
-                "GIF delays are whole centiseconds and players clamp delays under 2 cs, so \(scene.fps) fps is written as \(rate) fps (every \(k)th frame)"
-            )
-        }
+        let container = try checkOutput(output, codec: options.codec)
+        var (settings, rate, flatten, notes) = try self.settings(for: scene, container: container, options: options)
+        for n in notes { note(n) }
         var drawn = scene
-        if scene.background.alpha < 1 {
-            drawn.background = over(scene.background, .white)
-            tell(
-                "\(container.rawValue.uppercased()) output here has no alpha channel: the transparent background is composited over white"
-            )
-        }
-        let width = scene.pixelWidth, height = scene.pixelHeight
-        var settings = VideoSettings(
-            width: width, height: height, frameRateNumerator: rate.numerator,
-            frameRateDenominator: rate.denominator, container: container)
-        settings.crf = options.crf
-        settings.preset = options.preset
-        if settings.encodedWidth != width || settings.encodedHeight != height {
-            tell(
-                "H.264 4:2:0 needs even sides: \(width)×\(height) is encoded as \(settings.encodedWidth)×\(settings.encodedHeight), the last row/column repeated"
-            )
-        }
-
-        let file = OutputFile(target: output)
-        let frames = rate.frameCount(duration: scene.duration)
+        if flatten { drawn.background = over(scene.background, options.matte ?? .white) }
         let renderer = SceneRenderer(rasterizer: Rasterizer(threads: options.threads), images: clip.images)
+        let frames = rate.frameCount(duration: scene.duration)
+        if settings.codec == .gif && !options.fixedGIFPalette {
+            // One palette for the whole clip, from frames sampled evenly over it.
+            var builder = GIFPaletteBuilder()
+            let samples = max(1, min(options.gifPaletteSamples, frames))
+            for j in 0..<samples {
+                if let sig = Interrupts.pendingSignal { throw ReelError.cancelled(signal: sig) }
+                let i = samples == 1 ? 0 : j * (frames - 1) / (samples - 1)
+                let t = rate.time(ofFrame: i)
+                do {
+                    let f = try renderer.frame(for: drawn, at: t)
+                    builder.add(rgba: f.pixels, width: f.width, height: f.height, alphaThreshold: settings.gif.alphaThreshold)
+                } catch {
+                    throw ReelError.raster(error, time: t)
+                }
+            }
+            settings.gif.palette = builder.palette(count: settings.gif.colors)
+        }
+        let file = OutputFile(target: output, isDirectory: container == .png)
         do {
             let writer: VideoWriter
             do {
@@ -215,9 +315,15 @@ public enum Reel {
             file.discard()
             throw .usage("\(output): \(error)", fix: nil)
         }
-        let bytes = ((try? FileManager.default.attributesOfItem(atPath: output))?[.size] as? Int) ?? 0
+        var bytes = ((try? FileManager.default.attributesOfItem(atPath: file.target))?[.size] as? Int) ?? 0
+        if container == .png {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: file.target)) ?? []
+            bytes = names.reduce(0) {
+                $0 + (((try? FileManager.default.attributesOfItem(atPath: file.target + "/" + $1))?[.size] as? Int) ?? 0)
+            }
+        }
         return RenderSummary(
-            output: output, container: container, frames: frames, width: settings.encodedWidth,
+            output: file.target, container: container, frames: frames, width: settings.encodedWidth,
             height: settings.encodedHeight, frameRate: rate, bytes: bytes,
             seconds: Date().timeIntervalSince(start), notes: notes)
     }

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import Reel
+import ReelGeometry
+import ReelMedia
 import ReelScene
 
 @main
@@ -20,31 +22,41 @@ struct ReelCommand: ParsableCommand {
               reel sheet examples/star-button.yaml -o sheet.png --frames 12
             """,
         version: ReelVersion.string,
-        subcommands: [Render.self, Still.self, Sheet.self, Timeline.self, Info.self]
+        subcommands: [Render.self, Still.self, Sheet.self, Presets.self, Timeline.self, Info.self]
     )
 }
 
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Render a scene to a video file.",
+        abstract: "Render a scene to a video file (or a folder of PNG frames).",
         discussion: """
-            The format comes from the output's extension: .mp4 (H.264, BT.709, yuv420p) or .gif \
-            (looping). The file is written under a temporary name and renamed when complete; on an \
-            error or Ctrl-C nothing is left behind.
+            The format comes from the output's name: .mp4 (H.264), .mov (ProRes), .webm (VP9), .gif, .apng, \
+            .webp, or a folder name ending in / for a PNG sequence; --codec picks another codec the \
+            container holds (hevc or h264 in .mp4/.mov, av1 in .mp4/.webm, prores-4444 in .mov). A \
+            transparent scene background gives a transparent clip in the formats with alpha (VP9, ProRes \
+            4444, APNG, WebP, PNG; GIF one bit); the others composite over --matte. --preset applies named \
+            settings (reel presets lists them); options given here override it. The file is written under \
+            a temporary name and renamed when complete; on an error or Ctrl-C nothing is left behind.
             """
     )
 
-    @Argument(help: ArgumentHelp("The scene file (JSON).", valueName: "scene"))
+    @Argument(help: ArgumentHelp("The scene file (JSON or YAML).", valueName: "scene"))
     var scene: String
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Output file: .mp4 or .gif.", valueName: "file"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output file, or folder/ for PNG frames.", valueName: "file"))
     var output: String
+
+    @Option(help: ArgumentHelp("Output settings: a shipped preset name (reel presets) or a preset file.", valueName: "name"))
+    var preset: String?
 
     @Option(help: ArgumentHelp("Frame rate, overriding the scene's: 30, 29.97 or 30000/1001.", valueName: "rate"))
     var fps: String?
 
     @Option(help: ArgumentHelp("Pixels per point, overriding the scene's scale.", valueName: "factor"))
     var scale: Double?
+
+    @Option(help: ArgumentHelp("Output width in pixels (sets the scale, keeps the aspect).", valueName: "pixels"))
+    var width: Int?
 
     @Option(help: ArgumentHelp("Clip length in seconds, overriding the scene's.", valueName: "seconds"))
     var duration: Double?
@@ -53,6 +65,45 @@ struct Render: ParsableCommand {
         help: ArgumentHelp(
             "Playback speed: 0.25 renders a slowed-down clip four times as long, at the same frame rate.", valueName: "factor"))
     var speed: Double?
+
+    @Option(help: ArgumentHelp("Codec: h264, hevc, vp9, av1, prores, prores-4444, gif, apng, webp, png.", valueName: "name"))
+    var codec: String?
+
+    @Option(help: ArgumentHelp("Chroma subsampling of YUV codecs: 420, 422 or 444.", valueName: "format"))
+    var chroma: String?
+
+    @Option(help: ArgumentHelp("Bits per sample of YUV codecs: 8 or 10.", valueName: "bits"))
+    var bitDepth: Int?
+
+    @Option(help: ArgumentHelp("Constant rate factor (h264/hevc 0–51, vp9/av1 0–63): lower is better.", valueName: "n"))
+    var crf: Int?
+
+    @Option(help: ArgumentHelp("Encoder speed preset: x264/x265 names (medium, slow…), SVT-AV1 0–13.", valueName: "name"))
+    var encoderPreset: String?
+
+    @Option(help: ArgumentHelp("GIF/APNG/WebP loop count: 0 loops forever (default), N plays N+1 times.", valueName: "n"))
+    var loop: Int?
+
+    @Option(help: ArgumentHelp("WebP quality, 0–100 (default 90).", valueName: "q"))
+    var quality: Double?
+
+    @Flag(help: "Lossless WebP.")
+    var lossless = false
+
+    @Option(help: ArgumentHelp("Colour under a transparent scene in formats without alpha (default white).", valueName: "color"))
+    var matte: String?
+
+    @Flag(help: "Composite over the matte even in formats with alpha.")
+    var flatten = false
+
+    @Option(help: ArgumentHelp("GIF palette size, 2–255 (default 255).", valueName: "n"))
+    var colors: Int?
+
+    @Option(help: ArgumentHelp("GIF dithering: bayer (default) or none.", valueName: "kind"))
+    var dither: String?
+
+    @Option(help: ArgumentHelp("GIF transparency: alpha below this (1–255, default 128) is transparent.", valueName: "n"))
+    var alphaThreshold: Int?
 
     @Option(help: ArgumentHelp("Rasterizer threads (default: all cores). The output is the same for any value.", valueName: "n"))
     var threads: Int?
@@ -72,18 +123,63 @@ struct Render: ParsableCommand {
         if let fps, FrameRate(parsing: fps) == nil {
             throw ValidationError("--fps must be a positive rate such as 30, 29.97 or 30000/1001, got '\(fps)'")
         }
+        if let codec, VideoCodec(rawValue: codec) == nil {
+            throw ValidationError("--codec: '\(codec)' is not one of \(VideoCodec.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        if let chroma, ChromaSubsampling(rawValue: chroma) == nil { throw ValidationError("--chroma is 420, 422 or 444") }
+        if let bitDepth, bitDepth != 8 && bitDepth != 10 { throw ValidationError("--bit-depth is 8 or 10") }
+        if let dither, GIFOptions.Dither(rawValue: dither) == nil { throw ValidationError("--dither is bayer or none") }
+        if let matte, Color(hex: matte) == nil { throw ValidationError("--matte takes a colour such as #ffffff, got '\(matte)'") }
+        if scale != nil && width != nil { throw ValidationError("give --scale or --width, not both") }
     }
 
     func run() throws {
         Interrupts.install()
         do {
-            _ = try Reel.checkOutput(output)
-            let overrides = SceneOverrides(
-                fps: fps.flatMap(FrameRate.init(parsing:)), scale: scale, duration: duration, speed: speed)
-            let loaded = try Reel.load(scene, overrides: overrides)
             var options = RenderOptions()
+            var overrides = SceneOverrides()
+            var outputPath = output
+            if let preset {
+                let p = try Reel.preset(preset)
+                Reel.apply(p, to: &options, overrides: &overrides)
+                if let format = p.format {
+                    let ext = URL(fileURLWithPath: output).pathExtension.lowercased()
+                    if format == "png" {
+                        if !output.hasSuffix("/") && ext.isEmpty { outputPath = output + "/" }
+                    } else if ext.isEmpty {
+                        outputPath = output + "." + format
+                    } else if ext != format && !(format == "mp4" && ext == "m4v") {
+                        throw ReelError.usage(
+                            "\(output): preset \(p.name) writes .\(format) files", fix: "name the output *.\(format)")
+                    }
+                }
+            }
+            if let fps { overrides.fps = FrameRate(parsing: fps) }
+            if let scale {
+                overrides.scale = scale
+                overrides.width = nil
+            }
+            if let width { overrides.width = width }
+            if scale != nil || width != nil { overrides.size = nil }
+            if let duration { overrides.duration = duration }
+            if let speed { overrides.speed = speed }
+            if let codec { options.codec = VideoCodec(rawValue: codec) }
+            if let chroma { options.chroma = ChromaSubsampling(rawValue: chroma) }
+            if let bitDepth { options.bitDepth = bitDepth }
+            if let crf { options.crf = crf }
+            if let encoderPreset { options.preset = encoderPreset }
+            if let loop { options.loop = loop }
+            if let quality { options.quality = quality }
+            if lossless { options.lossless = true }
+            if let matte { options.matte = Color(hex: matte) }
+            if flatten { options.flatten = true }
+            if let colors { options.gif.colors = colors }
+            if let dither { options.gif.dither = GIFOptions.Dither(rawValue: dither)! }
+            if let alphaThreshold { options.gif.alphaThreshold = alphaThreshold }
             if let threads { options.threads = threads }
-            let summary = try Reel.render(loaded, to: output, options: options) { note in
+            _ = try Reel.checkOutput(outputPath, codec: options.codec)
+            let loaded = try Reel.load(scene, overrides: overrides)
+            let summary = try Reel.render(loaded, to: outputPath, options: options) { note in
                 if !quiet { printError("note: \(note)") }
             }
             if !quiet {
@@ -92,9 +188,26 @@ struct Render: ParsableCommand {
                     "wrote \(summary.output): \(summary.frames) frames, \(summary.width)×\(summary.height), \(summary.frameRate) fps, \(size), in \(String(format: "%.2f", summary.seconds)) s"
                 )
             }
-        } catch {
+        } catch let error as ReelError {
             printError("error: \(error)")
             throw ExitCode(error.exitCode)
+        }
+    }
+}
+
+struct Presets: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List the shipped output presets (use one with reel render --preset NAME).",
+        discussion: "Each is a documented YAML file in the project's presets/ folder; --preset also takes a path to your own."
+    )
+
+    func run() throws {
+        let names = Reel.presetNames
+        let width = names.map(\.count).max() ?? 0
+        for name in names {
+            let p = try Reel.preset(name)
+            let pad = String(repeating: " ", count: width - name.count)
+            print("\(name)\(pad)  \(p.format.map { ".\($0)" } ?? "")\t\(p.description)")
         }
     }
 }

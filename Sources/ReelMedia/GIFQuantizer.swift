@@ -1,0 +1,279 @@
+import Foundation
+
+/// How GIF frames are reduced to a palette.
+public struct GIFOptions: Sendable, Hashable {
+    public enum Dither: String, Sendable, CaseIterable {
+        /// Ordered 8×8 Bayer dithering: the pattern is fixed to the pixel grid, so still areas dither the
+        /// same way in every frame (nothing crawls) and stay unchanged for frame differencing.
+        case bayer
+        /// Nearest colour only: flat areas stay flat, gradients band.
+        case none
+    }
+
+    /// Palette size, 2…255 (one entry is kept transparent for frame differencing and alpha).
+    public var colors = 255
+    public var dither: Dither = .bayer
+    /// With alpha: pixels with alpha at or above this (0…255) are drawn, the others transparent.
+    public var alphaThreshold = 128
+    /// The palette for the whole clip (0xRRGGBB), built by `GIFPaletteBuilder` from the clip's frames;
+    /// nil falls back to a fixed 6×7×6 cube.
+    public var palette: [UInt32]?
+
+    public init() {}
+
+    var problem: String? {
+        if !(2...255).contains(colors) { return "--colors must be in 2…255, got \(colors)" }
+        if !(1...255).contains(alphaThreshold) { return "the alpha threshold must be in 1…255, got \(alphaThreshold)" }
+        if let palette, palette.isEmpty || palette.count > 255 { return "a GIF palette holds 1…255 colours" }
+        return nil
+    }
+}
+
+/// Oklab (Björn Ottosson, 2020): a perceptual space in which Euclidean distance tracks visible
+/// difference, so a palette chosen and matched there spends its colours where the eye sees them.
+enum Oklab {
+    /// sRGB 8-bit → linear, by table.
+    static let linear: [Float] = (0..<256).map { i in
+        let c = Float(i) / 255
+        return c <= 0.04045 ? c / 12.92 : powf((c + 0.055) / 1.055, 2.4)
+    }
+
+    static func fromSRGB(_ r: Int, _ g: Int, _ b: Int) -> SIMD3<Float> {
+        fromLinear(linear[r], linear[g], linear[b])
+    }
+
+    static func fromLinear(_ r: Float, _ g: Float, _ b: Float) -> SIMD3<Float> {
+        let l = cbrtf(0.412_221_470_8 * r + 0.536_332_536_3 * g + 0.051_445_992_9 * b)
+        let m = cbrtf(0.211_903_498_2 * r + 0.680_699_545_1 * g + 0.107_396_956_6 * b)
+        let s = cbrtf(0.088_302_461_9 * r + 0.281_718_837_6 * g + 0.629_978_700_5 * b)
+        return SIMD3(
+            0.210_454_255_3 * l + 0.793_617_785_0 * m - 0.004_072_046_8 * s,
+            1.977_998_495_1 * l - 2.428_592_205_0 * m + 0.450_593_709_9 * s,
+            0.025_904_037_1 * l + 0.782_771_766_2 * m - 0.808_675_766_0 * s)
+    }
+
+    /// Oklab → 8-bit sRGB, rounded and clamped.
+    static func toSRGB(_ c: SIMD3<Float>) -> (Int, Int, Int) {
+        let l_ = c.x + 0.396_337_777_4 * c.y + 0.215_803_757_3 * c.z
+        let m_ = c.x - 0.105_561_345_8 * c.y - 0.063_854_172_8 * c.z
+        let s_ = c.x - 0.089_484_177_5 * c.y - 1.291_485_548_0 * c.z
+        let l = l_ * l_ * l_, m = m_ * m_ * m_, s = s_ * s_ * s_
+        let r = 4.076_741_662_1 * l - 3.307_711_591_3 * m + 0.230_969_929_2 * s
+        let g = -1.268_438_004_6 * l + 2.609_757_401_1 * m - 0.341_319_396_5 * s
+        let b = -0.004_196_086_3 * l - 0.703_418_614_7 * m + 1.707_614_701_0 * s
+        func encode(_ v: Float) -> Int {
+            let c = max(0, min(1, v))
+            let e = c <= 0.003_130_8 ? 12.92 * c : 1.055 * powf(c, 1 / 2.4) - 0.055
+            return Int((e * 255).rounded())
+        }
+        return (encode(r), encode(g), encode(b))
+    }
+}
+
+/// Builds one palette for a whole clip from samples of its frames: median cut in Oklab (each cut
+/// splits the box with the largest error along its widest axis, at the weighted median), refined by a
+/// few rounds of k-means. Colours that occur exactly and often (flat UI fills, the background) are
+/// kept exactly.
+public struct GIFPaletteBuilder {
+    /// Colour → pixel count over the samples (opaque pixels only), keyed 0xRRGGBB.
+    private var histogram: [UInt32: Int] = [:]
+
+    public init() {}
+
+    /// Adds a frame: RGBA rows (opaque or premultiplied; pixels under the alpha threshold are skipped).
+    /// Large frames are sampled on a grid of about 250 000 pixels.
+    public mutating func add(rgba: [UInt8], width: Int, height: Int, alphaThreshold: Int = 128) {
+        let step = max(1, Int((Double(width * height) / 250_000).squareRoot().rounded(.down)))
+        rgba.withUnsafeBufferPointer { px in
+            for y in stride(from: 0, to: height, by: step) {
+                for x in stride(from: 0, to: width, by: step) {
+                    let i = (y * width + x) * 4
+                    let a = Int(px[i + 3])
+                    guard a >= alphaThreshold else { continue }
+                    var r = Int(px[i]), g = Int(px[i + 1]), b = Int(px[i + 2])
+                    if a < 255 {
+                        r = min(255, (r * 255 + a / 2) / a)
+                        g = min(255, (g * 255 + a / 2) / a)
+                        b = min(255, (b * 255 + a / 2) / a)
+                    }
+                    histogram[UInt32(r << 16 | g << 8 | b), default: 0] += step * step
+                }
+            }
+        }
+    }
+
+    /// At most `count` colours, 0xRRGGBB.
+    public func palette(count: Int) -> [UInt32] {
+        if histogram.count <= count { return histogram.keys.sorted() }
+        struct Entry {
+            var lab: SIMD3<Float>
+            var weight: Float
+        }
+        var entries = histogram.map { key, n in
+            Entry(lab: Oklab.fromSRGB(Int(key >> 16), Int(key >> 8 & 255), Int(key & 255)), weight: Float(n))
+        }
+        // Median cut: boxes are ranges of `entries`.
+        struct Box {
+            var range: Range<Int>
+            var error: Float
+            var axis: Int
+        }
+        func measure(_ r: Range<Int>) -> Box {
+            var sum = SIMD3<Float>(repeating: 0), sq = SIMD3<Float>(repeating: 0), w: Float = 0
+            for i in r {
+                let e = entries[i]
+                sum += e.lab * e.weight
+                sq += e.lab * e.lab * e.weight
+                w += e.weight
+            }
+            let mean = sum / max(w, 1e-9)
+            let variance = sq / max(w, 1e-9) - mean * mean
+            let axis = variance.x >= variance.y && variance.x >= variance.z ? 0 : (variance.y >= variance.z ? 1 : 2)
+            return Box(range: r, error: r.count > 1 ? (variance.x + variance.y + variance.z) * w : -1, axis: axis)
+        }
+        var boxes = [measure(0..<entries.count)]
+        while boxes.count < count {
+            guard let k = boxes.indices.max(by: { boxes[$0].error < boxes[$1].error }), boxes[k].error > 0 else { break }
+            let box = boxes[k]
+            let axis = box.axis
+            entries[box.range].sort { $0.lab[axis] < $1.lab[axis] }
+            let total = entries[box.range].reduce(Float(0)) { $0 + $1.weight }
+            var acc: Float = 0, cut = box.range.lowerBound + 1
+            for i in box.range {
+                acc += entries[i].weight
+                if acc >= total / 2 {
+                    cut = min(max(i + 1, box.range.lowerBound + 1), box.range.upperBound - 1)
+                    break
+                }
+            }
+            boxes[k] = measure(box.range.lowerBound..<cut)
+            boxes.append(measure(cut..<box.range.upperBound))
+        }
+        var centres: [SIMD3<Float>] = boxes.map { b in
+            var sum = SIMD3<Float>(repeating: 0), w: Float = 0
+            for i in b.range {
+                sum += entries[i].lab * entries[i].weight
+                w += entries[i].weight
+            }
+            return sum / max(w, 1e-9)
+        }
+        // k-means refinement.
+        for _ in 0..<4 {
+            var sums = [SIMD3<Float>](repeating: .zero, count: centres.count), weights = [Float](repeating: 0, count: centres.count)
+            for e in entries {
+                var best = 0, bestD = Float.infinity
+                for (j, c) in centres.enumerated() {
+                    let d = e.lab - c
+                    let dd = (d * d).sum()
+                    if dd < bestD {
+                        bestD = dd
+                        best = j
+                    }
+                }
+                sums[best] += e.lab * e.weight
+                weights[best] += e.weight
+            }
+            for j in centres.indices where weights[j] > 0 { centres[j] = sums[j] / weights[j] }
+        }
+        var out = Set<UInt32>()
+        for c in centres {
+            let (r, g, b) = Oklab.toSRGB(c)
+            out.insert(UInt32(r << 16 | g << 8 | b))
+        }
+        // A colour that covers a large share of the samples (a flat fill) is kept exactly: it replaces the
+        // palette entry nearest to it.
+        var list = out.sorted()
+        let total = histogram.values.reduce(0, +)
+        for (key, n) in histogram where n * 200 >= total && !out.contains(key) {
+            let lab = Oklab.fromSRGB(Int(key >> 16), Int(key >> 8 & 255), Int(key & 255))
+            if let j = list.indices.min(by: {
+                let a = Oklab.fromSRGB(Int(list[$0] >> 16), Int(list[$0] >> 8 & 255), Int(list[$0] & 255)) - lab
+                let b = Oklab.fromSRGB(Int(list[$1] >> 16), Int(list[$1] >> 8 & 255), Int(list[$1] & 255)) - lab
+                return (a * a).sum() < (b * b).sum()
+            }) {
+                list[j] = key
+            }
+        }
+        return Array(Set(list)).sorted()
+    }
+}
+
+/// Maps RGBA frames to palette indices: nearest palette colour in Oklab, found through a cache over
+/// 6-bit-per-channel cells, with optional ordered dithering. Index 255 is transparent (the encoder's
+/// "unchanged since the previous frame", and alpha under the threshold).
+final class GIFFrameEncoder {
+    static let transparentIndex: UInt8 = 255
+    let width: Int
+    let height: Int
+    let options: GIFOptions
+    let argb: [UInt32]
+    private let labs: [SIMD3<Float>]
+    private var cache: [UInt8]
+    private var cached: [Bool]
+    /// Dither amplitude in 8-bit levels: about the spacing of the palette's colours.
+    private let amplitude: Float
+
+    init(width: Int, height: Int, options: GIFOptions) {
+        self.width = width
+        self.height = height
+        self.options = options
+        var colours = options.palette ?? GIFPalette.cube
+        if colours.count > options.colors { colours = Array(colours.prefix(options.colors)) }
+        var table = [UInt32](repeating: 0, count: 256)
+        for (i, c) in colours.enumerated() { table[i] = 0xFF00_0000 | c }
+        table[Int(Self.transparentIndex)] = 0
+        argb = table
+        labs = colours.map { Oklab.fromSRGB(Int($0 >> 16 & 255), Int($0 >> 8 & 255), Int($0 & 255)) }
+        cache = [UInt8](repeating: 0, count: 1 << 18)
+        cached = [Bool](repeating: false, count: 1 << 18)
+        // The cube spacing for the same number of colours, halved: enough to break bands, not to add noise.
+        amplitude = options.dither == .none ? 0 : 255 / max(1, Float(colours.count).squareRoot().squareRoot() * 1.6) / 2
+    }
+
+    @inline(__always) private func nearest(_ r: Int, _ g: Int, _ b: Int) -> UInt8 {
+        let key = (r >> 2) << 12 | (g >> 2) << 6 | (b >> 2)
+        if cached[key] { return cache[key] }
+        // The cell's centre.
+        let lab = Oklab.fromSRGB(min(255, (r & ~3) + 2), min(255, (g & ~3) + 2), min(255, (b & ~3) + 2))
+        var best = 0, bestD = Float.infinity
+        for (j, c) in labs.enumerated() {
+            let d = lab - c
+            let dd = (d * d).sum()
+            if dd < bestD {
+                bestD = dd
+                best = j
+            }
+        }
+        cache[key] = UInt8(best)
+        cached[key] = true
+        return UInt8(best)
+    }
+
+    /// Writes indices for straight-alpha (or opaque) RGBA rows and fills the 256-entry ARGB palette.
+    func encode(
+        rgba: UnsafePointer<UInt8>, rgbaStride: Int, into indices: UnsafeMutablePointer<UInt8>, indexStride: Int,
+        palette: UnsafeMutablePointer<UInt32>
+    ) {
+        for i in 0..<256 { palette[i] = argb[i] }
+        let threshold = UInt8(options.alphaThreshold)
+        for y in 0..<height {
+            let src = rgba + y * rgbaStride
+            let dst = indices + y * indexStride
+            let row = (y & 7) * 8
+            for x in 0..<width {
+                if src[x * 4 + 3] < threshold {
+                    dst[x] = Self.transparentIndex
+                    continue
+                }
+                var r = Int(src[x * 4]), g = Int(src[x * 4 + 1]), b = Int(src[x * 4 + 2])
+                if amplitude > 0 {
+                    let t = Int(((GIFPalette.bayer[row + (x & 7)] - 0.5) * amplitude).rounded())
+                    r = max(0, min(255, r + t))
+                    g = max(0, min(255, g + t))
+                    b = max(0, min(255, b + t))
+                }
+                dst[x] = nearest(r, g, b)
+            }
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import ReelGeometry
+
+/// An output preset: named output settings kept in a YAML file (`presets/NAME.yaml`, or any file
+/// given by path). Every key is optional except `description`; options given on the command line win
+/// over the preset's.
+public struct Preset: Sendable, Equatable {
+    public var name: String
+    public var description: String
+    /// The file extension the preset writes (`mp4`, `gif`, … or `png` for a PNG sequence).
+    public var format: String?
+    public var codec: String?
+    public var chroma: String?
+    public var bitDepth: Int?
+    public var crf: Int?
+    public var encoderPreset: String?
+    public var loop: Int?
+    public var quality: Double?
+    public var lossless: Bool?
+    public var matte: Color?
+    public var flatten: Bool?
+    public var colors: Int?
+    public var dither: String?
+    public var alphaThreshold: Int?
+    public var fps: String?
+    public var scale: Double?
+    /// Output width in pixels (the scale follows, the aspect is kept).
+    public var width: Int?
+    /// A fixed canvas in pixels: the clip is scaled to fit and centred on its own background.
+    public var size: [Int]?
+
+    public init(name: String, description: String) {
+        self.name = name
+        self.description = description
+    }
+
+    public static let keys = [
+        "description", "format", "codec", "chroma", "bitDepth", "crf", "encoderPreset", "loop", "quality", "lossless",
+        "matte", "flatten", "colors", "dither", "alphaThreshold", "fps", "scale", "width", "size",
+    ]
+    public static let formats = ["mp4", "mov", "webm", "gif", "apng", "webp", "png"]
+    public static let codecs = ["h264", "hevc", "vp9", "av1", "prores", "prores-4444", "gif", "apng", "webp", "png"]
+
+    /// Reads a preset file (YAML or JSON) with located errors.
+    public static func load(contentsOf path: String, name: String? = nil) throws(SceneError) -> Preset {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw SceneError(file: path, message: "cannot be read", fix: "check the path of the preset")
+        }
+        let presetName = name ?? ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        return try decode(yaml: text, file: path, name: presetName)
+    }
+
+    public static func decode(yaml text: String, file: String, name: String) throws(SceneError) -> Preset {
+        let root = try YAMLReader.parse(text, file: file)
+        let r = Reader(file: file)
+        let m = try r.members(root, "", known: keys, what: "a preset")
+        guard let d = m["description"] else {
+            throw r.fail(root, "description", "a preset needs a one-line \"description\"")
+        }
+        var p = Preset(name: name, description: try r.string(d, "description"))
+        func choice(_ key: String, _ allowed: [String]) throws(SceneError) -> String? {
+            guard let n = m[key] else { return nil }
+            let v: String
+            if case .number(let x) = n.value, x == x.rounded() { v = String(Int(x)) } else { v = try r.string(n, key) }
+            guard allowed.contains(v) else {
+                let suggestion = closest(v, in: allowed).map { "did you mean \"\($0)\"? " } ?? ""
+                throw r.fail(n, key, "\"\(v)\" is not a \(key)", fix: "\(suggestion)one of \(allowed.joined(separator: ", "))")
+            }
+            return v
+        }
+        func integer(_ key: String, _ range: ClosedRange<Int>) throws(SceneError) -> Int? {
+            guard let n = m[key] else { return nil }
+            let v = try r.number(n, key)
+            guard v == v.rounded(), range.contains(Int(exactly: v) ?? Int.min) else {
+                throw r.fail(n, key, "\(key) must be a whole number in \(range.lowerBound)…\(range.upperBound), got \(v)")
+            }
+            return Int(v)
+        }
+        p.format = try choice("format", formats)
+        p.codec = try choice("codec", codecs)
+        p.chroma = try choice("chroma", ["420", "422", "444"])
+        p.bitDepth = try integer("bitDepth", 8...10)
+        if let b = p.bitDepth, b == 9 { throw r.fail(m["bitDepth"]!, "bitDepth", "bitDepth is 8 or 10") }
+        p.crf = try integer("crf", 0...63)
+        if let n = m["encoderPreset"] {
+            if case .number(let x) = n.value { p.encoderPreset = String(Int(x)) } else { p.encoderPreset = try r.string(n, "encoderPreset") }
+        }
+        p.loop = try integer("loop", -1...65_535)
+        if let n = m["quality"] {
+            let q = try r.number(n, "quality")
+            guard (0...100).contains(q) else { throw r.fail(n, "quality", "quality lies in 0…100, got \(q)") }
+            p.quality = q
+        }
+        if let n = m["lossless"] { p.lossless = try r.bool(n, "lossless") }
+        if let n = m["matte"] { p.matte = try r.color(n, "matte") }
+        if let n = m["flatten"] { p.flatten = try r.bool(n, "flatten") }
+        p.colors = try integer("colors", 2...255)
+        p.dither = try choice("dither", ["bayer", "none"])
+        p.alphaThreshold = try integer("alphaThreshold", 1...255)
+        if let n = m["fps"] {
+            let f = try r.frameRate(n, "fps")
+            p.fps = f.description
+        }
+        if let n = m["scale"] {
+            let s = try r.number(n, "scale")
+            guard s > 0, s <= 16 else { throw r.fail(n, "scale", "scale lies in (0, 16], got \(s)") }
+            p.scale = s
+        }
+        p.width = try integer("width", 1...Scene.maximumPixelSide)
+        if let n = m["size"] {
+            let items = try r.array(n, "size")
+            guard items.count == 2 else { throw r.fail(n, "size", "size is [width, height] in pixels") }
+            var out: [Int] = []
+            for (i, item) in items.enumerated() {
+                let v = try r.number(item, "size[\(i)]")
+                guard v == v.rounded(), v >= 2, v <= Double(Scene.maximumPixelSide) else {
+                    throw r.fail(item, "size[\(i)]", "a side is a whole number of pixels in 2…\(Scene.maximumPixelSide)")
+                }
+                out.append(Int(v))
+            }
+            p.size = out
+        }
+        if p.width != nil && p.size != nil { throw r.fail(m["width"]!, "width", "give \"width\" or \"size\", not both") }
+        return p
+    }
+}
