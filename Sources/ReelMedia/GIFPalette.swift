@@ -23,6 +23,17 @@ public enum GIFPalette {
         (i * 255 * 2 + (levels - 1)) / (2 * (levels - 1))
     }
 
+    /// The cube entry for a pixel with per-channel ordered dithering at threshold t (0…1): each channel
+    /// picks the level below or above with the probability of its position between them, so the mean
+    /// over a Bayer tile reproduces the source.
+    @inline(__always) static func cubeIndex(_ r: Int, _ g: Int, _ b: Int, threshold t: Float) -> UInt8 {
+        let rs = Float(redLevels - 1) / 255, gs = Float(greenLevels - 1) / 255, bs = Float(blueLevels - 1) / 255
+        let ri = min(Int(Float(r) * rs + t), redLevels - 1)
+        let gi = min(Int(Float(g) * gs + t), greenLevels - 1)
+        let bi = min(Int(Float(b) * bs + t), blueLevels - 1)
+        return UInt8((ri * greenLevels + gi) * blueLevels + bi)
+    }
+
     /// Bayer 8×8 thresholds, (b + 0.5) / 64 in 0…1.
     static let bayer: [Float] = {
         let m: [Int] = [

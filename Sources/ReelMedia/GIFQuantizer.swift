@@ -109,7 +109,8 @@ public struct GIFPaletteBuilder {
             var lab: SIMD3<Float>
             var weight: Float
         }
-        var entries = histogram.map { key, n in
+        // Sorted: Dictionary order differs from process to process, and the output must not.
+        var entries = histogram.sorted { $0.key < $1.key }.map { key, n in
             Entry(lab: Oklab.fromSRGB(Int(key >> 16), Int(key >> 8 & 255), Int(key & 255)), weight: Float(n))
         }
         // Median cut: boxes are ranges of `entries`.
@@ -136,7 +137,7 @@ public struct GIFPaletteBuilder {
             guard let k = boxes.indices.max(by: { boxes[$0].error < boxes[$1].error }), boxes[k].error > 0 else { break }
             let box = boxes[k]
             let axis = box.axis
-            entries[box.range].sort { $0.lab[axis] < $1.lab[axis] }
+            entries[box.range].sort { ($0.lab[axis], $0.lab.x, $0.lab.y, $0.lab.z) < ($1.lab[axis], $1.lab.x, $1.lab.y, $1.lab.z) }
             let total = entries[box.range].reduce(Float(0)) { $0 + $1.weight }
             var acc: Float = 0, cut = box.range.lowerBound + 1
             for i in box.range {
@@ -184,7 +185,7 @@ public struct GIFPaletteBuilder {
         // palette entry nearest to it.
         var list = out.sorted()
         let total = histogram.values.reduce(0, +)
-        for (key, n) in histogram where n * 200 >= total && !out.contains(key) {
+        for (key, n) in histogram.sorted(by: { $0.key < $1.key }) where n * 200 >= total && !out.contains(key) {
             let lab = Oklab.fromSRGB(Int(key >> 16), Int(key >> 8 & 255), Int(key & 255))
             if let j = list.indices.min(by: {
                 let a = Oklab.fromSRGB(Int(list[$0] >> 16), Int(list[$0] >> 8 & 255), Int(list[$0] & 255)) - lab
@@ -210,15 +211,14 @@ final class GIFFrameEncoder {
     private let labs: [SIMD3<Float>]
     private var cache: [UInt8]
     private var cached: [Bool]
-    /// Dither amplitude in 8-bit levels: about the spacing of the palette's colours.
-    private let amplitude: Float
 
     init(width: Int, height: Int, options: GIFOptions) {
         self.width = width
         self.height = height
         self.options = options
+        // The fallback cube is used whole (its indices are computed, not searched).
         var colours = options.palette ?? GIFPalette.cube
-        if colours.count > options.colors { colours = Array(colours.prefix(options.colors)) }
+        if options.palette != nil && colours.count > options.colors { colours = Array(colours.prefix(options.colors)) }
         var table = [UInt32](repeating: 0, count: 256)
         for (i, c) in colours.enumerated() { table[i] = 0xFF00_0000 | c }
         table[Int(Self.transparentIndex)] = 0
@@ -226,8 +226,6 @@ final class GIFFrameEncoder {
         labs = colours.map { Oklab.fromSRGB(Int($0 >> 16 & 255), Int($0 >> 8 & 255), Int($0 & 255)) }
         cache = [UInt8](repeating: 0, count: 1 << 18)
         cached = [Bool](repeating: false, count: 1 << 18)
-        // The cube spacing for the same number of colours, halved: enough to break bands, not to add noise.
-        amplitude = options.dither == .none ? 0 : 255 / max(1, Float(colours.count).squareRoot().squareRoot() * 1.6) / 2
     }
 
     @inline(__always) private func nearest(_ r: Int, _ g: Int, _ b: Int) -> UInt8 {
@@ -250,12 +248,19 @@ final class GIFFrameEncoder {
     }
 
     /// Writes indices for straight-alpha (or opaque) RGBA rows and fills the 256-entry ARGB palette.
+    ///
+    /// Dithering with a built palette mixes the two palette colours around each pixel: c1 the nearest,
+    /// c2 the nearest to the mirror image p + (p − c1); the Bayer threshold picks c2 with the probability
+    /// t = the position of p along c1→c2, so the local mean follows p along that line, while colours that
+    /// are in the palette (within 2 levels) are drawn flat and never dithered.
     func encode(
         rgba: UnsafePointer<UInt8>, rgbaStride: Int, into indices: UnsafeMutablePointer<UInt8>, indexStride: Int,
         palette: UnsafeMutablePointer<UInt32>
     ) {
         for i in 0..<256 { palette[i] = argb[i] }
         let threshold = UInt8(options.alphaThreshold)
+        let cube = options.palette == nil
+        let dither = options.dither != .none
         for y in 0..<height {
             let src = rgba + y * rgbaStride
             let dst = indices + y * indexStride
@@ -265,14 +270,30 @@ final class GIFFrameEncoder {
                     dst[x] = Self.transparentIndex
                     continue
                 }
-                var r = Int(src[x * 4]), g = Int(src[x * 4 + 1]), b = Int(src[x * 4 + 2])
-                if amplitude > 0 {
-                    let t = Int(((GIFPalette.bayer[row + (x & 7)] - 0.5) * amplitude).rounded())
-                    r = max(0, min(255, r + t))
-                    g = max(0, min(255, g + t))
-                    b = max(0, min(255, b + t))
+                let r = Int(src[x * 4]), g = Int(src[x * 4 + 1]), b = Int(src[x * 4 + 2])
+                let t = dither ? GIFPalette.bayer[row + (x & 7)] : 0.5
+                if cube {
+                    dst[x] = GIFPalette.cubeIndex(r, g, b, threshold: t)
+                    continue
                 }
-                dst[x] = nearest(r, g, b)
+                let i1 = nearest(r, g, b)
+                let c1 = argb[Int(i1)]
+                let e0 = r - Int(c1 >> 16 & 255), e1 = g - Int(c1 >> 8 & 255), e2 = b - Int(c1 & 255)
+                if !dither || e0 * e0 + e1 * e1 + e2 * e2 <= 12 {
+                    dst[x] = i1
+                    continue
+                }
+                let i2 = nearest(max(0, min(255, r + e0)), max(0, min(255, g + e1)), max(0, min(255, b + e2)))
+                if i2 == i1 {
+                    dst[x] = i1
+                    continue
+                }
+                let c2 = argb[Int(i2)]
+                let d0 = Int(c2 >> 16 & 255) - Int(c1 >> 16 & 255), d1 = Int(c2 >> 8 & 255) - Int(c1 >> 8 & 255),
+                    d2 = Int(c2 & 255) - Int(c1 & 255)
+                let dd = d0 * d0 + d1 * d1 + d2 * d2
+                let along = dd > 0 ? Float(e0 * d0 + e1 * d1 + e2 * d2) / Float(dd) : 0
+                dst[x] = t < along ? i2 : i1
             }
         }
     }

@@ -54,8 +54,8 @@ import Testing
             name: "missing output directory", scene: valid, output: "no/such/dir/out.mp4",
             expected: ["the output directory", "does not exist", "mkdir -p"]),
         Case(
-            name: "unsupported extension", scene: valid, output: "out.mov",
-            expected: ["unsupported output extension '.mov'", ".mp4, .gif"]),
+            name: "unsupported extension", scene: valid, output: "out.avi",
+            expected: ["unsupported output extension '.avi'", ".mp4, .mov, .webm, .gif, .apng, .webp", "for a PNG sequence"]),
         Case(
             name: "no extension", scene: valid, output: "out",
             expected: ["unsupported output extension (none)"]),

@@ -41,9 +41,9 @@ enum TinyDisk {
         try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: false)
         #expect(TinyDisk.mount(at: disk))
         defer { TinyDisk.unmount(disk) }
-        // examples/hello.json as a GIF is about 100 KB.
+        // examples/hello.json as an APNG is about 90 KB, more than the 64 KiB disk.
         let scene = ExamplesTests.examplesDirectory + "/hello.json"
-        let r = try runReel(["render", scene, "-o", disk + "/big.gif"])
+        let r = try runReel(["render", scene, "-o", disk + "/big.apng"])
         #expect(r.status == 1)
         #expect(r.stderr.contains("No space left on device"), "\(r.stderr)")
         #expect(ws.listing("disk").isEmpty, "left behind: \(ws.listing("disk"))")
