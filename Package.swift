@@ -36,7 +36,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "reel",
-            dependencies: ["Reel", "ReelScene", "ReelGeometry", "ReelMedia", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "Reel", "ReelScene", "ReelGeometry", "ReelMedia",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         // scripts/bench-raster.sh: draws the benchmark's path sets with Reel (the peers draw them in Python).
         .executableTarget(name: "reel-bench-raster", dependencies: ["ReelRaster", "ReelGeometry"]),

@@ -91,7 +91,9 @@ func checkWritableDestination(_ path: String) throws(ReelError) {
             "\(path): the output directory \(dir) is not writable", fix: "choose another directory or change its permissions")
     }
     if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-        throw .usage("\(path): is a directory", fix: "name an output file such as \(path)/clip.mp4, or end the name with / for a PNG sequence")
+        throw .usage(
+            "\(path): is a directory",
+            fix: "name an output file such as \(path)/clip.mp4, or end the name with / for a PNG sequence")
     }
 }
 
@@ -108,7 +110,8 @@ func checkSequenceDestination(_ path: String) throws(ReelError) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         if let other = names.first(where: { !($0.hasPrefix("frame_") && $0.hasSuffix(".png")) }) {
             throw .usage(
-                "\(folder): holds \(other), not only an earlier PNG sequence", fix: "choose an empty or new folder for the frames")
+                "\(folder): holds \(other), not only an earlier PNG sequence", fix: "choose an empty or new folder for the frames"
+            )
         }
     }
 }

@@ -12,7 +12,9 @@ public enum GIFPalette {
         for r in 0..<redLevels {
             for g in 0..<greenLevels {
                 for b in 0..<blueLevels {
-                    out.append(UInt32(level(r, of: redLevels)) << 16 | UInt32(level(g, of: greenLevels)) << 8 | UInt32(level(b, of: blueLevels)))
+                    out.append(
+                        UInt32(level(r, of: redLevels)) << 16 | UInt32(level(g, of: greenLevels)) << 8
+                            | UInt32(level(b, of: blueLevels)))
                 }
             }
         }

@@ -137,7 +137,9 @@ public struct GIFPaletteBuilder {
             guard let k = boxes.indices.max(by: { boxes[$0].error < boxes[$1].error }), boxes[k].error > 0 else { break }
             let box = boxes[k]
             let axis = box.axis
-            entries[box.range].sort { ($0.lab[axis], $0.lab.x, $0.lab.y, $0.lab.z) < ($1.lab[axis], $1.lab.x, $1.lab.y, $1.lab.z) }
+            entries[box.range].sort {
+                ($0.lab[axis], $0.lab.x, $0.lab.y, $0.lab.z) < ($1.lab[axis], $1.lab.x, $1.lab.y, $1.lab.z)
+            }
             let total = entries[box.range].reduce(Float(0)) { $0 + $1.weight }
             var acc: Float = 0, cut = box.range.lowerBound + 1
             for i in box.range {
@@ -160,7 +162,8 @@ public struct GIFPaletteBuilder {
         }
         // k-means refinement.
         for _ in 0..<4 {
-            var sums = [SIMD3<Float>](repeating: .zero, count: centres.count), weights = [Float](repeating: 0, count: centres.count)
+            var sums = [SIMD3<Float>](repeating: .zero, count: centres.count),
+                weights = [Float](repeating: 0, count: centres.count)
             for e in entries {
                 var best = 0, bestD = Float.infinity
                 for (j, c) in centres.enumerated() {

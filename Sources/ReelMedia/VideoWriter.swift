@@ -54,14 +54,17 @@ public struct VideoSettings: Sendable {
     /// The first problem with these settings, said so that a user can fix it; nil when they are fine.
     public var problem: String? {
         if !codec.containers.contains(container) {
-            return "\(codec.rawValue) cannot go in .\(container.rawValue) (it goes in \(codec.containers.map { ".\($0.rawValue)" }.joined(separator: " or ")))"
+            return
+                "\(codec.rawValue) cannot go in .\(container.rawValue) (it goes in \(codec.containers.map { ".\($0.rawValue)" }.joined(separator: " or ")))"
         }
         if let chroma, !codec.chromaChoices.contains(chroma) {
             let choices = codec.chromaChoices.map(\.rawValue)
-            return "\(codec.rawValue) does not offer \(chroma.rawValue) chroma" + (choices.isEmpty ? " (it is RGB)" : " (it offers \(choices.joined(separator: ", ")))")
+            return "\(codec.rawValue) does not offer \(chroma.rawValue) chroma"
+                + (choices.isEmpty ? " (it is RGB)" : " (it offers \(choices.joined(separator: ", ")))")
         }
         if !codec.bitDepthChoices.contains(bitDepth) {
-            return "\(codec.rawValue) does not offer \(bitDepth)-bit samples (it offers \(codec.bitDepthChoices.map(String.init).joined(separator: ", ")))"
+            return
+                "\(codec.rawValue) does not offer \(bitDepth)-bit samples (it offers \(codec.bitDepthChoices.map(String.init).joined(separator: ", ")))"
         }
         if alpha && !codec.carriesAlpha { return "\(codec.rawValue) has no alpha channel" }
         if alpha && codec == .vp9 && (bitDepth != 8 || effectiveChroma != .yuv420) {
@@ -70,7 +73,9 @@ public struct VideoSettings: Sendable {
         if let crf {
             let range: ClosedRange<Int> = codec == .h264 ? 0...51 : codec == .hevc ? 0...51 : 0...63
             if ![VideoCodec.h264, .hevc, .vp9, .av1].contains(codec) { return "--crf applies to h264, hevc, vp9 and av1" }
-            if !range.contains(crf) { return "crf \(crf) is outside \(range.lowerBound)…\(range.upperBound) for \(codec.rawValue)" }
+            if !range.contains(crf) {
+                return "crf \(crf) is outside \(range.lowerBound)…\(range.upperBound) for \(codec.rawValue)"
+            }
         }
         if !(0...100).contains(quality) { return "quality must be in 0…100, got \(quality)" }
         if loop < -1 || loop > 65_535 { return "loop must be in 0…65535 (or -1 for a GIF that plays once), got \(loop)" }

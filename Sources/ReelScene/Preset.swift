@@ -83,7 +83,11 @@ public struct Preset: Sendable, Equatable {
         if let b = p.bitDepth, b == 9 { throw r.fail(m["bitDepth"]!, "bitDepth", "bitDepth is 8 or 10") }
         p.crf = try integer("crf", 0...63)
         if let n = m["encoderPreset"] {
-            if case .number(let x) = n.value { p.encoderPreset = String(Int(x)) } else { p.encoderPreset = try r.string(n, "encoderPreset") }
+            if case .number(let x) = n.value {
+                p.encoderPreset = String(Int(x))
+            } else {
+                p.encoderPreset = try r.string(n, "encoderPreset")
+            }
         }
         p.loop = try integer("loop", -1...65_535)
         if let n = m["quality"] {

@@ -124,7 +124,8 @@ struct Render: ParsableCommand {
             throw ValidationError("--fps must be a positive rate such as 30, 29.97 or 30000/1001, got '\(fps)'")
         }
         if let codec, VideoCodec(rawValue: codec) == nil {
-            throw ValidationError("--codec: '\(codec)' is not one of \(VideoCodec.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw ValidationError(
+                "--codec: '\(codec)' is not one of \(VideoCodec.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         if let chroma, ChromaSubsampling(rawValue: chroma) == nil { throw ValidationError("--chroma is 420, 422 or 444") }
         if let bitDepth, bitDepth != 8 && bitDepth != 10 { throw ValidationError("--bit-depth is 8 or 10") }
