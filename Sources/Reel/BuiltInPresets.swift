@@ -6,7 +6,7 @@ enum BuiltInPresets {
         "apng": #"""
         # apng: animated PNG, lossless with full 8-bit alpha; every browser plays it. Much larger than a GIF
         # or WebP for photographic content, but exact for flat UI.
-        description: Animated PNG — lossless, full alpha, plays in every browser
+        description: "Animated PNG — lossless, full alpha, plays in every browser"
         format: apng
         codec: apng
         loop: 0
@@ -14,7 +14,7 @@ enum BuiltInPresets {
         "apple-hevc": #"""
         # apple-hevc: HEVC tagged 'hvc1' in MP4, the tag QuickTime, Safari and iOS require; 4:2:0, 10-bit,
         # CRF 20.
-        description: HEVC (hvc1) MP4 that Apple devices and Safari play — 10-bit, CRF 20
+        description: "HEVC (hvc1) MP4 that Apple devices and Safari play — 10-bit, CRF 20"
         format: mp4
         codec: hevc
         chroma: "420"
@@ -25,7 +25,7 @@ enum BuiltInPresets {
         "av1-web": #"""
         # av1-web: AV1 (SVT-AV1) in WebM — about a third smaller than H.264 at the same quality; modern
         # browsers play it.
-        description: AV1 WebM for modern browsers — smaller than H.264 at equal quality
+        description: "AV1 WebM for modern browsers — smaller than H.264 at equal quality"
         format: webm
         codec: av1
         crf: 32
@@ -36,7 +36,7 @@ enum BuiltInPresets {
         # One palette for the whole clip chosen in Oklab from frames sampled over it, ordered dithering that
         # stays still between frames, unchanged pixels left transparent (frame differencing), 1 px per point
         # so files stay small. GIF cannot play faster than 50 fps; 30 fps keeps the delays honest (3, 4, 3 cs).
-        description: GIF for READMEs and docs — whole-clip Oklab palette, stable dither, 30 fps, 1× scale
+        description: "GIF for READMEs and docs — whole-clip Oklab palette, stable dither, 30 fps, 1× scale"
         format: gif
         fps: 30
         scale: 1
@@ -47,7 +47,7 @@ enum BuiltInPresets {
         "hq-mp4": #"""
         # hq-mp4: H.264 for archiving or editing: 4:4:4 chroma (no colour bleeding on UI edges), 10-bit,
         # CRF 12, preset slow. Not every player decodes High 4:4:4 — use web-mp4 to publish.
-        description: H.264 4:4:4 10-bit, CRF 12 — sharp colour edges, for archiving and editing
+        description: "H.264 4:4:4 10-bit, CRF 12 — sharp colour edges, for archiving and editing"
         format: mp4
         codec: h264
         chroma: "444"
@@ -58,28 +58,28 @@ enum BuiltInPresets {
         "png-frames": #"""
         # png-frames: a folder of PNG files (frame_00000.png …), lossless with alpha, for compositing tools
         # and custom pipelines. Name the output as a folder: -o frames/
-        description: PNG sequence (frame_00000.png …) with alpha — for pipelines and compositors
+        description: "PNG sequence (frame_00000.png …) with alpha — for pipelines and compositors"
         format: png
         codec: png
         """#,
         "prores-alpha": #"""
         # prores-alpha: ProRes 4444 in MOV, 10-bit 4:4:4 with a 16-bit alpha channel, for video editors
         # (Final Cut, Premiere, DaVinci Resolve). Large files; lossless in practice.
-        description: ProRes 4444 MOV with alpha — for video editors
+        description: "ProRes 4444 MOV with alpha — for video editors"
         format: mov
         codec: prores-4444
         """#,
         "prores-hq": #"""
         # prores-hq: ProRes 422 HQ in MOV, 10-bit 4:2:2, the usual intermediate for editing when no alpha is
         # needed.
-        description: ProRes 422 HQ MOV — the editing intermediate, no alpha
+        description: "ProRes 422 HQ MOV — the editing intermediate, no alpha"
         format: mov
         codec: prores
         """#,
         "social-square": #"""
         # social-square: 1080×1080 H.264 for social feeds. The clip is scaled to fit the square and centred
         # on its own background colour (letterboxed), 30 fps, CRF 18.
-        description: 1080×1080 H.264 MP4 for social feeds — fitted and centred on the scene's background
+        description: "1080×1080 H.264 MP4 for social feeds — fitted and centred on the scene's background"
         format: mp4
         codec: h264
         size: [1080, 1080]
@@ -90,7 +90,7 @@ enum BuiltInPresets {
         # web-mp4: H.264 in MP4 that every browser and phone plays: 4:2:0, 8-bit, BT.709, moov atom first
         # (+faststart) so playback starts before the download ends. CRF 23 is x264's default quality, a good
         # size/quality balance for the web.
-        description: H.264 MP4 for the web — 4:2:0 8-bit, CRF 23, starts playing while it downloads
+        description: "H.264 MP4 for the web — 4:2:0 8-bit, CRF 23, starts playing while it downloads"
         format: mp4
         codec: h264
         chroma: "420"
@@ -101,14 +101,14 @@ enum BuiltInPresets {
         "webm-alpha": #"""
         # webm-alpha: VP9 in WebM with an alpha channel (yuva420p), for transparent overlays on web pages
         # (Chrome, Firefox, Edge). Give the scene a transparent background, e.g. "#00000000".
-        description: VP9 WebM with alpha — transparent video overlays for the web
+        description: "VP9 WebM with alpha — transparent video overlays for the web"
         format: webm
         codec: vp9
         crf: 30
         """#,
         "webp": #"""
         # webp: animated WebP (libwebp), lossy at quality 90 with alpha: far smaller than GIF at full colour.
-        description: Animated WebP — full colour and alpha, much smaller than GIF
+        description: "Animated WebP — full colour and alpha, much smaller than GIF"
         format: webp
         codec: webp
         quality: 90

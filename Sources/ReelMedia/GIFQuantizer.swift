@@ -15,6 +15,9 @@ public struct GIFOptions: Sendable, Hashable {
     public var dither: Dither = .bayer
     /// With alpha: pixels with alpha at or above this (0…255) are drawn, the others transparent.
     public var alphaThreshold = 128
+    /// Frame differencing: each frame after the first is cropped to the rectangle that changed and its
+    /// unchanged pixels are transparent, so static regions cost nothing. Off only to compare.
+    public var differencing = true
     /// The palette for the whole clip (0xRRGGBB), built by `GIFPaletteBuilder` from the clip's frames;
     /// nil falls back to a fixed 6×7×6 cube.
     public var palette: [UInt32]?
@@ -79,6 +82,9 @@ public struct GIFPaletteBuilder {
     private var histogram: [UInt32: Int] = [:]
 
     public init() {}
+
+    /// A colour in Oklab (for measuring palettes).
+    public static func oklab(_ r: Int, _ g: Int, _ b: Int) -> SIMD3<Float> { Oklab.fromSRGB(r, g, b) }
 
     /// Adds a frame: RGBA rows (opaque or premultiplied; pixels under the alpha threshold are skipped).
     /// Large frames are sampled on a grid of about 250 000 pixels.
@@ -222,7 +228,9 @@ final class GIFFrameEncoder {
         // The fallback cube is used whole (its indices are computed, not searched).
         var colours = options.palette ?? GIFPalette.cube
         if options.palette != nil && colours.count > options.colors { colours = Array(colours.prefix(options.colors)) }
-        var table = [UInt32](repeating: 0, count: 256)
+        // Unused entries repeat the first colour, opaque: libavcodec takes the entry with the lowest alpha
+        // as the GIF's transparent index, which must be ours alone.
+        var table = [UInt32](repeating: 0xFF00_0000 | (colours.first ?? 0), count: 256)
         for (i, c) in colours.enumerated() { table[i] = 0xFF00_0000 | c }
         table[Int(Self.transparentIndex)] = 0
         argb = table

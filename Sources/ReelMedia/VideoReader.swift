@@ -14,6 +14,10 @@ public struct VideoInfo: Sendable {
     public var colorTransfer: String
     public var colorMatrix: String
     public var colorRange: String
+    /// The container's four-character code for the codec (`avc1`, `hvc1`, `apch`…), or "" when none.
+    public var codecTag: String
+    /// The stream's metadata (WebM's `alpha_mode`, …).
+    public var metadata: [String: String]
 }
 
 /// One decoded picture, converted to RGBA (straight alpha, full range) with the matrix and range the
@@ -42,9 +46,11 @@ public final class VideoReader {
         var decoder: UnsafePointer<AVCodec>?
         let index = av_find_best_stream(fmt, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0)
         try ff("av_find_best_stream(\(path))", index)
-        guard let decoder else {
+        guard var decoder else {
             throw MediaError(call: "av_find_best_stream(\(path))", message: "no decoder for the video stream")
         }
+        // FFmpeg's own VP9 decoder ignores WebM's alpha; libvpx's reads it.
+        if decoder.pointee.id == AV_CODEC_ID_VP9, let vpx = avcodec_find_decoder_by_name("libvpx-vp9") { decoder = vpx }
         streamIndex = index
         let stream = fmt.pointee.streams[Int(index)]!
         timeBase = stream.pointee.time_base
@@ -68,7 +74,25 @@ public final class VideoReader {
             colorPrimaries: name(av_color_primaries_name(par.color_primaries)),
             colorTransfer: name(av_color_transfer_name(par.color_trc)),
             colorMatrix: name(av_color_space_name(par.color_space)),
-            colorRange: name(av_color_range_name(par.color_range)))
+            colorRange: name(av_color_range_name(par.color_range)),
+            codecTag: Self.fourCC(par.codec_tag),
+            metadata: Self.dictionary(stream.pointee.metadata))
+    }
+
+    static func fourCC(_ tag: UInt32) -> String {
+        guard tag != 0 else { return "" }
+        let bytes = (0..<4).map { UInt8(truncatingIfNeeded: tag >> (8 * $0)) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func dictionary(_ d: OpaquePointer?) -> [String: String] {
+        var out: [String: String] = [:]
+        var entry: UnsafeMutablePointer<AVDictionaryEntry>? = nil
+        while let e = av_dict_get(d, "", entry, AV_DICT_IGNORE_SUFFIX) {
+            out[String(cString: e.pointee.key)] = String(cString: e.pointee.value)
+            entry = e
+        }
+        return out
     }
 
     /// Every frame of the stream, in presentation order. With `nearestChroma`, each 4:2:0 chroma sample

@@ -136,7 +136,9 @@ public final class VideoWriter {
         let kind = settings.codec
 
         format = try OutputFormatContext(format: settings.container.muxer, path: target)
-        let codecName = kind.encoder
+        // SVT-AV1 refuses pictures under 64 pixels a side; libaom encodes any size.
+        let smallAV1 = kind == .av1 && (w < 64 || h < 64)
+        let codecName = smallAV1 ? "libaom-av1" : kind.encoder
         guard let encoder = avcodec_find_encoder_by_name(codecName) else {
             throw MediaError(
                 call: "avcodec_find_encoder_by_name(\(codecName))",
@@ -177,6 +179,10 @@ public final class VideoWriter {
             av_dict_set(&options, "deadline", "good", 0)
             av_dict_set(&options, "cpu-used", settings.preset ?? "2", 0)
             av_dict_set(&options, "row-mt", "1", 0)
+        case .av1 where smallAV1:
+            c.pointee.bit_rate = 0
+            av_dict_set(&options, "crf", String(settings.crf ?? 30), 0)
+            av_dict_set(&options, "cpu-used", "6", 0)
         case .av1:
             av_dict_set(&options, "crf", String(settings.crf ?? 30), 0)
             av_dict_set(&options, "preset", settings.preset ?? "8", 0)
@@ -187,7 +193,9 @@ public final class VideoWriter {
         case .webp:
             av_dict_set(&options, "quality", String(settings.lossless ? 100 : settings.quality), 0)
             av_dict_set(&options, "lossless", settings.lossless ? "1" : "0", 0)
-        case .gif, .apng, .png:
+        case .gif:
+            av_dict_set(&options, "gifflags", settings.gif.differencing ? "+offsetting+transdiff" : "-offsetting-transdiff", 0)
+        case .apng, .png:
             break
         }
         if format.pointer.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 {

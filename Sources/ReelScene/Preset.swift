@@ -107,7 +107,7 @@ public struct Preset: Sendable, Equatable {
         }
         if let n = m["scale"] {
             let s = try r.number(n, "scale")
-            guard s > 0, s <= 16 else { throw r.fail(n, "scale", "scale lies in (0, 16], got \(s)") }
+            guard s > 0, s <= 64 else { throw r.fail(n, "scale", "scale lies in (0, 64], got \(s)") }
             p.scale = s
         }
         p.width = try integer("width", 1...Scene.maximumPixelSide)

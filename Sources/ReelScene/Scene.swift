@@ -294,8 +294,8 @@ public struct Scene: Sendable {
                 "set \"height\" to the canvas height in points, e.g. 180"
             )
         }
-        if !(scale > 0) || !scale.isFinite || scale > 16 {
-            return ("scale", "scale must be in (0, 16] pixels per point, got \(scale)", "use 1, 2 or 3")
+        if !(scale > 0) || !scale.isFinite || scale > 64 {
+            return ("scale", "scale must be in (0, 64] pixels per point, got \(scale)", "use 1, 2 or 3")
         }
         if !(duration > 0) || !duration.isFinite {
             return (
