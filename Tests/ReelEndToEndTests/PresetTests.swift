@@ -2,6 +2,8 @@ import Foundation
 import Reel
 import ReelGeometry
 import ReelMedia
+import ReelRaster
+import ReelRender
 import ReelScene
 import ReelTestSupport
 import Testing
@@ -109,8 +111,6 @@ import Testing
     }
 }
 
-import ReelRaster
-import ReelRender
 
 enum ReelRenderTestHelper {
     static func frame(_ s: Scene) throws -> Frame {
