@@ -69,7 +69,8 @@ import Testing
         #expect(try runReel(["render", scene, "-o", ws.file("o.mp4"), "--preset", "web-mp4", "--chroma", "444"]).status == 0)
         #expect(try VideoReader(path: ws.file("o.mp4")).info.pixelFormat == "yuv444p")
         // social-square is 1080×1080; --width replaces its size.
-        #expect(try runReel(["render", scene, "-o", ws.file("s.mp4"), "--preset", "social-square", "--width", "128"]).status == 0)
+        #expect(
+            try runReel(["render", scene, "-o", ws.file("s.mp4"), "--preset", "social-square", "--width", "128"]).status == 0)
         let info = try VideoReader(path: ws.file("s.mp4")).info
         #expect(info.width == 128 && info.height == 80)
         // A preset's format and a different extension.
@@ -110,7 +111,6 @@ import Testing
         #expect(!ws.listing().contains { $0.hasPrefix("o.") })
     }
 }
-
 
 enum ReelRenderTestHelper {
     static func frame(_ s: Scene) throws -> Frame {
