@@ -56,8 +56,9 @@ public struct RenderOptions: Sendable {
     /// `fixedGIFPalette`.
     public var gif = GIFOptions()
     public var fixedGIFPalette = false
-    /// Frames sampled to build a GIF's palette for the whole clip.
-    public var gifPaletteSamples = 24
+    /// Frames sampled to build a GIF's palette for the whole clip (evenly spread; every frame when
+    /// the clip has no more).
+    public var gifPaletteSamples = 600
 
     public init() {}
 }
@@ -265,13 +266,17 @@ public enum Reel {
             // One palette for the whole clip, from frames sampled evenly over it.
             var builder = GIFPaletteBuilder()
             let samples = max(1, min(options.gifPaletteSamples, frames))
+            var previous: [UInt8]?
             for j in 0..<samples {
                 if let sig = Interrupts.pendingSignal { throw ReelError.cancelled(signal: sig) }
                 let i = samples == 1 ? 0 : j * (frames - 1) / (samples - 1)
                 let t = rate.time(ofFrame: i)
                 do {
                     let f = try renderer.frame(for: drawn, at: t)
-                    builder.add(rgba: f.pixels, width: f.width, height: f.height, alphaThreshold: settings.gif.alphaThreshold)
+                    builder.add(
+                        rgba: f.pixels, width: f.width, height: f.height, alphaThreshold: settings.gif.alphaThreshold,
+                        previous: previous)
+                    previous = f.pixels
                 } catch {
                     throw ReelError.raster(error, time: t)
                 }

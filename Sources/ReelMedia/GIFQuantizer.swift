@@ -87,13 +87,20 @@ public struct GIFPaletteBuilder {
     public static func oklab(_ r: Int, _ g: Int, _ b: Int) -> SIMD3<Float> { Oklab.fromSRGB(r, g, b) }
 
     /// Adds a frame: RGBA rows (opaque or premultiplied; pixels under the alpha threshold are skipped).
-    /// Large frames are sampled on a grid of about 250 000 pixels.
-    public mutating func add(rgba: [UInt8], width: Int, height: Int, alphaThreshold: Int = 128) {
+    /// Large frames are sampled on a grid of about 250 000 pixels. With the `previous` frame, only the
+    /// pixels that changed count (ffmpeg's stats_mode=diff): the palette goes to what moves, while the
+    /// still parts were counted with the first frame.
+    public mutating func add(rgba: [UInt8], width: Int, height: Int, alphaThreshold: Int = 128, previous: [UInt8]? = nil) {
         let step = max(1, Int((Double(width * height) / 250_000).squareRoot().rounded(.down)))
         rgba.withUnsafeBufferPointer { px in
             for y in stride(from: 0, to: height, by: step) {
                 for x in stride(from: 0, to: width, by: step) {
                     let i = (y * width + x) * 4
+                    if let previous, previous[i] == px[i], previous[i + 1] == px[i + 1], previous[i + 2] == px[i + 2],
+                        previous[i + 3] == px[i + 3]
+                    {
+                        continue
+                    }
                     let a = Int(px[i + 3])
                     guard a >= alphaThreshold else { continue }
                     var r = Int(px[i]), g = Int(px[i + 1]), b = Int(px[i + 2])
@@ -208,8 +215,9 @@ public struct GIFPaletteBuilder {
     }
 }
 
-/// Maps RGBA frames to palette indices: nearest palette colour in Oklab, found through a cache over
-/// 6-bit-per-channel cells, with optional ordered dithering. Index 255 is transparent (the encoder's
+/// Maps RGBA frames to palette indices: nearest palette colour in Oklab, remembered per exact 24-bit
+/// colour (a lazily filled 16 MiB table: anti-aliased edges hold many colours a level or two apart, and
+/// any coarser cache would merge them), with optional ordered dithering. Index 255 is transparent (the encoder's
 /// "unchanged since the previous frame", and alpha under the threshold).
 final class GIFFrameEncoder {
     static let transparentIndex: UInt8 = 255
@@ -218,8 +226,9 @@ final class GIFFrameEncoder {
     let options: GIFOptions
     let argb: [UInt32]
     private let labs: [SIMD3<Float>]
+
     private var cache: [UInt8]
-    private var cached: [Bool]
+    private var cached: [UInt64]  // one bit per colour
 
     init(width: Int, height: Int, options: GIFOptions) {
         self.width = width
@@ -235,15 +244,14 @@ final class GIFFrameEncoder {
         table[Int(Self.transparentIndex)] = 0
         argb = table
         labs = colours.map { Oklab.fromSRGB(Int($0 >> 16 & 255), Int($0 >> 8 & 255), Int($0 & 255)) }
-        cache = [UInt8](repeating: 0, count: 1 << 18)
-        cached = [Bool](repeating: false, count: 1 << 18)
+        cache = [UInt8](repeating: 0, count: 1 << 24)
+        cached = [UInt64](repeating: 0, count: 1 << 18)
     }
 
     @inline(__always) private func nearest(_ r: Int, _ g: Int, _ b: Int) -> UInt8 {
-        let key = (r >> 2) << 12 | (g >> 2) << 6 | (b >> 2)
-        if cached[key] { return cache[key] }
-        // The cell's centre.
-        let lab = Oklab.fromSRGB(min(255, (r & ~3) + 2), min(255, (g & ~3) + 2), min(255, (b & ~3) + 2))
+        let key = r << 16 | g << 8 | b
+        if cached[key >> 6] & (1 << UInt64(key & 63)) != 0 { return cache[key] }
+        let lab = Oklab.fromSRGB(r, g, b)
         var best = 0, bestD = Float.infinity
         for (j, c) in labs.enumerated() {
             let d = lab - c
@@ -254,7 +262,7 @@ final class GIFFrameEncoder {
             }
         }
         cache[key] = UInt8(best)
-        cached[key] = true
+        cached[key >> 6] |= 1 << UInt64(key & 63)
         return UInt8(best)
     }
 
@@ -282,30 +290,26 @@ final class GIFFrameEncoder {
                     continue
                 }
                 let r = Int(src[x * 4]), g = Int(src[x * 4 + 1]), b = Int(src[x * 4 + 2])
-                let t = dither ? GIFPalette.bayer[row + (x & 7)] : 0.5
-                if cube {
-                    dst[x] = GIFPalette.cubeIndex(r, g, b, threshold: t)
-                    continue
-                }
-                let i1 = nearest(r, g, b)
-                let c1 = argb[Int(i1)]
-                let e0 = r - Int(c1 >> 16 & 255), e1 = g - Int(c1 >> 8 & 255), e2 = b - Int(c1 & 255)
-                if !dither || e0 * e0 + e1 * e1 + e2 * e2 <= 12 {
-                    dst[x] = i1
-                    continue
-                }
-                let i2 = nearest(max(0, min(255, r + e0)), max(0, min(255, g + e1)), max(0, min(255, b + e2)))
-                if i2 == i1 {
-                    dst[x] = i1
-                    continue
-                }
-                let c2 = argb[Int(i2)]
-                let d0 = Int(c2 >> 16 & 255) - Int(c1 >> 16 & 255), d1 = Int(c2 >> 8 & 255) - Int(c1 >> 8 & 255),
-                    d2 = Int(c2 & 255) - Int(c1 & 255)
-                let dd = d0 * d0 + d1 * d1 + d2 * d2
-                let along = dd > 0 ? Float(e0 * d0 + e1 * d1 + e2 * d2) / Float(dd) : 0
-                dst[x] = t < along ? i2 : i1
+                dst[x] = index(r, g, b, row: row, x: x, cube: cube, dither: dither)
             }
         }
+    }
+
+    /// The palette index for an opaque pixel (see `encode`).
+    @inline(__always) private func index(_ r: Int, _ g: Int, _ b: Int, row: Int, x: Int, cube: Bool, dither: Bool) -> UInt8 {
+        let t = dither ? GIFPalette.bayer[row + (x & 7)] : 0.5
+        if cube { return GIFPalette.cubeIndex(r, g, b, threshold: t) }
+        let i1 = nearest(r, g, b)
+        let c1 = argb[Int(i1)]
+        let e0 = r - Int(c1 >> 16 & 255), e1 = g - Int(c1 >> 8 & 255), e2 = b - Int(c1 & 255)
+        if !dither || e0 * e0 + e1 * e1 + e2 * e2 <= 12 { return i1 }
+        let i2 = nearest(max(0, min(255, r + e0)), max(0, min(255, g + e1)), max(0, min(255, b + e2)))
+        if i2 == i1 { return i1 }
+        let c2 = argb[Int(i2)]
+        let d0 = Int(c2 >> 16 & 255) - Int(c1 >> 16 & 255), d1 = Int(c2 >> 8 & 255) - Int(c1 >> 8 & 255),
+            d2 = Int(c2 & 255) - Int(c1 & 255)
+        let dd = d0 * d0 + d1 * d1 + d2 * d2
+        let along = dd > 0 ? Float(e0 * d0 + e1 * d1 + e2 * d2) / Float(dd) : 0
+        return t < along ? i2 : i1
     }
 }
