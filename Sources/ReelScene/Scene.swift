@@ -216,6 +216,9 @@ public struct Layer: Sendable {
     /// Animations removed by the timeline: index in `animations` → the time from which it no longer
     /// applies (`removeAnimation(forKey:)`).
     public var animationRemovals: [Int: Double] = [:]
+    /// Animations added by the timeline: index in `animations` → the time it was added. Before that
+    /// it is not on the layer at all (not even a backwards fill shows).
+    public var animationAdditions: [Int: Double] = [:]
     /// Model values set by the timeline from a time on (in time order).
     public var modelChanges: [ModelChange] = []
     private var maskStorage: [Layer] = []

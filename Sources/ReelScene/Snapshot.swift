@@ -34,6 +34,7 @@ extension Scene {
         }
         for (i, animation) in model.animations.enumerated() {
             if let removed = model.animationRemovals[i], t >= removed { continue }
+            if let added = model.animationAdditions[i], t < added { continue }
             if case .group(let group) = animation {
                 // The children, in order, in the group's (warped) time.
                 if let childTime = group.childTime(at: t) {

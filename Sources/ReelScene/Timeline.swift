@@ -144,6 +144,7 @@ extension Layer {
                 animationRemovals[i] = min(animationRemovals[i] ?? .infinity, time)
             }
         }
+        if time > 0 { animationAdditions[animations.count] = time }
         animations.append(animation)
         animationNames.append(key)
     }

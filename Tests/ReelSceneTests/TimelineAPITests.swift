@@ -140,3 +140,18 @@ import Testing
             )?.message == "expected true or false, found a number")
     }
 }
+
+@Suite struct AddedAnimationTests {
+    /// An animation added at 1 s with a backwards fill shows its first value from 1 s (when it was
+    /// added) until it begins — not before: until then it was not on the layer.
+    @Test func backwardsFillStartsWhenAdded() throws {
+        var s = Scene(width: 10, height: 10, fps: FrameRate(numerator: 10, denominator: 1)!, duration: 3)
+        s.layers = [Layer(name: "a")]
+        var fade = BasicAnimation(keyPath: "opacity", fromValue: 0.2, toValue: 0.6, timing: MediaTiming(beginTime: 0.5, duration: 1))
+        fade.timing.fillMode = .backwards
+        try s.addAnimation(.basic(fade), forKey: nil, toLayer: "a", at: 1)
+        #expect(s.sample(at: 0.9).layers[0].opacity == 1)  // not added yet: the model value
+        #expect(s.sample(at: 1.2).layers[0].opacity == 0.2)  // added, before its begin (1.5): backwards fill
+        #expect(abs(s.sample(at: 2).layers[0].opacity - 0.4) < 1e-12)
+    }
+}
