@@ -2,6 +2,7 @@ import Foundation
 import Reel
 import ReelAnimation
 import ReelGeometry
+import ReelMedia
 import ReelRaster
 import ReelRender
 import ReelScene
@@ -208,5 +209,122 @@ enum Reference {
         #expect(Reference.near(Reference.pixel(arrow, s, head.0, head.1), grey, 40))
         // It loops: the frame at 4 s (the next clip's first) is the frame at 0 s.
         #expect(try Reference.frame(s, at: 4).pixels == magnifier.pixels)
+    }
+}
+
+/// §2 The gradient switch: on at 0.2 s, off at 1.2 s.
+@Suite struct GradientSwitchReferenceTests {
+    let s: Scene
+    init() throws { s = try Reference.scene("gradient-switch.yaml") }
+
+    @Test func slides() {
+        // Knob and gradient move linearly over 0.5 s after a 0.1 s delay: 0.3…0.8 s. Half way (0.55 s):
+        // gradient x 76.5 − 102·0.5 = 25.5, knob x 15.5 + 20·0.5 = 25.5.
+        #expect(abs(Reference.layer(s, "gradient", at: 0.55).position.x - 25.5) < 1e-9)
+        #expect(abs(Reference.layer(s, "knob", at: 0.55).position.x - 25.5) < 1e-9)
+        // Before the slide, after it (x = −2·51 for the gradient's left edge: centre 76.5 − 102), and back.
+        #expect(Reference.layer(s, "gradient", at: 0.25).position.x == 76.5)
+        #expect(Reference.layer(s, "gradient", at: 1.0).position.x == -25.5)
+        #expect(Reference.layer(s, "gradient", at: 2.0).position.x == 76.5)
+        // The glyphs swap when the slide completes (0.8 s) and back at 1.8 s.
+        #expect(!Reference.layer(s, "tick", at: 0.79).hidden && Reference.layer(s, "tick", at: 0.81).hidden)
+        #expect(Reference.layer(s, "cross1", at: 0.79).hidden && !Reference.layer(s, "cross1", at: 0.81).hidden)
+        #expect(!Reference.layer(s, "tick", at: 1.81).hidden && Reference.layer(s, "cross2", at: 1.81).hidden)
+    }
+
+    @Test func glyphMorphs() throws {
+        // tickToDot: a 1 s group, easeInEaseOut, whose path child has key times [0.1, 0.4]: the tick until
+        // the child's time 0.1, the dot from 0.4. easeInEaseOut(0.5) = 0.5, so at 0.2 + 0.5 s the child is
+        // at 0.5: the dot; at 0.2 + 0.05 s, easeInEaseOut(0.05) < 0.1: still the tick.
+        let w = 31 - 2 * 31.0 / 12, h = w / 2
+        let dot = try Path(svgPathData: "M \(h) \(h) L \(h) \(h)")
+        let tick = try Path(svgPathData: "M \(w / 8 * 3) \(h) L \(h) \(w / 8 * 5) L \(w / 8 * 6) \(w / 8 * 3)")
+        #expect(TimingFunction.easeInEaseOut(0.05) < 0.1)
+        // The scene writes the points to 4 decimals.
+        func close(_ a: Path, _ b: Path) -> Bool {
+            func points(_ p: Path) -> [Double] {
+                p.elements.flatMap { e -> [Double] in
+                    switch e {
+                    case .move(let q), .line(let q): return [q.x, q.y]
+                    default: return [.nan]
+                    }
+                }
+            }
+            let x = points(a), y = points(b)
+            return x.count == y.count && zip(x, y).allSatisfy { abs($0 - $1) < 1e-3 }
+        }
+        #expect(close(Reference.layer(s, "tick", at: 0.25).shape.path, tick))
+        #expect(close(Reference.layer(s, "tick", at: 0.7).shape.path, dot))
+    }
+
+    @Test func gradientPixels() throws {
+        // Before (offset 0), at switch-local (40, 15.5), canvas (50, 25.5), clear of the knob on the left:
+        // 40/153 = 0.2614, between #08ded6 (0) and #18deb9 (0.33) at 0.792:
+        // (8 + 16·0.792, 222, 214 − 29·0.792) = (20.7, 222, 191.0).
+        let off = try Reference.frame(s, at: 0.1), on = try Reference.frame(s, at: 1.0)
+        #expect(Reference.near(Reference.pixel(off, s, 50, 25.5), (21, 222, 191), 2), "\(Reference.pixel(off, s, 50, 25.5))")
+        // On (offset 102), at switch-local (12, 15.5), canvas (22, 25.5), clear of the knob now on the right:
+        // 114/153 = 0.745, between #ef9c29 (0.63) and #e76b39 (1) at 0.311:
+        // (239 − 8·0.311, 156 − 49·0.311, 41 + 16·0.311) = (236.5, 140.8, 46.0).
+        #expect(Reference.near(Reference.pixel(on, s, 22, 25.5), (236, 141, 46), 2), "\(Reference.pixel(on, s, 22, 25.5))")
+    }
+}
+/// §5 QuartzCode's favourite star: show at 0.1 s, hide at 1.5 s.
+@Suite struct FavoriteStarReferenceTests {
+    let s: Scene
+    init() throws { s = try Reference.scene("favorite-star.yaml") }
+
+    @Test func showAndHideValues() {
+        // showFill: bounds 0 → 0.66·150 = 99 over 0.27 s on (0.25, 0.1, 0.25, 1); half way (0.235 s) 99·TF(½).
+        let tf = TimingFunction.default(0.5)
+        #expect(abs(Reference.layer(s, "fill", at: 0.235).bounds.size.width - 99 * tf) < 1e-6)
+        // showEmpty: opacity 1 → 0 on the same curve.
+        #expect(abs(Reference.layer(s, "empty", at: 0.235).opacity - (1 - tf)) < 1e-9)
+        // Before show: fill hidden; during show all three shown; after it (0.1 + 0.489) empty and
+        // replicator hidden, fill shown (and held at full size by the forwards fill).
+        #expect(Reference.layer(s, "fill", at: 0.05).hidden && !Reference.layer(s, "empty", at: 0.05).hidden)
+        #expect(!Reference.layer(s, "replicator", at: 0.3).hidden)
+        #expect(Reference.layer(s, "empty", at: 0.6).hidden && Reference.layer(s, "replicator", at: 0.6).hidden)
+        #expect(abs(Reference.layer(s, "fill", at: 1.0).bounds.size.width - 99) < 1e-9)
+        // hideFill: opacity 1 → 0 linearly over 0.186 s from 1.5 s; then hidden; the empty star back.
+        #expect(abs(Reference.layer(s, "fill", at: 1.593).opacity - 0.5) < 1e-9)
+        #expect(Reference.layer(s, "fill", at: 1.7).hidden && !Reference.layer(s, "empty", at: 1.7).hidden)
+        #expect(abs(Reference.layer(s, "empty", at: 2.0).bounds.size.width - 0.52331 * 150) < 1e-3)  // 3 decimals
+    }
+
+    @Test func fiveSparksSeventyTwoDegreesApart() throws {
+        // The line at 0.3 s: position keyframes (0.42164·W, 0.42·H) → (0.13246·W, 0.4·H) in the replicator
+        // (W = 1.00284·150), 0.27 s from 0.1 s on the default curve; scale x from 1 to 0 from 0.222 s.
+        let w = 1.00284 * 150, f = TimingFunction.default(0.2 / 0.27)
+        let local = (x: 0.42164 * w + (0.13246 * w - 0.42164 * w) * f, y: 0.42 * 150 + (0.4 * 150 - 0.42 * 150) * f)
+        let line = Reference.layer(s, "line", at: 0.3)
+        #expect(abs(line.position.x - local.x) < 1e-3 && abs(line.position.y - local.y) < 1e-3)  // 3 decimals
+        // In the canvas: the replicator's bounds start at x = −0.00284·150; instances turn about its centre
+        // (74.787, 75) by multiples of 72°.
+        let frame = try Reference.frame(s, at: 0.3)
+        let cx = -0.00284 * 150 + w / 2, cy = 75.0
+        let p = (x: -0.00284 * 150 + local.x, y: local.y)
+        let r = ((p.x - cx) * (p.x - cx) + (p.y - cy) * (p.y - cy)).squareRoot(), a0 = atan2(p.y - cy, p.x - cx)
+        for k in 0..<5 {
+            let a = a0 + Double(k) * 2 * Double.pi / 5
+            // Orange (1, 0.416, 0) at 0.7 × the line's opacity (≈ 0.9 here) over white: red full, blue low.
+            let on = Reference.pixel(frame, s, cx + r * cos(a), cy + r * sin(a))
+            #expect(on.0 >= 240 && on.2 <= 140, "spark \(k) at \(a * 180 / .pi)°: \(on)")
+            // Half way between two sparks (36° on): nothing drawn, white.
+            let off = Reference.pixel(frame, s, cx + r * cos(a + Double.pi / 5), cy + r * sin(a + Double.pi / 5))
+            #expect(Reference.near(off, (255, 255, 255), 2), "between sparks \(k): \(off)")
+        }
+    }
+
+    @Test func assetsAreTheStillsOfTheirScenes() throws {
+        // examples/assets/*.png are `reel still` of the scene files beside them (made once, committed).
+        let dir = ExamplesTests.examplesDirectory + "/assets"
+        for name in ["star-filled", "star-empty"] {
+            let ws = try Workspace()
+            let r = try runReel(["still", "\(dir)/\(name).yaml", "--at", "0", "-o", ws.file("s.png")])
+            #expect(r.status == 0)
+            let made = try ImageFile.read(path: ws.file("s.png")), shipped = try ImageFile.read(path: "\(dir)/\(name).png")
+            #expect(made.rgba == shipped.rgba, "\(name).png differs from its scene: re-run reel still")
+        }
     }
 }

@@ -147,7 +147,8 @@ import Testing
     @Test func backwardsFillStartsWhenAdded() throws {
         var s = Scene(width: 10, height: 10, fps: FrameRate(numerator: 10, denominator: 1)!, duration: 3)
         s.layers = [Layer(name: "a")]
-        var fade = BasicAnimation(keyPath: "opacity", fromValue: 0.2, toValue: 0.6, timing: MediaTiming(beginTime: 0.5, duration: 1))
+        var fade = BasicAnimation(
+            keyPath: "opacity", fromValue: 0.2, toValue: 0.6, timing: MediaTiming(beginTime: 0.5, duration: 1))
         fade.timing.fillMode = .backwards
         try s.addAnimation(.basic(fade), forKey: nil, toLayer: "a", at: 1)
         #expect(s.sample(at: 0.9).layers[0].opacity == 1)  // not added yet: the model value
