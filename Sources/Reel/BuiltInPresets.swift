@@ -33,15 +33,16 @@ enum BuiltInPresets {
         """#,
         "docs-gif": #"""
         # docs-gif: GIFs for READMEs and documentation pages.
-        # One palette for the whole clip chosen in Oklab from frames sampled over it, ordered dithering that
-        # stays still between frames, unchanged pixels left transparent (frame differencing), 1 px per point
+        # One palette for the whole clip chosen in Oklab from the pixels that change over it, nearest-colour
+        # mapping (measured better than dithering on flat UI; use --dither bayer for photographs and long
+        # gradients), unchanged pixels left transparent (frame differencing), 1 px per point
         # so files stay small. GIF cannot play faster than 50 fps; 30 fps keeps the delays honest (3, 4, 3 cs).
-        description: "GIF for READMEs and docs — whole-clip Oklab palette, stable dither, 30 fps, 1× scale"
+        description: "GIF for READMEs and docs — whole-clip Oklab palette, frame differencing, 30 fps, 1× scale"
         format: gif
         fps: 30
         scale: 1
         colors: 255
-        dither: bayer
+        dither: none
         loop: 0
         """#,
         "hq-mp4": #"""

@@ -281,7 +281,8 @@ public enum Reel {
                     throw ReelError.raster(error, time: t)
                 }
             }
-            settings.gif.palette = builder.palette(count: settings.gif.colors)
+            let palette = builder.palette(count: settings.gif.colors)
+            settings.gif.palette = palette.isEmpty ? [0] : palette  // a clip with nothing opaque
         }
         let file = OutputFile(target: output, isDirectory: container == .png)
         do {

@@ -12,12 +12,22 @@ public struct GIFOptions: Sendable, Hashable {
 
     /// Palette size, 2…255 (one entry is kept transparent for frame differencing and alpha).
     public var colors = 255
-    public var dither: Dither = .bayer
+    /// Nearest colour by default: on the reference animations (flat UI with anti-aliased edges and a
+    /// gradient) it scores the same or a higher SSIM than Bayer mixing, at the same or fewer bytes
+    /// (BENCHMARKS.md). Bayer helps smooth gradients and photographs with few colours to spare.
+    public var dither: Dither = .none
     /// With alpha: pixels with alpha at or above this (0…255) are drawn, the others transparent.
     public var alphaThreshold = 128
+    /// With alpha: instead of one threshold, the ordered (Bayer) pattern decides, so a pixel at alpha a
+    /// is drawn in a/255 of a tile: soft edges and translucent areas become a stable stipple.
+    public var alphaDither = false
     /// Frame differencing: each frame after the first is cropped to the rectangle that changed and its
     /// unchanged pixels are transparent, so static regions cost nothing. Off only to compare.
     public var differencing = true
+    /// Lossy differencing, in 8-bit levels (opaque clips): after the first frame, a pixel whose colour
+    /// is within this of what the GIF already shows there (every channel) keeps its palette index, so
+    /// the encoder's differencing skips it and slow fades cost little. 0 is exact.
+    public var tolerance = 0
     /// The palette for the whole clip (0xRRGGBB), built by `GIFPaletteBuilder` from the clip's frames;
     /// nil falls back to a fixed 6×7×6 cube.
     public var palette: [UInt32]?
@@ -28,6 +38,7 @@ public struct GIFOptions: Sendable, Hashable {
         if !(2...255).contains(colors) { return "--colors must be in 2…255, got \(colors)" }
         if !(1...255).contains(alphaThreshold) { return "the alpha threshold must be in 1…255, got \(alphaThreshold)" }
         if let palette, palette.isEmpty || palette.count > 255 { return "a GIF palette holds 1…255 colours" }
+        if !(0...32).contains(tolerance) { return "--tolerance must be in 0…32 levels, got \(tolerance)" }
         return nil
     }
 }
@@ -230,10 +241,18 @@ final class GIFFrameEncoder {
     private var cache: [UInt8]
     private var cached: [UInt64]  // one bit per colour
 
-    init(width: Int, height: Int, options: GIFOptions) {
+    /// Whether the clip keeps its alpha. Opaque clips get no transparent palette entry: libavcodec's
+    /// encoder then picks an unused index itself for its frame differencing (with a transparent entry
+    /// it treats every frame as a cut-out with disposal to background instead).
+    let alpha: Bool
+    /// The indices of the previous frame, for lossy differencing.
+    private var previous: [UInt8] = []
+
+    init(width: Int, height: Int, options: GIFOptions, alpha: Bool = true) {
         self.width = width
         self.height = height
         self.options = options
+        self.alpha = alpha
         // The fallback cube is used whole (its indices are computed, not searched).
         var colours = options.palette ?? GIFPalette.cube
         if options.palette != nil && colours.count > options.colors { colours = Array(colours.prefix(options.colors)) }
@@ -241,7 +260,7 @@ final class GIFFrameEncoder {
         // as the GIF's transparent index, which must be ours alone.
         var table = [UInt32](repeating: 0xFF00_0000 | (colours.first ?? 0), count: 256)
         for (i, c) in colours.enumerated() { table[i] = 0xFF00_0000 | c }
-        table[Int(Self.transparentIndex)] = 0
+        if alpha { table[Int(Self.transparentIndex)] = 0 }
         argb = table
         labs = colours.map { Oklab.fromSRGB(Int($0 >> 16 & 255), Int($0 >> 8 & 255), Int($0 & 255)) }
         cache = [UInt8](repeating: 0, count: 1 << 24)
@@ -278,6 +297,14 @@ final class GIFFrameEncoder {
     ) {
         for i in 0..<256 { palette[i] = argb[i] }
         let threshold = UInt8(options.alphaThreshold)
+        let tolerance = alpha ? 0 : options.tolerance
+        let lossy = tolerance > 0 && previous.count == width * height
+        defer {
+            if tolerance > 0 {
+                if previous.count != width * height { previous = [UInt8](repeating: 0, count: width * height) }
+                for y in 0..<height { for x in 0..<width { previous[y * width + x] = indices[y * indexStride + x] } }
+            }
+        }
         let cube = options.palette == nil
         let dither = options.dither != .none
         for y in 0..<height {
@@ -285,11 +312,21 @@ final class GIFFrameEncoder {
             let dst = indices + y * indexStride
             let row = (y & 7) * 8
             for x in 0..<width {
-                if src[x * 4 + 3] < threshold {
+                let cut = options.alphaDither ? UInt8(max(1, min(255, Int(GIFPalette.bayer[row + (x & 7)] * 255)))) : threshold
+                if src[x * 4 + 3] < cut {
                     dst[x] = Self.transparentIndex
                     continue
                 }
                 let r = Int(src[x * 4]), g = Int(src[x * 4 + 1]), b = Int(src[x * 4 + 2])
+                if lossy {
+                    let shown = argb[Int(previous[y * width + x])]
+                    if abs(r - Int(shown >> 16 & 255)) <= tolerance && abs(g - Int(shown >> 8 & 255)) <= tolerance
+                        && abs(b - Int(shown & 255)) <= tolerance
+                    {
+                        dst[x] = previous[y * width + x]
+                        continue
+                    }
+                }
                 dst[x] = index(r, g, b, row: row, x: x, cube: cube, dither: dither)
             }
         }

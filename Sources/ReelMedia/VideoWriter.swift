@@ -233,7 +233,8 @@ public final class VideoWriter {
         }
         if kind == .gif {
             scaler = nil
-            gifEncoder = GIFFrameEncoder(width: settings.width, height: settings.height, options: settings.gif)
+            gifEncoder = GIFFrameEncoder(
+                width: settings.width, height: settings.height, options: settings.gif, alpha: settings.alpha)
         } else {
             scaler = try Scaler(
                 srcWidth: w, srcHeight: h, srcFormat: AV_PIX_FMT_RGBA,

@@ -99,11 +99,20 @@ struct Render: ParsableCommand {
     @Option(help: ArgumentHelp("GIF palette size, 2–255 (default 255).", valueName: "n"))
     var colors: Int?
 
-    @Option(help: ArgumentHelp("GIF dithering: bayer (default) or none.", valueName: "kind"))
+    @Option(help: ArgumentHelp("GIF dithering: none (default) or bayer.", valueName: "kind"))
     var dither: String?
 
     @Option(help: ArgumentHelp("GIF transparency: alpha below this (1–255, default 128) is transparent.", valueName: "n"))
     var alphaThreshold: Int?
+
+    @Flag(help: "GIF transparency by an ordered pattern instead of a threshold (soft edges become a stipple).")
+    var alphaDither = false
+
+    @Option(
+        help: ArgumentHelp(
+            "GIF lossy differencing: a pixel within this many levels of what is shown keeps it (default 0, exact).",
+            valueName: "levels"))
+    var tolerance: Int?
 
     @Option(help: ArgumentHelp("Rasterizer threads (default: all cores). The output is the same for any value.", valueName: "n"))
     var threads: Int?
@@ -177,6 +186,8 @@ struct Render: ParsableCommand {
             if let colors { options.gif.colors = colors }
             if let dither { options.gif.dither = GIFOptions.Dither(rawValue: dither)! }
             if let alphaThreshold { options.gif.alphaThreshold = alphaThreshold }
+            if let tolerance { options.gif.tolerance = tolerance }
+            if alphaDither { options.gif.alphaDither = true }
             if let threads { options.threads = threads }
             _ = try Reel.checkOutput(outputPath, codec: options.codec)
             let loaded = try Reel.load(scene, overrides: overrides)

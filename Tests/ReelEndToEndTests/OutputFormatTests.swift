@@ -282,3 +282,52 @@ import Testing
         #expect(error(p1) < error(grid) / 2, "built \(error(p1)) vs grid \(error(grid))")
     }
 }
+
+@Suite struct GIFToleranceTests {
+    /// Lossy differencing: a slow fade changes every pixel of a large square by a level or two per frame.
+    /// With --tolerance 3 a pixel keeps its colour until the clip has moved more than 3 levels away, so the
+    /// file shrinks, and every decoded pixel stays within 3 levels of the exact GIF (the fade's colours
+    /// are all in the palette, so the exact GIF is the source itself).
+    @Test func toleranceTradesLevelsForBytes() throws {
+        let ws = try Workspace()
+        let scene = ws.write(
+            "f.json",
+            ##"{"width": 64, "height": 64, "fps": 10, "duration": 2, "layers": [{"name": "a", "position": [32, 32], "bounds": [48, 48], "backgroundColor": "#3478f6", "animations": [{"keyPath": "opacity", "fromValue": 1, "toValue": 0.8, "duration": 2}]}]}"##
+        )
+        #expect(try runReel(["render", scene, "-o", ws.file("exact.gif")]).status == 0)
+        #expect(try runReel(["render", scene, "-o", ws.file("lossy.gif"), "--tolerance", "3"]).status == 0)
+        let exact = try VideoReader(path: ws.file("exact.gif")).decodeAll(),
+            lossy = try VideoReader(path: ws.file("lossy.gif")).decodeAll()
+        #expect(exact.count == 20 && lossy.count == 20)
+        var worst = 0
+        for (a, b) in zip(exact, lossy) {
+            for i in 0..<a.rgba.count where i % 4 != 3 { worst = max(worst, abs(Int(a.rgba[i]) - Int(b.rgba[i]))) }
+        }
+        #expect(worst <= 3 && worst > 0, "worst difference \(worst)")
+        let a = try Data(contentsOf: URL(fileURLWithPath: ws.file("exact.gif"))).count
+        let b = try Data(contentsOf: URL(fileURLWithPath: ws.file("lossy.gif"))).count
+        #expect(b * 10 < a * 8, "exact \(a) B, lossy \(b) B")
+        let bad = try runReel(["render", scene, "-o", ws.file("x.gif"), "--tolerance", "40"])
+        #expect(bad.status != 0 && bad.stderr.contains("--tolerance must be in 0…32"))
+    }
+}
+
+@Suite struct GIFAlphaTests {
+    /// A half-transparent square: with the threshold (128) it is all drawn or all not; dithered, a
+    /// Bayer tile draws 32 of its 64 pixels.
+    @Test func thresholdOrDither() throws {
+        let ws = try Workspace()
+        let scene = ws.write(
+            "a.json",
+            ##"{"width": 32, "height": 32, "fps": 10, "duration": 0.1, "background": "#00000000", "layers": [{"name": "a", "position": [16, 16], "bounds": [32, 32], "backgroundColor": [0, 0, 1, 0.5]}]}"##
+        )
+        #expect(try runReel(["render", scene, "-o", ws.file("t.gif"), "--alpha-threshold", "200"]).status == 0)
+        #expect(try runReel(["render", scene, "-o", ws.file("d.gif"), "--alpha-dither"]).status == 0)
+        let t = try VideoReader(path: ws.file("t.gif")).decodeAll()[0], d = try VideoReader(path: ws.file("d.gif")).decodeAll()[0]
+        func drawn(_ f: DecodedFrame, _ rows: Range<Int>, _ cols: Range<Int>) -> Int {
+            rows.reduce(0) { n, y in n + cols.filter { f.rgba[(y * 32 + $0) * 4 + 3] > 128 }.count }
+        }
+        #expect(drawn(t, 0..<32, 0..<32) == 0)  // alpha 128 < 200: nothing
+        #expect(drawn(d, 8..<16, 8..<16) == 32)  // half of an 8×8 tile
+    }
+}

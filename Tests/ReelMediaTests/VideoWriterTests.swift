@@ -154,12 +154,13 @@ import Testing
 }
 
 @Suite struct GIFTests {
+    /// Without a clip palette the writer falls back to the fixed 6×7×6 cube; with ordered dithering.
     func write(_ pattern: TestPattern, frames: Int, rate: (Int, Int), to path: String) throws {
-        let writer = try VideoWriter(
-            path: path,
-            settings: VideoSettings(
-                width: pattern.width, height: pattern.height,
-                frameRateNumerator: rate.0, frameRateDenominator: rate.1, container: .gif))
+        var settings = VideoSettings(
+            width: pattern.width, height: pattern.height,
+            frameRateNumerator: rate.0, frameRateDenominator: rate.1, container: .gif)
+        settings.gif.dither = .bayer
+        let writer = try VideoWriter(path: path, settings: settings)
         for i in 0..<frames { try writer.append(rgba: pattern.frame(i)) }
         try writer.finish()
     }
