@@ -32,8 +32,15 @@ public struct SceneOverrides: Sendable {
 }
 
 public struct RenderOptions: Sendable {
-    /// Rasterizer threads (bands rendered in parallel); the output is identical for any value.
+    /// Rasterizer threads per frame (bands rendered in parallel); the output is identical for any value.
     public var threads: Int = Rasterizer.defaultThreadCount
+    /// Frames rendered at the same time, ahead of the encoder; the output is identical for any value.
+    public var workers: Int = RenderOptions.defaultWorkers
+    /// The most memory the frames in flight may take, in bytes (nil: half the machine's memory).
+    public var memoryLimit: Int?
+    /// Two frames in flight on any machine with two cores or more: one drawn while the encoder works on
+    /// the one before (BENCHMARKS.md).
+    public static var defaultWorkers: Int { ProcessInfo.processInfo.activeProcessorCount >= 2 ? 2 : 1 }
     /// The codec; nil for the output's default (MP4 H.264, MOV ProRes 422 HQ, WebM VP9, …).
     public var codec: VideoCodec?
     public var chroma: ChromaSubsampling?
@@ -251,7 +258,7 @@ public enum Reel {
     @discardableResult
     public static func render(
         _ clip: Clip, to output: String, options: RenderOptions = RenderOptions(),
-        note: (String) -> Void = { _ in }
+        note: (String) -> Void = { _ in }, progress: (RenderProgress) -> Void = { _ in }
     ) throws(ReelError) -> RenderSummary {
         let scene = clip.scene
         let start = Date()
@@ -262,6 +269,15 @@ public enum Reel {
         if flatten { drawn.background = over(scene.background, options.matte ?? .white) }
         let renderer = SceneRenderer(rasterizer: Rasterizer(threads: options.threads), images: clip.images)
         let frames = rate.frameCount(duration: scene.duration)
+        let workers = max(1, min(options.workers, frames))
+        let poolBytes = RenderAhead.capacity(workers: workers) * settings.width * settings.height * 4
+        let limit = options.memoryLimit.map(UInt64.init) ?? ProcessInfo.processInfo.physicalMemory / 2
+        if UInt64(poolBytes) > limit {
+            throw ReelError.usage(
+                "\(settings.width)×\(settings.height) frames need \(poolBytes >> 20) MiB for \(RenderAhead.capacity(workers: workers)) frames in flight, more than the limit of \(limit >> 20) MiB"
+                    + (options.memoryLimit == nil ? " (half of this machine's memory)" : ""),
+                fix: "lower --scale, --width or --size, render with --workers 1, or raise --memory-limit")
+        }
         if settings.codec == .gif && !options.fixedGIFPalette {
             // One palette for the whole clip, from frames sampled evenly over it.
             var builder = GIFPaletteBuilder()
@@ -292,20 +308,31 @@ public enum Reel {
             } catch {
                 throw ReelError.media(error, output: output)
             }
-            for i in 0..<frames {
-                if let sig = Interrupts.pendingSignal { throw ReelError.cancelled(signal: sig) }
+            let scene = drawn, rate = rate
+            let ahead = RenderAhead(frames: frames, width: settings.width, height: settings.height, workers: workers) {
+                (i, frame) throws(ReelError) in
                 let t = rate.time(ofFrame: i)
-                let frame: Frame
-                do {
-                    frame = try renderer.frame(for: drawn, at: t)
+                do throws(RasterError) {
+                    try renderer.rasterizer.render(
+                        renderer.displayList(for: scene.sample(at: t), scene: scene), into: &frame)
                 } catch {
                     throw ReelError.raster(error, time: t)
                 }
-                do {
+            }
+            defer { ahead.stop() }
+            for i in 0..<frames {
+                if let sig = Interrupts.pendingSignal { throw ReelError.cancelled(signal: sig) }
+                let frame = try ahead.take(i)
+                do throws(MediaError) {
                     try writer.append(rgba: frame.pixels)
                 } catch {
                     throw ReelError.media(error, output: output)
                 }
+                ahead.recycle(frame)
+                progress(
+                    RenderProgress(
+                        frame: i + 1, total: frames, elapsed: Date().timeIntervalSince(start),
+                        bytes: writer.bytesWritten))
             }
             if let sig = Interrupts.pendingSignal { throw ReelError.cancelled(signal: sig) }
             do {

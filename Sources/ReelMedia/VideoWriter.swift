@@ -356,6 +356,12 @@ public final class VideoWriter {
 
     public var framesWritten: Int { frameIndex }
 
+    /// Bytes written to the output so far (for a PNG sequence, 0: each frame is its own file).
+    public var bytesWritten: Int {
+        guard let pb = format.pointer.pointee.pb else { return 0 }
+        return Int(max(0, avio_tell(pb)))
+    }
+
     /// Straight alpha from premultiplied, rounding to nearest; a fully transparent pixel becomes
     /// transparent black.
     public static func unpremultiply(_ px: [UInt8], into out: inout [UInt8]) {

@@ -58,6 +58,11 @@ struct Render: ParsableCommand {
     @Option(help: ArgumentHelp("Output width in pixels (sets the scale, keeps the aspect).", valueName: "pixels"))
     var width: Int?
 
+    @Option(
+        help: ArgumentHelp(
+            "Output size in pixels, e.g. 1920x1080: the clip fitted and centred on its background.", valueName: "WxH"))
+    var size: String?
+
     @Option(help: ArgumentHelp("Clip length in seconds, overriding the scene's.", valueName: "seconds"))
     var duration: Double?
 
@@ -117,11 +122,43 @@ struct Render: ParsableCommand {
     @Option(help: ArgumentHelp("Rasterizer threads (default: all cores). The output is the same for any value.", valueName: "n"))
     var threads: Int?
 
+    @Option(help: ArgumentHelp("Frames rendered at once, ahead of the encoder (default 2 on 2+ cores).", valueName: "n"))
+    var workers: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "Progress on stderr: auto (a bar on a terminal, else nothing), bar, json (a line per second), none.",
+            valueName: "kind"))
+    var progress: String = "auto"
+
+    @Option(
+        help: ArgumentHelp(
+            "Refuse up front a render whose frames in flight need more memory than this (default: half the RAM).",
+            valueName: "MiB"))
+    var memoryLimit: Int?
+
+    @Flag(help: "Print the peak resident memory and the time taken.")
+    var stats = false
+
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
 
+    var parsedSize: (width: Int, height: Int)? {
+        guard let size else { return nil }
+        let parts = size.lowercased().split(separator: "x").map { Int($0) }
+        guard parts.count == 2, let w = parts[0], let h = parts[1] else { return nil }
+        return (w, h)
+    }
+
     func validate() throws {
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+        if size != nil && parsedSize == nil { throw ValidationError("--size is WIDTHxHEIGHT in pixels, e.g. 1920x1080") }
+        if size != nil && (scale != nil || width != nil) { throw ValidationError("give --size, --width or --scale, not several") }
+        if let memoryLimit, memoryLimit < 1 { throw ValidationError("--memory-limit is a number of MiB") }
+        if let workers, !(1...64).contains(workers) { throw ValidationError("--workers must be in 1…64") }
+        if !["auto", "bar", "json", "none"].contains(progress) {
+            throw ValidationError("--progress is auto, bar, json or none, got '\(progress)'")
+        }
         if let scale, !(scale > 0 && scale.isFinite) { throw ValidationError("--scale must be a positive number, got \(scale)") }
         if let duration, !(duration > 0 && duration.isFinite) {
             throw ValidationError("--duration must be a positive number of seconds, got \(duration)")
@@ -145,6 +182,8 @@ struct Render: ParsableCommand {
 
     func run() throws {
         Interrupts.install()
+        let kind = progress == "auto" ? (quiet || isatty(2) == 0 ? "none" : "bar") : progress
+        let reporter = ProgressReporter(kind: kind)
         do {
             var options = RenderOptions()
             var overrides = SceneOverrides()
@@ -171,6 +210,11 @@ struct Render: ParsableCommand {
             }
             if let width { overrides.width = width }
             if scale != nil || width != nil { overrides.size = nil }
+            if let parsedSize {
+                overrides.size = parsedSize
+                overrides.scale = nil
+                overrides.width = nil
+            }
             if let duration { overrides.duration = duration }
             if let speed { overrides.speed = speed }
             if let codec { options.codec = VideoCodec(rawValue: codec) }
@@ -189,10 +233,17 @@ struct Render: ParsableCommand {
             if let tolerance { options.gif.tolerance = tolerance }
             if alphaDither { options.gif.alphaDither = true }
             if let threads { options.threads = threads }
+            if let workers { options.workers = workers }
+            if let memoryLimit { options.memoryLimit = memoryLimit << 20 }
             _ = try Reel.checkOutput(outputPath, codec: options.codec)
             let loaded = try Reel.load(scene, overrides: overrides)
-            let summary = try Reel.render(loaded, to: outputPath, options: options) { note in
-                if !quiet { printError("note: \(note)") }
+            let summary = try Reel.render(
+                loaded, to: outputPath, options: options,
+                note: { note in if !quiet { printError("note: \(note)") } },
+                progress: { reporter.report($0) })
+            reporter.finish()
+            if stats {
+                printError("peak resident memory: \(peakResidentKiB()) KiB; \(String(format: "%.3f", summary.seconds)) s")
             }
             if !quiet {
                 let size = ByteCountFormatter.string(fromByteCount: Int64(summary.bytes), countStyle: .file)
@@ -201,6 +252,7 @@ struct Render: ParsableCommand {
                 )
             }
         } catch let error as ReelError {
+            reporter.finish()
             printError("error: \(error)")
             throw ExitCode(error.exitCode)
         }
@@ -260,7 +312,7 @@ struct Still: ParsableCommand {
         do {
             let clip = try Reel.load(scene, overrides: SceneOverrides(scale: scale))
             var options = RenderOptions()
-            if let threads { options.threads = threads }
+            options.threads = threads ?? ProcessInfo.processInfo.activeProcessorCount  // one frame: every core on it
             try Reel.still(clip, at: at, to: output, options: options)
         } catch {
             printError("error: \(error)")
@@ -328,10 +380,60 @@ struct Sheet: ParsableCommand {
             let clip = try Reel.load(scene, overrides: SceneOverrides(scale: scale))
             let list = try times() ?? ContactSheet.evenTimes(count: frames ?? 12, scene: clip.scene)
             let c = columns ?? Int(Double(list.count).squareRoot().rounded(.up))
-            try ContactSheet.write(clip, times: list, columns: c, to: output, threads: threads ?? RenderOptions().threads)
+            try ContactSheet.write(
+                clip, times: list, columns: c, to: output, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
         } catch let error as ReelError {
             printError("error: \(error)")
             throw ExitCode(error.exitCode)
         }
     }
+}
+
+/// Draws the progress on stderr: a bar redrawn in place (at most 10 times a second) or one JSON line a
+/// second, and always the last state.
+final class ProgressReporter {
+    let kind: String
+    private var lastDraw = -Double.infinity
+    private var last: RenderProgress?
+    private var drewBar = false
+
+    init(kind: String) { self.kind = kind }
+
+    func report(_ p: RenderProgress) {
+        last = p
+        let interval = kind == "json" ? 1.0 : 0.1
+        guard kind != "none", p.elapsed - lastDraw >= interval || p.frame == p.total else { return }
+        lastDraw = p.elapsed
+        draw(p)
+    }
+
+    private func draw(_ p: RenderProgress) {
+        let size = ByteCountFormatter.string(fromByteCount: Int64(p.bytes), countStyle: .file)
+        if kind == "json" {
+            printError(
+                "{\"frame\": \(p.frame), \"frames\": \(p.total), \"fps\": \(String(format: "%.2f", p.rate)), \"eta\": \(String(format: "%.2f", p.remaining)), \"bytes\": \(p.bytes), \"elapsed\": \(String(format: "%.2f", p.elapsed))}"
+            )
+        } else {
+            let width = 30, filled = p.total > 0 ? width * p.frame / p.total : width
+            let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
+            let line =
+                "\r\(bar) \(p.frame)/\(p.total) frames  \(String(format: "%.1f", p.rate)) fps  ETA \(String(format: "%.1f", p.remaining)) s  \(size)  "
+            FileHandle.standardError.write(Data(line.utf8))
+            drewBar = true
+        }
+    }
+
+    func finish() {
+        if drewBar { FileHandle.standardError.write(Data("\n".utf8)) }
+        drewBar = false
+    }
+}
+
+/// VmHWM of this process, from /proc (0 where there is none).
+func peakResidentKiB() -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+    for line in text.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        return Int(line.split(separator: " ").dropFirst().first { Int($0) != nil }.flatMap { Int($0) } ?? 0)
+    }
+    return 0
 }

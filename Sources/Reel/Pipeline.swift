@@ -1,0 +1,116 @@
+import Foundation
+import ReelRaster
+import ReelRender
+import ReelScene
+
+/// Renders frames ahead of the encoder: `workers` threads each take the next frame index, sample the
+/// scene and rasterize it into a frame buffer from a fixed pool; the encoder takes the frames back in
+/// order and returns each buffer to the pool. The pool bounds how far rendering runs ahead, and so the
+/// memory: `capacity` frames, however long the clip. No frame buffer is allocated after the start.
+final class RenderAhead: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var ready: [Int: Frame] = [:]
+    private var free: [Frame]
+    private var next = 0
+    private var failure: ReelError?
+    private var stopped = false
+    private var running = 0
+    private let frames: Int
+    private let render: @Sendable (Int, inout Frame) throws(ReelError) -> Void
+
+    /// Frames the pool holds for `workers` threads: one being rendered per worker, one being encoded,
+    /// one ready ahead.
+    static func capacity(workers: Int) -> Int { workers + 2 }
+
+    init(
+        frames: Int, width: Int, height: Int, workers: Int,
+        render: @escaping @Sendable (Int, inout Frame) throws(ReelError) -> Void
+    ) {
+        self.frames = frames
+        self.render = render
+        free = (0..<Self.capacity(workers: workers)).map { _ in Frame(width: width, height: height) }
+        running = workers
+        for _ in 0..<workers {
+            let thread = Thread { [self] in work() }
+            thread.stackSize = 4 << 20
+            thread.start()
+        }
+    }
+
+    private func work() {
+        while true {
+            condition.lock()
+            while free.isEmpty && !stopped { condition.wait() }
+            if stopped || next >= frames {
+                running -= 1
+                condition.broadcast()
+                condition.unlock()
+                return
+            }
+            let index = next
+            next += 1
+            var frame = free.removeLast()
+            condition.unlock()
+            do {
+                try render(index, &frame)
+                condition.lock()
+                ready[index] = frame
+            } catch {
+                condition.lock()
+                if failure == nil { failure = error }
+                stopped = true
+            }
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+
+    /// Frame `index`, waiting for it; the frames must be taken in order.
+    func take(_ index: Int) throws(ReelError) -> Frame {
+        condition.lock()
+        defer { condition.unlock() }
+        while ready[index] == nil {
+            if let failure { throw failure }
+            if stopped { throw ReelError.usage("rendering stopped", fix: nil) }
+            condition.wait(until: Date(timeIntervalSinceNow: 0.05))
+            if let sig = Interrupts.pendingSignal {
+                stopped = true
+                condition.broadcast()
+                throw ReelError.cancelled(signal: sig)
+            }
+        }
+        return ready.removeValue(forKey: index)!
+    }
+
+    /// Gives a frame buffer back to the pool.
+    func recycle(_ frame: Frame) {
+        condition.lock()
+        free.append(frame)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Stops the workers and waits for them (a worker finishes the frame it is drawing).
+    func stop() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        while running > 0 { condition.wait() }
+        condition.unlock()
+    }
+}
+
+/// What a render reports as it goes.
+public struct RenderProgress: Sendable {
+    /// Frames encoded so far, of `total`.
+    public var frame: Int
+    public var total: Int
+    public var elapsed: Double
+    /// Bytes written to the output so far (the temporary file).
+    public var bytes: Int
+
+    /// Frames per second so far.
+    public var rate: Double { elapsed > 0 ? Double(frame) / elapsed : 0 }
+    /// Seconds left at the rate so far.
+    public var remaining: Double { rate > 0 ? Double(total - frame) / rate : 0 }
+}
