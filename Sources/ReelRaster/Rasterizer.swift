@@ -55,7 +55,10 @@ public struct Rasterizer: Sendable {
     func draw(_ commands: [DisplayList.Command], into frame: inout Frame, background: PremultipliedColor?) throws(RasterError) {
         let tree = try DrawTree(commands, tolerance: tolerance, threads: threads)
         guard !tree.nodes.isEmpty || background != nil else { return }
-        let width = frame.width, height = frame.height, bandHeight = self.bandHeight
+        // A group that reads content around its canvas (a shadow's blur and offset) paints that margin again
+        // in every band: bands at least 4× the reach keep the repeated work under half.
+        let reach = tree.nodes.map(\.reach).max() ?? 0
+        let width = frame.width, height = frame.height, bandHeight = max(self.bandHeight, min(4 * reach, height))
         let bands = (height + bandHeight - 1) / bandHeight
         let workers = min(threads, bands)
         let word: UInt32? = background.map { c in
@@ -174,6 +177,9 @@ struct DrawTree: @unchecked Sendable {
         var mask: [Node]?
         /// Extra rows and columns of content needed around a canvas to draw this group's shadows.
         var reach: Int
+        /// Device pixels the group can paint (its content's, widened by its shadow), as whole pixels
+        /// x0 ..< x1, y0 ..< y1: offscreen work is limited to them.
+        var bounds: (x0: Int, y0: Int, x1: Int, y1: Int) = (Int.min / 4, Int.min / 4, Int.max / 4, Int.max / 4)
     }
 
     struct PreparedShadow {
@@ -278,7 +284,9 @@ struct DrawTree: @unchecked Sendable {
                             Float(Color.unit(t.red)) * a, Float(Color.unit(t.green)) * a, Float(Color.unit(t.blue)) * a, a)
                     }, clip: clip, clippedAway: g.clip != nil && clip == nil,
                     shadow: shadow, content: content, mask: mask, reach: innerReach + (shadow?.margin ?? 0))
-                if group.opacity > 0 && !group.clippedAway && !content.isEmpty { out.append(.group(group)) }
+                var bounded = group
+                bounded.bounds = Self.bounds(of: content, shadow: shadow)
+                if group.opacity > 0 && !group.clippedAway && !content.isEmpty { out.append(.group(bounded)) }
             case .beginMask, .endGroup:
                 if depth == 0 { throw .unbalancedGroups(commandIndex: i) }
                 return out
@@ -293,8 +301,44 @@ struct DrawTree: @unchecked Sendable {
         let sigma = max(s.sigma, 0)
         let kernel = gaussianKernel(sigma: sigma)
         let offset = max(abs(s.offset.x), abs(s.offset.y))
-        let margin = kernel.count / 2 + Int(min(offset, 4096).rounded(.up)) + 2
+        // A coarse shadow (BandPainter.coarseShadowSigma) also reads whole cells and bilinear neighbours.
+        let coarse = sigma >= BandPainter.coarseShadowSigma ? 3 * BandPainter.coarseFactor(sigma: sigma) : 0
+        let margin = kernel.count / 2 + Int(min(offset, 4096).rounded(.up)) + 2 + coarse
         return PreparedShadow(color: SIMD4(p.r, p.g, p.b, p.a), offset: s.offset, sigma: sigma, kernel: kernel, margin: margin)
+    }
+}
+
+extension DrawTree {
+    /// The pixels nodes can touch, widened by a shadow's offset and reach; one pixel of slack each side.
+    static func bounds(of nodes: [Node], shadow: PreparedShadow?) -> (x0: Int, y0: Int, x1: Int, y1: Int) {
+        var x0 = Int.max / 4, y0 = Int.max / 4, x1 = Int.min / 4, y1 = Int.min / 4
+        for node in nodes {
+            switch node {
+            case .shape(let s):
+                guard s.minX.isFinite, s.maxX.isFinite, s.minY.isFinite, s.maxY.isFinite else {
+                    return (Int.min / 4, Int.min / 4, Int.max / 4, Int.max / 4)
+                }
+                x0 = min(x0, Int(max(s.minX, -1e9).rounded(.down)) - 1)
+                y0 = min(y0, Int(max(s.minY, -1e9).rounded(.down)) - 1)
+                x1 = max(x1, Int(min(s.maxX, 1e9).rounded(.up)) + 1)
+                y1 = max(y1, Int(min(s.maxY, 1e9).rounded(.up)) + 1)
+            case .group(let g):
+                x0 = min(x0, g.bounds.x0)
+                y0 = min(y0, g.bounds.y0)
+                x1 = max(x1, g.bounds.x1)
+                y1 = max(y1, g.bounds.y1)
+            }
+        }
+        guard x0 < x1, y0 < y1 else { return (0, 0, 0, 0) }
+        if let shadow {
+            let m = shadow.margin
+            let dx = Int(shadow.offset.x.rounded(.down)), dy = Int(shadow.offset.y.rounded(.down))
+            x0 = min(x0, x0 + dx - m)
+            y0 = min(y0, y0 + dy - m)
+            x1 = max(x1, x1 + dx + 1 + m)
+            y1 = max(y1, y1 + dy + 1 + m)
+        }
+        return (x0, y0, x1, y1)
     }
 }
 

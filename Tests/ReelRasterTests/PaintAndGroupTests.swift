@@ -206,6 +206,44 @@ func rect(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> Path { Path(rec
         #expect(abs(ink - 100) <= 0.5, "shadow ink \(ink)")  // blur moves ink, it does not make or lose it
     }
 
+    /// A large soft shadow (σ = 24 px) is blurred on a coarse grid (BandPainter.coarseShadowSigma); across a
+    /// long straight edge it still follows the Gaussian's CDF, within 2 levels (the grid widens σ by about
+    /// 1 %: under 1.5 levels of slope error here, plus rounding), keeps its ink, and gives the same bytes
+    /// for any band split.
+    @Test func largeShadowsAreCoarseButGaussian() throws {
+        let sigma = 24.0
+        var list = DisplayList(background: .clear)
+        list.commands = [
+            .beginGroup(Group(shadow: Shadow(color: .black, offset: Point(x: 10, y: 0), sigma: sigma))),
+            .fill(path: rect(-400, -400, 500, 1000), color: Color(red: 1, green: 1, blue: 1, alpha: 0)),
+            .endGroup,
+            .beginGroup(Group(shadow: Shadow(color: .black, offset: Point(x: 10, y: 0), sigma: sigma))),
+            .fill(path: rect(-400, -400, 500, 1000), color: .white),
+            .endGroup,
+        ]
+        let f = try Rasterizer(threads: 1).render(list, width: 260, height: 40)
+        for x in 100..<200 {
+            // The shape covers x < 100; its shadow covers x < 110 before blurring.
+            let d = (110 - (Double(x) + 0.5)) / sigma
+            let expected = 255 * 0.5 * (1 + erf(d / 2.0.squareRoot()))
+            #expect(abs(Double(f.pixel(x: x, y: 20).a) - expected) <= 2, "x = \(x): \(f.pixel(x: x, y: 20).a) vs \(expected)")
+        }
+        for (threads, band) in [(2, 32), (3, 7), (1, 1)] {
+            #expect(try Rasterizer(threads: threads, bandHeight: band).render(list, width: 260, height: 40).pixels == f.pixels)
+        }
+        var square = DisplayList(background: .clear)
+        square.commands = [
+            .beginGroup(Group(opacity: 0.999_999, shadow: Shadow(color: .black, offset: Point(x: 0, y: 200), sigma: 20))),
+            .fill(path: rect(90, 10, 20, 20), color: Color(red: 1, green: 0, blue: 0)),
+            .endGroup,
+        ]
+        let g = try Rasterizer(threads: 2).render(square, width: 200, height: 400)
+        var ink = 0.0
+        for y in 100..<400 { for x in 0..<200 { ink += Double(g.pixel(x: x, y: y).a) / 255 } }
+        // 400 px of ink; pixels under half a level are not drawn (about 1 % of a σ = 20 blur's tail).
+        #expect(abs(ink - 400) <= 6, "shadow ink \(ink)")
+    }
+
     @Test func unbalancedGroupsAreAnError() {
         #expect(throws: RasterError.unbalancedGroups(commandIndex: 1)) {
             _ = try Rasterizer().render(
