@@ -9,14 +9,16 @@ import ReelScene
 /// memory: `capacity` frames, however long the clip. No frame buffer is allocated after the start.
 final class RenderAhead: @unchecked Sendable {
     private let condition = NSCondition()
-    private var ready: [Int: Frame] = [:]
+    private var ready: [Int: (frame: Frame, same: Bool)] = [:]
     private var free: [Frame]
     private var next = 0
     private var failure: ReelError?
     private var stopped = false
     private var running = 0
     private let frames: Int
-    private let render: @Sendable (Int, inout Frame) throws(ReelError) -> Void
+    /// Draws frame `index` into the buffer, or returns false without drawing when the frame is the same
+    /// as the one before.
+    private let render: @Sendable (Int, inout Frame) throws(ReelError) -> Bool
 
     /// Frames the pool holds for `workers` threads: one being rendered per worker, one being encoded,
     /// one ready ahead.
@@ -24,7 +26,7 @@ final class RenderAhead: @unchecked Sendable {
 
     init(
         frames: Int, width: Int, height: Int, workers: Int,
-        render: @escaping @Sendable (Int, inout Frame) throws(ReelError) -> Void
+        render: @escaping @Sendable (Int, inout Frame) throws(ReelError) -> Bool
     ) {
         self.frames = frames
         self.render = render
@@ -52,9 +54,9 @@ final class RenderAhead: @unchecked Sendable {
             var frame = free.removeLast()
             condition.unlock()
             do {
-                try render(index, &frame)
+                let drawn = try render(index, &frame)
                 condition.lock()
-                ready[index] = frame
+                ready[index] = (frame, !drawn)
             } catch {
                 condition.lock()
                 if failure == nil { failure = error }
@@ -65,8 +67,9 @@ final class RenderAhead: @unchecked Sendable {
         }
     }
 
-    /// Frame `index`, waiting for it; the frames must be taken in order.
-    func take(_ index: Int) throws(ReelError) -> Frame {
+    /// Frame `index`, waiting for it, and whether it is the same as the one before (then the buffer
+    /// holds nothing of use); the frames must be taken in order.
+    func take(_ index: Int) throws(ReelError) -> (frame: Frame, same: Bool) {
         condition.lock()
         defer { condition.unlock() }
         while ready[index] == nil {

@@ -310,30 +310,45 @@ public enum Reel {
             }
             let scene = drawn, rate = rate
             let ahead = RenderAhead(frames: frames, width: settings.width, height: settings.height, workers: workers) {
-                (i, frame) throws(ReelError) in
+                (i, frame) throws(ReelError) -> Bool in
                 let t = rate.time(ofFrame: i)
+                let list = renderer.displayList(for: scene.sample(at: t), scene: scene)
+                // A frame that would draw exactly what the one before drew (a hold) is not drawn again.
+                if i > 0, renderer.displayList(for: scene.sample(at: rate.time(ofFrame: i - 1)), scene: scene) == list {
+                    return false
+                }
                 do throws(RasterError) {
-                    try renderer.rasterizer.render(
-                        renderer.displayList(for: scene.sample(at: t), scene: scene), into: &frame)
+                    try renderer.rasterizer.render(list, into: &frame)
                 } catch {
                     throw ReelError.raster(error, time: t)
                 }
+                return true
             }
             defer { ahead.stop() }
+            var shown: Frame?  // the last frame given to the encoder, kept for repeats
             for i in 0..<frames {
                 if let sig = Interrupts.pendingSignal { throw ReelError.cancelled(signal: sig) }
-                let frame = try ahead.take(i)
+                let (frame, same) = try ahead.take(i)
+                let current: Frame
+                if same, let previous = shown {
+                    current = previous
+                    ahead.recycle(frame)
+                } else {
+                    current = frame
+                    if let previous = shown { ahead.recycle(previous) }
+                    shown = frame
+                }
                 do throws(MediaError) {
-                    try writer.append(rgba: frame.pixels)
+                    try writer.append(rgba: current.pixels)
                 } catch {
                     throw ReelError.media(error, output: output)
                 }
-                ahead.recycle(frame)
                 progress(
                     RenderProgress(
                         frame: i + 1, total: frames, elapsed: Date().timeIntervalSince(start),
                         bytes: writer.bytesWritten))
             }
+            if let previous = shown { ahead.recycle(previous) }
             if let sig = Interrupts.pendingSignal { throw ReelError.cancelled(signal: sig) }
             do {
                 try writer.finish()

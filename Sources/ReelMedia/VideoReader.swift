@@ -79,6 +79,22 @@ public final class VideoReader {
             metadata: Self.dictionary(stream.pointee.metadata))
     }
 
+    /// For 8-bit packed RGB formats: bytes per pixel and where R, G, B and A (nil: opaque) sit; nil for
+    /// the other formats.
+    static func byteOrder(_ f: AVPixelFormat) -> (bytes: Int, r: Int, g: Int, b: Int, a: Int?)? {
+        switch f {
+        case AV_PIX_FMT_RGBA: return (4, 0, 1, 2, 3)
+        case AV_PIX_FMT_BGRA: return (4, 2, 1, 0, 3)
+        case AV_PIX_FMT_ARGB: return (4, 1, 2, 3, 0)
+        case AV_PIX_FMT_ABGR: return (4, 3, 2, 1, 0)
+        case AV_PIX_FMT_RGB0: return (4, 0, 1, 2, nil)
+        case AV_PIX_FMT_BGR0: return (4, 2, 1, 0, nil)
+        case AV_PIX_FMT_RGB24: return (3, 0, 1, 2, nil)
+        case AV_PIX_FMT_BGR24: return (3, 2, 1, 0, nil)
+        default: return nil
+        }
+    }
+
     static func fourCC(_ tag: UInt32) -> String {
         guard tag != 0 else { return "" }
         let bytes = (0..<4).map { UInt8(truncatingIfNeeded: tag >> (8 * $0)) }
@@ -127,13 +143,32 @@ public final class VideoReader {
                         dstColorspace: SWS_CS_ITU709, dstFullRange: true, filter: nearestChroma ? SWS_POINT : SWS_BICUBIC)
                     rgba = try FrameHandle(format: AV_PIX_FMT_RGBA, width: f.pointee.width, height: f.pointee.height)
                 }
-                try scaler!.scale(src: f, dst: rgba!.pointer)
                 let w = Int(f.pointee.width), h = Int(f.pointee.height)
-                let planes = FramePlanes(rgba!.pointer)
                 var pixels = [UInt8](repeating: 0, count: w * h * 4)
-                pixels.withUnsafeMutableBufferPointer { out in
-                    for y in 0..<h {
-                        (out.baseAddress! + y * w * 4).update(from: planes.data[0]! + y * Int(planes.linesize[0]), count: w * 4)
+                if let order = Self.byteOrder(AVPixelFormat(rawValue: f.pointee.format)) {
+                    // 8-bit RGB layouts: a byte shuffle, exact (swscale's RGB-to-RGB paths may round).
+                    let src = FramePlanes(f)
+                    let n = order.bytes
+                    pixels.withUnsafeMutableBufferPointer { out in
+                        for y in 0..<h {
+                            let s = src.data[0]! + y * Int(src.linesize[0])
+                            for x in 0..<w {
+                                let o = (y * w + x) * 4, p = x * n
+                                out[o] = s[p + order.r]
+                                out[o + 1] = s[p + order.g]
+                                out[o + 2] = s[p + order.b]
+                                out[o + 3] = order.a.map { s[p + $0] } ?? 255
+                            }
+                        }
+                    }
+                } else {
+                    try scaler!.scale(src: f, dst: rgba!.pointer)
+                    let planes = FramePlanes(rgba!.pointer)
+                    pixels.withUnsafeMutableBufferPointer { out in
+                        for y in 0..<h {
+                            (out.baseAddress! + y * w * 4).update(
+                                from: planes.data[0]! + y * Int(planes.linesize[0]), count: w * 4)
+                        }
                     }
                 }
                 let tb = av_q2d(timeBase)

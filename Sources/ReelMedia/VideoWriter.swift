@@ -318,6 +318,33 @@ public final class VideoWriter {
                 rgba: rgba, rgbaStride: stride, into: planes.data[0]!, indexStride: Int(planes.linesize[0]),
                 palette: palette)
             f.pointee.pts = Int64(frameIndex)
+        } else if !settings.codec.isYUV {
+            // RGB targets: a byte shuffle, exact (swscale's RGB-to-RGB paths may dither or round).
+            let planes = FramePlanes(f)
+            let dst = planes.data[0]!, dstStride = Int(planes.linesize[0])
+            let w = Int(f.pointee.width), h = Int(f.pointee.height)
+            let format = settings.pixelFormat
+            for y in 0..<h {
+                let s = rgba + y * stride
+                let d = dst + y * dstStride
+                if format == AV_PIX_FMT_RGBA {
+                    d.update(from: s, count: w * 4)
+                } else if format == AV_PIX_FMT_BGRA {
+                    for x in 0..<w {
+                        d[x * 4] = s[x * 4 + 2]
+                        d[x * 4 + 1] = s[x * 4 + 1]
+                        d[x * 4 + 2] = s[x * 4]
+                        d[x * 4 + 3] = s[x * 4 + 3]
+                    }
+                } else {  // RGB24
+                    for x in 0..<w {
+                        d[x * 3] = s[x * 4]
+                        d[x * 3 + 1] = s[x * 4 + 1]
+                        d[x * 3 + 2] = s[x * 4 + 2]
+                    }
+                }
+            }
+            f.pointee.pts = Int64(frameIndex)
         } else {
             let src = sourceFrame.pointer
             let planes = FramePlanes(src)

@@ -5,8 +5,8 @@ import ReelGeometry
 /// Groups nest: `beginGroup` … content … [`beginMask` … mask content …] `endGroup`. A group's content
 /// is drawn offscreen and composited onto what is below as one picture, after its shadow, clip, mask
 /// and opacity are applied.
-public struct DisplayList: Sendable {
-    public enum Command: Sendable {
+public struct DisplayList: Sendable, Equatable {
+    public enum Command: Sendable, Equatable {
         /// Fill `path` with `paint`; coverage is multiplied by `opacity`.
         case fill(path: Path, paint: Paint, opacity: Double, rule: FillRule)
         /// Stroke `path` (in its own space, mapped to device space by `transform`, so a non-uniform
@@ -40,7 +40,7 @@ public struct DisplayList: Sendable {
 }
 
 /// How a group is composited onto what is below it.
-public struct Group: Sendable {
+public struct Group: Sendable, Equatable {
     /// Group opacity, applied to the flattened group (overlaps inside it do not show through).
     public var opacity: Double
     /// Clip path in device space (a layer's `masksToBounds` shape).
@@ -62,7 +62,7 @@ public struct Group: Sendable {
 
 /// A drop shadow: the group's alpha, blurred by a Gaussian of standard deviation `sigma` pixels,
 /// moved by `offset` pixels and tinted with `color` (its alpha includes the shadow opacity).
-public struct Shadow: Sendable {
+public struct Shadow: Sendable, Equatable {
     public var color: Color
     public var offset: Point
     public var sigma: Double

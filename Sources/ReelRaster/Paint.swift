@@ -1,7 +1,7 @@
 import ReelGeometry
 
 /// What fills the covered pixels.
-public enum Paint: Sendable {
+public enum Paint: Sendable, Equatable {
     case solid(Color)
     case gradient(Gradient)
     /// An image, mapped into device space by `transform` (image pixel coordinates → device pixels),
@@ -11,8 +11,8 @@ public enum Paint: Sendable {
 
 /// A colour ramp over one of the three `CAGradientLayer` shapes, defined in its own space and mapped
 /// into device space by `transform`.
-public struct Gradient: Sendable {
-    public enum Kind: Sendable {
+public struct Gradient: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
         /// s = ((P − start)·(end − start)) / ‖end − start‖².
         case axial(start: Point, end: Point)
         /// s = √(((P.x − c.x)/rx)² + ((P.y − c.y)/ry)²).
@@ -36,7 +36,7 @@ public struct Gradient: Sendable {
 }
 
 /// A decoded picture: premultiplied RGBA8 rows, no padding.
-public struct RasterImage: Sendable {
+public struct RasterImage: Sendable, Equatable {
     public let width: Int
     public let height: Int
     public let pixels: [UInt8]

@@ -89,3 +89,23 @@ import Testing
         #expect(silent.status == 0 && silent.stderr.isEmpty)
     }
 }
+
+@Suite struct HeldFrameTests {
+    /// Frames that draw what the frame before drew are not rasterized again; the sequence still holds
+    /// every frame as `reel still` draws it alone.
+    @Test func heldFramesAreTheSame() throws {
+        let ws = try Workspace()
+        let s = ws.write(
+            "h.json",
+            ##"{"width": 40, "height": 30, "fps": 10, "duration": 1, "layers": [{"name": "a", "position": [20, 15], "bounds": [20, 10], "backgroundColor": "#3478f6", "animations": [{"keyPath": "position.x", "fromValue": 10, "toValue": 30, "beginTime": 0.3, "duration": 0.3}]}]}"##
+        )
+        #expect(try runReel(["render", s, "-o", ws.file("seq") + "/", "--workers", "2"]).status == 0)
+        for i in 0..<10 {
+            #expect(try runReel(["still", s, "--at", "\(Double(i) / 10)", "-o", ws.file("still.png")]).status == 0)
+            let a = try ImageFile.read(path: ws.file("still.png"))
+            let b = try ImageFile.read(path: ws.file(String(format: "seq/frame_%05d.png", i)))
+            let same = a.rgba == b.rgba
+            #expect(same, "frame \(i) differs in \(zip(a.rgba, b.rgba).filter { $0 != $1 }.count) bytes")
+        }
+    }
+}
