@@ -9,6 +9,7 @@
 #include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
+#include <malloc.h>
 
 // Function-like macros Swift cannot import, as tiny inline functions.
 
@@ -23,6 +24,16 @@ static inline void reel_av_strerror(int code, char *buffer, size_t size) {
     if (av_strerror(code, buffer, size) < 0) {
         snprintf(buffer, size, "unknown FFmpeg error %d", code);
     }
+}
+
+// Keeps freed frame-sized blocks in the heap instead of returning them to the kernel (see
+// Reel.tuneAllocatorForFrames). glibc's mallopt is not visible to Swift through Glibc.
+static inline void reel_tune_malloc_for_frames(void) {
+#ifdef M_MMAP_THRESHOLD
+    mallopt(M_MMAP_THRESHOLD, 256 << 20);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+    mallopt(M_TOP_PAD, 64 << 20);
+#endif
 }
 
 #endif

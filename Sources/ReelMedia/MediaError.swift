@@ -45,3 +45,9 @@ let averrorEOF = reel_averror_eof()
 let configureFFmpegLogging: Void = {
     av_log_set_level(AV_LOG_ERROR)
 }()
+
+/// Allocator settings for programs that push many large frames through the encoders.
+public enum MediaMemory {
+    /// See `Reel.tuneAllocatorForFrames`.
+    public static func tuneForFrames() { reel_tune_malloc_for_frames() }
+}

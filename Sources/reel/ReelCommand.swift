@@ -182,6 +182,7 @@ struct Render: ParsableCommand {
 
     func run() throws {
         Interrupts.install()
+        Reel.tuneAllocatorForFrames()
         let kind = progress == "auto" ? (quiet || isatty(2) == 0 ? "none" : "bar") : progress
         let reporter = ProgressReporter(kind: kind)
         do {

@@ -117,3 +117,23 @@ enum ReelRenderTestHelper {
         try SceneRenderer(rasterizer: Rasterizer(threads: 1)).frame(for: s, at: 0)
     }
 }
+
+@Suite struct LetterboxTests {
+    /// Content outside the original canvas stays hidden in the letterbox, opaque background or not.
+    @Test func outsideContentIsHidden() throws {
+        for background in [Color.white, Color(red: 1, green: 1, blue: 1, alpha: 0)] {
+            var scene = Scene(width: 200, height: 100, fps: FrameRate(numerator: 10, denominator: 1)!, duration: 0.1)
+            scene.background = background
+            var box = Layer(name: "box")
+            box.position = .init(x: 100, y: 50)
+            box.bounds = .init(x: 0, y: 0, width: 100, height: 300)  // sticks out above and below
+            box.backgroundColor = Color(hex: "#ff0000")
+            scene.layers = [box]
+            let f = try ReelRenderTestHelper.frame(scene.fitted(pixelWidth: 100, pixelHeight: 100))
+            func px(_ x: Int, _ y: Int) -> [UInt8] { Array(f.pixels[((y * 100 + x) * 4)..<((y * 100 + x) * 4 + 4)]) }
+            #expect(px(50, 10) == (background.alpha < 1 ? [0, 0, 0, 0] : [255, 255, 255, 255]), "\(background)")
+            #expect(px(50, 50) == [255, 0, 0, 255])
+            #expect(px(50, 90) == px(50, 10))
+        }
+    }
+}
