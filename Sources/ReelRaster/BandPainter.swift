@@ -215,7 +215,9 @@ struct BandPainter {
         alpha.withUnsafeBufferPointer { alpha in
             for y in target.y0..<target.y1 {
                 let out = target.row(y)
+                let cover = content.row(y) + (target.x0 - content.x0) * 4
                 for x in target.x0..<target.x1 {
+                    if cover[(x - target.x0) * 4 + 3] == 255 { continue }  // the content will cover it
                     let u = Double(x) - shadow.offset.x - Double(content.x0)
                     let v = Double(y) - shadow.offset.y - Double(content.y0)
                     let fu = u.rounded(.down), fv = v.rounded(.down)
@@ -396,7 +398,10 @@ extension BandPainter {
                 let fv = v.rounded(.down)
                 let iv = Int(fv), tv = Float(v - fv)
                 guard iv + 1 >= gy0, iv < gy0 + gh else { continue }
+                // Where the content itself is opaque it will cover the shadow entirely: skip those pixels.
+                let cover = content.row(y) + (target.x0 - content.x0) * 4
                 for x in target.x0..<target.x1 {
+                    if cover[(x - target.x0) * 4 + 3] == 255 { continue }
                     let iu = columnCell[x - target.x0], tu = columnWeight[x - target.x0]
                     let a =
                         (at(iu, iv) * (1 - tu) + at(iu + 1, iv) * tu) * (1 - tv)
