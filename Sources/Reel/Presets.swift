@@ -23,8 +23,7 @@ extension Reel {
         }
         guard let text = BuiltInPresets.files[nameOrPath] else {
             let names = presetNames
-            let near = names.min { editDistance($0, nameOrPath) < editDistance($1, nameOrPath) }
-            let suggestion = near.flatMap { editDistance($0, nameOrPath) <= 3 ? "did you mean \"\($0)\"? " : nil } ?? ""
+            let suggestion = closest(nameOrPath, in: names).map { "did you mean \"\($0)\"? " } ?? ""
             throw .usage(
                 "--preset: there is no preset \"\(nameOrPath)\"", fix: "\(suggestion)presets: \(names.joined(separator: ", "))")
         }
@@ -55,21 +54,6 @@ extension Reel {
         if let w = p.width { overrides.width = w }
         if let s = p.size { overrides.size = (s[0], s[1]) }
     }
-}
-
-func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a), b = Array(b)
-    var row = Array(0...b.count)
-    for i in 1...max(1, a.count) where !a.isEmpty {
-        var previous = row[0]
-        row[0] = i
-        for j in 1...max(1, b.count) where !b.isEmpty {
-            let current = row[j]
-            row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
-            previous = current
-        }
-    }
-    return row[b.count]
 }
 
 extension Scene {

@@ -1118,7 +1118,8 @@ extension SceneDecoder {
 }
 
 /// The known name nearest to a misspelt one, if it is close enough to be a likely typo.
-func closest(_ word: String, in candidates: [String]) -> String? {
+/// The candidate nearest in spelling to `word` when it is plausibly what was meant (for "did you mean").
+public func closest(_ word: String, in candidates: [String]) -> String? {
     func distance(_ a: [Character], _ b: [Character]) -> Int {
         if a.isEmpty { return b.count }
         var previous = Array(0...b.count)
