@@ -171,9 +171,27 @@ public struct AnimationGroup: Hashable, Sendable {
     public var timingFunction: TimingFunction = .linear
 
     public init(animations: [Animation], timing: MediaTiming = MediaTiming(), timingFunction: TimingFunction = .linear) {
-        self.animations = animations.map { Self.inheritingDuration($0, from: timing) }
+        self.animations = animations.map { Self.ignoringRemoval(Self.inheritingDuration($0, from: timing)) }
         self.timing = timing
         self.timingFunction = timingFunction
+    }
+
+    /// §6: only the group's `removedOnCompletion` is honoured, the children's are ignored — a child's
+    /// own fill mode decides what it shows after it ends, for as long as the group applies.
+    static func ignoringRemoval(_ a: Animation) -> Animation {
+        switch a {
+        case .basic(var b):
+            b.timing.removedOnCompletion = false
+            return .basic(b)
+        case .keyframe(var k):
+            k.timing.removedOnCompletion = false
+            return .keyframe(k)
+        case .spring(var s):
+            s.base.timing.removedOnCompletion = false
+            return .spring(s)
+        default:
+            return a
+        }
     }
 
     /// UNCONFIRMED (§6): a child with no duration of its own runs for the group's whole duration.

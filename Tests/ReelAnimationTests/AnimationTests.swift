@@ -120,3 +120,23 @@ func number(_ v: AnimatableValue?) -> Double? {
         #expect(a.value(at: 0.5, model: .point(.zero)) == .point(Point(x: 2.5, y: 5)))
     }
 }
+
+@Suite struct GroupChildRemovalTests {
+    /// CORE-ANIMATION.md §6: a child's removedOnCompletion is ignored, so a child with a forwards fill
+    /// holds its end value while its group (longer, filling forwards) still applies; without a fill it
+    /// goes back to the model value.
+    @Test func childFillHoldsInsideTheGroup() {
+        let held = BasicAnimation(
+            keyPath: "opacity", fromValue: .number(1), toValue: .number(0),
+            timing: MediaTiming(duration: 0.5, fillMode: .forwards))  // removedOnCompletion true, as by default
+        let dropped = BasicAnimation(
+            keyPath: "opacity", fromValue: .number(1), toValue: .number(0), timing: MediaTiming(duration: 0.5))
+        let group = AnimationGroup(
+            animations: [.basic(held), .basic(dropped)],
+            timing: MediaTiming(duration: 1, fillMode: .forwards, removedOnCompletion: false))
+        let t = group.childTime(at: 0.75)!
+        #expect(Animation.basic(held).value(at: t, model: .number(1)) == nil)  // outside a group: removed
+        #expect(group.animations[0].value(at: t, model: .number(1)) == .number(0))  // held by its fill
+        #expect(group.animations[1].value(at: t, model: .number(1)) == nil)  // no fill: the model shows
+    }
+}

@@ -283,6 +283,12 @@ enum Reference {
         // Before show: fill hidden; during show all three shown; after it (0.1 + 0.489) empty and
         // replicator hidden, fill shown (and held at full size by the forwards fill).
         #expect(Reference.layer(s, "fill", at: 0.05).hidden && !Reference.layer(s, "empty", at: 0.05).hidden)
+        // Between the end of a child (0.1 + 0.27 s) and the end of its group, the child's forwards fill
+        // holds its end value: the empty star stays gone, the line stays out at (0.13246·W, 0.4·150).
+        #expect(Reference.layer(s, "empty", at: 0.45).opacity == 0)
+        #expect(Reference.layer(s, "empty", at: 0.45).bounds.size.width == 0)
+        let held = Reference.layer(s, "line", at: 0.45).position
+        #expect(abs(held.x - 0.13246 * 1.00284 * 150) < 1e-3 && abs(held.y - 60) < 1e-3)
         #expect(!Reference.layer(s, "replicator", at: 0.3).hidden)
         #expect(Reference.layer(s, "empty", at: 0.6).hidden && Reference.layer(s, "replicator", at: 0.6).hidden)
         #expect(abs(Reference.layer(s, "fill", at: 1.0).bounds.size.width - 99) < 1e-9)
