@@ -10,6 +10,8 @@ public enum ReelError: Error, Sendable, CustomStringConvertible {
     /// A problem with the output path or an option, with how to fix it.
     case usage(String, fix: String?)
     case cancelled(signal: Int32)
+    /// Stopped by its caller (a batch stopping after another job failed, with --fail-fast).
+    case stopped(reason: String)
 
     public var description: String {
         switch self {
@@ -18,6 +20,7 @@ public enum ReelError: Error, Sendable, CustomStringConvertible {
         case .raster(let e, let t): return "drawing the frame at \(t) s failed: \(e)"
         case .usage(let message, let fix): return fix.map { "\(message)\n  fix: \($0)" } ?? message
         case .cancelled(let signal): return "interrupted by signal \(signal); no output written"
+        case .stopped(let reason): return "stopped: \(reason); no output written"
         }
     }
 

@@ -66,8 +66,58 @@ public struct RenderOptions: Sendable {
     /// Frames sampled to build a GIF's palette for the whole clip (evenly spread; every frame when
     /// the clip has no more).
     public var gifPaletteSamples = 600
+    /// Render part of the clip as a segment that `Reel.concat` joins with the others without
+    /// re-encoding: nil renders the whole clip.
+    public var segment: SegmentRequest?
+    /// Asked between frames; true stops the render with `ReelError.stopped` (and nothing written).
+    public var shouldStop: (@Sendable () -> String?)?
 
     public init() {}
+}
+
+/// Which part of a clip a segment holds.
+public enum SegmentRequest: Sendable, Equatable {
+    /// Frames `first…last` of the output (from 0, both included).
+    case frames(Int, Int)
+    /// Shard `index` (from 0) of `count` equal parts.
+    case shard(Int, Int)
+
+    /// Parses `A-B` (frames) or `I/N` (a shard).
+    public init?(frames text: String) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]), a >= 0, b >= a else { return nil }
+        self = .frames(a, b)
+    }
+
+    public init?(shard text: String) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n >= 1, i >= 0 else { return nil }
+        self = .shard(i, n)
+    }
+
+    /// The frames it names in a clip of `total` frames, or why it names none.
+    func resolve(total: Int) throws(ReelError) -> SegmentInfo {
+        switch self {
+        case .frames(let a, let b):
+            guard b < total else {
+                throw .usage(
+                    "--frames \(a)-\(b): the clip has \(total) frames, numbered 0-\(total - 1)",
+                    fix: "give a range within 0-\(total - 1)")
+            }
+            return SegmentInfo(first: a, last: b, total: total)
+        case .shard(let i, let n):
+            guard i < n else {
+                throw .usage(
+                    "--shard \(i)/\(n): shards are numbered from 0", fix: "use 0/\(n) … \(n - 1)/\(n)")
+            }
+            guard let info = SegmentInfo.shard(i, of: n, total: total) else {
+                throw .usage(
+                    "--shard \(i)/\(n): the clip has only \(total) frames, so this shard holds none",
+                    fix: "split it into at most \(total) shards")
+            }
+            return info
+        }
+    }
 }
 
 public struct RenderSummary: Sendable {
@@ -269,7 +319,19 @@ public enum Reel {
         if flatten { drawn.background = over(scene.background, options.matte ?? .white) }
         let renderer = SceneRenderer(rasterizer: Rasterizer(threads: options.threads), images: clip.images)
         let frames = rate.frameCount(duration: scene.duration)
-        let workers = max(1, min(options.workers, frames))
+        // A segment: frames first…last of the clip, keeping the clip's timestamps (see SegmentJoiner).
+        var part = SegmentInfo(first: 0, last: frames - 1, total: frames)
+        if let request = options.segment {
+            guard [.mp4, .mov, .webm, .gif, .png].contains(container) else {
+                throw .usage(
+                    "\(output): segments (--frames, --shard) are written as .mp4, .mov, .webm, .gif or a PNG sequence folder, not .\(container.rawValue)",
+                    fix: "render the segments as a PNG sequence (-o frames/), join them with reel concat, then encode")
+            }
+            part = try request.resolve(total: frames)
+            settings.firstFrame = part.first
+            settings.comment = part.description
+        }
+        let workers = max(1, min(options.workers, part.count))
         let poolBytes = RenderAhead.capacity(workers: workers) * settings.width * settings.height * 4
         let limit = options.memoryLimit.map(UInt64.init) ?? ProcessInfo.processInfo.physicalMemory / 2
         if UInt64(poolBytes) > limit {
@@ -308,13 +370,14 @@ public enum Reel {
             } catch {
                 throw ReelError.media(error, output: output)
             }
-            let scene = drawn, rate = rate
-            let ahead = RenderAhead(frames: frames, width: settings.width, height: settings.height, workers: workers) {
-                (i, frame) throws(ReelError) -> Bool in
+            let scene = drawn, rate = rate, firstFrame = part.first
+            let ahead = RenderAhead(frames: part.count, width: settings.width, height: settings.height, workers: workers) {
+                (k, frame) throws(ReelError) -> Bool in
+                let i = firstFrame + k
                 let t = rate.time(ofFrame: i)
                 let list = renderer.displayList(for: scene.sample(at: t), scene: scene)
                 // A frame that would draw exactly what the one before drew (a hold) is not drawn again.
-                if i > 0, renderer.displayList(for: scene.sample(at: rate.time(ofFrame: i - 1)), scene: scene) == list {
+                if k > 0, renderer.displayList(for: scene.sample(at: rate.time(ofFrame: i - 1)), scene: scene) == list {
                     return false
                 }
                 do throws(RasterError) {
@@ -326,8 +389,9 @@ public enum Reel {
             }
             defer { ahead.stop() }
             var shown: Frame?  // the last frame given to the encoder, kept for repeats
-            for i in 0..<frames {
+            for i in 0..<part.count {
                 if let sig = Interrupts.pendingSignal { throw ReelError.cancelled(signal: sig) }
+                if let reason = options.shouldStop?() { throw ReelError.stopped(reason: reason) }
                 let (frame, same) = try ahead.take(i)
                 let current: Frame
                 if same, let previous = shown {
@@ -345,7 +409,7 @@ public enum Reel {
                 }
                 progress(
                     RenderProgress(
-                        frame: i + 1, total: frames, elapsed: Date().timeIntervalSince(start),
+                        frame: i + 1, total: part.count, elapsed: Date().timeIntervalSince(start),
                         bytes: writer.bytesWritten))
             }
             if let previous = shown { ahead.recycle(previous) }
@@ -371,7 +435,7 @@ public enum Reel {
             }
         }
         return RenderSummary(
-            output: file.target, container: container, frames: frames, width: settings.encodedWidth,
+            output: file.target, container: container, frames: part.count, width: settings.encodedWidth,
             height: settings.encodedHeight, frameRate: rate, bytes: bytes,
             seconds: Date().timeIntervalSince(start), notes: notes)
     }

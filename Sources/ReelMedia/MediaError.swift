@@ -51,3 +51,4 @@ public enum MediaMemory {
     /// See `Reel.tuneAllocatorForFrames`.
     public static func tuneForFrames() { reel_tune_malloc_for_frames() }
 }
+let reelNoPTS = reel_av_nopts_value()

@@ -35,6 +35,8 @@ public enum VideoContainer: String, Sendable, CaseIterable {
     }
 
     /// libavformat's muxer name.
+    public var muxerName: String { muxer }
+
     var muxer: String {
         switch self {
         case .mp4: return "mp4"

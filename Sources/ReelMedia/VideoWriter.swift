@@ -29,6 +29,12 @@ public struct VideoSettings: Sendable {
     public var lossless = false
     /// Colour quantization of GIFs.
     public var gif = GIFOptions()
+    /// The clip's frame number of the first frame appended: a segment of a longer clip keeps the
+    /// clip's timestamps (and, in a PNG sequence, its frame numbers), so segments join without
+    /// re-encoding. The first frame is always a key frame.
+    public var firstFrame = 0
+    /// Written into the file's metadata (`comment` in MP4/MOV/WebM, a comment extension in a GIF).
+    public var comment: String?
 
     public init(
         width: Int, height: Int, frameRateNumerator: Int, frameRateDenominator: Int = 1, container: VideoContainer,
@@ -120,6 +126,7 @@ public final class VideoWriter {
     private var padded: [UInt8] = []  // odd-sized frames, with the edge repeated
     private var straight: [UInt8] = []  // un-premultiplied frames
     private var frameIndex = 0
+    private let path: String
     private var finished = false
 
     /// `path` is the file, or for a PNG sequence the folder (created if needed).
@@ -129,6 +136,8 @@ public final class VideoWriter {
         }
         if let problem = settings.problem { throw MediaError(call: "VideoWriter", message: problem) }
         self.settings = settings
+        self.path = path
+        frameIndex = settings.firstFrame
         let w = Int32(settings.encodedWidth), h = Int32(settings.encodedHeight)
         let fps = AVRational(num: Int32(settings.frameRateNumerator), den: Int32(settings.frameRateDenominator))
         let timeBase = AVRational(num: fps.den, den: fps.num)
@@ -261,9 +270,12 @@ public final class VideoWriter {
         case .webp:
             av_dict_set(&muxOptions, "loop", String(max(0, settings.loop == 0 ? 0 : settings.loop + 1)), 0)
         case .png:
-            av_dict_set(&muxOptions, "start_number", "0", 0)
+            av_dict_set(&muxOptions, "start_number", String(settings.firstFrame), 0)
         case .webm:
             break
+        }
+        if let comment = settings.comment, settings.container != .gif {
+            av_dict_set(&format.pointer.pointee.metadata, "comment", comment, 0)
         }
         try ff("avformat_write_header", avformat_write_header(format.pointer, &muxOptions))
     }
@@ -365,7 +377,7 @@ public final class VideoWriter {
     public func finish() throws(MediaError) {
         guard !finished else { return }
         finished = true
-        if settings.codec == .gif && frameIndex > 0 {
+        if settings.codec == .gif && frameIndex > settings.firstFrame {
             // The muxer takes each delay from the next frame's timestamp; the last one is set here so
             // the GIF lasts exactly frameCount / fps (to the centisecond).
             let n = frameIndex, num = settings.frameRateNumerator, den = settings.frameRateDenominator
@@ -379,9 +391,12 @@ public final class VideoWriter {
         try send(nil)
         try ff("av_write_trailer", av_write_trailer(format.pointer))
         try format.closeIO()
+        if settings.container == .gif, let comment = settings.comment {
+            try GIFComment.insert(comment, intoFileAt: path)
+        }
     }
 
-    public var framesWritten: Int { frameIndex }
+    public var framesWritten: Int { frameIndex - settings.firstFrame }
 
     /// Bytes written to the output so far (for a PNG sequence, 0: each frame is its own file).
     public var bytesWritten: Int {

@@ -22,7 +22,7 @@ struct ReelCommand: ParsableCommand {
               reel sheet examples/star-button.yaml -o sheet.png --frames 12
             """,
         version: ReelVersion.string,
-        subcommands: [Render.self, Still.self, Sheet.self, Presets.self, Timeline.self, Info.self]
+        subcommands: [Render.self, Concat.self, Still.self, Sheet.self, Presets.self, Timeline.self, Info.self]
     )
 }
 
@@ -119,6 +119,16 @@ struct Render: ParsableCommand {
             valueName: "levels"))
     var tolerance: Int?
 
+    @Option(
+        help: ArgumentHelp(
+            "Render only frames A to B (from 0, both included) as a segment for reel concat.", valueName: "A-B"))
+    var frames: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Render shard I (from 0) of N equal parts as a segment for reel concat, e.g. --shard 0/4.", valueName: "I/N"))
+    var shard: String?
+
     @Option(help: ArgumentHelp("Rasterizer threads (default: all cores). The output is the same for any value.", valueName: "n"))
     var threads: Int?
 
@@ -178,6 +188,13 @@ struct Render: ParsableCommand {
         if let dither, GIFOptions.Dither(rawValue: dither) == nil { throw ValidationError("--dither is bayer or none") }
         if let matte, Color(hex: matte) == nil { throw ValidationError("--matte takes a colour such as #ffffff, got '\(matte)'") }
         if scale != nil && width != nil { throw ValidationError("give --scale or --width, not both") }
+        if frames != nil && shard != nil { throw ValidationError("give --frames or --shard, not both") }
+        if let frames, SegmentRequest(frames: frames) == nil {
+            throw ValidationError("--frames is FIRST-LAST, frame numbers from 0 with LAST ≥ FIRST, e.g. 0-59; got '\(frames)'")
+        }
+        if let shard, SegmentRequest(shard: shard) == nil {
+            throw ValidationError("--shard is INDEX/COUNT with the index from 0, e.g. 0/4 … 3/4; got '\(shard)'")
+        }
     }
 
     func run() throws {
@@ -236,6 +253,8 @@ struct Render: ParsableCommand {
             if let threads { options.threads = threads }
             if let workers { options.workers = workers }
             if let memoryLimit { options.memoryLimit = memoryLimit << 20 }
+            if let frames { options.segment = SegmentRequest(frames: frames) }
+            if let shard { options.segment = SegmentRequest(shard: shard) }
             _ = try Reel.checkOutput(outputPath, codec: options.codec)
             let loaded = try Reel.load(scene, overrides: overrides)
             let summary = try Reel.render(

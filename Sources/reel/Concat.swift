@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import Reel
+
+struct Concat: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Join segments (reel render --frames / --shard) into one clip without re-encoding.",
+        discussion: """
+            The segments may be given in any order (a glob such as seg-*.mp4 is fine): each file says which \
+            frames of the clip it holds, and together they must hold every frame once, encoded with the \
+            same settings. MP4, MOV and WebM packets are copied with their timestamps; GIF frames are \
+            copied in order (the shards of a GIF share the whole clip's palette); PNG sequence folders are \
+            gathered into one folder (-o joined/). Anything that does not fit is refused before writing.
+
+            Example:
+              for i in 0 1 2 3; do reel render scene.yaml --shard $i/4 -o seg-$i.mp4 & done; wait
+              reel concat seg-*.mp4 -o clip.mp4
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The segment files (or PNG sequence folders).", valueName: "segments"))
+    var segments: [String]
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The joined clip (same format as the segments).", valueName: "file"))
+    var output: String
+
+    @Flag(name: .shortAndLong, help: "Print nothing but errors.")
+    var quiet = false
+
+    func run() throws {
+        Interrupts.install()
+        do {
+            let summary = try Reel.concat(segments, to: output)
+            if !quiet {
+                printError("joined \(summary.segments) segments into \(summary.output): \(summary.frames) frames")
+            }
+        } catch {
+            printError("error: \(error)")
+            throw ExitCode(error.exitCode)
+        }
+    }
+}
