@@ -54,7 +54,7 @@ let package = Package(
             resources: [.copy("Goldens")]
         ),
         .testTarget(name: "ReelAnimationTests", dependencies: ["ReelAnimation"]),
-        .testTarget(name: "ReelSceneTests", dependencies: ["ReelScene"]),
+        .testTarget(name: "ReelSceneTests", dependencies: ["ReelScene", "ReelGeometry"]),
         // Helpers shared by the test targets (temporary folders, test pictures, PSNR, GIF block reader).
         .target(name: "ReelTestSupport", path: "Tests/ReelTestSupport"),
         .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelTestSupport"]),

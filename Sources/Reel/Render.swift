@@ -17,11 +17,14 @@ public struct SceneOverrides: Sendable {
     public var width: Int?
     /// A fixed output size in pixels: the clip is fitted and centred (`Scene.fitted`).
     public var size: (width: Int, height: Int)?
+    /// Values for the variables the scene declares (`SceneVariables`).
+    public var variables: [String: JSONNode] = [:]
 
     public init(
         fps: FrameRate? = nil, scale: Double? = nil, duration: Double? = nil, speed: Double? = nil, width: Int? = nil,
-        size: (width: Int, height: Int)? = nil
+        size: (width: Int, height: Int)? = nil, variables: [String: JSONNode] = [:]
     ) {
+        self.variables = variables
         self.fps = fps
         self.scale = scale
         self.duration = duration
@@ -182,7 +185,7 @@ public enum Reel {
     public static func loadScene(_ path: String, overrides: SceneOverrides = SceneOverrides()) throws(ReelError) -> Scene {
         var scene: Scene
         do {
-            scene = try SceneDecoder.load(contentsOf: path)
+            scene = try SceneDecoder.load(contentsOf: path, variables: overrides.variables)
         } catch {
             throw .scene(error)
         }

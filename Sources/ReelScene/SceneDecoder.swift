@@ -4,7 +4,8 @@ import ReelGeometry
 
 /// Reads a scene file into a `Scene`, reporting the first problem with its line, column and key path.
 public enum SceneDecoder {
-    public static func load(contentsOf path: String) throws(SceneError) -> Scene {
+    /// `variables` are values for the variables the scene declares (see `SceneVariables`).
+    public static func load(contentsOf path: String, variables: [String: JSONNode] = [:]) throws(SceneError) -> Scene {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw SceneError(
@@ -22,25 +23,30 @@ public enum SceneDecoder {
             guard let text = String(data: data, encoding: .utf8) else {
                 throw SceneError(file: path, message: "is not UTF-8 text")
             }
-            return try decode(yaml: text, file: path)
+            return try decode(yaml: text, file: path, variables: variables)
         }
-        return try decode([UInt8](data), file: path)
+        return try decode([UInt8](data), file: path, variables: variables)
     }
 
     /// A scene written in YAML: the same keys, values and errors as JSON.
-    public static func decode(yaml text: String, file: String) throws(SceneError) -> Scene {
-        let root = try YAMLReader.parse(text, file: file)
+    public static func decode(yaml text: String, file: String, variables: [String: JSONNode] = [:]) throws(SceneError)
+        -> Scene
+    {
+        let root = try SceneVariables.resolve(YAMLReader.parse(text, file: file), file: file, values: variables)
         var reader = Reader(file: file)
         return try reader.scene(root)
     }
 
-    public static func decode(_ bytes: [UInt8], file: String) throws(SceneError) -> Scene {
-        let root: JSONNode
+    public static func decode(_ bytes: [UInt8], file: String, variables: [String: JSONNode] = [:]) throws(SceneError)
+        -> Scene
+    {
+        var root: JSONNode
         do {
             root = try JSONParser.parse(bytes)
         } catch {
             throw SceneError(file: file, location: error.location, message: "invalid JSON: \(error.message)")
         }
+        root = try SceneVariables.resolve(root, file: file, values: variables)
         var reader = Reader(file: file)
         return try reader.scene(root)
     }
@@ -309,7 +315,9 @@ struct Reader {
         return scene
     }
 
-    static let sceneKeys = ["width", "height", "scale", "fps", "duration", "background", "layers", "animations", "timeline"]
+    static let sceneKeys = [
+        "width", "height", "scale", "fps", "duration", "background", "variables", "layers", "animations", "timeline",
+    ]
     static let actionKeys = [
         "at", "after", "delay", "every", "times", "layer", "set", "animate", "add", "play", "retarget", "remove",
     ]

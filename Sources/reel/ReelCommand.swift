@@ -52,6 +52,13 @@ struct Render: ParsableCommand {
     @Option(help: ArgumentHelp("Frame rate, overriding the scene's: 30, 29.97 or 30000/1001.", valueName: "rate"))
     var fps: String?
 
+    @Option(
+        name: .customLong("var"),
+        help: ArgumentHelp(
+            "A value for a variable the scene declares (repeatable): --var accent=#ff3b30 --var label=Save.",
+            valueName: "name=value"))
+    var variables: [String] = []
+
     @Option(help: ArgumentHelp("Pixels per point, overriding the scene's scale.", valueName: "factor"))
     var scale: Double?
 
@@ -188,6 +195,9 @@ struct Render: ParsableCommand {
         if let dither, GIFOptions.Dither(rawValue: dither) == nil { throw ValidationError("--dither is bayer or none") }
         if let matte, Color(hex: matte) == nil { throw ValidationError("--matte takes a colour such as #ffffff, got '\(matte)'") }
         if scale != nil && width != nil { throw ValidationError("give --scale or --width, not both") }
+        for v in variables where !v.contains("=") || v.hasPrefix("=") {
+            throw ValidationError("--var is NAME=VALUE, e.g. --var accent=#ff3b30; got '\(v)'")
+        }
         if frames != nil && shard != nil { throw ValidationError("give --frames or --shard, not both") }
         if let frames, SegmentRequest(frames: frames) == nil {
             throw ValidationError("--frames is FIRST-LAST, frame numbers from 0 with LAST ≥ FIRST, e.g. 0-59; got '\(frames)'")
@@ -222,6 +232,10 @@ struct Render: ParsableCommand {
                 }
             }
             if let fps { overrides.fps = FrameRate(parsing: fps) }
+            for v in variables {
+                let eq = v.firstIndex(of: "=")!
+                overrides.variables[String(v[..<eq])] = SceneVariables.value(fromArgument: String(v[v.index(after: eq)...]))
+            }
             if let scale {
                 overrides.scale = scale
                 overrides.width = nil
