@@ -17,6 +17,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
+        // SHA-256 of a batch job's inputs (scene, assets, options), to skip jobs already rendered.
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         .systemLibrary(
@@ -32,7 +34,10 @@ let package = Package(
         .target(name: "ReelMedia", dependencies: ["CFFmpeg"]),
         .target(
             name: "Reel",
-            dependencies: ["ReelGeometry", "ReelRaster", "ReelAnimation", "ReelScene", "ReelRender", "ReelMedia"]
+            dependencies: [
+                "ReelGeometry", "ReelRaster", "ReelAnimation", "ReelScene", "ReelRender", "ReelMedia",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .executableTarget(
             name: "reel",

@@ -51,13 +51,28 @@ public struct Preset: Sendable, Equatable {
     }
 
     public static func decode(yaml text: String, file: String, name: String) throws(SceneError) -> Preset {
-        let root = try YAMLReader.parse(text, file: file)
-        let r = Reader(file: file)
-        let m = try r.members(root, "", known: keys, what: "a preset")
-        guard let d = m["description"] else {
-            throw r.fail(root, "description", "a preset needs a one-line \"description\"")
+        try decode(node: YAMLReader.parse(text, file: file), file: file, name: name).preset
+    }
+
+    /// A preset's keys read from a node: a preset file (`extraKeys` empty: a description is required), or
+    /// settings inline in a larger document, such as a batch manifest's output (`base` is its path
+    /// there, and the node's other allowed keys come back in `members`).
+    public static func decode(node root: JSONNode, file: String, name: String, base: String = "", extraKeys: [String] = [])
+        throws(SceneError) -> (preset: Preset, members: [String: JSONNode])
+    {
+        let r = Reader(file: file, base: base)
+        let inline = !extraKeys.isEmpty
+        let m = try r.members(
+            root, "", known: inline ? extraKeys + keys.filter { $0 != "description" && $0 != "format" } : keys,
+            what: inline ? "an output" : "a preset")
+        var description = ""
+        if !inline {
+            guard let d = m["description"] else {
+                throw r.fail(root, "description", "a preset needs a one-line \"description\"")
+            }
+            description = try r.string(d, "description")
         }
-        var p = Preset(name: name, description: try r.string(d, "description"))
+        var p = Preset(name: name, description: description)
         func choice(_ key: String, _ allowed: [String]) throws(SceneError) -> String? {
             guard let n = m[key] else { return nil }
             let v: String
@@ -125,6 +140,6 @@ public struct Preset: Sendable, Equatable {
             p.size = out
         }
         if p.width != nil && p.size != nil { throw r.fail(m["width"]!, "width", "give \"width\" or \"size\", not both") }
-        return p
+        return (p, m)
     }
 }

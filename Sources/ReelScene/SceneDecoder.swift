@@ -55,9 +55,11 @@ public enum SceneDecoder {
 /// Walks the located JSON tree with the current key path, so every error can say where it is.
 struct Reader {
     let file: String
+    /// Where the values read sit in a larger document (a preset inside a batch manifest), for messages.
+    var base = ""
 
     func fail(_ node: JSONNode, _ path: String, _ message: String, fix: String? = nil) -> SceneError {
-        SceneError(file: file, location: node.location, path: path, message: message, fix: fix)
+        SceneError(file: file, location: node.location, path: join(base, path), message: message, fix: fix)
     }
 
     /// An object's members by key, refusing keys it does not know (with a "did you mean").
@@ -70,7 +72,7 @@ struct Reader {
             guard known.contains(m.key) else {
                 let suggestion = closest(m.key, in: known).map { "did you mean \"\($0)\"? " } ?? ""
                 throw SceneError(
-                    file: file, location: m.keyLocation, path: join(path, m.key),
+                    file: file, location: m.keyLocation, path: join(base, join(path, m.key)),
                     message: "unknown key \"\(m.key)\" in \(what)",
                     fix: "\(suggestion)known keys: \(known.joined(separator: ", "))")
             }

@@ -22,7 +22,7 @@ struct ReelCommand: ParsableCommand {
               reel sheet examples/star-button.yaml -o sheet.png --frames 12
             """,
         version: ReelVersion.string,
-        subcommands: [Render.self, Concat.self, Still.self, Sheet.self, Presets.self, Timeline.self, Info.self]
+        subcommands: [Render.self, Batch.self, Concat.self, Still.self, Sheet.self, Presets.self, Timeline.self, Info.self]
     )
 }
 

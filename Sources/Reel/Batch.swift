@@ -1,0 +1,286 @@
+import Crypto
+import Foundation
+import ReelMedia
+import ReelScene
+
+/// One output of a planned batch job: where it goes and how it is rendered.
+public struct BatchOutput: Sendable {
+    public var path: String
+    public var options: RenderOptions
+    public var overrides: SceneOverrides
+    /// The settings as text, for the record of inputs (with the preset's own values, so editing a
+    /// preset file re-renders what uses it).
+    public var settings: String
+}
+
+/// A batch job after globs, variants and placeholders are expanded: one scene, one set of variables.
+public struct BatchJob: Sendable {
+    public var name: String
+    public var scene: String
+    public var variant: String?
+    public var variables: [String: JSONNode]
+    public var outputs: [BatchOutput]
+}
+
+public struct BatchPlan: Sendable {
+    public var manifest: String
+    public var jobs: [BatchJob]
+    public var concurrency: Int?
+    public var memoryLimit: Int?
+}
+
+extension Reel {
+    /// Reads a manifest and expands it into jobs; every problem is reported with the manifest's line
+    /// and column before anything is rendered.
+    public static func planBatch(_ manifestPath: String) throws(ReelError) -> BatchPlan {
+        let manifest: BatchManifest
+        do {
+            manifest = try BatchManifest.load(contentsOf: manifestPath)
+        } catch {
+            throw .scene(error)
+        }
+        let base = URL(fileURLWithPath: manifestPath).deletingLastPathComponent().path
+        func resolve(_ path: String) -> String {
+            path.hasPrefix("/") ? path : (base == "." || base.isEmpty ? path : (base as NSString).appendingPathComponent(path))
+        }
+        func fail(_ location: SourceLocation, _ path: String, _ message: String, fix: String? = nil) -> ReelError {
+            .scene(SceneError(file: manifestPath, location: location, path: path, message: message, fix: fix))
+        }
+        var plan = BatchPlan(
+            manifest: manifestPath, jobs: [], concurrency: manifest.concurrency, memoryLimit: manifest.memoryLimit)
+        var writers: [String: String] = [:]  // output path → the job path that writes it
+        for spec in manifest.jobs {
+            let scenes: [String]
+            let pattern = resolve(spec.scene)
+            if spec.scene.contains(where: { "*?[".contains($0) }) {
+                scenes = glob(pattern)
+                guard !scenes.isEmpty else {
+                    throw fail(
+                        spec.location, spec.jsonPath + ".scene", "no file matches \(spec.scene) (looked for \(pattern))",
+                        fix: "paths are relative to the manifest's folder")
+                }
+            } else {
+                guard FileManager.default.fileExists(atPath: pattern) else {
+                    throw fail(
+                        spec.location, spec.jsonPath + ".scene", "\(spec.scene): no such scene file (looked for \(pattern))",
+                        fix: "paths are relative to the manifest's folder")
+                }
+                scenes = [pattern]
+            }
+            let variants: [(name: String?, variables: [String: JSONNode])] =
+                spec.variants.isEmpty
+                ? [(nil, spec.variables)] : spec.variants.map { ($0.name, spec.variables.merging($0.variables) { $1 }) }
+            for scene in scenes {
+                let sceneName = ((scene as NSString).lastPathComponent as NSString).deletingPathExtension
+                for variant in variants {
+                    var fields = ["scene": sceneName, "variant": variant.name ?? ""]
+                    for (k, v) in variant.variables {
+                        switch v.value {
+                        case .string(let s): fields[k] = s
+                        case .number(let x): fields[k] = x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x)
+                        default: break
+                        }
+                    }
+                    let defaultName = variant.name.map { "\(sceneName)-\($0)" } ?? sceneName
+                    let name = try spec.name.map { (template) throws(ReelError) in
+                        try fill(template, fields, hasVariants: !spec.variants.isEmpty) { (message, fix) in
+                            fail(spec.location, spec.jsonPath + ".name", message, fix: fix)
+                        }
+                    }
+                    fields["job"] = name ?? defaultName
+                    var job = BatchJob(
+                        name: name ?? defaultName, scene: scene, variant: variant.name, variables: variant.variables,
+                        outputs: [])
+                    for o in spec.outputs {
+                        let path = resolve(
+                            try fill(o.path, fields, hasVariants: !spec.variants.isEmpty) { (message, fix) in
+                                fail(o.location, o.jsonPath, message, fix: fix)
+                            })
+                        var options = RenderOptions()
+                        var overrides = SceneOverrides(variables: variant.variables)
+                        var settings = "path=\(URL(fileURLWithPath: path).lastPathComponent)"
+                        if let presetName = o.preset {
+                            let local = resolve(presetName)
+                            let isFile = presetName.contains("/") || presetName.hasSuffix(".yaml") || presetName.hasSuffix(".yml")
+                            let preset: Preset
+                            do {
+                                preset = try Reel.preset(isFile ? local : presetName)
+                            } catch {
+                                throw fail(o.location, o.jsonPath, "\(error)")
+                            }
+                            if let format = preset.format {
+                                let ext = URL(fileURLWithPath: path).pathExtension.lowercased()
+                                let isFolder = path.hasSuffix("/")
+                                if format == "png" ? !isFolder : (ext != format && !(format == "mp4" && ext == "m4v")) {
+                                    throw fail(
+                                        o.location, o.jsonPath,
+                                        "preset \(preset.name) writes \(format == "png" ? "PNG sequences" : ".\(format) files")",
+                                        fix: format == "png" ? "end the path with /" : "name the output *.\(format)")
+                                }
+                            }
+                            Reel.apply(preset, to: &options, overrides: &overrides)
+                            settings += "|preset=\(preset)"
+                        }
+                        Reel.apply(o.settings, to: &options, overrides: &overrides)
+                        settings += "|settings=\(o.settings)"
+                        if let d = o.duration {
+                            overrides.duration = d
+                            settings += "|duration=\(d)"
+                        }
+                        if let s = o.speed {
+                            overrides.speed = s
+                            settings += "|speed=\(s)"
+                        }
+                        settings +=
+                            "|variables="
+                            + canonical(
+                                .object(
+                                    variant.variables.sorted { $0.key < $1.key }.map {
+                                        ($0.key, SourceLocation(line: 0, column: 0), $0.value)
+                                    }))
+                        do {
+                            let container = try Reel.container(for: path, codec: options.codec)
+                            if let codec = options.codec, !codec.containers.contains(container) {
+                                throw ReelError.usage("\(codec.rawValue) cannot go in .\(container.rawValue)", fix: nil)
+                            }
+                        } catch {
+                            throw fail(o.location, o.jsonPath, "\(error)")
+                        }
+                        let key = URL(fileURLWithPath: path).standardizedFileURL.path
+                        if let other = writers[key] {
+                            throw fail(
+                                o.location, o.jsonPath, "\(path) is also written by \(other)",
+                                fix: "give each output its own path, e.g. with {scene} or {variant} in it")
+                        }
+                        writers[key] = "\(spec.jsonPath) (\(job.name))"
+                        job.outputs.append(BatchOutput(path: path, options: options, overrides: overrides, settings: settings))
+                    }
+                    plan.jobs.append(job)
+                }
+            }
+        }
+        return plan
+    }
+
+    /// Replaces `{scene}`, `{variant}`, `{job}` and `{variable}` in a template.
+    static func fill(
+        _ template: String, _ fields: [String: String], hasVariants: Bool, fail: (String, String?) -> ReelError
+    ) throws(ReelError) -> String {
+        var out = ""
+        var rest = Substring(template)
+        while let open = rest.firstIndex(of: "{") {
+            out += rest[..<open]
+            guard let close = rest[open...].firstIndex(of: "}") else {
+                throw fail("unclosed { in \(template)", "write placeholders as {scene}, {variant}, {job} or {variable}")
+            }
+            let key = String(rest[rest.index(after: open)..<close])
+            if key == "variant" && !hasVariants {
+                throw fail("{variant} is used but the job has no variants", "add variants: to the job, or remove {variant}")
+            }
+            guard let value = fields[key] else {
+                let known = fields.keys.sorted()
+                let suggestion = closest(key, in: known).map { "did you mean {\($0)}? " } ?? ""
+                throw fail(
+                    "unknown placeholder {\(key)}",
+                    "\(suggestion)placeholders here: \(known.map { "{\($0)}" }.joined(separator: ", "))")
+            }
+            out += value
+            rest = rest[rest.index(after: close)...]
+        }
+        return out + rest
+    }
+
+    /// A value as canonical text (object keys sorted), for the record of inputs.
+    static func canonical(_ value: JSONNode.Value) -> String {
+        switch value {
+        case .object(let members):
+            return "{"
+                + members.sorted { $0.key < $1.key }.map { "\($0.key):\(canonical($0.value.value))" }.joined(separator: ",") + "}"
+        case .array(let items): return "[" + items.map { canonical($0.value) }.joined(separator: ",") + "]"
+        case .string(let s): return "\"\(s)\""
+        case .number(let x): return "\(x)"
+        case .bool(let b): return b ? "true" : "false"
+        case .null: return "null"
+        }
+    }
+
+    static func glob(_ pattern: String) -> [String] {
+        var g = glob_t()
+        defer { globfree(&g) }
+        guard Glibc.glob(pattern, 0, nil, &g) == 0 else { return [] }
+        return (0..<Int(g.gl_pathc)).compactMap { g.gl_pathv[$0].map { String(cString: $0) } }.sorted()
+    }
+
+    /// The files a clip reads: the scene and the images its layers show.
+    static func inputFiles(of scene: Scene, path: String) -> [String] {
+        let base = URL(fileURLWithPath: path).deletingLastPathComponent()
+        var files = Set<String>()
+        func visit(_ layer: Layer) {
+            if let name = layer.contents { files.insert(name.hasPrefix("/") ? name : base.appendingPathComponent(name).path) }
+            layer.sublayers.forEach(visit)
+        }
+        scene.layers.forEach(visit)
+        return [path] + files.sorted()
+    }
+
+    /// SHA-256 of everything an output depends on: Reel's version, the settings, the scene file and
+    /// the images it shows (their bytes, so a changed asset re-renders).
+    static func inputsHash(settings: String, files: [String]) -> String {
+        var h = SHA256()
+        h.update(data: Data("reel \(ReelVersion.string)\n\(settings)\n".utf8))
+        for f in files {
+            h.update(data: Data("\(f.count):\(f)\n".utf8))
+            let data = FileManager.default.contents(atPath: f) ?? Data("(missing)".utf8)
+            h.update(data: Data("\(data.count)\n".utf8))
+            h.update(data: data)
+        }
+        return h.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+}
+
+/// The record written beside an output when it is complete: `.NAME.reel-batch`, JSON.
+struct BatchStamp: Codable {
+    var reel: String
+    var inputs: String
+    var frames: Int
+
+    static func path(for output: String) -> String {
+        let target = output.count > 1 && output.hasSuffix("/") ? String(output.dropLast()) : output
+        let url = URL(fileURLWithPath: target)
+        return url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).reel-batch").path
+    }
+
+    static func read(for output: String) -> BatchStamp? {
+        guard let data = FileManager.default.contents(atPath: path(for: output)) else { return nil }
+        return try? JSONDecoder().decode(BatchStamp.self, from: data)
+    }
+
+    /// Written under a temporary name and renamed, so a kill leaves the old record or the new one.
+    func write(for output: String) throws {
+        let target = Self.path(for: output)
+        let temporary = target + ".\(getpid()).tmp"
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        try encoder.encode(self).write(to: URL(fileURLWithPath: temporary))
+        guard rename(temporary, target) == 0 else {
+            unlink(temporary)
+            throw ReelError.usage("\(target): cannot write the batch record: \(String(cString: strerror(errno)))", fix: nil)
+        }
+    }
+}
+
+extension Reel {
+    /// A variable's value as written in a manifest, for listings.
+    public static func variableText(_ node: JSONNode) -> String {
+        if case .string(let s) = node.value { return s }
+        return canonical(node.value)
+    }
+
+    /// Whether an output exists with a record of the same inputs (what a batch would skip).
+    public static func isUpToDate(_ job: BatchJob, _ output: BatchOutput) -> Bool {
+        guard FileManager.default.fileExists(atPath: output.path), let stamp = BatchStamp.read(for: output.path),
+            let clip = try? Reel.load(job.scene, overrides: output.overrides)
+        else { return false }
+        return stamp.inputs == inputsHash(settings: output.settings, files: inputFiles(of: clip.scene, path: job.scene))
+    }
+}

@@ -1,0 +1,214 @@
+import ArgumentParser
+import Foundation
+import Reel
+import ReelScene
+
+struct Batch: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Render the jobs of a manifest: many scenes, variants and formats, concurrently.",
+        discussion: """
+            A manifest (YAML or JSON) lists jobs: a scene or a glob of scenes, its variables or named \
+            variants, and outputs (a path, or a path with a preset and settings). Paths are relative to \
+            the manifest; {scene}, {variant}, {job} and {variable} in an output path are filled in.
+
+              jobs:
+                - scene: scenes/*.yaml
+                  outputs: [out/{scene}.gif, {path: "out/{scene}.mp4", preset: web-1080p}]
+                - scene: examples/star-button.yaml
+                  variants: {red: {accent: "#ff3b30"}, blue: {accent: "#007aff"}}
+                  outputs: [out/star-{variant}.gif]
+
+            Outputs render concurrently on the machine's cores under one memory limit. A failing job \
+            does not stop the others (unless --fail-fast); the exit status is 1 if any failed. Each \
+            finished output gets a record of its inputs beside it (.NAME.reel-batch): run the batch \
+            again and outputs whose scene, images, settings and Reel version are unchanged are skipped \
+            (--force renders them anyway), so a batch that was killed finishes what is left.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The manifest file (YAML or JSON).", valueName: "manifest"))
+    var manifest: String
+
+    @Option(
+        name: .customLong("jobs"),
+        help: ArgumentHelp("Outputs rendered at once (default: the manifest's concurrency, else the cores).", valueName: "n"))
+    var concurrency: Int?
+
+    @Option(help: ArgumentHelp("Memory for all renders together (default: the manifest's, else half the RAM).", valueName: "MiB"))
+    var memoryLimit: Int?
+
+    @Flag(help: "Render every output, even those whose record says they are up to date.")
+    var force = false
+
+    @Flag(help: "Stop at the first failure (outputs in progress are stopped and not written).")
+    var failFast = false
+
+    @Flag(help: "Print the expanded jobs and what would be rendered, and render nothing.")
+    var dryRun = false
+
+    @Option(help: ArgumentHelp("Progress on stderr: auto, bar, json (a line per second), none.", valueName: "kind"))
+    var progress: String = "auto"
+
+    @Flag(name: .shortAndLong, help: "Print nothing but errors and the summary.")
+    var quiet = false
+
+    func validate() throws {
+        if let concurrency, !(1...256).contains(concurrency) { throw ValidationError("--jobs must be in 1…256") }
+        if let memoryLimit, memoryLimit < 1 { throw ValidationError("--memory-limit is a number of MiB") }
+        if !["auto", "bar", "json", "none"].contains(progress) {
+            throw ValidationError("--progress is auto, bar, json or none, got '\(progress)'")
+        }
+    }
+
+    func run() throws {
+        Interrupts.install()
+        Reel.tuneAllocatorForFrames()
+        let plan: BatchPlan
+        do {
+            plan = try Reel.planBatch(manifest)
+        } catch {
+            printError("error: \(error)")
+            throw ExitCode(2)
+        }
+        if dryRun {
+            printPlan(plan)
+            return
+        }
+        let runner = BatchRunner(
+            plan: plan, concurrency: concurrency, memoryLimit: memoryLimit.map { $0 << 20 }, force: force, failFast: failFast)
+        let kind = progress == "auto" ? (quiet || isatty(2) == 0 ? "none" : "bar") : progress
+        runner.onFailure = { path, message in printError("error: \(path): \(message)") }
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            runner.run()
+            done.signal()
+        }
+        thread.start()
+        var lastJSON = Date.distantPast
+        var drew = false
+        while done.wait(timeout: .now() + 0.2) == .timedOut {
+            if kind == "bar" {
+                FileHandle.standardError.write(Data(("\r" + barLine(runner) + "\u{1B}[K").utf8))
+                drew = true
+            } else if kind == "json", Date().timeIntervalSince(lastJSON) >= 1 {
+                printError(jsonLine(runner))
+                lastJSON = Date()
+            }
+        }
+        if drew { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if kind == "json" { printError(jsonLine(runner)) }
+        let outcomes = runner.snapshot
+        print(summaryTable(plan, outcomes, seconds: Date().timeIntervalSince(runner.started)))
+        if let sig = Interrupts.pendingSignal { throw ExitCode(128 + sig) }
+        if outcomes.joined().contains(where: { $0.isFailure }) { throw ExitCode(1) }
+    }
+
+    func counts(_ outcomes: [[BatchOutcome]]) -> (done: Int, failed: Int, skipped: Int, total: Int) {
+        let all = outcomes.joined()
+        return (
+            all.filter { if case .rendered = $0 { return true } else { return false } }.count,
+            all.filter(\.isFailure).count,
+            all.filter { if case .skipped = $0 { return true } else { return false } }.count, all.count
+        )
+    }
+
+    func barLine(_ runner: BatchRunner) -> String {
+        let outcomes = runner.snapshot
+        let c = counts(outcomes)
+        var running: [String] = []
+        for (j, job) in runner.plan.jobs.enumerated() {
+            for (k, o) in outcomes[j].enumerated() {
+                if case .running(let f, let t) = o {
+                    let name = URL(fileURLWithPath: job.outputs[k].path).lastPathComponent
+                    running.append(t > 0 ? "\(name) \(100 * f / t)%" : name)
+                }
+            }
+        }
+        let finished = c.done + c.failed + c.skipped
+        return "batch \(finished)/\(c.total)  \(c.done) rendered, \(c.skipped) up to date, \(c.failed) failed  "
+            + String(format: "%.0f s", Date().timeIntervalSince(runner.started))
+            + (running.isEmpty ? "" : "  │ " + running.prefix(4).joined(separator: ", "))
+    }
+
+    func jsonLine(_ runner: BatchRunner) -> String {
+        let outcomes = runner.snapshot
+        let c = counts(outcomes)
+        var running: [String] = []
+        for (j, job) in runner.plan.jobs.enumerated() {
+            for (k, o) in outcomes[j].enumerated() {
+                if case .running(let f, let t) = o {
+                    running.append("{\"output\": \(quoted(job.outputs[k].path)), \"frame\": \(f), \"frames\": \(t)}")
+                }
+            }
+        }
+        return
+            "{\"outputs\": \(c.total), \"rendered\": \(c.done), \"skipped\": \(c.skipped), \"failed\": \(c.failed), \"elapsed\": \(String(format: "%.2f", Date().timeIntervalSince(runner.started))), \"running\": [\(running.joined(separator: ", "))]}"
+    }
+
+    func quoted(_ s: String) -> String {
+        let data = try? JSONSerialization.data(withJSONObject: [s], options: [.withoutEscapingSlashes])
+        return data.map { String(decoding: $0.dropFirst().dropLast(), as: UTF8.self) } ?? "\"\""
+    }
+
+    /// Job, outputs, frames, seconds, status: one row per job.
+    func summaryTable(_ plan: BatchPlan, _ outcomes: [[BatchOutcome]], seconds: Double) -> String {
+        var rows: [[String]] = [["job", "outputs", "frames", "seconds", "status"]]
+        for (j, job) in plan.jobs.enumerated() {
+            var frames = 0, time = 0.0
+            var rendered = 0, skipped = 0
+            var failures: [String] = [], notRun: String?
+            for o in outcomes[j] {
+                switch o {
+                case .rendered(let f, let s):
+                    frames += f
+                    time += s
+                    rendered += 1
+                case .skipped(let f):
+                    frames += f
+                    skipped += 1
+                case .failed(let m): failures.append(m.split(separator: "\n").first.map(String.init) ?? m)
+                case .notRun(let r): notRun = r
+                default: break
+                }
+            }
+            let status: String
+            if let first = failures.first {
+                status = "FAILED: \(first)"
+            } else if let notRun {
+                status = "not run: \(notRun)"
+            } else if skipped == outcomes[j].count {
+                status = "up to date"
+            } else {
+                status = skipped > 0 ? "ok (\(skipped) up to date)" : "ok"
+            }
+            rows.append([
+                job.name, "\(job.outputs.count)", "\(frames)", rendered > 0 ? String(format: "%.2f", time) : "-", status,
+            ])
+        }
+        let widths = (0..<4).map { i in rows.map { $0[i].count }.max() ?? 0 }
+        var lines = rows.map { row in
+            (0..<4).map { i in
+                i == 0
+                    ? row[i].padding(toLength: widths[i], withPad: " ", startingAt: 0)
+                    : String(repeating: " ", count: widths[i] - row[i].count) + row[i]
+            }.joined(separator: "  ") + "  " + row[4]
+        }
+        let c = counts(outcomes)
+        lines.append(
+            "\(c.total) outputs: \(c.done) rendered, \(c.skipped) up to date, \(c.failed) failed, \(c.total - c.done - c.skipped - c.failed) not run, in \(String(format: "%.1f", seconds)) s"
+        )
+        return lines.joined(separator: "\n")
+    }
+
+    func printPlan(_ plan: BatchPlan) {
+        print("\(plan.jobs.count) jobs, \(plan.jobs.map(\.outputs.count).reduce(0, +)) outputs from \(plan.manifest):")
+        for job in plan.jobs {
+            let vars = job.variables.keys.sorted().map { "\($0)=\(Reel.variableText(job.variables[$0]!))" }
+            print("\(job.name): \(job.scene)\(vars.isEmpty ? "" : "  [" + vars.joined(separator: ", ") + "]")")
+            for o in job.outputs {
+                let state = force ? "render (--force)" : (Reel.isUpToDate(job, o) ? "up to date" : "render")
+                print("  → \(o.path)  \(state)")
+            }
+        }
+    }
+}
