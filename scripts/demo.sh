@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds in release mode, and renders every scene in examples/ to
-# out/NAME.mp4 and out/NAME.gif, then checks each file with ffprobe.
+# out/NAME.mp4 and out/NAME.gif (with reel batch), then checks each file with ffprobe.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -11,10 +11,12 @@ mkdir -p out
 shopt -s nullglob
 scenes=(examples/*.json examples/*.yaml)
 [ ${#scenes[@]} -gt 0 ] || { echo "demo: no scenes in examples/" >&2; exit 1; }
+# Every scene to MP4 and GIF, rendered concurrently by a batch (examples/batch/demo.yaml); a second
+# run renders only what changed.
+"$bin" batch examples/batch/demo.yaml
 for scene in "${scenes[@]}"; do
   name="$(basename "${scene%.*}")"
   for ext in mp4 gif; do
-    "$bin" render "$scene" -o "out/$name.$ext"
     # A playable file: ffprobe reads it and prints no warning.
     warnings="$(ffprobe -v warning -show_entries stream=codec_name,width,height,nb_frames -of compact "out/$name.$ext" 2>&1 >/dev/null)"
     if [ -n "$warnings" ]; then

@@ -213,4 +213,21 @@ import Testing
         #expect(r.status == 1)
         #expect(r.stderr.contains("more than the batch's memory limit of 1 MiB"), "\(r.stderr)")
     }
+
+    /// The shipped manifests expand as documented: demo.yaml covers every example scene twice (MP4 and
+    /// GIF), variants.yaml the button's three variants in two formats.
+    @Test func shippedManifestsExpand() throws {
+        let dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("examples").path
+        let scenes = try FileManager.default.contentsOfDirectory(atPath: dir).filter {
+            $0.hasSuffix(".yaml") || $0.hasSuffix(".json")
+        }
+        let demo = try runReel(["batch", dir + "/batch/demo.yaml", "--dry-run"])
+        #expect(demo.status == 0, "\(demo.stderr)")
+        #expect(demo.stdout.contains("\(scenes.count) jobs, \(2 * scenes.count) outputs"), "\(demo.stdout)")
+        let variants = try runReel(["batch", dir + "/batch/variants.yaml", "--dry-run"])
+        #expect(variants.status == 0, "\(variants.stderr)")
+        #expect(variants.stdout.contains("3 jobs, 6 outputs"), "\(variants.stdout)")
+        #expect(variants.stdout.contains("button-red: ") && variants.stdout.contains("press=0.85"), "\(variants.stdout)")
+    }
 }
