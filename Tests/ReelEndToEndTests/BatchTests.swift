@@ -230,4 +230,29 @@ import Testing
         #expect(variants.stdout.contains("3 jobs, 6 outputs"), "\(variants.stdout)")
         #expect(variants.stdout.contains("button-red: ") && variants.stdout.contains("press=0.85"), "\(variants.stdout)")
     }
+
+    /// Ctrl-C stops the whole batch: exit 130, no temporary file left, nothing half-written.
+    @Test func ctrlCStopsTheBatch() throws {
+        let ws = try Workspace()
+        try FileManager.default.createDirectory(atPath: ws.file("out"), withIntermediateDirectories: true)
+        _ = ws.write("s.yaml", Self.scene.replacingOccurrences(of: "duration: 1\n", with: "duration: 4\nscale: 10\n"))
+        _ = ws.write("m.yaml", "jobs:\n  - scene: s.yaml\n    outputs: [out/a.mp4, out/b.mp4, out/c.mp4, out/d.mp4]\n")
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: reelBinary())
+        p.arguments = ["batch", ws.file("m.yaml"), "--jobs", "2", "-q"]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let deadline = Date().addingTimeInterval(60)
+        while !ws.listing("out").contains(where: { $0.hasSuffix(".reel-tmp") }) && p.isRunning && Date() < deadline {
+            usleep(5_000)
+        }
+        let sent = Date()
+        kill(p.processIdentifier, SIGINT)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 130)
+        #expect(Date().timeIntervalSince(sent) < 1.5)
+        #expect(!ws.listing("out").contains { $0.hasSuffix(".reel-tmp") }, "\(ws.listing("out"))")
+        for name in visible(ws) { #expect(try VideoReader(path: ws.file("out/\(name)")).decodeAll().count == 40) }
+    }
 }
