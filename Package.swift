@@ -67,6 +67,7 @@ let package = Package(
             name: "ReelEndToEndTests",
             dependencies: [
                 "Reel", "ReelMedia", "ReelRaster", "ReelRender", "ReelScene", "ReelTestSupport", "reel", "star-button-swift",
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
     ],

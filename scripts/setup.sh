@@ -11,6 +11,7 @@ packages=(
   libswscale-dev
   ffmpeg            # ffprobe, used by demo.sh to check the files it wrote
   webp              # webpmux and dwebp: the tests read animated WebP back (FFmpeg 5.1 cannot decode it)
+  parallel          # GNU parallel: the test of scripts/distributed/gnu-parallel.sh runs it on this machine
 )
 
 missing=()
