@@ -111,6 +111,10 @@ public final class BatchRunner: @unchecked Sendable {
             let job = plan.jobs[item.job], output = job.outputs[item.output]
             do {
                 set(item, try render(job, output, item))
+            } catch .stopped(let reason) {
+                set(item, .notRun(reason))  // stopped in the middle: nothing was written
+            } catch .cancelled(let signal) {
+                set(item, .notRun("interrupted by signal \(signal)"))
             } catch {
                 let message = "\(error)"
                 set(item, .failed(message))
