@@ -255,4 +255,15 @@ import Testing
         #expect(!ws.listing("out").contains { $0.hasSuffix(".reel-tmp") }, "\(ws.listing("out"))")
         for name in visible(ws) { #expect(try VideoReader(path: ws.file("out/\(name)")).decodeAll().count == 40) }
     }
+
+    /// `--progress json`: lines of JSON on stderr for scripts, the last one with the final counts.
+    @Test func progressAsJSON() throws {
+        let ws = try workspace()
+        let r = try runReel(["batch", ws.file("m.yaml"), "--progress", "json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stderr.split(separator: "\n").filter { $0.hasPrefix("{") }
+        #expect(!lines.isEmpty)
+        let last = try JSONSerialization.jsonObject(with: Data(lines.last!.utf8)) as! [String: Any]
+        #expect(last["outputs"] as? Int == 6 && last["rendered"] as? Int == 6 && last["failed"] as? Int == 0, "\(last)")
+    }
 }
