@@ -117,3 +117,23 @@ public struct RenderProgress: Sendable {
     /// Seconds left at the rate so far.
     public var remaining: Double { rate > 0 ? Double(total - frame) / rate : 0 }
 }
+
+/// The display lists of the last few frames, shared by the render workers: a worker compares its
+/// frame's list with the frame before's (a hold is not redrawn), which another worker has usually
+/// just made.
+final class RecentDisplayLists: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lists: [Int: DisplayList] = [:]
+    private let keep: Int
+
+    init(keep: Int) { self.keep = keep }
+
+    func put(_ index: Int, _ list: DisplayList) {
+        lock.withLock {
+            lists[index] = list
+            for key in lists.keys where key < index - keep { lists[key] = nil }
+        }
+    }
+
+    func get(_ index: Int) -> DisplayList? { lock.withLock { lists[index] } }
+}

@@ -374,13 +374,19 @@ public enum Reel {
                 throw ReelError.media(error, output: output)
             }
             let scene = drawn, rate = rate, firstFrame = part.first
+            let lists = RecentDisplayLists(keep: workers + 2)
             let ahead = RenderAhead(frames: part.count, width: settings.width, height: settings.height, workers: workers) {
                 (k, frame) throws(ReelError) -> Bool in
                 let i = firstFrame + k
                 let t = rate.time(ofFrame: i)
                 let list = renderer.displayList(for: scene.sample(at: t), scene: scene)
+                lists.put(k, list)
                 // A frame that would draw exactly what the one before drew (a hold) is not drawn again.
-                if k > 0, renderer.displayList(for: scene.sample(at: rate.time(ofFrame: i - 1)), scene: scene) == list {
+                // The frame before's list is usually already made by the worker that drew it.
+                if k > 0,
+                    (lists.get(k - 1) ?? renderer.displayList(for: scene.sample(at: rate.time(ofFrame: i - 1)), scene: scene))
+                        == list
+                {
                     return false
                 }
                 do throws(RasterError) {

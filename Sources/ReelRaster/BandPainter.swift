@@ -69,8 +69,12 @@ struct BandPainter {
             for y in rows(shape, canvas) {
                 let out = canvas.row(y)
                 scratch.spans(row: y - canvas.y0, c0: c0, c1: c1, rule: shape.rule) { start, end, c in
-                    g.shade(y: y, x0: canvas.x0 &+ start, x1: canvas.x0 &+ end &- 1, into: shade)
-                    blendShaded(out + start &* 4, shade, count: end &- start, c)
+                    if c >= 1 && g.opaque {
+                        g.shadeOpaque(y: y, x0: canvas.x0 &+ start, x1: canvas.x0 &+ end &- 1, into: out + start &* 4)
+                    } else {
+                        g.shade(y: y, x0: canvas.x0 &+ start, x1: canvas.x0 &+ end &- 1, into: shade)
+                        blendShaded(out + start &* 4, shade, count: end &- start, c)
+                    }
                 }
             }
         case .image(let image):
@@ -132,6 +136,25 @@ struct BandPainter {
         // The source (and mask) may cover only part of the canvas: columns a ..< b, rows of both.
         let a = max(canvas.x0, source.x0) - canvas.x0, b = min(canvas.x1, source.x1) - canvas.x0
         guard a < b else { return }
+        if clip == nil && mask == nil && tint == nil {
+            // The common case (a group with opacity, a shadow under its content): a word per pixel,
+            // transparent ones skipped, opaque ones copied at full opacity — the same values as below.
+            for y in max(canvas.y0, source.y0)..<min(canvas.y1, source.y1) {
+                let src = UnsafeMutableRawPointer(source.row(y) + (canvas.x0 - source.x0) * 4)
+                let dst = UnsafeMutableRawPointer(canvas.row(y))
+                for x in a..<b {
+                    let word = src.load(fromByteOffset: x &* 4, as: UInt32.self)
+                    if word == 0 { continue }
+                    if factor == 1 && word >= 0xFF00_0000 {
+                        dst.storeBytes(of: word, toByteOffset: x &* 4, as: UInt32.self)
+                        continue
+                    }
+                    let color = SIMD4<Float>(SIMD4<UInt32>(word, word &>> 8, word &>> 16, word &>> 24) & 0xFF)
+                    if factor > 0 { blend(dst.assumingMemoryBound(to: UInt8.self) + x &* 4, color, factor) }
+                }
+            }
+            return
+        }
         for y in max(canvas.y0, source.y0)..<min(canvas.y1, source.y1) {
             var c0 = a, c1 = b - 1
             var clipStart = 0
@@ -347,12 +370,18 @@ extension BandPainter {
         var grid = [Float](repeating: 0, count: gw * gh)
         var any = false
         let scale = 1 / (255 * Float(f * f))
-        for y in 0..<h {
-            let row = content.pixels + y * w * 4
-            let g = (cell(content.y0 + y) - gy0) * gw
-            for x in 0..<w where row[x * 4 + 3] != 0 {
-                grid[g + cell(content.x0 + x) - gx0] += Float(row[x * 4 + 3]) * scale
-                any = true
+        // Each content column's cell, once (a division per pixel was most of this loop).
+        let cellOfColumn = (0..<w).map { cell(content.x0 + $0) - gx0 }
+        grid.withUnsafeMutableBufferPointer { grid in
+            cellOfColumn.withUnsafeBufferPointer { cellOfColumn in
+                for y in 0..<h {
+                    let row = content.pixels + y * w * 4
+                    let g = grid.baseAddress! + (cell(content.y0 + y) - gy0) * gw
+                    for x in 0..<w where row[x &* 4 &+ 3] != 0 {
+                        g[cellOfColumn[x]] += Float(row[x &* 4 &+ 3]) * scale
+                        any = true
+                    }
+                }
             }
         }
         guard any else { return }
@@ -379,35 +408,40 @@ extension BandPainter {
         }
         // A device pixel X sits at grid coordinate (X − (f − 1)/2)/f, the centre of its cell's pixels.
         let half = Double(f - 1) / 2, inv = 1 / Double(f)
-        // Each column's cell and weight, once.
-        var columnCell = [Int](repeating: 0, count: target.width), columnWeight = [Float](repeating: 0, count: target.width)
+        // The grid with a border of one empty cell, so the bilinear taps need no bounds checks.
+        let pw = gw + 2
+        var padded = [Float](repeating: 0, count: pw * (gh + 2))
+        for y in 0..<gh {
+            for x in 0..<gw { padded[(y + 1) * pw + x + 1] = grid[y * gw + x] }
+        }
+        // Each column's cell (in the padded grid; -1 where both taps miss the grid) and weight, once.
+        var columnCell = [Int](repeating: -1, count: target.width), columnWeight = [Float](repeating: 0, count: target.width)
         for x in target.x0..<target.x1 {
             let u = (Double(x) - shadow.offset.x - half) * inv
             let fu = u.rounded(.down)
-            columnCell[x - target.x0] = Int(fu)
+            let iu = Int(fu)
+            if iu + 1 >= gx0 && iu < gx0 + gw { columnCell[x - target.x0] = iu - gx0 + 1 }
             columnWeight[x - target.x0] = Float(u - fu)
         }
-        grid.withUnsafeBufferPointer { grid in
-            func at(_ a: Int, _ b: Int) -> Float {
-                let i = a - gx0, j = b - gy0
-                return i >= 0 && i < gw && j >= 0 && j < gh ? grid[j * gw + i] : 0
-            }
+        padded.withUnsafeBufferPointer { grid in
             for y in target.y0..<target.y1 {
                 let out = target.row(y)
                 let v = (Double(y) - shadow.offset.y - half) * inv
                 let fv = v.rounded(.down)
                 let iv = Int(fv), tv = Float(v - fv)
                 guard iv + 1 >= gy0, iv < gy0 + gh else { continue }
+                let top = grid.baseAddress! + (iv - gy0 + 1) * pw, bottom = top + pw
                 // Where the content itself is opaque it will cover the shadow entirely: skip those pixels.
                 let cover = content.row(y) + (target.x0 - content.x0) * 4
-                for x in target.x0..<target.x1 {
-                    if cover[(x - target.x0) * 4 + 3] == 255 { continue }
-                    let iu = columnCell[x - target.x0], tu = columnWeight[x - target.x0]
+                for x in 0..<target.width {
+                    let i = columnCell[x]
+                    if i < 0 || cover[x &* 4 &+ 3] == 255 { continue }
+                    let tu = columnWeight[x]
                     let a =
-                        (at(iu, iv) * (1 - tu) + at(iu + 1, iv) * tu) * (1 - tv)
-                        + (at(iu, iv + 1) * (1 - tu) + at(iu + 1, iv + 1) * tu) * tv
+                        (top[i] * (1 - tu) + top[i &+ 1] * tu) * (1 - tv)
+                        + (bottom[i] * (1 - tu) + bottom[i &+ 1] * tu) * tv
                     guard a > 0.5 / 255 else { continue }
-                    blend(out + (x - target.x0) * 4, shadow.color, a)
+                    blend(out + x &* 4, shadow.color, a)
                 }
             }
         }

@@ -36,6 +36,8 @@ let ditherOffsets: [Float] = [
 struct GradientShader {
     static let rampSize = 1024
     let ramp: [SIMD4<Float>]
+    /// Every colour of the ramp is opaque.
+    let opaque: Bool
     let inverse: Transform2D
     let kind: Gradient.Kind
 
@@ -72,6 +74,7 @@ struct GradientShader {
             }
         }
         self.ramp = ramp
+        opaque = ramp.allSatisfy { $0.w >= 255 }
         guard ramp.contains(where: { $0.w > 0 }) else { return nil }
     }
 
@@ -95,6 +98,19 @@ struct GradientShader {
     /// Colours of pixels x0…x1 of row y into `out[0…]`. The parameter is stepped along the row (the
     /// inverse transform is affine); an axial ramp's parameter is itself affine, one add per pixel.
     func shade(y: Int, x0: Int, x1: Int, into out: UnsafeMutablePointer<SIMD4<Float>>) {
+        walk(y: y, x0: x0, x1: x1) { i, c in out[i] = c }
+    }
+
+    /// For an opaque gradient under full coverage: pixels x0…x1 of row y stored straight into `out`
+    /// as RGBA bytes — what `shade` then a source-over of an opaque colour would store, without the
+    /// row of floats in between.
+    func shadeOpaque(y: Int, x0: Int, x1: Int, into out: UnsafeMutablePointer<UInt8>) {
+        let raw = UnsafeMutableRawPointer(out)
+        walk(y: y, x0: x0, x1: x1) { i, c in raw.storeBytes(of: pack(c), toByteOffset: i &* 4, as: UInt32.self) }
+    }
+
+    /// Calls `put` with each pixel's dithered colour.
+    @inline(__always) func walk(y: Int, x0: Int, x1: Int, _ store: (Int, SIMD4<Float>) -> Void) {
         let py = Double(y) + 0.5, px = Double(x0) + 0.5
         var gx = inverse.a * px + inverse.c * py + inverse.tx
         var gy = inverse.b * px + inverse.d * py + inverse.ty
@@ -112,7 +128,7 @@ struct GradientShader {
                     c.x = min(max(c.x + d, 0), a)
                     c.y = min(max(c.y + d, 0), a)
                     c.z = min(max(c.z + d, 0), a)
-                    out[i] = c
+                    store(i, c)
                 }
                 switch kind {
                 case .axial(let s, let e):

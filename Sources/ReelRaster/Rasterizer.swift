@@ -108,7 +108,7 @@ struct Canvas {
 }
 
 /// A shape ready to draw: flattened edges in device space, bounds, paint and fill rule.
-struct PreparedShape: @unchecked Sendable {
+final class PreparedShape: @unchecked Sendable {
     /// Rows per edge bucket: a canvas (a band, usually 32 rows) visits only the buckets it overlaps
     /// instead of every edge of a tall shape.
     static let bucketRows = 32
@@ -218,6 +218,10 @@ struct DrawTree: @unchecked Sendable {
         let slots = SendableShapes(base: prepared.baseAddress!)
         let chunks = min(max(1, threads), max(1, fills.count))
         DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+            // Strokes of the same path and style in a row (a replicator's instances, repeated icons) share
+            // one outline: only its transform to the device differs. Exact: the outline is a function of
+            // these three values alone.
+            var last: (path: Path, style: StrokeStyle, tolerance: Double, outline: Path)?
             var k = chunk
             while k < fills.count {
                 switch commands[fills[k]] {
@@ -227,7 +231,17 @@ struct DrawTree: @unchecked Sendable {
                     }
                 case .stroke(let path, let style, let transform, let paint, let opacity):
                     if let p = PreparedPaint(paint, opacity: min(opacity, 1)) {
-                        let outline = Stroker.outline(path, style: style, tolerance: tolerance / max(transform.maxScale, 1e-9))
+                        // The flattening tolerance in the path's own units, rounded down to a step of
+                        // 2^(1/8): instances that differ only by a rotation then ask for the same outline
+                        // (their scale factors differ in the last bits), at most 9 % finer than asked.
+                        let t = exp2((log2(tolerance / max(transform.maxScale, 1e-9)) * 8).rounded(.down) / 8)
+                        let outline: Path
+                        if let m = last, m.tolerance == t, m.style == style, m.path == path {
+                            outline = m.outline
+                        } else {
+                            outline = Stroker.outline(path, style: style, tolerance: t)
+                            last = (path, style, t, outline)
+                        }
                         slots.base[k] = PreparedShape(
                             path: outline.applying(transform), paint: p, rule: .nonZero, tolerance: tolerance)
                     }
