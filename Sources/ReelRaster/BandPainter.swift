@@ -136,6 +136,33 @@ struct BandPainter {
         // The source (and mask) may cover only part of the canvas: columns a ..< b, rows of both.
         let a = max(canvas.x0, source.x0) - canvas.x0, b = min(canvas.x1, source.x1) - canvas.x0
         guard a < b else { return }
+        if let clip, let (ca, cb) = clipColumns, let clipRows, mask == nil && tint == nil {
+            // A clipped group (masksToBounds): runs of constant clip coverage, the inside of the clip
+            // one run — the same values as the general loop below, without a coverage row.
+            for y in max(canvas.y0, source.y0, clipRows.lowerBound)..<min(canvas.y1, source.y1, clipRows.upperBound) {
+                let src = UnsafeMutableRawPointer(source.row(y) + (canvas.x0 - source.x0) * 4)
+                let dst = UnsafeMutableRawPointer(canvas.row(y))
+                scratch.spans(row: y - canvas.y0, c0: ca, c1: cb, rule: clip.rule, minimum: 0) { start, end, c in
+                    let f = factor * c
+                    guard f > 0 else { return }
+                    for x in max(start, a)..<max(min(end, b), max(start, a)) {
+                        let word = src.load(fromByteOffset: x &* 4, as: UInt32.self)
+                        if word == 0 { continue }
+                        if f == 1 && word >= 0xFF00_0000 {
+                            dst.storeBytes(of: word, toByteOffset: x &* 4, as: UInt32.self)
+                            continue
+                        }
+                        let color = SIMD4<Float>(SIMD4<UInt32>(word, word &>> 8, word &>> 16, word &>> 24) & 0xFF)
+                        blend(dst.assumingMemoryBound(to: UInt8.self) + x &* 4, color, f)
+                    }
+                }
+            }
+            // Rows of the clip outside the source's rows were accumulated too: clear them.
+            for y in clipRows where y < max(canvas.y0, source.y0) || y >= min(canvas.y1, source.y1) {
+                if y >= canvas.y0 && y < canvas.y1 { scratch.sweep(row: y - canvas.y0, c0: ca, c1: cb, rule: clip.rule) }
+            }
+            return
+        }
         if clip == nil && mask == nil && tint == nil {
             // The common case (a group with opacity, a shadow under its content): a word per pixel,
             // transparent ones skipped, opaque ones copied at full opacity — the same values as below.
@@ -367,24 +394,34 @@ extension BandPainter {
         let gw = cell(content.x0 + w - 1) - gx0 + 1, gh = cell(content.y0 + h - 1) - gy0 + 1
         let k = gaussianKernel(sigma: shadow.sigma / Double(f))
         let r = k.count / 2
-        var grid = [Float](repeating: 0, count: gw * gh)
+        // Each cell's alpha, summed exactly as integers (so the result does not depend on the order of
+        // the pixels, nor on the band that computes it), then scaled to the mean coverage.
+        var sums = [UInt32](repeating: 0, count: gw * gh)
         var any = false
-        let scale = 1 / (255 * Float(f * f))
-        // Each content column's cell, once (a division per pixel was most of this loop).
-        let cellOfColumn = (0..<w).map { cell(content.x0 + $0) - gx0 }
-        grid.withUnsafeMutableBufferPointer { grid in
-            cellOfColumn.withUnsafeBufferPointer { cellOfColumn in
-                for y in 0..<h {
-                    let row = content.pixels + y * w * 4
-                    let g = grid.baseAddress! + (cell(content.y0 + y) - gy0) * gw
-                    for x in 0..<w where row[x &* 4 &+ 3] != 0 {
-                        g[cellOfColumn[x]] += Float(row[x &* 4 &+ 3]) * scale
+        sums.withUnsafeMutableBufferPointer { sums in
+            for y in 0..<h {
+                let row = UnsafeRawPointer(content.pixels + y * w * 4)
+                let g = sums.baseAddress! + (cell(content.y0 + y) - gy0) * gw
+                // Cells are whole runs of f columns: sum a run in a register, store once.
+                var x = 0
+                while x < w {
+                    let c = cell(content.x0 + x)
+                    let end = min(w, (c + 1) * f - content.x0)
+                    var acc: UInt32 = 0
+                    while x < end {
+                        acc &+= row.load(fromByteOffset: x &* 4, as: UInt32.self) &>> 24
+                        x &+= 1
+                    }
+                    if acc != 0 {
+                        g[c - gx0] &+= acc
                         any = true
                     }
                 }
             }
         }
         guard any else { return }
+        let scale = 1 / (255 * Float(f * f))
+        var grid = sums.map { Float($0) * scale }
         var temp = [Float](repeating: 0, count: gw * gh)
         k.withUnsafeBufferPointer { k in
             grid.withUnsafeMutableBufferPointer { grid in
@@ -424,6 +461,9 @@ extension BandPainter {
             columnWeight[x - target.x0] = Float(u - fu)
         }
         padded.withUnsafeBufferPointer { grid in
+            // One row of the grid interpolated vertically, then each pixel between two of its values.
+            let line = UnsafeMutablePointer<Float>.allocate(capacity: pw)
+            defer { line.deallocate() }
             for y in target.y0..<target.y1 {
                 let out = target.row(y)
                 let v = (Double(y) - shadow.offset.y - half) * inv
@@ -431,15 +471,14 @@ extension BandPainter {
                 let iv = Int(fv), tv = Float(v - fv)
                 guard iv + 1 >= gy0, iv < gy0 + gh else { continue }
                 let top = grid.baseAddress! + (iv - gy0 + 1) * pw, bottom = top + pw
+                for i in 0..<pw { line[i] = top[i] * (1 - tv) + bottom[i] * tv }
                 // Where the content itself is opaque it will cover the shadow entirely: skip those pixels.
                 let cover = content.row(y) + (target.x0 - content.x0) * 4
                 for x in 0..<target.width {
                     let i = columnCell[x]
                     if i < 0 || cover[x &* 4 &+ 3] == 255 { continue }
                     let tu = columnWeight[x]
-                    let a =
-                        (top[i] * (1 - tu) + top[i &+ 1] * tu) * (1 - tv)
-                        + (bottom[i] * (1 - tu) + bottom[i &+ 1] * tu) * tv
+                    let a = line[i] * (1 - tu) + line[i &+ 1] * tu
                     guard a > 0.5 / 255 else { continue }
                     blend(out + x &* 4, shadow.color, a)
                 }

@@ -174,7 +174,10 @@ struct CoverageScratch {
     /// read. Inside a shape the cells are zero, so a whole interior span is one call; the caller takes
     /// c0…c1 from the shape's bounds, as for `sweep`.
     @inline(__always)
-    func spans(row: Int, c0: Int, c1: Int, rule: FillRule, _ body: (_ start: Int, _ end: Int, _ coverage: Float) -> Void) {
+    func spans(
+        row: Int, c0: Int, c1: Int, rule: FillRule, minimum: Float = 0.5 / 255,
+        _ body: (_ start: Int, _ end: Int, _ coverage: Float) -> Void
+    ) {
         let line = cells + row &* (capacityWidth &+ 2)
         let bits = touched + row &* wordsPerRow
         let evenOdd = rule == .evenOdd
@@ -199,7 +202,7 @@ struct CoverageScratch {
             line[x] = 0
             let end = next(after: x)
             let c = Self.coverage(sum, evenOdd: evenOdd)
-            if c > 0.5 / 255 { body(x, end, c) }
+            if c > minimum { body(x, end, c) }
             x = end
         }
         line[limit] = 0

@@ -38,6 +38,32 @@ struct GradientShader {
     let ramp: [SIMD4<Float>]
     /// Every colour of the ramp is opaque.
     let opaque: Bool
+    /// For a large opaque gradient: every ramp colour with each of the 64 dither offsets added, clamped
+    /// and packed as RGBA bytes (`ditherIndex · rampSize + rampIndex`), so a pixel is a table look-up —
+    /// exactly what `shadeOpaque` computes pixel by pixel. 64 Ki entries: worth building (about 0.2 ms)
+    /// only for a gradient that covers many more pixels than that.
+    var packed: [UInt32] = []
+    static let packedTableWorth = 4 * 65_536
+
+    func withPackedTable() -> GradientShader {
+        var g = self
+        var table = [UInt32](repeating: 0, count: ditherOffsets.count * Self.rampSize)
+        for (k, d) in ditherOffsets.enumerated() {
+            for i in 0..<Self.rampSize { table[k * Self.rampSize + i] = pack(Self.dithered(ramp[i], d)) }
+        }
+        g.packed = table
+        return g
+    }
+
+    /// A ramp colour plus a dither offset on its colour channels, kept within 0…alpha.
+    @inline(__always) static func dithered(_ color: SIMD4<Float>, _ d: Float) -> SIMD4<Float> {
+        var c = color
+        let a = c.w
+        c.x = min(max(c.x + d, 0), a)
+        c.y = min(max(c.y + d, 0), a)
+        c.z = min(max(c.z + d, 0), a)
+        return c
+    }
     let inverse: Transform2D
     let kind: Gradient.Kind
 
@@ -106,53 +132,61 @@ struct GradientShader {
     /// row of floats in between.
     func shadeOpaque(y: Int, x0: Int, x1: Int, into out: UnsafeMutablePointer<UInt8>) {
         let raw = UnsafeMutableRawPointer(out)
-        walk(y: y, x0: x0, x1: x1) { i, c in raw.storeBytes(of: pack(c), toByteOffset: i &* 4, as: UInt32.self) }
+        if packed.isEmpty {
+            walk(y: y, x0: x0, x1: x1) { i, c in raw.storeBytes(of: pack(c), toByteOffset: i &* 4, as: UInt32.self) }
+            return
+        }
+        packed.withUnsafeBufferPointer { table in
+            parameters(y: y, x0: x0, x1: x1) { i, index, ditherIndex in
+                raw.storeBytes(of: table[ditherIndex &* Self.rampSize &+ index], toByteOffset: i &* 4, as: UInt32.self)
+            }
+        }
     }
 
-    /// Calls `put` with each pixel's dithered colour.
+    /// Calls `store` with each pixel's dithered colour.
     @inline(__always) func walk(y: Int, x0: Int, x1: Int, _ store: (Int, SIMD4<Float>) -> Void) {
+        ramp.withUnsafeBufferPointer { ramp in
+            ditherOffsets.withUnsafeBufferPointer { dither in
+                parameters(y: y, x0: x0, x1: x1) { i, index, d in store(i, Self.dithered(ramp[index], dither[d])) }
+            }
+        }
+    }
+
+    /// Calls `body(i, rampIndex, ditherIndex)` for pixels x0…x1 of row y. The parameter is stepped along
+    /// the row (the inverse transform is affine); an axial ramp's parameter is itself affine.
+    @inline(__always) func parameters(y: Int, x0: Int, x1: Int, _ body: (Int, Int, Int) -> Void) {
         let py = Double(y) + 0.5, px = Double(x0) + 0.5
         var gx = inverse.a * px + inverse.c * py + inverse.tx
         var gy = inverse.b * px + inverse.d * py + inverse.ty
         let stepX = inverse.a, stepY = inverse.b
         let count = x1 - x0 + 1
-        ramp.withUnsafeBufferPointer { ramp in
-            ditherOffsets.withUnsafeBufferPointer { dither in
-                let row = (y & 7) &* 8
-                let last = Double(Self.rampSize - 1)
-                @inline(__always) func put(_ i: Int, _ s: Double) {
-                    let index = s.isNaN ? 0 : Int(min(max(s, 0), 1) * last + 0.5)
-                    var c = ramp[index]
-                    let d = dither[row &+ ((x0 &+ i) & 7)]
-                    let a = c.w
-                    c.x = min(max(c.x + d, 0), a)
-                    c.y = min(max(c.y + d, 0), a)
-                    c.z = min(max(c.z + d, 0), a)
-                    store(i, c)
-                }
-                switch kind {
-                case .axial(let s, let e):
-                    let dx = e.x - s.x, dy = e.y - s.y
-                    let len2 = dx * dx + dy * dy
-                    let ux = len2 > 0 ? dx / len2 : 0, uy = len2 > 0 ? dy / len2 : 0
-                    let t0 = (gx - s.x) * ux + (gy - s.y) * uy
-                    let dt = stepX * ux + stepY * uy
-                    for i in 0..<count { put(i, t0 + Double(i) * dt) }
-                case .radial(let c, let rx, let ry):
-                    let irx = rx > 0 ? 1 / rx : 0, iry = ry > 0 ? 1 / ry : 0
-                    for i in 0..<count {
-                        let u = (gx - c.x) * irx, v = (gy - c.y) * iry
-                        put(i, (u * u + v * v).squareRoot())
-                        gx += stepX
-                        gy += stepY
-                    }
-                case .conic:
-                    for i in 0..<count {
-                        put(i, parameter(gx, gy))
-                        gx += stepX
-                        gy += stepY
-                    }
-                }
+        let row = (y & 7) &* 8
+        let last = Double(Self.rampSize - 1)
+        @inline(__always) func put(_ i: Int, _ s: Double) {
+            let index = s.isNaN ? 0 : Int(min(max(s, 0), 1) * last + 0.5)
+            body(i, index, row &+ ((x0 &+ i) & 7))
+        }
+        switch kind {
+        case .axial(let s, let e):
+            let dx = e.x - s.x, dy = e.y - s.y
+            let len2 = dx * dx + dy * dy
+            let ux = len2 > 0 ? dx / len2 : 0, uy = len2 > 0 ? dy / len2 : 0
+            let t0 = (gx - s.x) * ux + (gy - s.y) * uy
+            let dt = stepX * ux + stepY * uy
+            for i in 0..<count { put(i, t0 + Double(i) * dt) }
+        case .radial(let c, let rx, let ry):
+            let irx = rx > 0 ? 1 / rx : 0, iry = ry > 0 ? 1 / ry : 0
+            for i in 0..<count {
+                let u = (gx - c.x) * irx, v = (gy - c.y) * iry
+                put(i, (u * u + v * v).squareRoot())
+                gx += stepX
+                gy += stepY
+            }
+        case .conic:
+            for i in 0..<count {
+                put(i, parameter(gx, gy))
+                gx += stepX
+                gy += stepY
             }
         }
     }

@@ -134,7 +134,12 @@ final class PreparedShape: @unchecked Sendable {
             y1 = max(y1, e.y0, e.y1)
         }
         self.edges = edges
-        self.paint = paint
+        // A large opaque gradient gets its dithered colours packed once (see GradientShader.packed).
+        if case .gradient(let g) = paint, g.opaque, (x1 - x0) * (y1 - y0) > Double(GradientShader.packedTableWorth) {
+            self.paint = .gradient(g.withPackedTable())
+        } else {
+            self.paint = paint
+        }
         self.rule = rule
         self.minX = x0
         self.maxX = x1
