@@ -65,24 +65,15 @@ extension Reel {
         let sorted = ordered.map { i in segments[i] }
         try checkWritableDestination(output)
         let file = OutputFile(target: output)
-        do {
-            let frames: Int
+        let frames = try file.complete(output: output) {
             do {
-                frames = try SegmentJoiner.join(sorted, to: file.temporary, muxer: container.muxerName)
+                return try SegmentJoiner.join(sorted, to: file.temporary, muxer: container.muxerName)
             } catch {
                 throw ReelError.usage("\(error)", fix: nil)
             }
-            if let sig = Interrupts.pendingSignal { throw ReelError.cancelled(signal: sig) }
-            try file.commit()
-            let bytes = ((try? FileManager.default.attributesOfItem(atPath: file.target))?[.size] as? Int) ?? 0
-            return ConcatSummary(output: file.target, frames: frames, segments: sorted.count, bytes: bytes)
-        } catch let error as ReelError {
-            file.discard()
-            throw error
-        } catch {
-            file.discard()
-            throw .usage("\(output): \(error)", fix: nil)
         }
+        let bytes = ((try? FileManager.default.attributesOfItem(atPath: file.target))?[.size] as? Int) ?? 0
+        return ConcatSummary(output: file.target, frames: frames, segments: sorted.count, bytes: bytes)
     }
 
     /// Orders segments by their first frame and checks that they hold frames 0…total−1 exactly once;
@@ -153,7 +144,7 @@ extension Reel {
         let order = try checkCoverage(segments)
         try checkSequenceDestination(output)
         let file = OutputFile(target: output, isDirectory: true)
-        do {
+        try file.complete(output: output) {
             try FileManager.default.createDirectory(atPath: file.temporary, withIntermediateDirectories: false)
             for i in order {
                 for name in files[i] {
@@ -162,13 +153,6 @@ extension Reel {
                     if link(from, to) != 0 { try FileManager.default.copyItem(atPath: from, toPath: to) }
                 }
             }
-            try file.commit()
-        } catch let error as ReelError {
-            file.discard()
-            throw error
-        } catch {
-            file.discard()
-            throw .usage("\(output): \(error)", fix: nil)
         }
         return ConcatSummary(output: file.target, frames: total, segments: inputs.count, bytes: 0)
     }

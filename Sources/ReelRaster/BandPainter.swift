@@ -121,6 +121,23 @@ struct BandPainter {
         composite(picture, onto: band, factor: group.opacity, clip: group.clip, mask: maskCanvas?.canvas, tint: group.tint)
     }
 
+    /// Source-over of the pixels `columns` of one row of `src` onto `dst`, scaled by `f` (> 0): a word
+    /// per pixel, transparent ones skipped, opaque ones copied at full strength (what `blend` computes).
+    @inline(__always) func compositeWords(
+        _ src: UnsafeMutableRawPointer, _ dst: UnsafeMutableRawPointer, _ columns: Range<Int>, _ f: Float
+    ) {
+        for x in columns {
+            let word = src.load(fromByteOffset: x &* 4, as: UInt32.self)
+            if word == 0 { continue }
+            if f == 1 && word >= 0xFF00_0000 {
+                dst.storeBytes(of: word, toByteOffset: x &* 4, as: UInt32.self)
+                continue
+            }
+            let color = SIMD4<Float>(SIMD4<UInt32>(word, word &>> 8, word &>> 16, word &>> 24) & 0xFF)
+            blend(dst.assumingMemoryBound(to: UInt8.self) + x &* 4, color, f)
+        }
+    }
+
     /// Source-over of `source` (same or larger rectangle) onto `canvas`, scaled by `factor`, by the clip
     /// shape's coverage and by the mask's alpha.
     func composite(
@@ -145,16 +162,7 @@ struct BandPainter {
                 scratch.spans(row: y - canvas.y0, c0: ca, c1: cb, rule: clip.rule, minimum: 0) { start, end, c in
                     let f = factor * c
                     guard f > 0 else { return }
-                    for x in max(start, a)..<max(min(end, b), max(start, a)) {
-                        let word = src.load(fromByteOffset: x &* 4, as: UInt32.self)
-                        if word == 0 { continue }
-                        if f == 1 && word >= 0xFF00_0000 {
-                            dst.storeBytes(of: word, toByteOffset: x &* 4, as: UInt32.self)
-                            continue
-                        }
-                        let color = SIMD4<Float>(SIMD4<UInt32>(word, word &>> 8, word &>> 16, word &>> 24) & 0xFF)
-                        blend(dst.assumingMemoryBound(to: UInt8.self) + x &* 4, color, f)
-                    }
+                    compositeWords(src, dst, max(start, a)..<max(min(end, b), max(start, a)), f)
                 }
             }
             // Rows of the clip outside the source's rows were accumulated too: clear them.
@@ -169,16 +177,7 @@ struct BandPainter {
             for y in max(canvas.y0, source.y0)..<min(canvas.y1, source.y1) {
                 let src = UnsafeMutableRawPointer(source.row(y) + (canvas.x0 - source.x0) * 4)
                 let dst = UnsafeMutableRawPointer(canvas.row(y))
-                for x in a..<b {
-                    let word = src.load(fromByteOffset: x &* 4, as: UInt32.self)
-                    if word == 0 { continue }
-                    if factor == 1 && word >= 0xFF00_0000 {
-                        dst.storeBytes(of: word, toByteOffset: x &* 4, as: UInt32.self)
-                        continue
-                    }
-                    let color = SIMD4<Float>(SIMD4<UInt32>(word, word &>> 8, word &>> 16, word &>> 24) & 0xFF)
-                    if factor > 0 { blend(dst.assumingMemoryBound(to: UInt8.self) + x &* 4, color, factor) }
-                }
+                if factor > 0 { compositeWords(src, dst, a..<b, factor) }
             }
             return
         }

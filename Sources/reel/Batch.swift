@@ -115,14 +115,9 @@ struct Batch: ParsableCommand {
     func barLine(_ runner: BatchRunner) -> String {
         let outcomes = runner.snapshot
         let c = counts(outcomes)
-        var running: [String] = []
-        for (j, job) in runner.plan.jobs.enumerated() {
-            for (k, o) in outcomes[j].enumerated() {
-                if case .running(let f, let t) = o {
-                    let name = URL(fileURLWithPath: job.outputs[k].path).lastPathComponent
-                    running.append(t > 0 ? "\(name) \(100 * f / t)%" : name)
-                }
-            }
+        let running = self.running(runner.plan, outcomes).map { r in
+            let name = URL(fileURLWithPath: r.path).lastPathComponent
+            return r.total > 0 ? "\(name) \(100 * r.frame / r.total)%" : name
         }
         let finished = c.done + c.failed + c.skipped
         return "batch \(finished)/\(c.total)  \(c.done) rendered, \(c.skipped) up to date, \(c.failed) failed  "
@@ -133,16 +128,22 @@ struct Batch: ParsableCommand {
     func jsonLine(_ runner: BatchRunner) -> String {
         let outcomes = runner.snapshot
         let c = counts(outcomes)
-        var running: [String] = []
-        for (j, job) in runner.plan.jobs.enumerated() {
-            for (k, o) in outcomes[j].enumerated() {
-                if case .running(let f, let t) = o {
-                    running.append("{\"output\": \(quoted(job.outputs[k].path)), \"frame\": \(f), \"frames\": \(t)}")
-                }
-            }
+        let running = self.running(runner.plan, outcomes).map {
+            "{\"output\": \(quoted($0.path)), \"frame\": \($0.frame), \"frames\": \($0.total)}"
         }
         return
             "{\"outputs\": \(c.total), \"rendered\": \(c.done), \"skipped\": \(c.skipped), \"failed\": \(c.failed), \"elapsed\": \(String(format: "%.2f", Date().timeIntervalSince(runner.started))), \"running\": [\(running.joined(separator: ", "))]}"
+    }
+
+    /// The outputs being rendered, with their progress.
+    func running(_ plan: BatchPlan, _ outcomes: [[BatchOutcome]]) -> [(path: String, frame: Int, total: Int)] {
+        var out: [(path: String, frame: Int, total: Int)] = []
+        for (j, job) in plan.jobs.enumerated() {
+            for (k, o) in outcomes[j].enumerated() {
+                if case .running(let f, let t) = o { out.append((job.outputs[k].path, f, t)) }
+            }
+        }
+        return out
     }
 
     func quoted(_ s: String) -> String {
