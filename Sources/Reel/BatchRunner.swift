@@ -146,6 +146,14 @@ public final class BatchRunner: @unchecked Sendable {
         {
             return .skipped(frames: stamp.frames)
         }
+        // A batch writes trees of outputs: their folders are made as needed (a single render refuses).
+        let parent = URL(fileURLWithPath: output.path.hasSuffix("/") ? String(output.path.dropLast()) : output.path)
+            .deletingLastPathComponent().path
+        do {
+            try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        } catch {
+            throw .usage("\(output.path): cannot create the folder \(parent): \(error.localizedDescription)", fix: nil)
+        }
         Self.removeStaleTemporaries(of: output.path)
         var options = output.options
         let cores = ProcessInfo.processInfo.activeProcessorCount

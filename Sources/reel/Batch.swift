@@ -9,7 +9,8 @@ struct Batch: ParsableCommand {
         discussion: """
             A manifest (YAML or JSON) lists jobs: a scene or a glob of scenes, its variables or named \
             variants, and outputs (a path, or a path with a preset and settings). Paths are relative to \
-            the manifest; {scene}, {variant}, {job} and {variable} in an output path are filled in.
+            the manifest; {scene}, {variant}, {job} and {variable} in an output path are filled in, and \
+            missing output folders are created.
 
               jobs:
                 - scene: scenes/*.yaml
@@ -77,7 +78,9 @@ struct Batch: ParsableCommand {
         let runner = BatchRunner(
             plan: plan, concurrency: concurrency, memoryLimit: memoryLimit.map { $0 << 20 }, force: force, failFast: failFast)
         let kind = progress == "auto" ? (quiet || isatty(2) == 0 ? "none" : "bar") : progress
-        runner.onFailure = { path, message in printError("error: \(path): \(message)") }
+        runner.onFailure = { path, message in
+            printError("error: " + (message.hasPrefix(path) ? message : "\(path): \(message)"))
+        }
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
             runner.run()

@@ -266,4 +266,14 @@ import Testing
         let last = try JSONSerialization.jsonObject(with: Data(lines.last!.utf8)) as! [String: Any]
         #expect(last["outputs"] as? Int == 6 && last["rendered"] as? Int == 6 && last["failed"] as? Int == 0, "\(last)")
     }
+
+    /// Output folders that do not exist yet are made (a batch writes trees of files).
+    @Test func makesOutputFolders() throws {
+        let ws = try workspace()
+        _ = ws.write("m.yaml", "jobs:\n  - scene: scenes/a.yaml\n    outputs: [\"new/{scene}/clip.gif\", \"new/frames/\"]\n")
+        let r = try runReel(["batch", ws.file("m.yaml")])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try VideoReader(path: ws.file("new/a/clip.gif")).decodeAll().count == 10)
+        #expect(ws.listing("new/frames").count == 10)
+    }
 }
