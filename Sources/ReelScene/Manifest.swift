@@ -11,7 +11,7 @@ import Foundation
 ///   - scene: examples/*.yaml
 ///     outputs:
 ///       - out/{scene}.gif                         # settings from the extension
-///       - {path: "out/{scene}.mp4", preset: web-1080p, crf: 20}
+///       - {path: "out/{scene}.mp4", preset: web-mp4, crf: 20}
 ///   - scene: examples/star-button.yaml
 ///     variants:                                   # one job per variant
 ///       red: {accent: "#ff3b30"}

@@ -14,7 +14,7 @@ struct Batch: ParsableCommand {
 
               jobs:
                 - scene: scenes/*.yaml
-                  outputs: [out/{scene}.gif, {path: "out/{scene}.mp4", preset: web-1080p}]
+                  outputs: ["out/{scene}.gif", {path: "out/{scene}.mp4", preset: web-mp4}]
                 - scene: examples/star-button.yaml
                   variants: {red: {accent: "#ff3b30"}, blue: {accent: "#007aff"}}
                   outputs: [out/star-{variant}.gif]

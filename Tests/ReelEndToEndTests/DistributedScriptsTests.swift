@@ -65,8 +65,14 @@ import Yams
         var renderEnv = env(c)
         #expect(renderEnv["SHARD_COUNT"] == String(completions))
         #expect(c["workingDir"] as? String == "/work/reel")  // the repository in the image
+        // The render options the YAML gives name a shipped preset (reel presets lists them).
+        let args = (renderEnv["REEL_ARGS"] ?? "").split(separator: " ").map(String.init)
+        let shipped = try runReel(["presets"]).stdout
+        for (i, a) in args.enumerated() where a == "--preset" && i + 1 < args.count {
+            #expect(shipped.split(separator: "\n").contains { $0.hasPrefix(args[i + 1] + " ") }, "no preset \(args[i + 1])")
+        }
         // Here: the repository is the working tree, the shared volume a temporary folder, and the
-        // preset (1080p) replaced by 1× for speed.
+        // options (1080 pixels wide) replaced by 1× for speed.
         renderEnv["SCENE"] = Self.scene
         renderEnv["OUT_DIR"] = ws.file("shared/segments")
         renderEnv["REEL"] = reelBinary()

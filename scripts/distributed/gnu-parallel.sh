@@ -1,37 +1,67 @@
 #!/usr/bin/env bash
-# Renders a scene in N shards with GNU parallel, on this machine or over SSH, then joins them.
+# Renders a scene in N shards with GNU parallel, on this machine or over SSH, then joins them here.
 #
 #   scripts/distributed/gnu-parallel.sh SCENE OUTPUT [SHARDS]
 #
+# OUTPUT's extension (.mp4, .mov, .webm, .gif) is the segments' format. SHARDS defaults to the
+# number of CPUs here.
+#
 # Environment:
-#   HOSTS    where to run: ":" (default) is this machine; a file of SSH logins (one per line, e.g.
-#            "8/user@render1" for 8 jobs there) or a comma-separated list "render1,render2,:".
-#            Remote hosts need this repository and reel at the same paths, and SCENE and OUT_DIR on
-#            storage they share with this machine.
-#   OUT_DIR  the segments' folder (default: OUTPUT's folder/.NAME-segments)
-#   REEL     the reel binary (default: reel on PATH); REEL_ARGS more render options
-# SHARDS defaults to the number of CPUs here. The format comes from OUTPUT's extension.
+#   HOSTS     where to run: ":" (default) is this machine only; a file of SSH logins, one per line
+#             (--sshloginfile, e.g. "user@render1", ":" for this machine); or a comma-separated
+#             list of logins (--sshlogin, e.g. "render1,render2,:").
+#   JOBS      shards rendered at once on each host (parallel --jobs; default 1, since one render
+#             already uses every core of its host; 100% means one per CPU)
+#   OUT_DIR   the segments' folder (default: OUTPUT's folder/.NAME-segments). Its old
+#             segment-NNNNN.FORMAT files are deleted first.
+#   REEL      the reel binary (default: reel on PATH, on each host); REEL_ARGS more render options
+#
+# Remote hosts need: SSH logins without a password prompt, bash, this repository at the same path as
+# here, reel at REEL (or on the PATH of a non-interactive SSH shell), and SCENE and OUT_DIR on
+# storage shared with this machine at the same paths. Each task gets its variables on its own
+# command line, so nothing has to be set up in the remote environment.
 set -euo pipefail
 
 fail() { echo "gnu-parallel: $*" >&2; exit 2; }
-[ $# -ge 2 ] || fail "usage: $0 SCENE OUTPUT [SHARDS]"
-command -v parallel >/dev/null || fail "GNU parallel is not installed (Debian: apt-get install parallel)"
+if [ $# -lt 2 ] || [ $# -gt 3 ]; then fail "usage: $0 SCENE OUTPUT [SHARDS]"; fi
+command -v parallel >/dev/null 2>&1 || fail "GNU parallel is not installed (Debian: apt-get install parallel)"
+[ -f "$1" ] || fail "$1: no such scene file"
 scene="$(realpath "$1")"
 output="$(realpath -m "$2")"
 count="${3:-$(nproc)}"
 [[ "$count" =~ ^[1-9][0-9]*$ ]] || fail "SHARDS '$count' is not a positive whole number"
-format="${output##*.}"
+format="${output##*/}" format="${format##*.}"
+case "$format" in
+  mp4|mov|webm|gif) ;;
+  *) fail "$2: the joined clip must end in .mp4, .mov, .webm or .gif (the segments' format)" ;;
+esac
 out_dir="$(realpath -m "${OUT_DIR:-$(dirname "$output")/.$(basename "$output")-segments}")"
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 reel="${REEL:-reel}"
+# A relative path to reel would not mean the same on another host or in another folder.
+if [[ "$reel" == */* ]]; then reel="$(realpath -m "$reel")"; fi
+command -v "$reel" >/dev/null 2>&1 || fail "REEL=$reel: no such program here (put reel on PATH or set REEL)"
 hosts="${HOSTS:-:}"
-if [ -f "$hosts" ]; then where=(--sshloginfile "$hosts"); else where=(--sshlogin "$hosts"); fi
+if [ -f "$hosts" ]; then
+  where=(--sshloginfile "$hosts")
+elif [[ "$hosts" == */* ]]; then
+  fail "HOSTS=$hosts: no such file of SSH logins"
+else
+  where=(--sshlogin "$hosts")
+fi
 
-mkdir -p "$out_dir"
-# One task per shard; --halt stops everything at the first failure; each task gets its environment
-# on its command line (-q quotes every word), so it reaches remote hosts too.
-seq 0 $((count - 1)) | parallel --will-cite -q --halt now,fail=1 "${where[@]}" \
+mkdir -p "$out_dir" "$(dirname "$output")"
+# Segments of an earlier run (perhaps split differently) would mix with this run's.
+find "$out_dir" -maxdepth 1 -type f -name "segment-[0-9][0-9][0-9][0-9][0-9].$format" -delete
+
+# One task per shard. --halt now,fail=1 kills the other tasks at the first failure. -q quotes every
+# word of the command, so paths with spaces survive the shell here and the one on a remote host.
+if ! seq 0 $((count - 1)) | parallel --will-cite -q --halt now,fail=1 --jobs "${JOBS:-1}" "${where[@]}" \
   env SHARD_INDEX={} SHARD_COUNT="$count" SCENE="$scene" OUT_DIR="$out_dir" FORMAT="$format" \
-  REEL="$reel" REEL_ARGS="${REEL_ARGS:-}" bash "$repo/scripts/distributed/render-shard.sh"
+  REEL="$reel" REEL_ARGS="${REEL_ARGS:-}" bash "$repo/scripts/distributed/render-shard.sh"; then
+  echo "gnu-parallel: a shard failed (its error is above); nothing was joined" >&2
+  exit 1
+fi
+
 OUT_DIR="$out_dir" SHARD_COUNT="$count" OUTPUT="$output" FORMAT="$format" REEL="$reel" \
   bash "$repo/scripts/distributed/join.sh"

@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # The render step of a sharded render: renders shard I of N of a scene as a segment in a shared folder.
-# The same script runs under every engine; the engine says which shard through its own variable:
+# The same script runs under every engine; the engine says which shard through its own variable,
+# looked up in this order:
 #
 #   SHARD_INDEX             set by hand or by gnu-parallel.sh
 #   JOB_COMPLETION_INDEX    Kubernetes Indexed Job (0 … completions-1)
-#   SLURM_ARRAY_TASK_ID     Slurm job array (--array=0-(N-1); with another first index, MIN is subtracted)
+#   SLURM_ARRAY_TASK_ID     Slurm job array. The task ID is the shard index only when the array is
+#                           0-(N-1) (#SBATCH --array=0-3 for 4 shards). When SLURM_ARRAY_TASK_MIN is
+#                           set, the index is SLURM_ARRAY_TASK_ID - SLURM_ARRAY_TASK_MIN, so 1-4
+#                           works too; arrays with a step (0-6:2) or gaps (0,2,5) are refused.
 #
 # Environment:
 #   SCENE        the scene file (required)
@@ -12,32 +16,55 @@
 #   SHARD_COUNT  N (or SLURM_ARRAY_TASK_COUNT under Slurm)
 #   FORMAT       mp4 (default), mov, webm or gif: the segments' format, and so the joined clip's
 #   REEL         the reel binary (default: reel on PATH)
-#   REEL_ARGS    more render options, e.g. "--preset web-1080p" (split on spaces)
+#   REEL_ARGS    more render options, e.g. "--preset web-mp4 --width 1080" (split on whitespace; no
+#                quoting inside, so no value with a space)
 #
-# Writes $OUT_DIR/segment-IIIII.FORMAT (written under a temporary name, renamed when complete), which
-# join.sh joins with reel concat.
+# Writes $OUT_DIR/segment-IIIII.FORMAT (reel writes it under a hidden temporary name and renames it
+# when complete), which join.sh joins with reel concat. Exits 2, with a message on stderr, when the
+# environment is incomplete; otherwise with reel's status.
 set -euo pipefail
 
 fail() { echo "render-shard: $*" >&2; exit 2; }
+whole() { [[ "$1" =~ ^[0-9]+$ ]]; }
 
-index="${SHARD_INDEX:-${JOB_COMPLETION_INDEX:-}}"
-if [ -z "$index" ] && [ -n "${SLURM_ARRAY_TASK_ID:-}" ]; then
-  index=$(( SLURM_ARRAY_TASK_ID - ${SLURM_ARRAY_TASK_MIN:-0} ))
+if [ -n "${SHARD_INDEX:-}" ]; then
+  index="$SHARD_INDEX" from="SHARD_INDEX=$SHARD_INDEX"
+elif [ -n "${JOB_COMPLETION_INDEX:-}" ]; then
+  index="$JOB_COMPLETION_INDEX" from="JOB_COMPLETION_INDEX=$JOB_COMPLETION_INDEX"
+elif [ -n "${SLURM_ARRAY_TASK_ID:-}" ]; then
+  id="$SLURM_ARRAY_TASK_ID" min="${SLURM_ARRAY_TASK_MIN:-0}" step="${SLURM_ARRAY_TASK_STEP:-1}"
+  whole "$id" || fail "SLURM_ARRAY_TASK_ID '$id' is not a whole number"
+  whole "$min" || fail "SLURM_ARRAY_TASK_MIN '$min' is not a whole number"
+  if whole "$step" && [ "$step" -gt 1 ]; then
+    fail "the Slurm array has a step of $step: shard indexes are task ID - first ID, so use --array=0-(N-1)"
+  fi
+  [ "$id" -ge "$min" ] || fail "SLURM_ARRAY_TASK_ID $id is below SLURM_ARRAY_TASK_MIN $min"
+  index=$((id - min)) from="SLURM_ARRAY_TASK_ID=$id - SLURM_ARRAY_TASK_MIN=$min"
+else
+  fail "no shard index: set SHARD_INDEX (or run as a Kubernetes Indexed Job pod or a Slurm array task)"
 fi
-count="${SHARD_COUNT:-${SLURM_ARRAY_TASK_COUNT:-}}"
-[ -n "$index" ] || fail "no shard index: set SHARD_INDEX (or run under a Kubernetes Indexed Job or a Slurm array)"
-[ -n "$count" ] || fail "no shard count: set SHARD_COUNT to the number of shards"
-[[ "$index" =~ ^[0-9]+$ ]] || fail "the shard index '$index' is not a whole number"
-[[ "$count" =~ ^[1-9][0-9]*$ ]] || fail "SHARD_COUNT '$count' is not a positive whole number"
-[ "$index" -lt "$count" ] || fail "shard index $index is not in 0…$((count - 1)) (SHARD_COUNT=$count)"
+if [ -n "${SHARD_COUNT:-}" ]; then
+  count="$SHARD_COUNT" count_from=SHARD_COUNT
+elif [ -n "${SLURM_ARRAY_TASK_COUNT:-}" ]; then
+  count="$SLURM_ARRAY_TASK_COUNT" count_from=SLURM_ARRAY_TASK_COUNT
+else
+  fail "no shard count: set SHARD_COUNT to the number of shards"
+fi
+whole "$index" || fail "the shard index '$index' ($from) is not a whole number"
+[[ "$count" =~ ^[1-9][0-9]*$ ]] || fail "$count_from '$count' is not a positive whole number"
+# 10# so that an index such as 08 is read as decimal.
+index=$((10#$index)) count=$((10#$count))
+[ "$index" -lt "$count" ] || fail "shard index $index is not in 0…$((count - 1)) ($from, $count_from=$count)"
+
 [ -n "${SCENE:-}" ] || fail "set SCENE to the scene file"
-[ -f "$SCENE" ] || fail "SCENE=$SCENE: no such file (is the shared storage mounted?)"
+[ -f "$SCENE" ] || fail "SCENE=$SCENE: no such file (working folder $PWD; is the shared storage mounted?)"
 [ -n "${OUT_DIR:-}" ] || fail "set OUT_DIR to the shared folder for the segments"
 format="${FORMAT:-mp4}"
 case "$format" in mp4|mov|webm|gif) ;; *) fail "FORMAT=$format: segments are mp4, mov, webm or gif" ;; esac
 reel="${REEL:-reel}"
+command -v "$reel" >/dev/null 2>&1 || fail "REEL=$reel: no such program (put reel on PATH or set REEL to its path)"
+read -r -a extra <<< "${REEL_ARGS:-}"
 
 mkdir -p "$OUT_DIR"
 segment="$OUT_DIR/segment-$(printf %05d "$index").$format"
-# shellcheck disable=SC2086  # REEL_ARGS is a list of options, split on purpose
-exec "$reel" render "$SCENE" --shard "$index/$count" -o "$segment" -q ${REEL_ARGS:-}
+exec "$reel" render "$SCENE" --shard "$index/$count" -o "$segment" -q ${extra[@]+"${extra[@]}"}
