@@ -52,6 +52,24 @@ import Testing
         return Array(f.rgba[i..<(i + 3)])
     }
 
+    /// `reel batch m.yaml` in the background, quiet.
+    func startBatch(_ ws: Workspace, jobs: Int) throws -> Process {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: reelBinary())
+        p.arguments = ["batch", ws.file("m.yaml"), "--jobs", "\(jobs)", "-q"]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        return p
+    }
+
+    /// Waits until a render is under way (a temporary output exists in out/).
+    func waitForARender(_ ws: Workspace, _ p: Process, until deadline: Date) {
+        while !ws.listing("out").contains(where: { $0.hasSuffix(".reel-tmp") }) && p.isRunning && Date() < deadline {
+            usleep(5_000)
+        }
+    }
+
     func visible(_ ws: Workspace) -> [String] { ws.listing("out").filter { !$0.hasPrefix(".") } }
 
     @Test func rendersGlobsTimesOutputsAndVariants() throws {
@@ -178,20 +196,13 @@ import Testing
             "jobs:\n  - scene: s.yaml\n    variants: {"
                 + (0..<8).map { "v\($0): {accent: \"#\(String(format: "%02x", $0 * 30))0000\"}" }.joined(separator: ", ")
                 + "}\n    outputs: [\"out/{variant}.mp4\"]\n")
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: reelBinary())
-        p.arguments = ["batch", ws.file("m.yaml"), "--jobs", "1", "-q"]
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
+        let p = try startBatch(ws, jobs: 1)
         // Wait for the first output's record, then for the next render to be under way.
         let deadline = Date().addingTimeInterval(120)
         while !FileManager.default.fileExists(atPath: ws.file("out/.v0.mp4.reel-batch")) && Date() < deadline {
             usleep(20_000)
         }
-        while !ws.listing("out").contains(where: { $0.hasSuffix(".reel-tmp") }) && p.isRunning && Date() < deadline {
-            usleep(5_000)
-        }
+        waitForARender(ws, p, until: deadline)
         kill(p.processIdentifier, SIGKILL)
         p.waitUntilExit()
         let left = ws.listing("out")
@@ -237,16 +248,8 @@ import Testing
         try FileManager.default.createDirectory(atPath: ws.file("out"), withIntermediateDirectories: true)
         _ = ws.write("s.yaml", Self.scene.replacingOccurrences(of: "duration: 1\n", with: "duration: 4\nscale: 10\n"))
         _ = ws.write("m.yaml", "jobs:\n  - scene: s.yaml\n    outputs: [out/a.mp4, out/b.mp4, out/c.mp4, out/d.mp4]\n")
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: reelBinary())
-        p.arguments = ["batch", ws.file("m.yaml"), "--jobs", "2", "-q"]
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let deadline = Date().addingTimeInterval(60)
-        while !ws.listing("out").contains(where: { $0.hasSuffix(".reel-tmp") }) && p.isRunning && Date() < deadline {
-            usleep(5_000)
-        }
+        let p = try startBatch(ws, jobs: 2)
+        waitForARender(ws, p, until: Date().addingTimeInterval(60))
         let sent = Date()
         kill(p.processIdentifier, SIGINT)
         p.waitUntilExit()
