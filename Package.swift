@@ -62,7 +62,7 @@ let package = Package(
         .testTarget(name: "ReelSceneTests", dependencies: ["ReelScene", "ReelGeometry"]),
         // Helpers shared by the test targets (temporary folders, test pictures, PSNR, GIF block reader).
         .target(name: "ReelTestSupport", path: "Tests/ReelTestSupport"),
-        .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelTestSupport"]),
+        .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelTestSupport", "CFFmpeg"]),
         .testTarget(
             name: "ReelEndToEndTests",
             dependencies: [

@@ -357,6 +357,14 @@ public final class VideoWriter {
                 }
             }
             f.pointee.pts = Int64(frameIndex)
+        } else if settings.pixelFormat == AV_PIX_FMT_YUV420P {
+            let planes = FramePlanes(f)
+            BT709Converter.convert(
+                rgba: rgba, rgbaStride: stride, width: Int(f.pointee.width), height: Int(f.pointee.height),
+                y: planes.data[0]!, yStride: Int(planes.linesize[0]),
+                u: planes.data[1]!, uStride: Int(planes.linesize[1]),
+                v: planes.data[2]!, vStride: Int(planes.linesize[2]))
+            f.pointee.pts = Int64(frameIndex)
         } else {
             let src = sourceFrame.pointer
             let planes = FramePlanes(src)

@@ -24,13 +24,15 @@ struct BandPainter {
     }
 
     func paint(_ nodes: [DrawTree.Node], into canvas: Canvas) {
-        for node in nodes {
-            switch node {
-            case .shape(let shape):
-                fill(shape, into: canvas)
-            case .group(let group):
-                draw(group, into: canvas)
-            }
+        for node in nodes { paint(node, into: canvas) }
+    }
+
+    @inline(__always) func paint(_ node: DrawTree.Node, into canvas: Canvas) {
+        switch node {
+        case .shape(let shape):
+            fill(shape, into: canvas)
+        case .group(let group):
+            draw(group, into: canvas)
         }
     }
 

@@ -89,61 +89,94 @@ struct CoverageScratch {
     }
 
     /// One row's piece of an edge, from x = xa to x = xb (canvas-local), covering `dy` of the row.
+    @inline(__always)
     private func addSpan(
         _ line: UnsafeMutablePointer<Float>, _ bits: UnsafeMutablePointer<UInt64>, width: Int, xa: Double, xb: Double, dy: Double,
         dir: Float
     ) {
-        @inline(__always) func mark(_ c: Int) { bits[c &>> 6] |= 1 &<< UInt64(c & 63) }
         let w = Double(width)
         var lo = min(xa, xb), hi = max(xa, xb)
         var dyInside = dy
-        if hi <= 0 {
-            line[0] += dir * Float(dy)
-            mark(0)
-            return
+        if lo < 0 || hi > w {
+            if hi <= 0 {
+                line[0] += dir * Float(dy)
+                Self.mark(bits, 0, through: 0)
+                return
+            }
+            if lo >= w { return }
+            // Parts left of the canvas cover every column of the row fully; parts right of it none.
+            if lo < 0 {
+                let leftPart = dy * (0 - lo) / (hi - lo)
+                line[0] += dir * Float(leftPart)
+                Self.mark(bits, 0, through: 0)
+                dyInside -= leftPart
+                lo = 0
+            }
+            if hi > w {
+                let rightPart = dyInside * (hi - w) / (hi - lo)
+                dyInside -= rightPart
+                hi = w
+            }
+            guard dyInside > 0 else { return }
         }
-        if lo >= w { return }
-        // Parts left of the canvas cover every column of the row fully; parts right of it none.
-        if lo < 0 {
-            let leftPart = dy * (0 - lo) / (hi - lo)
-            line[0] += dir * Float(leftPart)
-            mark(0)
-            dyInside -= leftPart
-            lo = 0
-        }
-        if hi > w {
-            let rightPart = dyInside * (hi - w) / (hi - lo)
-            dyInside -= rightPart
-            hi = w
-        }
-        guard dyInside > 0 else { return }
-        let c0 = Int(lo.rounded(.down))
-        let c1 = min(width - 1, Int(hi.rounded(.down)))
+        // 0 ≤ lo ≤ hi ≤ width here, so truncation is the floor.
+        let c0 = Int(lo)
+        let c1 = min(width &- 1, Int(hi))
         if c0 >= c1 || hi - lo < 1e-12 {
-            let c = min(c0, width - 1)
+            let c = min(c0, width &- 1)
             let mid = (lo + hi) / 2 - Double(c)
             let area = dyInside * (1 - mid)
             line[c] += dir * Float(area)
-            line[c + 1] += dir * Float(dyInside - area)
-            mark(c)
-            mark(c + 1)
+            line[c &+ 1] += dir * Float(dyInside - area)
+            Self.mark(bits, c, through: c &+ 1)
             return
         }
+        // The first and last columns are partly crossed; every column between fully, where the piece's
+        // area splits in halves (the same values the general formula gives: right − left = 1, mid = ½).
         let perX = dyInside / (hi - lo)
-        var c = c0
-        while c <= c1 {
-            let left = max(lo, Double(c)), right = min(hi, Double(c + 1))
-            if right > left {
-                let part = (right - left) * perX
-                let mid = (left + right) / 2 - Double(c)
-                let area = part * (1 - mid)
-                line[c] += dir * Float(area)
-                line[c + 1] += dir * Float(part - area)
-                mark(c)
-                mark(c + 1)
-            }
-            c += 1
+        do {
+            let right = min(hi, Double(c0 &+ 1))
+            let part = (right - lo) * perX
+            let mid = (lo + right) / 2 - Double(c0)
+            let area = part * (1 - mid)
+            line[c0] += dir * Float(area)
+            line[c0 &+ 1] += dir * Float(part - area)
         }
+        var c = c0 &+ 1
+        if c < c1 {
+            let half = dir * Float(perX * 0.5)
+            while c < c1 {
+                line[c] += half
+                line[c &+ 1] += half
+                c &+= 1
+            }
+        }
+        let left = Double(c1)
+        if hi > left {
+            let part = (hi - left) * perX
+            let mid = (left + hi) / 2 - left
+            let area = part * (1 - mid)
+            line[c1] += dir * Float(area)
+            line[c1 &+ 1] += dir * Float(part - area)
+        }
+        Self.mark(bits, c0, through: c1 &+ 1)
+    }
+
+    /// Marks cells a…b (a ≤ b) of a row as touched.
+    @inline(__always) static func mark(_ bits: UnsafeMutablePointer<UInt64>, _ a: Int, through b: Int) {
+        let wa = a &>> 6, wb = b &>> 6
+        let head: UInt64 = ~0 &<< UInt64(a & 63), tail: UInt64 = ~0 &>> UInt64(63 &- (b & 63))
+        if wa == wb {
+            bits[wa] |= head & tail
+            return
+        }
+        bits[wa] |= head
+        var w = wa &+ 1
+        while w < wb {
+            bits[w] = ~0
+            w &+= 1
+        }
+        bits[wb] |= tail
     }
 
     /// Coverage of columns c0…c1 (canvas-local) of one accumulated row into `coverage[0…]`, clearing the
