@@ -95,12 +95,21 @@ struct BandPainter {
         let b = group.bounds
         let x0 = max(band.x0, b.x0), x1 = min(band.x1, b.x1), y0 = max(band.y0, b.y0), y1 = min(band.y1, b.y1)
         guard x0 < x1, y0 < y1 else { return }
-        let canvas = Canvas(pixels: band.pixels, x0: x0, y0: y0, width: x1 - x0, rows: y1 - y0)  // geometry only
+        let canvas = band.view(x0: x0, y0: y0, x1: x1, y1: y1)
         let margin = group.shadow?.margin ?? 0
         let content = OffscreenCanvas(
             x0: canvas.x0 - margin, y0: canvas.y0 - margin, width: canvas.width + 2 * margin, rows: canvas.rows + 2 * margin)
         defer { content.release() }
         paint(group.content, into: content.canvas)
+
+        if let shadow = group.shadow, group.opacity >= 1, group.clip == nil, group.mask == nil, group.tint == nil {
+            // Source-over is associative: (content over shadow) over the band is content over (shadow over
+            // the band). Drawn so, straight into the band, the shadowed picture needs no canvas of its own
+            // nor a pass to composite it (the same colours within rounding: ±1 level where both overlap).
+            drawShadow(shadow, of: content.canvas, into: canvas)
+            composite(content.canvas, onto: canvas, factor: 1, clip: nil, mask: nil)
+            return
+        }
 
         // The picture to composite, in the canvas's rectangle: the content, over its shadow if any.
         var picture = content.canvas
@@ -399,24 +408,40 @@ extension BandPainter {
         // the pixels, nor on the band that computes it), then scaled to the mean coverage.
         var sums = [UInt32](repeating: 0, count: gw * gh)
         var any = false
+        // Grid column k holds content columns edges[k] ..< edges[k + 1].
+        let edges = (0...gw).map { k in max(0, min(w, (gx0 + k) * f - content.x0)) }
+        let columns = UnsafeMutablePointer<UInt32>.allocate(capacity: w + 8)
+        defer { columns.deallocate() }
         sums.withUnsafeMutableBufferPointer { sums in
-            for y in 0..<h {
-                let row = UnsafeRawPointer(content.pixels + y * w * 4)
-                let g = sums.baseAddress! + (cell(content.y0 + y) - gy0) * gw
-                // Cells are whole runs of f columns: sum a run in a register, store once.
-                var x = 0
-                while x < w {
-                    let c = cell(content.x0 + x)
-                    let end = min(w, (c + 1) * f - content.x0)
-                    var acc: UInt32 = 0
-                    while x < end {
-                        acc &+= row.load(fromByteOffset: x &* 4, as: UInt32.self) &>> 24
+            var y = 0
+            while y < h {
+                // One row of cells: each column's alpha summed over the cell's rows (eight columns at a
+                // time), then f columns per cell.
+                let gy = cell(content.y0 + y)
+                let end = min(h, (gy + 1) * f - content.y0)
+                columns.update(repeating: 0, count: w)
+                let sumsRaw = UnsafeMutableRawPointer(columns)
+                while y < end {
+                    let row = UnsafeRawPointer(content.row(content.y0 + y))
+                    var x = 0
+                    while x &+ 8 <= w {
+                        let a = row.loadUnaligned(fromByteOffset: x &* 4, as: SIMD8<UInt32>.self) &>> 24
+                        let c = sumsRaw.loadUnaligned(fromByteOffset: x &* 4, as: SIMD8<UInt32>.self)
+                        sumsRaw.storeBytes(of: c &+ a, toByteOffset: x &* 4, as: SIMD8<UInt32>.self)
+                        x &+= 8
+                    }
+                    while x < w {
+                        columns[x] &+= row.load(fromByteOffset: x &* 4, as: UInt32.self) &>> 24
                         x &+= 1
                     }
-                    if acc != 0 {
-                        g[c - gx0] &+= acc
-                        any = true
-                    }
+                    y &+= 1
+                }
+                let g = sums.baseAddress! + (gy - gy0) * gw
+                for k in 0..<gw {
+                    var acc: UInt32 = 0
+                    for x in edges[k]..<edges[k + 1] { acc &+= columns[x] }
+                    g[k] = acc
+                    if acc != 0 { any = true }
                 }
             }
         }
@@ -452,15 +477,27 @@ extension BandPainter {
         for y in 0..<gh {
             for x in 0..<gw { padded[(y + 1) * pw + x + 1] = grid[y * gw + x] }
         }
-        // Each column's cell (in the padded grid; -1 where both taps miss the grid) and weight, once.
-        var columnCell = [Int](repeating: -1, count: target.width), columnWeight = [Float](repeating: 0, count: target.width)
+        // Each column's cell (in the padded grid) and weight, once; columns xa ..< xb are those whose
+        // bilinear taps meet the grid (a contiguous run: the cell grows with the column).
+        let columnCell = UnsafeMutablePointer<Int>.allocate(capacity: target.width)
+        let columnWeight = UnsafeMutablePointer<Float>.allocate(capacity: target.width)
+        defer {
+            columnCell.deallocate()
+            columnWeight.deallocate()
+        }
+        var xa = target.width, xb = 0
         for x in target.x0..<target.x1 {
             let u = (Double(x) - shadow.offset.x - half) * inv
             let fu = u.rounded(.down)
             let iu = Int(fu)
-            if iu + 1 >= gx0 && iu < gx0 + gw { columnCell[x - target.x0] = iu - gx0 + 1 }
+            columnCell[x - target.x0] = iu - gx0 + 1
             columnWeight[x - target.x0] = Float(u - fu)
+            if iu + 1 >= gx0 && iu < gx0 + gw {
+                xa = min(xa, x - target.x0)
+                xb = max(xb, x - target.x0 + 1)
+            }
         }
+        guard xa < xb else { return }
         padded.withUnsafeBufferPointer { grid in
             // One row of the grid interpolated vertically, then each pixel between two of its values.
             let line = UnsafeMutablePointer<Float>.allocate(capacity: pw)
@@ -475,10 +512,11 @@ extension BandPainter {
                 for i in 0..<pw { line[i] = top[i] * (1 - tv) + bottom[i] * tv }
                 // Where the content itself is opaque it will cover the shadow entirely: skip those pixels.
                 let cover = content.row(y) + (target.x0 - content.x0) * 4
-                for x in 0..<target.width {
-                    let i = columnCell[x]
-                    if i < 0 || cover[x &* 4 &+ 3] == 255 { continue }
-                    let tu = columnWeight[x]
+                var x = xa
+                while x < xb {
+                    defer { x &+= 1 }
+                    if cover[x &* 4 &+ 3] == 255 { continue }
+                    let i = columnCell[x], tu = columnWeight[x]
                     let a = line[i] * (1 - tu) + line[i &+ 1] * tu
                     guard a > 0.5 / 255 else { continue }
                     blend(out + x &* 4, shadow.color, a)

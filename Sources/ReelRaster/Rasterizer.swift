@@ -122,11 +122,27 @@ struct Canvas {
     let y0: Int
     let width: Int
     let rows: Int
+    /// Pixels from one row to the next (the width, except for a view into a wider canvas).
+    let stride: Int
+
+    init(pixels: UnsafeMutablePointer<UInt8>, x0: Int, y0: Int, width: Int, rows: Int, stride: Int? = nil) {
+        self.pixels = pixels
+        self.x0 = x0
+        self.y0 = y0
+        self.width = width
+        self.rows = rows
+        self.stride = stride ?? width
+    }
 
     var y1: Int { y0 + rows }
     var x1: Int { x0 + width }
 
-    @inline(__always) func row(_ y: Int) -> UnsafeMutablePointer<UInt8> { pixels + (y - y0) * width * 4 }
+    @inline(__always) func row(_ y: Int) -> UnsafeMutablePointer<UInt8> { pixels + (y - y0) * stride * 4 }
+
+    /// The same pixels, columns x0 ..< x1 and rows y0 ..< y1 only (inside this canvas).
+    func view(x0: Int, y0: Int, x1: Int, y1: Int) -> Canvas {
+        Canvas(pixels: row(y0) + (x0 - self.x0) * 4, x0: x0, y0: y0, width: x1 - x0, rows: y1 - y0, stride: stride)
+    }
 }
 
 /// A shape ready to draw: flattened edges in device space, bounds, paint and fill rule.

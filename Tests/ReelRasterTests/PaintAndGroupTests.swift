@@ -244,6 +244,36 @@ func rect(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> Path { Path(rec
         #expect(abs(ink - 400) <= 6, "shadow ink \(ink)")
     }
 
+    /// An opaque group's shadow is drawn straight into the band and its content over it; a group that
+    /// needs an offscreen picture (here: clipped to the whole frame, which cuts nothing) draws content over
+    /// shadow first, then that over the band. Source-over is associative, so only rounding tells them
+    /// apart: the direct way rounds twice (within 1 level of the exact value), the offscreen way three
+    /// times with the picture's rounded alpha scaling the background (within 2.5 levels), so they agree
+    /// within 3 levels — with translucent content over the shadow and the shadow over a coloured
+    /// background, where the order of operations shows.
+    @Test func shadowIntoTheBandEqualsShadowedPicture() throws {
+        for sigma in [3.0, 14.0] {  // the exact blur and the coarse one
+            let shadow = Shadow(color: Color(red: 0, green: 0, blue: 0.5, alpha: 0.6), offset: Point(x: 5, y: 7), sigma: sigma)
+            let content: [DisplayList.Command] = [
+                .fill(
+                    path: Path(ovalIn: Rect(x: 30, y: 20, width: 60, height: 50)),
+                    color: Color(red: 1, green: 0, blue: 0, alpha: 0.5)),
+                .fill(path: rect(60, 40, 50, 30), color: Color(red: 0, green: 0.8, blue: 0.2)),
+            ]
+            func render(clip: Path?) throws -> Frame {
+                var list = DisplayList(background: Color(red: 0.9, green: 0.8, blue: 0.3))
+                list.commands = [.beginGroup(Group(clip: clip, shadow: shadow))] + content + [.endGroup]
+                return try Rasterizer(threads: 1).render(list, width: 160, height: 120)
+            }
+            let direct = try render(clip: nil), offscreen = try render(clip: rect(-10, -10, 200, 200))
+            let worst = zip(direct.pixels, offscreen.pixels).map { abs(Int($0) - Int($1)) }.max() ?? 0
+            #expect(worst <= 3, "σ \(sigma): differs by up to \(worst) levels")
+            // And the shadow is there: below the rectangle, outside the content, the background (r 229.5)
+            // darkens under the shadow of the rectangle's opaque paint (alpha 0.6 before the blur).
+            #expect(direct.pixel(x: 100, y: 75).r < 200, "σ \(sigma): \(direct.pixel(x: 100, y: 75))")
+        }
+    }
+
     @Test func unbalancedGroupsAreAnError() {
         #expect(throws: RasterError.unbalancedGroups(commandIndex: 1)) {
             _ = try Rasterizer().render(
@@ -277,6 +307,13 @@ func rect(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> Path { Path(rec
                 path: rect(0, 0, 160, 120),
                 paint: .gradient(Gradient(kind: .axial(start: .zero, end: Point(x: 0, y: 120)), colors: [.black, .clear])),
                 opacity: 1, rule: .nonZero),
+            .endGroup,
+            // Opaque groups with a shadow draw it straight into the band; a coarse one too (σ ≥ 8).
+            .beginGroup(Group(shadow: Shadow(color: blue, offset: Point(x: 2.5, y: -3), sigma: 3))),
+            .fill(path: Path(ovalIn: Rect(x: 100, y: 70, width: 30, height: 30)), color: red),
+            .endGroup,
+            .beginGroup(Group(shadow: Shadow(color: .black, offset: Point(x: 0, y: 6), sigma: 12))),
+            .fill(path: rect(10, 90, 60, 20), color: Color(red: 1, green: 1, blue: 1, alpha: 0.5)),
             .endGroup,
         ]
         let reference = try Rasterizer(threads: 1, bandHeight: 1000).render(list, width: 160, height: 120)
