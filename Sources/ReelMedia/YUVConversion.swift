@@ -10,14 +10,24 @@
 /// in 0…255), each chroma sample computed from the mean R, G, B of its 2×2 block — sited at the block's
 /// centre, as the stream signals. Rounded to nearest (ties to even).
 public enum BT709Converter {
-    static let kr: Float = 0.2126, kb: Float = 0.0722
-    static let kg: Float = 1 - kr - kb
+    // Computed, not stored: the optimizer folds them to constants (a stored static would be read
+    // through a lazy-initialisation check inside the loops).
+    @inline(__always) static var kr: Float { 0.2126 }
+    @inline(__always) static var kb: Float { 0.0722 }
+    @inline(__always) static var kg: Float { 1 - kr - kb }
     /// Y′ per unit of R, G, B.
-    static let yr = 219 / 255 * kr, yg = 219 / 255 * kg, yb = 219 / 255 * kb
+    @inline(__always) static var yr: Float { 219 / 255 * kr }
+    @inline(__always) static var yg: Float { 219 / 255 * kg }
+    @inline(__always) static var yb: Float { 219 / 255 * kb }
     /// Cb and Cr per unit of R, G, B (of one pixel; a block's sum is scaled by ¼ on top).
-    static let cbScale: Float = 224 / 255 / (2 - 2 * kb), crScale: Float = 224 / 255 / (2 - 2 * kr)
-    static let ur = -kr * cbScale, ug = -kg * cbScale, ub = (1 - kb) * cbScale
-    static let vr = (1 - kr) * crScale, vg = -kg * crScale, vb = -kb * crScale
+    @inline(__always) static var cbScale: Float { 224 / 255 / (2 - 2 * kb) }
+    @inline(__always) static var crScale: Float { 224 / 255 / (2 - 2 * kr) }
+    @inline(__always) static var ur: Float { -kr * cbScale }
+    @inline(__always) static var ug: Float { -kg * cbScale }
+    @inline(__always) static var ub: Float { (1 - kb) * cbScale }
+    @inline(__always) static var vr: Float { (1 - kr) * crScale }
+    @inline(__always) static var vg: Float { -kg * crScale }
+    @inline(__always) static var vb: Float { -kb * crScale }
 
     /// Converts `height` rows of `width` RGBA pixels (both even), `rgbaStride` bytes apart, into the
     /// three planes. The alpha byte is ignored (the pixels are opaque).
