@@ -405,7 +405,7 @@ extension DrawTree.Node {
         switch self {
         case .shape(let s):
             guard s.minY.isFinite, s.maxY.isFinite else { return nil }
-            let lo = Int(max(s.minY, -1e9).rounded(.down)), hi = Int(min(s.maxY, 1e9).rounded(.up))
+            let lo = Int(min(max(s.minY, -1e9), 1e9).rounded(.down)), hi = Int(max(min(s.maxY, 1e9), -1e9).rounded(.up))
             return lo..<max(lo, hi)
         case .group(let g):
             return g.bounds.y0..<max(g.bounds.y0, g.bounds.y1)
