@@ -8,25 +8,35 @@ import Testing
 @Suite struct YUVConversionTests {
     struct Planes {
         var y: [UInt8], u: [UInt8], v: [UInt8]
-    }
 
-    static func convert(_ rgba: [UInt8], width: Int, height: Int) -> Planes {
-        var p = Planes(
-            y: [UInt8](repeating: 0, count: width * height), u: [UInt8](repeating: 0, count: width * height / 4),
-            v: [UInt8](repeating: 0, count: width * height / 4))
-        rgba.withUnsafeBufferPointer { s in
-            p.y.withUnsafeMutableBufferPointer { y in
-                p.u.withUnsafeMutableBufferPointer { u in
-                    p.v.withUnsafeMutableBufferPointer { v in
-                        BT709Converter.convert(
-                            rgba: s.baseAddress!, rgbaStride: width * 4, width: width, height: height,
-                            y: y.baseAddress!, yStride: width, u: u.baseAddress!, uStride: width / 2,
-                            v: v.baseAddress!, vStride: width / 2)
+        /// Planes for `width × height` 4:2:0, filled by `body(rgba, y, u, v)`.
+        static func filled(
+            from rgba: [UInt8], width: Int, height: Int,
+            _ body: (UnsafePointer<UInt8>, UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>)
+                -> Void
+        ) -> Planes {
+            var p = Planes(
+                y: [UInt8](repeating: 0, count: width * height), u: [UInt8](repeating: 0, count: width * height / 4),
+                v: [UInt8](repeating: 0, count: width * height / 4))
+            rgba.withUnsafeBufferPointer { s in
+                p.y.withUnsafeMutableBufferPointer { y in
+                    p.u.withUnsafeMutableBufferPointer { u in
+                        p.v.withUnsafeMutableBufferPointer { v in
+                            body(s.baseAddress!, y.baseAddress!, u.baseAddress!, v.baseAddress!)
+                        }
                     }
                 }
             }
+            return p
         }
-        return p
+    }
+
+    static func convert(_ rgba: [UInt8], width: Int, height: Int) -> Planes {
+        Planes.filled(from: rgba, width: width, height: height) { s, y, u, v in
+            BT709Converter.convert(
+                rgba: s, rgbaStride: width * 4, width: width, height: height, y: y, yStride: width, u: u,
+                uStride: width / 2, v: v, vStride: width / 2)
+        }
     }
 
     /// swscale: full-range RGBA in, BT.709 limited-range yuv420p out, area filter, accurate rounding.
@@ -40,23 +50,16 @@ import Testing
         let status = sws_setColorspaceDetails(
             ctx, sws_getCoefficients(SWS_CS_ITU709), 1, sws_getCoefficients(SWS_CS_ITU709), 0, 0, 1 << 16, 1 << 16)
         #expect(status >= 0)
-        var p = Planes(
-            y: [UInt8](repeating: 0, count: width * height), u: [UInt8](repeating: 0, count: width * height / 4),
-            v: [UInt8](repeating: 0, count: width * height / 4))
-        rgba.withUnsafeBufferPointer { s in
-            p.y.withUnsafeMutableBufferPointer { y in
-                p.u.withUnsafeMutableBufferPointer { u in
-                    p.v.withUnsafeMutableBufferPointer { v in
-                        var src: [UnsafePointer<UInt8>?] = [s.baseAddress, nil, nil, nil]
-                        var srcStride: [Int32] = [w * 4, 0, 0, 0]
-                        var dst: [UnsafeMutablePointer<UInt8>?] = [y.baseAddress, u.baseAddress, v.baseAddress, nil]
-                        var dstStride: [Int32] = [w, w / 2, w / 2, 0]
-                        _ = sws_scale(ctx, &src, &srcStride, 0, h, &dst, &dstStride)
-                    }
-                }
-            }
+        var rows: Int32 = 0
+        let planes = Planes.filled(from: rgba, width: width, height: height) { s, y, u, v in
+            var src: [UnsafePointer<UInt8>?] = [s, nil, nil, nil]
+            var srcStride: [Int32] = [w * 4, 0, 0, 0]
+            var dst: [UnsafeMutablePointer<UInt8>?] = [y, u, v, nil]
+            var dstStride: [Int32] = [w, w / 2, w / 2, 0]
+            rows = sws_scale(ctx, &src, &srcStride, 0, h, &dst, &dstStride)
         }
-        return p
+        #expect(rows == h, "sws_scale wrote \(rows) rows")
+        return planes
     }
 
     static func solid(_ r: UInt8, _ g: UInt8, _ b: UInt8, width: Int, height: Int) -> [UInt8] {
