@@ -99,6 +99,7 @@ extension Reel {
                         var options = RenderOptions()
                         var overrides = SceneOverrides(variables: variant.variables)
                         var settings = "path=\(URL(fileURLWithPath: path).lastPathComponent)"
+                        var applied = [o.settings]  // checked against the codec once it is known
                         if let presetName = o.preset {
                             let local = resolve(presetName)
                             let isFile = presetName.contains("/") || presetName.hasSuffix(".yaml") || presetName.hasSuffix(".yml")
@@ -120,6 +121,7 @@ extension Reel {
                             }
                             Reel.apply(preset, to: &options, overrides: &overrides)
                             settings += "|preset=\(preset)"
+                            applied.append(preset)
                         }
                         Reel.apply(o.settings, to: &options, overrides: &overrides)
                         settings += "|settings=\(o.settings)"
@@ -138,14 +140,17 @@ extension Reel {
                                     variant.variables.sorted { $0.key < $1.key }.map {
                                         ($0.key, SourceLocation(line: 0, column: 0), $0.value)
                                     }))
+                        let codec: VideoCodec
                         do {
                             let container = try Reel.container(for: path, codec: options.codec)
                             if let codec = options.codec, !codec.containers.contains(container) {
                                 throw ReelError.usage("\(codec.rawValue) cannot go in .\(container.rawValue)", fix: nil)
                             }
+                            codec = options.codec ?? container.defaultCodec
                         } catch {
                             throw fail(o.location, o.jsonPath, "\(error)")
                         }
+                        for p in applied { try Reel.check(p, codec: codec) }
                         let key = URL(fileURLWithPath: path).standardizedFileURL.path
                         if let other = writers[key] {
                             throw fail(

@@ -16,8 +16,13 @@ public enum Interrupts {
         return s == 0 ? nil : s
     }
 
-    /// Installs the handlers (once, from the main thread, before rendering).
-    public static func install() {
+    /// Installs the handlers (once, from the main thread, before rendering). `lastWords` says why the
+    /// process exits when it has to exit by itself (the command line's JSON mode words it as JSON).
+    public static func install(
+        lastWords: @escaping @Sendable (Int32) -> Void = { _ in
+            FileHandle.standardError.write(Data("reel: interrupted\n".utf8))
+        }
+    ) {
         guard sources.isEmpty else { return }
         let queue = DispatchQueue(label: "reel.signals")
         for sig in [SIGINT, SIGTERM] {
@@ -27,7 +32,7 @@ public enum Interrupts {
                 requested.store(sig, ordering: .relaxed)
                 queue.asyncAfter(deadline: .now() + grace) {
                     TemporaryFiles.shared.removeAllForExit()
-                    FileHandle.standardError.write(Data("reel: interrupted\n".utf8))
+                    lastWords(sig)
                     _exit(128 + sig)
                 }
             }

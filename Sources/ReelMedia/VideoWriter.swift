@@ -22,7 +22,8 @@ public struct VideoSettings: Sendable {
     public var crf: Int?
     /// Encoder speed preset: x264/x265 names ("medium"), SVT-AV1 numbers ("8"); nil for the default.
     public var preset: String?
-    /// Loop count of GIF, APNG and WebP: 0 loops forever, N plays N + 1 times (GIF's own -1: once).
+    /// Loop count of GIF, APNG and WebP: 0 loops forever, N plays N + 1 times, -1 plays once (GIF's own
+    /// value for it; APNG and WebP count plays, so their fields get 0, N + 1 and 1).
     public var loop: Int = 0
     /// WebP quality, 0…100 (100 with `lossless`).
     public var quality: Double = 90
@@ -84,7 +85,7 @@ public struct VideoSettings: Sendable {
             }
         }
         if !(0...100).contains(quality) { return "quality must be in 0…100, got \(quality)" }
-        if loop < -1 || loop > 65_535 { return "loop must be in 0…65535 (or -1 for a GIF that plays once), got \(loop)" }
+        if loop < -1 || loop > 65_535 { return "loop must be in 0…65535 (or -1 to play once), got \(loop)" }
         return gif.problem
     }
 
@@ -266,9 +267,9 @@ public final class VideoWriter {
         case .gif:
             av_dict_set(&muxOptions, "loop", String(settings.loop), 0)
         case .apng:
-            av_dict_set(&muxOptions, "plays", String(max(0, settings.loop == 0 ? 0 : settings.loop + 1)), 0)
+            av_dict_set(&muxOptions, "plays", String(settings.loop == 0 ? 0 : max(1, settings.loop + 1)), 0)
         case .webp:
-            av_dict_set(&muxOptions, "loop", String(max(0, settings.loop == 0 ? 0 : settings.loop + 1)), 0)
+            av_dict_set(&muxOptions, "loop", String(settings.loop == 0 ? 0 : max(1, settings.loop + 1)), 0)
         case .png:
             av_dict_set(&muxOptions, "start_number", String(settings.firstFrame), 0)
         case .webm:

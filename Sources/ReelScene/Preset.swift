@@ -28,6 +28,28 @@ public struct Preset: Sendable, Equatable {
     public var width: Int?
     /// A fixed canvas in pixels: the clip is scaled to fit and centred on its own background.
     public var size: [Int]?
+    /// Where each key was written. Some keys apply to one format only, and which format a preset
+    /// meets is known only when the output's name is (`Reel.check`): the error then still points here.
+    public var places = Places()
+
+    /// Where a preset's keys were written: not part of its value (two presets with the same settings
+    /// are equal wherever they were written, and the text a batch hashes to decide what is up to date
+    /// does not change when a comment moves a line).
+    public struct Places: Sendable, Equatable, CustomDebugStringConvertible {
+        public var file = ""
+        var entries: [String: (location: SourceLocation, path: String)] = [:]
+
+        public init() {}
+
+        public static func == (_: Places, _: Places) -> Bool { true }
+        public var debugDescription: String { "-" }
+    }
+
+    /// An error about `key` at the place it was written (the file alone for a key the preset lacks).
+    public func fail(_ key: String, _ message: String, fix: String? = nil) -> SceneError {
+        let place = places.entries[key]
+        return SceneError(file: places.file, location: place?.location, path: place?.path ?? key, message: message, fix: fix)
+    }
 
     public init(name: String, description: String) {
         self.name = name
@@ -73,6 +95,8 @@ public struct Preset: Sendable, Equatable {
             description = try r.string(d, "description")
         }
         var p = Preset(name: name, description: description)
+        p.places.file = file
+        for (key, node) in m { p.places.entries[key] = (node.location, r.join(base, key)) }
         func choice(_ key: String, _ allowed: [String]) throws(SceneError) -> String? {
             guard let n = m[key] else { return nil }
             let v: String
@@ -104,7 +128,21 @@ public struct Preset: Sendable, Equatable {
                 p.encoderPreset = try r.string(n, "encoderPreset")
             }
         }
-        p.loop = try integer("loop", -1...65_535)
+        if let n = m["loop"] {
+            // The count of repeats after the first play, as GIF's own field, in every format: a negative
+            // number (GIF's -1 plays once, but APNG and WebP have no such value) is refused for `once`.
+            if case .string("once") = n.value {
+                p.loop = -1
+            } else {
+                let v = try r.number(n, "loop")
+                guard v == v.rounded(), (0...65_535).contains(Int(exactly: v) ?? -1) else {
+                    throw r.fail(
+                        n, "loop", "loop counts the plays after the first, a whole number in 0…65535, got \(v)",
+                        fix: "0 loops forever, N plays N + 1 times; write loop: once to play once")
+                }
+                p.loop = Int(v)
+            }
+        }
         if let n = m["quality"] {
             let q = try r.number(n, "quality")
             guard (0...100).contains(q) else { throw r.fail(n, "quality", "quality lies in 0…100, got \(q)") }

@@ -62,13 +62,13 @@ struct Batch: ParsableCommand {
     }
 
     func run() throws {
-        Interrupts.install()
+        Interrupts.install(lastWords: interruptedWords)
         Reel.tuneAllocatorForFrames()
         let plan: BatchPlan
         do {
             plan = try Reel.planBatch(manifest)
         } catch {
-            printError("error: \(error)")
+            Console.say(.error("\(error)", exit: 2))
             throw ExitCode(2)
         }
         if dryRun {
@@ -78,9 +78,7 @@ struct Batch: ParsableCommand {
         let runner = BatchRunner(
             plan: plan, concurrency: concurrency, memoryLimit: memoryLimit.map { $0 << 20 }, force: force, failFast: failFast)
         let kind = progress == "auto" ? (quiet || isatty(2) == 0 ? "none" : "bar") : progress
-        runner.onFailure = { path, message in
-            printError("error: " + (message.hasPrefix(path) ? message : "\(path): \(message)"))
-        }
+        runner.onFailure = { path, message in Console.say(.failed(output: path, message: message)) }
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
             runner.run()
@@ -91,19 +89,35 @@ struct Batch: ParsableCommand {
         var drew = false
         while done.wait(timeout: .now() + 0.2) == .timedOut {
             if kind == "bar" {
-                FileHandle.standardError.write(Data(("\r" + barLine(runner) + "\u{1B}[K").utf8))
+                Console.say(.progress(bar: "\r" + barLine(runner) + "\u{1B}[K", fields: []))
                 drew = true
             } else if kind == "json", Date().timeIntervalSince(lastJSON) >= 1 {
-                printError(jsonLine(runner))
+                Console.say(.progress(bar: "", fields: progressFields(runner)))
                 lastJSON = Date()
             }
         }
-        if drew { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-        if kind == "json" { printError(jsonLine(runner)) }
+        if drew { Console.say(.endBar(clear: true)) }
         let outcomes = runner.snapshot
-        print(summaryTable(plan, outcomes, seconds: Date().timeIntervalSince(runner.started)))
-        if let sig = Interrupts.pendingSignal { throw ExitCode(128 + sig) }
-        if outcomes.joined().contains(where: { $0.isFailure }) { throw ExitCode(1) }
+        let seconds = Date().timeIntervalSince(runner.started)
+        print(summaryTable(plan, outcomes, seconds: seconds))
+        if let sig = Interrupts.pendingSignal {
+            Console.say(.error("interrupted by signal \(sig); outputs in progress were not written", exit: 128 + sig))
+            throw ExitCode(128 + sig)
+        }
+        let failed = outcomes.joined().contains(where: { $0.isFailure })
+        // The summary table on stdout is for people; scripts get the counts as the last stderr line.
+        if Console.isJSON {
+            let c = counts(outcomes)
+            Console.say(
+                .done(
+                    text: "",
+                    fields: [
+                        ("outputs", .int(c.total)), ("rendered", .int(c.done)), ("skipped", .int(c.skipped)),
+                        ("failed", .int(c.failed)), ("notRun", .int(c.total - c.done - c.skipped - c.failed)),
+                        ("seconds", .fixed(seconds)), ("exit", .int(failed ? 1 : 0)),
+                    ]))
+        }
+        if failed { throw ExitCode(1) }
     }
 
     func counts(_ outcomes: [[BatchOutcome]]) -> (done: Int, failed: Int, skipped: Int, total: Int) {
@@ -128,14 +142,16 @@ struct Batch: ParsableCommand {
             + (running.isEmpty ? "" : "  │ " + running.prefix(4).joined(separator: ", "))
     }
 
-    func jsonLine(_ runner: BatchRunner) -> String {
+    func progressFields(_ runner: BatchRunner) -> [(String, JSONValue)] {
         let outcomes = runner.snapshot
         let c = counts(outcomes)
         let running = self.running(runner.plan, outcomes).map {
-            "{\"output\": \(quoted($0.path)), \"frame\": \($0.frame), \"frames\": \($0.total)}"
+            JSONValue.object([("output", .string($0.path)), ("frame", .int($0.frame)), ("frames", .int($0.total))])
         }
-        return
-            "{\"outputs\": \(c.total), \"rendered\": \(c.done), \"skipped\": \(c.skipped), \"failed\": \(c.failed), \"elapsed\": \(String(format: "%.2f", Date().timeIntervalSince(runner.started))), \"running\": [\(running.joined(separator: ", "))]}"
+        return [
+            ("outputs", .int(c.total)), ("rendered", .int(c.done)), ("skipped", .int(c.skipped)), ("failed", .int(c.failed)),
+            ("elapsed", .fixed(Date().timeIntervalSince(runner.started))), ("running", .array(running)),
+        ]
     }
 
     /// The outputs being rendered, with their progress.
@@ -147,11 +163,6 @@ struct Batch: ParsableCommand {
             }
         }
         return out
-    }
-
-    func quoted(_ s: String) -> String {
-        let data = try? JSONSerialization.data(withJSONObject: [s], options: [.withoutEscapingSlashes])
-        return data.map { String(decoding: $0.dropFirst().dropLast(), as: UTF8.self) } ?? "\"\""
     }
 
     /// Job, outputs, frames, seconds, status: one row per job.

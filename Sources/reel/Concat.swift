@@ -32,11 +32,13 @@ struct Concat: ParsableCommand {
         do {
             let summary = try Reel.concat(segments, to: output)
             if !quiet {
-                printError("joined \(summary.segments) segments into \(summary.output): \(summary.frames) frames")
+                Console.say(
+                    .done(
+                        text: "joined \(summary.segments) segments into \(summary.output): \(summary.frames) frames",
+                        fields: [("output", .string(summary.output)), ("frames", .int(summary.frames))]))
             }
         } catch {
-            printError("error: \(error)")
-            throw ExitCode(error.exitCode)
+            throw failure(error)
         }
     }
 }

@@ -31,8 +31,7 @@ struct Info: ParsableCommand {
                 }
             }
         } catch {
-            printError("error: \(error)")
-            throw ExitCode(error.exitCode)
+            throw failure(error)
         }
     }
 
@@ -132,8 +131,7 @@ struct Timeline: ParsableCommand {
                 print("[\n  " + items.joined(separator: ",\n  ") + "\n]")
             }
         } catch let error as ReelError {
-            printError("error: \(error)")
-            throw ExitCode(error.exitCode)
+            throw failure(error)
         }
     }
 

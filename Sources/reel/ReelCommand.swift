@@ -24,6 +24,36 @@ struct ReelCommand: ParsableCommand {
         version: ReelVersion.string,
         subcommands: [Render.self, Batch.self, Concat.self, Still.self, Sheet.self, Presets.self, Timeline.self, Info.self]
     )
+
+    /// ArgumentParser's own `main`, except that with `--progress json` a malformed command line is
+    /// answered in JSON too, and the lines captured from the libraries are let through before exit.
+    static func main() {
+        if Console.wantsJSON(CommandLine.arguments) { Console.startJSON() }
+        let status: Int32
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+            status = 0
+        } catch let code as ExitCode {
+            status = code.rawValue  // the command has said why
+        } catch {
+            let code = exitCode(for: error).rawValue
+            guard Console.isJSON, code != 0 else {
+                Console.finish()
+                exit(withError: error)
+            }
+            Console.say(.error(fullMessage(for: error), exit: code))
+            status = code
+        }
+        Console.finish()
+        Foundation.exit(status)
+    }
+}
+
+/// Says why the command stops and gives the exit status to stop with.
+func failure(_ error: ReelError) -> ExitCode {
+    Console.say(.error("\(error)", exit: error.exitCode))
+    return ExitCode(error.exitCode)
 }
 
 struct Render: ParsableCommand {
@@ -93,13 +123,19 @@ struct Render: ParsableCommand {
     @Option(help: ArgumentHelp("Encoder speed preset: x264/x265 names (medium, slow…), SVT-AV1 0–13.", valueName: "name"))
     var encoderPreset: String?
 
-    @Option(help: ArgumentHelp("GIF/APNG/WebP loop count: 0 loops forever (default), N plays N+1 times.", valueName: "n"))
-    var loop: Int?
+    // Unconditional, so that GIF's -1 reaches the check below (and its advice) instead of being taken
+    // for an option.
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "GIF/APNG/WebP repeats after the first play: 0 loops forever (default), N plays N+1 times, once plays once.",
+            valueName: "n"))
+    var loop: String?
 
     @Option(help: ArgumentHelp("WebP quality, 0–100 (default 90).", valueName: "q"))
     var quality: Double?
 
-    @Flag(help: "Lossless WebP.")
+    @Flag(help: "Lossless WebP (for lossless H.264: --crf 0).")
     var lossless = false
 
     @Option(help: ArgumentHelp("Colour under a transparent scene in formats without alpha (default white).", valueName: "color"))
@@ -167,8 +203,38 @@ struct Render: ParsableCommand {
         return (w, h)
     }
 
+    /// `--loop` as the loop count the writers take: `once` is -1 (GIF's own value for it).
+    var loopCount: Int? {
+        guard let loop else { return nil }
+        if loop == "once" { return -1 }
+        guard let n = Int(loop), (0...65_535).contains(n) else { return nil }
+        return n
+    }
+
+    /// The output settings given on this command line, for checking against the output's codec.
+    var givenSettings: [OutputSetting] {
+        let given: [(OutputSetting, Bool)] = [
+            (.crf, crf != nil), (.encoderPreset, encoderPreset != nil), (.loop, loop != nil), (.quality, quality != nil),
+            (.lossless, lossless), (.colors, colors != nil), (.dither, dither != nil),
+            (.alphaThreshold, alphaThreshold != nil), (.alphaDither, alphaDither), (.tolerance, tolerance != nil),
+        ]
+        return given.filter(\.1).map(\.0)
+    }
+
     func validate() throws {
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+        if let loop, loopCount == nil {
+            // GIF's -1 (play once) meant "forever" to APNG and WebP: one meaning for all three now.
+            throw ValidationError(
+                "--loop counts the plays after the first, 0…65535, got '\(loop)': 0 loops forever, N plays N+1 times; use --loop once to play once"
+            )
+        }
+        if alphaThreshold != nil && alphaDither {
+            throw ValidationError("give --alpha-threshold or --alpha-dither, not both: the dither replaces the threshold")
+        }
+        if quality != nil && lossless {
+            throw ValidationError("give --quality or --lossless, not both: lossless WebP ignores the quality")
+        }
         if size != nil && parsedSize == nil { throw ValidationError("--size is WIDTHxHEIGHT in pixels, e.g. 1920x1080") }
         if size != nil && (scale != nil || width != nil) { throw ValidationError("give --size, --width or --scale, not several") }
         if let memoryLimit, memoryLimit < 1 { throw ValidationError("--memory-limit is a number of MiB") }
@@ -207,8 +273,21 @@ struct Render: ParsableCommand {
         }
     }
 
+    /// Refuses the output settings that would do nothing for the output's codec: those given here by
+    /// their option, the preset's at the place its file sets them.
+    func checkApplicable(_ preset: Preset?, output: String, options: RenderOptions) throws(ReelError) {
+        let container = try Reel.checkOutput(output, codec: options.codec)
+        let codec = options.codec ?? container.defaultCodec
+        for setting in givenSettings {
+            if let (message, fix) = Reel.inapplicable(setting, to: codec, spelling: .option) {
+                throw .usage("\(output): \(message)", fix: fix)
+            }
+        }
+        if let preset { try Reel.check(preset, codec: codec) }
+    }
+
     func run() throws {
-        Interrupts.install()
+        Interrupts.install(lastWords: interruptedWords)
         Reel.tuneAllocatorForFrames()
         let kind = progress == "auto" ? (quiet || isatty(2) == 0 ? "none" : "bar") : progress
         let reporter = ProgressReporter(kind: kind)
@@ -216,8 +295,10 @@ struct Render: ParsableCommand {
             var options = RenderOptions()
             var overrides = SceneOverrides()
             var outputPath = output
+            var presetUsed: Preset?
             if let preset {
                 let p = try Reel.preset(preset)
+                presetUsed = p
                 Reel.apply(p, to: &options, overrides: &overrides)
                 if let format = p.format {
                     let ext = URL(fileURLWithPath: output).pathExtension.lowercased()
@@ -254,7 +335,7 @@ struct Render: ParsableCommand {
             if let bitDepth { options.bitDepth = bitDepth }
             if let crf { options.crf = crf }
             if let encoderPreset { options.preset = encoderPreset }
-            if let loop { options.loop = loop }
+            if let loopCount { options.loop = loopCount }
             if let quality { options.quality = quality }
             if lossless { options.lossless = true }
             if let matte { options.matte = Color(hex: matte) }
@@ -269,28 +350,38 @@ struct Render: ParsableCommand {
             if let memoryLimit { options.memoryLimit = memoryLimit << 20 }
             if let frames { options.segment = SegmentRequest(frames: frames) }
             if let shard { options.segment = SegmentRequest(shard: shard) }
-            _ = try Reel.checkOutput(outputPath, codec: options.codec)
+            try checkApplicable(presetUsed, output: outputPath, options: options)
             let loaded = try Reel.load(scene, overrides: overrides)
             let summary = try Reel.render(
                 loaded, to: outputPath, options: options,
-                note: { note in if !quiet { printError("note: \(note)") } },
+                note: { note in if !quiet { Console.say(.note(note)) } },
                 progress: { reporter.report($0) })
             reporter.finish()
-            if stats {
-                printError("peak resident memory: \(peakResidentKiB()) KiB; \(String(format: "%.3f", summary.seconds)) s")
-            }
-            if !quiet {
+            if stats { Console.say(.stats(peakKiB: peakResidentKiB(), seconds: summary.seconds)) }
+            // A script asked for JSON wants the result even with --quiet; people asked for quiet do not.
+            if !quiet || Console.isJSON {
                 let size = ByteCountFormatter.string(fromByteCount: Int64(summary.bytes), countStyle: .file)
-                printError(
-                    "wrote \(summary.output): \(summary.frames) frames, \(summary.width)×\(summary.height), \(summary.frameRate) fps, \(size), in \(String(format: "%.2f", summary.seconds)) s"
-                )
+                Console.say(
+                    .done(
+                        text:
+                            "wrote \(summary.output): \(summary.frames) frames, \(summary.width)×\(summary.height), \(summary.frameRate) fps, \(size), in \(String(format: "%.2f", summary.seconds)) s",
+                        fields: [
+                            ("output", .string(summary.output)), ("frames", .int(summary.frames)),
+                            ("width", .int(summary.width)), ("height", .int(summary.height)),
+                            ("fps", .string(summary.frameRate.description)), ("bytes", .int(summary.bytes)),
+                            ("seconds", .fixed(summary.seconds)), ("exit", .int(0)),
+                        ]))
             }
         } catch let error as ReelError {
             reporter.finish()
-            printError("error: \(error)")
-            throw ExitCode(error.exitCode)
+            throw failure(error)
         }
     }
+}
+
+/// What a forced exit after Ctrl-C says (the render did not stop in time by itself).
+@Sendable func interruptedWords(_ signal: Int32) {
+    Console.say(.error("interrupted by signal \(signal); no output written", exit: 128 + signal))
 }
 
 struct Presets: ParsableCommand {
@@ -308,10 +399,6 @@ struct Presets: ParsableCommand {
             print("\(name)\(pad)  \(p.format.map { ".\($0)" } ?? "")\t\(p.description)")
         }
     }
-}
-
-func printError(_ s: String) {
-    FileHandle.standardError.write(Data((s + "\n").utf8))
 }
 
 struct Still: ParsableCommand {
@@ -349,8 +436,7 @@ struct Still: ParsableCommand {
             options.threads = threads ?? ProcessInfo.processInfo.activeProcessorCount  // one frame: every core on it
             try Reel.still(clip, at: at, to: output, options: options)
         } catch {
-            printError("error: \(error)")
-            throw ExitCode(error.exitCode)
+            throw failure(error)
         }
     }
 }
@@ -417,8 +503,7 @@ struct Sheet: ParsableCommand {
             try ContactSheet.write(
                 clip, times: list, columns: c, to: output, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
         } catch let error as ReelError {
-            printError("error: \(error)")
-            throw ExitCode(error.exitCode)
+            throw failure(error)
         }
     }
 }
@@ -443,22 +528,21 @@ final class ProgressReporter {
 
     private func draw(_ p: RenderProgress) {
         let size = ByteCountFormatter.string(fromByteCount: Int64(p.bytes), countStyle: .file)
-        if kind == "json" {
-            printError(
-                "{\"frame\": \(p.frame), \"frames\": \(p.total), \"fps\": \(String(format: "%.2f", p.rate)), \"eta\": \(String(format: "%.2f", p.remaining)), \"bytes\": \(p.bytes), \"elapsed\": \(String(format: "%.2f", p.elapsed))}"
-            )
-        } else {
-            let width = 30, filled = p.total > 0 ? width * p.frame / p.total : width
-            let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
-            let line =
-                "\r\(bar) \(p.frame)/\(p.total) frames  \(String(format: "%.1f", p.rate)) fps  ETA \(String(format: "%.1f", p.remaining)) s  \(size)  "
-            FileHandle.standardError.write(Data(line.utf8))
-            drewBar = true
-        }
+        let width = 30, filled = p.total > 0 ? width * p.frame / p.total : width
+        let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
+        Console.say(
+            .progress(
+                bar:
+                    "\r\(bar) \(p.frame)/\(p.total) frames  \(String(format: "%.1f", p.rate)) fps  ETA \(String(format: "%.1f", p.remaining)) s  \(size)  ",
+                fields: [
+                    ("frame", .int(p.frame)), ("frames", .int(p.total)), ("fps", .fixed(p.rate)), ("eta", .fixed(p.remaining)),
+                    ("bytes", .int(p.bytes)), ("elapsed", .fixed(p.elapsed)),
+                ]))
+        drewBar = kind == "bar"
     }
 
     func finish() {
-        if drewBar { FileHandle.standardError.write(Data("\n".utf8)) }
+        if drewBar { Console.say(.endBar(clear: false)) }
         drewBar = false
     }
 }

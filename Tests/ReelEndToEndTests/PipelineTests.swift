@@ -74,7 +74,7 @@ import Testing
         // JSON lines for scripts: one at the start, one a second at most after, and the last.
         let json = try runReel(["render", s, "-o", ws.file("b.mp4"), "--progress", "json", "--duration", "3"])
         #expect(json.status == 0)
-        let lines = json.stderr.split(separator: "\n").filter { $0.hasPrefix("{") }
+        let lines = json.stderr.split(separator: "\n").filter { $0.contains("\"event\": \"progress\"") }
         #expect(lines.count >= 2)
         var last = 0
         for line in lines {
