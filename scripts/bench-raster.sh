@@ -1,37 +1,46 @@
 #!/usr/bin/env bash
-# Rasterizer benchmark: the same path sets drawn by Reel and, in the same run, by Cairo (pycairo),
-# Skia (skia-python), Blend2D (blend2d-python) and ThorVG (thorvg-python). Prints a Markdown table of
-# draws per millisecond and ratios; see BENCHMARKS.md for the results and how to read them.
+# Rasterizer benchmark: the same path sets drawn by Reel and, in the same run, by Cairo (Debian's
+# pycairo), Skia (skia-python), Blend2D (blend2d-python) and ThorVG (thorvg-python). Prints a Markdown
+# table of draws per millisecond and ratios; see BENCHMARKS.md for the results and how to read them.
 #
-#   scripts/bench-raster.sh [--iterations N] [--threads T]
+#   scripts/bench-raster.sh [--iterations N] [--threads T] [--quick] [--json FILE]
+#                           [--skip-cairo] [--skip-skia] [--skip-blend2d] [--skip-thorvg] [--install-only]
 #
-# Installs what it needs: Debian's python3-cairo and python3-venv (as root), a virtual environment
-# .venv-bench (git-ignored) with the peers from PyPI, and Reel's release build.
+# Installs what it needs (scripts/bench_lib.sh): python3-cairo and python3-venv (Debian, as root), the
+# other peers from PyPI into .venv-bench (git-ignored; made again when broken), and Reel's release
+# build. A peer that cannot be installed stops it with the reason, unless --skip-PEER was given.
+# --quick: three of the twelve tests, for a smoke check.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
 . scripts/env.sh
+. scripts/bench_lib.sh
 
-need=()
-for p in python3-cairo python3-venv; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || need+=("$p")
+pass=() skipped=() install_only=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --skip-cairo | --skip-skia | --skip-blend2d | --skip-thorvg) skipped+=("${1#--skip-}"); shift ;;
+    --install-only) install_only=1; shift ;;
+    --quick) pass+=(--tests "rects,butterfly_stroke,worldmap_linear"); shift ;;
+    --iterations | --threads | --json) pass+=("$1" "${2:?$1 needs a value}"); shift 2 ;;
+    *) echo "bench-raster: unknown option $1" >&2; exit 64 ;;
+  esac
 done
-if [ ${#need[@]} -gt 0 ]; then
-  if [ "$(id -u)" -ne 0 ]; then
-    echo "bench-raster: run first: sudo apt-get install -y ${need[*]}" >&2
-    exit 1
-  fi
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
-fi
-# Debian's python3 so that its pycairo is visible inside the environment.
-if [ ! -x .venv-bench/bin/python ]; then
-  /usr/bin/python3 -m venv --system-site-packages .venv-bench
-  .venv-bench/bin/pip install --quiet "skia-python==144.1" "thorvg-python==1.1.3" "blend2d-python==1.0.0" numpy
-fi
+skipping() { [[ " ${skipped[*]} " == *" $1 "* ]]; }
 
-swift build -c release --product reel-bench-raster
-bin="$(swift build -c release --show-bin-path)/reel-bench-raster"
+scripts/setup.sh >&2 || bench_die "scripts/setup.sh could not install Reel's build dependencies"
+# .venv-bench is made from Debian's python3 so that Debian's pycairo is visible inside it.
+bench_apt python3-venv || bench_die "cannot install python3-venv"
+bench_venv .venv-bench --system-site-packages || bench_die "cannot make the virtual environment .venv-bench"
+if ! skipping cairo; then bench_install_cairo || bench_cannot cairo "Debian's python3-cairo is not importable from .venv-bench (messages above)"; fi
+for p in skia blend2d thorvg; do
+  skipping "$p" || bench_install_raster_peer "$p" || bench_cannot "$p" "pip could not install it into .venv-bench (messages above)"
+done
+bench_pip .venv-bench "import numpy" "$BENCH_NUMPY" || bench_die "cannot install numpy into .venv-bench"
+[ "$install_only" = 1 ] && exit 0
+
+bin=$(bench_build reel-bench-raster)
 spec="$(mktemp -d)/spec.json"
 trap 'rm -rf "$(dirname "$spec")"' EXIT
 .venv-bench/bin/python scripts/bench_raster.py gen "$spec"
-.venv-bench/bin/python scripts/bench_raster.py run "$spec" --reel "$bin" "$@"
+skip_list=$(IFS=,; echo "${skipped[*]}")
+.venv-bench/bin/python scripts/bench_raster.py run "$spec" --reel "$bin" --skip "$skip_list" "${pass[@]}"

@@ -3,7 +3,7 @@
 
   bench_raster.py gen SPEC.json                 write the path sets (deterministic, seeded)
   bench_raster.py run SPEC.json --reel BIN      time Reel and the peers on them, print a Markdown table
-        [--iterations N] [--threads T] [--json OUT.json]
+        [--iterations N] [--threads T] [--json OUT.json] [--skip PEER,...] [--tests NAME,...]
 
 Every peer draws the same paths, anti-aliased, onto a 1920x1080 RGBA surface cleared to white at the
 start of each iteration, and is made to finish its drawing before the clock stops. Native path and
@@ -295,48 +295,64 @@ def bench_reel(binary, spec_path, iterations, threads):
     return {d["test"]: d["draws_per_ms"] for d in map(json.loads, out.splitlines())}
 
 
-def versions():
-    v = []
-    for name, get in [("Cairo", lambda: __import__("cairo").cairo_version_string()),
-                      ("Skia (skia-python)", lambda: __import__("skia").__version__),
-                      ("Blend2D (blend2d-python)", lambda: __import__("importlib.metadata").metadata.version("blend2d-python")),
-                      ("ThorVG (thorvg-python)", lambda: __import__("importlib.metadata").metadata.version("thorvg-python"))]:
-        try:
-            v.append(f"{name} {get()}")
-        except Exception as e:  # noqa: BLE001 - a missing peer is reported, not fatal
-            v.append(f"{name} n/a ({type(e).__name__})")
+PEERS = {"cairo": "Cairo", "skia": "Skia (skia-python)", "blend2d": "Blend2D (blend2d-python)", "thorvg": "ThorVG (thorvg-python)"}
+
+
+def versions(skipped):
+    v = {}
+    for key, get in [("cairo", lambda: __import__("cairo").cairo_version_string()),
+                     ("skia", lambda: __import__("skia").__version__),
+                     ("blend2d", lambda: __import__("importlib.metadata").metadata.version("blend2d-python")),
+                     ("thorvg", lambda: __import__("importlib.metadata").metadata.version("thorvg-python"))]:
+        v[key] = "skipped" if key in skipped else get()  # a peer that is not skipped must be there
     return v
 
 
 def run(args):
     with open(args.spec) as f:
         spec = json.load(f)
+    skipped = {s for s in args.skip.split(",") if s}
+    unknown = skipped - PEERS.keys()
+    if unknown:
+        sys.exit(f"bench_raster: unknown peer(s) to skip: {', '.join(sorted(unknown))}")
+    tests = spec["tests"]
+    if args.tests:
+        wanted = args.tests.split(",")
+        tests = [t for t in tests if t["name"] in wanted]
+        if len(tests) != len(wanted):
+            sys.exit(f"bench_raster: no such test among {[t['name'] for t in spec['tests']]}")
+    peer_versions = versions(skipped)
     t = args.threads
     results = {}
     reel1 = bench_reel(args.reel, args.spec, args.iterations, 1)
     reelT = bench_reel(args.reel, args.spec, args.iterations, t)
-    for test in spec["tests"]:
+    for test in tests:
         row = {"paths": len(test["paths"]), "reel1": reel1.get(test["name"]), "reelT": reelT.get(test["name"])}
-        for key, fn in [("cairo", lambda: bench_cairo(spec, test, args.iterations)),
-                        ("skia", lambda: bench_skia(spec, test, args.iterations)),
-                        ("blend2d", lambda: bench_blend2d(spec, test, args.iterations)),
-                        ("thorvg1", lambda: bench_thorvg(spec, test, args.iterations, 1)),
-                        ("thorvgT", lambda: bench_thorvg(spec, test, args.iterations, t))]:
+        for key, peer, fn in [("cairo", "cairo", lambda: bench_cairo(spec, test, args.iterations)),
+                              ("skia", "skia", lambda: bench_skia(spec, test, args.iterations)),
+                              ("blend2d", "blend2d", lambda: bench_blend2d(spec, test, args.iterations)),
+                              ("thorvg1", "thorvg", lambda: bench_thorvg(spec, test, args.iterations, 1)),
+                              ("thorvgT", "thorvg", lambda: bench_thorvg(spec, test, args.iterations, t))]:
+            if peer in skipped:
+                row[key] = "skipped"
+                continue
             try:
                 row[key] = fn()
-            except Exception as e:  # noqa: BLE001
-                print(f"{key} on {test['name']}: {type(e).__name__}: {e}", file=sys.stderr)
-                row[key] = None
+            except Exception as e:  # noqa: BLE001 - a peer that fails is a failed benchmark, said so
+                sys.exit(f"bench_raster: {PEERS[peer]} failed on {test['name']}: {type(e).__name__}: {e} "
+                         f"(scripts/bench-raster.sh --skip-{peer} leaves it out)")
         results[test["name"]] = row
         print(f"  {test['name']}: done", file=sys.stderr)
 
     def f(v):
-        return "n/a" if v is None else f"{v:.3g}"
+        return v if isinstance(v, str) else "n/a" if v is None else f"{v:.3g}"
 
     def ratio(a, b):
-        return "n/a" if a is None or b is None or b == 0 else f"{a / b:.2f}"
-    print(f"Peers: {', '.join(versions())}. Machine: {os.cpu_count()} cores, {platform.machine()}, {platform.platform()}.")
-    print(f"Iterations: median of {args.iterations}; T = {t} threads. Figures are draws per millisecond (higher is faster).")
+        return "—" if isinstance(b, str) else "n/a" if a is None or b is None or b == 0 else f"{a / b:.2f}"
+    print(f"Peers: {', '.join(f'{PEERS[k]} {v}' for k, v in peer_versions.items())}. "
+          f"Machine: {os.cpu_count()} cores, {platform.machine()}, {platform.platform()}.")
+    print(f"Iterations: median of {args.iterations}; T = {t} threads. Figures are draws per millisecond (higher is faster)."
+          + (f" Left out (--skip): {', '.join(PEERS[s] for s in sorted(skipped))}." if skipped else ""))
     print()
     print(f"| test | paths | Reel 1T | Reel {t}T | Cairo | Skia | Blend2D 1T | ThorVG 1T | ThorVG {t}T | Reel ÷ Cairo | Reel ÷ Skia | Reel ÷ Blend2D | Reel {t}T ÷ 1T |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
@@ -346,7 +362,8 @@ def run(args):
               f"{ratio(r['reel1'], r['blend2d'])} | {ratio(r['reelT'], r['reel1'])} |")
     if args.json:
         with open(args.json, "w") as fh:
-            json.dump(results, fh, indent=1)
+            json.dump({"unit": "draws per millisecond (median iteration)", "iterations": args.iterations, "threads": t,
+                       "peers": peer_versions, "tests": results}, fh, indent=1)
 
 
 def main():
@@ -360,6 +377,8 @@ def main():
     r.add_argument("--iterations", type=int, default=5)
     r.add_argument("--threads", type=int, default=os.cpu_count() or 2)
     r.add_argument("--json")
+    r.add_argument("--skip", default="", help="peers left out, comma-separated: cairo,skia,blend2d,thorvg")
+    r.add_argument("--tests", default="", help="only these tests, comma-separated (default: all twelve)")
     args = ap.parse_args()
     if args.cmd == "gen":
         gen(args.spec)
