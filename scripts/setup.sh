@@ -11,7 +11,13 @@ packages=(
   libswscale-dev
   ffmpeg            # ffprobe, used by demo.sh to check the files it wrote
   webp              # webpmux and dwebp: the tests read animated WebP back (FFmpeg 5.1 cannot decode it)
+  time              # /usr/bin/time: the hostile-input tests read each run's peak memory from it
   parallel          # GNU parallel: the test of scripts/distributed/gnu-parallel.sh runs it on this machine
+  perl              # GNU parallel runs each task on an SSH host inside a small Perl program
+  openssh-server    # sshd: the tests start one on 127.0.0.1 to run gnu-parallel.sh over a real SSH login
+  openssh-client    # ssh and ssh-keygen, for that login
+  slurm-wlm         # slurmctld, slurmd, sbatch: the tests start a one-node cluster for slurm-array.sbatch
+  munge             # Slurm's authentication daemon, started by the same test
 )
 
 missing=()

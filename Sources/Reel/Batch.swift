@@ -27,12 +27,14 @@ public struct BatchPlan: Sendable {
     public var jobs: [BatchJob]
     public var concurrency: Int?
     public var memoryLimit: Int?
+    /// Scenes, presets, images and outputs all inside the manifest's folder (`Sandbox`).
+    public var sandboxed = false
 }
 
 extension Reel {
     /// Reads a manifest and expands it into jobs; every problem is reported with the manifest's line
     /// and column before anything is rendered.
-    public static func planBatch(_ manifestPath: String) throws(ReelError) -> BatchPlan {
+    public static func planBatch(_ manifestPath: String, sandboxed: Bool = false) throws(ReelError) -> BatchPlan {
         let manifest: BatchManifest
         do {
             manifest = try BatchManifest.load(contentsOf: manifestPath)
@@ -48,12 +50,22 @@ extension Reel {
         }
         var plan = BatchPlan(
             manifest: manifestPath, jobs: [], concurrency: manifest.concurrency, memoryLimit: manifest.memoryLimit)
+        plan.sandboxed = sandboxed
+        let root = base.isEmpty ? "." : base
+        func confine(_ path: String, _ location: SourceLocation, _ jsonPath: String, _ what: String) throws(ReelError) {
+            guard sandboxed, !Sandbox.contains(root, path) else { return }
+            throw fail(
+                location, jsonPath, "\(what) \(path) is outside the manifest's folder, and --sandbox confines the batch to it",
+                fix: "keep scenes, presets and outputs inside \(root)")
+        }
         var writers: [String: String] = [:]  // output path → the job path that writes it
         for spec in manifest.jobs {
             let scenes: [String]
             let pattern = resolve(spec.scene)
+            try confine(pattern, spec.location, spec.jsonPath + ".scene", "the scene")
             if spec.scene.contains(where: { "*?[".contains($0) }) {
                 scenes = glob(pattern)
+                for scene in scenes { try confine(scene, spec.location, spec.jsonPath + ".scene", "the scene") }
                 guard !scenes.isEmpty else {
                     throw fail(
                         spec.location, spec.jsonPath + ".scene", "no file matches \(spec.scene) (looked for \(pattern))",
@@ -92,6 +104,15 @@ extension Reel {
                         name: name ?? defaultName, scene: scene, variant: variant.name, variables: variant.variables,
                         outputs: [])
                     for o in spec.outputs {
+                        if sandboxed {
+                            for (k, v) in fields where ![("scene"), "variant", "job"].contains(k) && !Sandbox.isPlainName(v) {
+                                guard o.path.contains("{\(k)}") || (spec.name ?? "").contains("{\(k)}") else { continue }
+                                throw fail(
+                                    o.location, o.jsonPath,
+                                    "the variable \(k) = \"\(v)\" would build a path, and --sandbox allows only plain names there",
+                                    fix: "give \(k) a value without / or ..")
+                            }
+                        }
                         let path = resolve(
                             try fill(o.path, fields, hasVariants: !spec.variants.isEmpty) { (message, fix) in
                                 fail(o.location, o.jsonPath, message, fix: fix)
@@ -100,9 +121,11 @@ extension Reel {
                         var overrides = SceneOverrides(variables: variant.variables)
                         var settings = "path=\(URL(fileURLWithPath: path).lastPathComponent)"
                         var applied = [o.settings]  // checked against the codec once it is known
+                        try confine(path, o.location, o.jsonPath, "the output")
                         if let presetName = o.preset {
                             let local = resolve(presetName)
                             let isFile = presetName.contains("/") || presetName.hasSuffix(".yaml") || presetName.hasSuffix(".yml")
+                            if isFile { try confine(local, o.location, o.jsonPath, "the preset") }
                             let preset: Preset
                             do {
                                 preset = try Reel.preset(isFile ? local : presetName)
@@ -217,15 +240,32 @@ extension Reel {
     }
 
     /// The files a clip reads: the scene and the images its layers show.
-    static func inputFiles(of scene: Scene, path: String) -> [String] {
+    public static func inputFiles(of scene: Scene, path: String) -> [String] {
         let base = URL(fileURLWithPath: path).deletingLastPathComponent()
         var files = Set<String>()
         func visit(_ layer: Layer) {
             if let name = layer.contents { files.insert(name.hasPrefix("/") ? name : base.appendingPathComponent(name).path) }
             layer.sublayers.forEach(visit)
+            if let mask = layer.mask { visit(mask) }
         }
         scene.layers.forEach(visit)
         return [path] + files.sorted()
+    }
+
+    /// Refuses an output that is one of the render's inputs (`reel render out/x.mp4 -o out/x.mp4`, a
+    /// manifest writing over itself) or, for a PNG sequence folder, one that holds an input: the render
+    /// would replace what it reads. Paths are compared after resolving links.
+    public static func checkNotAnInput(_ output: String, inputs: [String]) throws(ReelError) {
+        func resolved(_ p: String) -> String { URL(fileURLWithPath: p).standardized.resolvingSymlinksInPath().path }
+        let out = resolved(output.hasSuffix("/") ? String(output.dropLast()) : output)
+        for input in inputs {
+            let i = resolved(input)
+            if i == out || i.hasPrefix(out + "/") {
+                throw .usage(
+                    "\(output): the output would replace \(i == out ? "" : "a file inside it, ")\(input), which this render reads",
+                    fix: "write the output somewhere else")
+            }
+        }
     }
 
     /// SHA-256 of everything an output depends on: Reel's version, the settings, the scene file and

@@ -139,8 +139,12 @@ public final class BatchRunner: @unchecked Sendable {
     private func render(_ job: BatchJob, _ output: BatchOutput, _ item: (job: Int, output: Int)) throws(ReelError)
         -> BatchOutcome
     {
-        let clip = try Reel.load(job.scene, overrides: output.overrides)
+        let clip = try Reel.load(job.scene, overrides: output.overrides, sandboxed: plan.sandboxed)
+        try Reel.checkNotAnInput(output.path, inputs: Reel.inputFiles(of: clip.scene, path: job.scene) + [plan.manifest])
         let hash = Reel.inputsHash(settings: output.settings, files: Reel.inputFiles(of: clip.scene, path: job.scene))
+        // A killed run's temporaries go whether or not this output needs rendering again (a killed
+        // `--force` run leaves them beside outputs that are up to date).
+        Self.removeStaleTemporaries(of: output.path)
         if !force, FileManager.default.fileExists(atPath: output.path), let stamp = BatchStamp.read(for: output.path),
             stamp.inputs == hash
         {
@@ -154,7 +158,6 @@ public final class BatchRunner: @unchecked Sendable {
         } catch {
             throw .usage("\(output.path): cannot create the folder \(parent): \(error.localizedDescription)", fix: nil)
         }
-        Self.removeStaleTemporaries(of: output.path)
         var options = output.options
         let cores = ProcessInfo.processInfo.activeProcessorCount
         options.workers = max(1, cores / concurrency)

@@ -25,25 +25,30 @@ final class OutputFile: Sendable {
     func commit() throws {
         defer { TemporaryFiles.shared.unregister(temporary) }
         if isDirectory {
-            // An earlier sequence at the target is moved aside, replaced, then removed.
-            var old: String?
-            if FileManager.default.fileExists(atPath: target) {
-                let aside = temporary + ".old"
-                guard rename(target, aside) == 0 else {
+            // An earlier sequence at the target is moved aside, replaced, then removed. Another render
+            // to the same folder may do the same at the same moment, so the moves are retried until this
+            // one's frames are in place: the last to finish wins, and each sequence is whole.
+            var asides: [String] = []
+            defer { for a in asides { try? FileManager.default.removeItem(atPath: a) } }
+            for attempt in 0..<64 {
+                if rename(temporary, target) == 0 { return }
+                let failure = errno
+                guard failure == ENOTEMPTY || failure == EEXIST else {
+                    let reason = String(cString: strerror(failure))
+                    try? FileManager.default.removeItem(atPath: temporary)
+                    throw ReelError.usage("\(target): cannot move the finished frames into place: \(reason)", fix: nil)
+                }
+                let aside = temporary + ".old\(attempt)"
+                if rename(target, aside) == 0 {
+                    asides.append(aside)
+                } else if errno != ENOENT {
                     let reason = String(cString: strerror(errno))
                     try? FileManager.default.removeItem(atPath: temporary)
                     throw ReelError.usage("\(target): cannot replace the earlier frames: \(reason)", fix: nil)
                 }
-                old = aside
             }
-            guard rename(temporary, target) == 0 else {
-                let reason = String(cString: strerror(errno))
-                try? FileManager.default.removeItem(atPath: temporary)
-                if let old { rename(old, target) }
-                throw ReelError.usage("\(target): cannot move the finished frames into place: \(reason)", fix: nil)
-            }
-            if let old { try? FileManager.default.removeItem(atPath: old) }
-            return
+            try? FileManager.default.removeItem(atPath: temporary)
+            throw ReelError.usage("\(target): other renders kept replacing the frames", fix: "render to one folder at a time")
         }
         guard rename(temporary, target) == 0 else {
             let reason = String(cString: strerror(errno))

@@ -152,27 +152,36 @@ public struct Clip: Sendable {
 public enum Reel {
     /// Reads a scene file, applies overrides, and decodes the images its layers name (relative to the
     /// scene file's folder).
-    public static func load(_ path: String, overrides: SceneOverrides = SceneOverrides()) throws(ReelError) -> Clip {
+    /// With `sandboxed`, every image must lie inside the scene file's folder (see `Sandbox`).
+    public static func load(_ path: String, overrides: SceneOverrides = SceneOverrides(), sandboxed: Bool = false)
+        throws(ReelError) -> Clip
+    {
         let scene = try loadScene(path, overrides: overrides)
         let base = URL(fileURLWithPath: path).deletingLastPathComponent()
         var images: [String: RasterImage] = [:]
         func visit(_ layer: Layer) throws(ReelError) {
             if let name = layer.contents, images[name] == nil {
                 let file = name.hasPrefix("/") ? name : base.appendingPathComponent(name).path
-                guard FileManager.default.fileExists(atPath: file) else {
-                    throw .scene(
-                        SceneError(
-                            file: path,
-                            message: "layer \"\(layer.name)\": contents \"\(name)\": no such file (looked for \(file))",
-                            fix: "paths are relative to the scene file"))
+                let place = scene.contentsReferences[layer.name]
+                func failure(_ message: String, fix: String? = nil) -> ReelError {
+                    .scene(SceneError(file: path, location: place?.location, path: place?.path, message: message, fix: fix))
+                }
+                if sandboxed && (name.hasPrefix("/") || !Sandbox.contains(base.path, file)) {
+                    throw failure(
+                        "\"\(name)\" is outside the scene's folder, and --sandbox confines reading to it",
+                        fix: "put the image in the scene's folder and name it relative to the scene")
+                }
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue else {
+                    throw failure(
+                        "\"\(name)\": no such image file (looked for \(file))", fix: "paths are relative to the scene file")
                 }
                 do {
-                    let still = try ImageFile.read(path: file)
+                    let still = try ImageFile.read(path: file, maximumPixels: Scene.maximumPixelArea)
                     images[name] = RasterImage(width: still.width, height: still.height, premultipliedRGBA: still.rgba)
                 } catch {
-                    throw .scene(
-                        SceneError(
-                            file: path, message: "layer \"\(layer.name)\": contents \"\(name)\" cannot be decoded: \(error)"))
+                    throw failure(
+                        "\"\(name)\" cannot be read as an image: \(error.message)", fix: "give a PNG, JPEG or WebP file")
                 }
             }
             for sublayer in layer.sublayers { try visit(sublayer) }
@@ -257,7 +266,11 @@ public enum Reel {
     ) {
         var notes: [String] = []
         let k = container.frameRateDivisor(numerator: scene.fps.numerator, denominator: scene.fps.denominator)
-        let rate = FrameRate(numerator: scene.fps.numerator, denominator: scene.fps.denominator * k)!
+        guard let rate = FrameRate(numerator: scene.fps.numerator, denominator: scene.fps.denominator * k) else {
+            throw .usage(
+                "\(scene.fps) fps cannot be divided by \(k) for this format within the frame-rate limits",
+                fix: "use a frame rate such as 30 or 60")
+        }
         if k > 1 {
             notes.append(
                 "GIF delays are whole centiseconds and players clamp delays under 2 cs, so \(scene.fps) fps is written as \(rate) fps (every \(k)th frame)"
@@ -315,6 +328,11 @@ public enum Reel {
     ) throws(ReelError) -> RenderSummary {
         let scene = clip.scene
         let start = Date()
+        if let (name, count) = scene.replicationBeyond(Scene.maximumDrawnLayers) {
+            throw .usage(
+                "replicator \"\(name)\" draws up to \(count) layers a frame, above the limit of \(Scene.maximumDrawnLayers)",
+                fix: "lower instanceCount, or nest fewer replicators")
+        }
         let container = try checkOutput(output, codec: options.codec)
         var (settings, rate, flatten, notes) = try self.settings(for: scene, container: container, options: options)
         for n in notes { note(n) }

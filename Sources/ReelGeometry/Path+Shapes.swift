@@ -3,20 +3,15 @@ import Foundation
 extension Path {
     /// The current point: where the next segment starts (the subpath's start after a close).
     public var currentPoint: Point? {
-        var start: Point?
-        var current: Point?
-        for element in elements {
-            switch element {
-            case .move(let p):
-                start = p
-                current = p
-            case .line(let p), .quad(_, let p), .cubic(_, _, let p):
-                current = p
-            case .close:
-                current = start
-            }
+        // From the end: the last element's point, or after a close the start of that subpath (the last
+        // move), so appending to a long path does not rescan it.
+        guard let last = elements.last else { return nil }
+        switch last {
+        case .move(let p), .line(let p), .quad(_, let p), .cubic(_, _, let p): return p
+        case .close:
+            for element in elements.reversed() { if case .move(let p) = element { return p } }
+            return nil
         }
-        return current
     }
 
     /// Appends a circular arc as `UIBezierPath.addArc(withCenter:radius:startAngle:endAngle:clockwise:)`

@@ -123,7 +123,7 @@ struct SVGPathParser {
     }
 
     mutating func line(to p: Point) {
-        if path.currentPoint == nil { path.move(to: current) }
+        if path.isEmpty { path.move(to: current) }
         path.addLine(to: p)
         current = p
         lastCubicControl = nil
@@ -131,7 +131,7 @@ struct SVGPathParser {
     }
 
     mutating func cubic(_ c1: Point, _ c2: Point, _ p: Point) {
-        if path.currentPoint == nil { path.move(to: current) }
+        if path.isEmpty { path.move(to: current) }
         path.addCurve(to: p, control1: c1, control2: c2)
         current = p
         lastCubicControl = c2
@@ -139,7 +139,7 @@ struct SVGPathParser {
     }
 
     mutating func quad(_ q: Point, _ p: Point) {
-        if path.currentPoint == nil { path.move(to: current) }
+        if path.isEmpty { path.move(to: current) }
         path.addQuadCurve(to: p, control: q)
         current = p
         lastQuadControl = q
@@ -177,7 +177,7 @@ struct SVGPathParser {
         var delta = angle((x1 - cx1) / rx, (y1 - cy1) / ry, (-x1 - cx1) / rx, (-y1 - cy1) / ry)
         if !sweep && delta > 0 { delta -= 2 * Double.pi }
         if sweep && delta < 0 { delta += 2 * Double.pi }
-        if path.currentPoint == nil { path.move(to: p0) }
+        if path.isEmpty { path.move(to: p0) }
         let before = path.elements.count
         path.appendArcCurves(center: center, rx: rx, ry: ry, rotation: phi, start: theta1, sweep: delta)
         // Land exactly on the endpoint the data names.

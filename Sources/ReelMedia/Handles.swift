@@ -35,12 +35,22 @@ final class OutputFormatContext {
 final class InputFormatContext {
     var pointer: UnsafeMutablePointer<AVFormatContext>?
 
-    init(path: String) throws(MediaError) {
+    /// `maximumPixels` bounds the pictures FFmpeg decodes while probing (it decodes a first frame to
+    /// learn the format): a small file declaring a huge picture fails here instead of allocating it.
+    init(path: String, maximumPixels: Int? = nil) throws(MediaError) {
         _ = configureFFmpegLogging
         var ctx: UnsafeMutablePointer<AVFormatContext>?
         try ff("avformat_open_input(\(path))", avformat_open_input(&ctx, path, nil, nil))
         pointer = ctx
-        try ff("avformat_find_stream_info(\(path))", avformat_find_stream_info(ctx, nil))
+        guard let maximumPixels, let ctx, ctx.pointee.nb_streams > 0 else {
+            try ff("avformat_find_stream_info(\(path))", avformat_find_stream_info(ctx, nil))
+            return
+        }
+        var options = [OpaquePointer?](repeating: nil, count: Int(ctx.pointee.nb_streams))
+        for i in options.indices { av_dict_set(&options[i], "max_pixels", "\(maximumPixels)", 0) }
+        let status = options.withUnsafeMutableBufferPointer { avformat_find_stream_info(ctx, $0.baseAddress) }
+        for i in options.indices { av_dict_free(&options[i]) }
+        try ff("avformat_find_stream_info(\(path))", status)
     }
 
     deinit { avformat_close_input(&pointer) }

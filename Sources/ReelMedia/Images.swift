@@ -18,9 +18,33 @@ public struct StillImage: Sendable {
 /// Image files through FFmpeg: PNG out (FFmpeg's PNG encoder), anything FFmpeg decodes in.
 public enum ImageFile {
     /// Decodes the first picture of an image file (PNG, JPEG, WebP, …) to premultiplied RGBA.
-    public static func read(path: String) throws(MediaError) -> StillImage {
-        let reader = try VideoReader(path: path)
-        guard let first = try reader.decodeAll().first else {
+    /// Pictures larger than `maximumPixels` are refused from their header, before any decoding (a 1 MB
+    /// PNG can declare 16000×16000 pixels); of a file with many pictures (a video), only the first is
+    /// decoded.
+    public static func read(path: String, maximumPixels: Int = 8192 * 8192) throws(MediaError) -> StillImage {
+        let reader: VideoReader
+        do {
+            reader = try VideoReader(path: path, maximumPixels: maximumPixels)
+        } catch {
+            throw MediaError(
+                call: error.call, code: error.code,
+                message: error.message + " (not an image FFmpeg can read, or larger than \(maximumPixels / 1_000_000) megapixels)"
+            )
+        }
+        let (w, h) = (reader.info.width, reader.info.height)
+        guard w > 0, h > 0 else {
+            throw MediaError(
+                call: "ImageFile.read(\(path))",
+                message:
+                    "the file holds no picture of a known size (not an image, or one above \(maximumPixels / 1_000_000) megapixels)"
+            )
+        }
+        guard w <= maximumPixels / h else {
+            throw MediaError(
+                call: "ImageFile.read(\(path))",
+                message: "the picture is \(w)×\(h) pixels, above the limit of \(maximumPixels / 1_000_000) megapixels")
+        }
+        guard let first = try reader.decodeAll(limit: 1).first else {
             throw MediaError(call: "ImageFile.read(\(path))", message: "the file holds no picture")
         }
         var px = first.rgba

@@ -41,9 +41,10 @@ func ff(_ call: @autoclosure () -> String, _ status: Int32) throws(MediaError) -
 let averrorEAGAIN = reel_averror_eagain()
 let averrorEOF = reel_averror_eof()
 
-/// Quiets FFmpeg's own logging to errors only, once: Reel reports failures itself.
+/// Silences FFmpeg's own logging, once: Reel reports every failure itself, as one message naming the
+/// call, and FFmpeg's lines (`[png @ 0x…] chunk too big`) would come before it unasked.
 let configureFFmpegLogging: Void = {
-    av_log_set_level(AV_LOG_ERROR)
+    av_log_set_level(AV_LOG_QUIET)
 }()
 
 /// Allocator settings for programs that push many large frames through the encoders.

@@ -40,8 +40,8 @@ public final class VideoReader {
     private let streamIndex: Int32
     private let timeBase: AVRational
 
-    public init(path: String) throws(MediaError) {
-        input = try InputFormatContext(path: path)
+    public init(path: String, maximumPixels: Int? = nil) throws(MediaError) {
+        input = try InputFormatContext(path: path, maximumPixels: maximumPixels)
         let fmt = input.pointer!
         var decoder: UnsafePointer<AVCodec>?
         let index = av_find_best_stream(fmt, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0)
@@ -57,6 +57,7 @@ public final class VideoReader {
         codec = try CodecContext(codec: decoder)
         try ff("avcodec_parameters_to_context", avcodec_parameters_to_context(codec.pointer, stream.pointee.codecpar))
         codec.pointer.pointee.pkt_timebase = stream.pointee.time_base
+        if let maximumPixels { codec.pointer.pointee.max_pixels = Int64(maximumPixels) }
         try ff("avcodec_open2(\(String(cString: decoder.pointee.name)))", avcodec_open2(codec.pointer, decoder, nil))
 
         let par = stream.pointee.codecpar.pointee
@@ -114,7 +115,7 @@ public final class VideoReader {
     /// Every frame of the stream, in presentation order. With `nearestChroma`, each 4:2:0 chroma sample
     /// is repeated over its 2×2 block instead of interpolated, so a test sees the samples as coded rather
     /// than a player's smoothing of them.
-    public func decodeAll(nearestChroma: Bool = false) throws(MediaError) -> [DecodedFrame] {
+    public func decodeAll(nearestChroma: Bool = false, limit: Int = .max) throws(MediaError) -> [DecodedFrame] {
         var frames: [DecodedFrame] = []
         let packet = try PacketHandle()
         let frame = try FrameHandle()
@@ -182,7 +183,7 @@ public final class VideoReader {
             }
         }
 
-        while true {
+        while frames.count < limit {
             let status = av_read_frame(input.pointer, packet.pointer)
             if status == averrorEOF { break }
             try ff("av_read_frame", status)
@@ -191,8 +192,10 @@ public final class VideoReader {
             try ff("avcodec_send_packet", avcodec_send_packet(codec.pointer, packet.pointer))
             try drain()
         }
-        try ff("avcodec_send_packet(flush)", avcodec_send_packet(codec.pointer, nil))
-        try drain()
-        return frames
+        if frames.count < limit {
+            try ff("avcodec_send_packet(flush)", avcodec_send_packet(codec.pointer, nil))
+            try drain()
+        }
+        return Array(frames.prefix(limit))
     }
 }

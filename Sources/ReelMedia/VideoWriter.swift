@@ -273,7 +273,9 @@ public final class VideoWriter {
         case .png:
             av_dict_set(&muxOptions, "start_number", String(settings.firstFrame), 0)
         case .webm:
-            break
+            // Matroska writes random segment and track UIDs and the date unless asked to be exact:
+            // two renders of one scene must give the same bytes.
+            format.pointer.pointee.flags |= AVFMT_FLAG_BITEXACT
         }
         if let comment = settings.comment, settings.container != .gif {
             av_dict_set(&format.pointer.pointee.metadata, "comment", comment, 0)

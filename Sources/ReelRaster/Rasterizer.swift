@@ -162,7 +162,13 @@ final class PreparedShape: @unchecked Sendable {
     let minY: Double, maxY: Double
 
     init?(path: Path, paint: PreparedPaint, rule: FillRule, tolerance: Double) {
-        let edges = path.flattenedEdges(tolerance: tolerance)
+        var edges = path.flattenedEdges(tolerance: tolerance)
+        if !EdgeClipping.inside(edges) {
+            // Huge or overflowed coordinates (a stroke outline of a path through ±1e308 is NaN): a shape
+            // that cannot be placed draws nothing rather than trapping on a conversion.
+            guard let clipped = EdgeClipping.clip(edges) else { return nil }
+            edges = clipped
+        }
         guard !edges.isEmpty else { return nil }
         var x0 = Double.infinity, x1 = -Double.infinity, y0 = Double.infinity, y1 = -Double.infinity
         for e in edges {
@@ -355,7 +361,9 @@ struct DrawTree: @unchecked Sendable {
     static func prepare(_ s: Shadow) -> PreparedShadow? {
         let p = s.color.premultiplied()
         guard p.a > 0, s.offset.isFinite, s.sigma.isFinite else { return nil }
-        let sigma = max(s.sigma, 0)
+        // Capped: a blur's reach is content the painter must hold around every band (3σ each side), so
+        // an unbounded σ is unbounded memory (σ = 1e6 asked for 225 TB). Documented with the limits.
+        let sigma = min(max(s.sigma, 0), maximumShadowSigma)
         let kernel = gaussianKernel(sigma: sigma)
         let offset = max(abs(s.offset.x), abs(s.offset.y))
         // A coarse shadow (BandPainter.coarseShadowSigma) also reads whole cells and bilinear neighbours.
@@ -419,6 +427,9 @@ extension DrawTree.Node {
         }
     }
 }
+
+/// The largest shadow blur drawn, as a Gaussian's σ in device pixels; larger ones are drawn at it.
+public let maximumShadowSigma = 256.0
 
 /// A normalised Gaussian of standard deviation `sigma`, sampled by the exact integral of the density
 /// over each pixel (so small sigmas keep their shape), out to 3σ.

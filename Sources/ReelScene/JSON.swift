@@ -71,6 +71,23 @@ public struct JSONParser {
 
     private init(bytes: [UInt8]) { self.bytes = bytes }
 
+    /// The column of `index`, counted on from the last position asked about on the same line: a value's
+    /// location then costs the bytes since the previous one, so a one-line document of n values takes
+    /// O(n), not O(n²).
+    private var columnMark = (index: 0, column: 1)
+
+    private mutating func here() -> SourceLocation {
+        if columnMark.index < lineStart || columnMark.index > index { columnMark = (lineStart, 1) }
+        var column = columnMark.column
+        var i = columnMark.index
+        while i < index {
+            if bytes[i] & 0xC0 != 0x80 { column += 1 }
+            i += 1
+        }
+        columnMark = (index, column)
+        return SourceLocation(line: line, column: column)
+    }
+
     private var location: SourceLocation {
         // Columns count characters, not bytes: skip UTF-8 continuation bytes.
         var column = 1
@@ -109,7 +126,7 @@ public struct JSONParser {
     private mutating func parseValue(depth: Int) throws(JSONSyntaxError) -> JSONNode {
         guard depth < Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth) levels") }
         guard index < bytes.count else { throw error("unexpected end of file; expected a value") }
-        let start = location
+        let start = here()
         switch bytes[index] {
         case UInt8(ascii: "{"): return JSONNode(value: try parseObject(depth: depth), location: start)
         case UInt8(ascii: "["): return JSONNode(value: try parseArray(depth: depth), location: start)
@@ -154,7 +171,7 @@ public struct JSONParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
                 throw error("unexpected \(describeCurrent()); expected a key in double quotes")
             }
-            let keyLocation = location
+            let keyLocation = here()
             let key = try parseString()
             guard seen.insert(key).inserted else {
                 throw JSONSyntaxError(location: keyLocation, message: "duplicate key \"\(key)\"")

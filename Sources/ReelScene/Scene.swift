@@ -9,9 +9,16 @@ public struct FrameRate: Hashable, Sendable, CustomStringConvertible {
     public init?(numerator: Int, denominator: Int) {
         guard numerator > 0, denominator > 0 else { return nil }
         let g = Self.gcd(numerator, denominator)
+        // Encoders and containers keep a rate as two 32-bit integers; the bounds also keep frame-time
+        // arithmetic (GIF delays: 200 · frame · denominator) far from overflow for a 24 h clip.
+        guard numerator / g <= Self.maximumTerm, denominator / g <= Self.maximumDenominator else { return nil }
         self.numerator = numerator / g
         self.denominator = denominator / g
     }
+
+    /// The largest numerator and denominator a rate may have, once reduced.
+    public static let maximumTerm = 1_000_000_000
+    public static let maximumDenominator = 1_000_000
 
     /// Parses `30`, `29.97`, `59.94` or `30000/1001`. Decimals within 0.01 of an NTSC rate
     /// (N·1000/1001) mean that rate exactly; other decimals are taken to 1/1000 of a frame per second.
@@ -248,6 +255,17 @@ public struct ModelChange: Sendable {
     }
 }
 
+/// A place in a scene file: line and column, and the key path of the value there.
+public struct SourceReference: Sendable, Hashable {
+    public var location: SourceLocation?
+    public var path: String
+
+    public init(location: SourceLocation?, path: String) {
+        self.location = location
+        self.path = path
+    }
+}
+
 /// A whole clip: canvas, timing and layers (back to front).
 public struct Scene: Sendable {
     /// Largest canvas side in pixels; larger ones are refused before anything is allocated.
@@ -256,6 +274,12 @@ public struct Scene: Sendable {
     public static let maximumPixelArea = 8_192 * 8_192
     /// Most instances a replicator draws.
     public static let maximumInstances = 10_000
+    /// Most layers drawn in one frame, replicated instances counted (nested replicators multiply).
+    public static let maximumDrawnLayers = 1_000_000
+    /// Largest `shadowRadius` (points) a scene file may give.
+    public static let maximumShadowRadius = 256.0
+    /// Largest magnitude of a path coordinate (points).
+    public static let maximumCoordinate = 1e9
     /// Longest clip, in seconds (24 h).
     public static let maximumDuration = 86_400.0
 
@@ -270,6 +294,9 @@ public struct Scene: Sendable {
     /// so 0.25 renders a slowed-down clip with the same frame rate. Every frame is sampled at
     /// clip time × speed; no frame is dropped or repeated.
     public var speed: Double = 1
+    /// Where each layer's `contents` is named in the scene file (by layer name), so that an image that
+    /// cannot be read is reported at its line and column like any other bad value.
+    public var contentsReferences: [String: SourceReference] = [:]
 
     public init(width: Double, height: Double, scale: Double = 1, fps: FrameRate, duration: Double) {
         self.width = width
@@ -317,10 +344,13 @@ public struct Scene: Sendable {
         if w > Double(Self.maximumPixelSide) || h > Double(Self.maximumPixelSide) || w * h > Double(Self.maximumPixelArea) {
             return (
                 "width",
-                "the canvas would be \(Int(w))×\(Int(h)) pixels, above the limit of \(Self.maximumPixelSide) per side and \(Self.maximumPixelArea / 1_000_000) megapixels",
+                "the canvas would be \(Self.pixels(w))×\(Self.pixels(h)) pixels, above the limit of \(Self.maximumPixelSide) per side and \(Self.maximumPixelArea / 1_000_000) megapixels",
                 "reduce \"width\", \"height\" or \"scale\""
             )
         }
         return nil
     }
+
+    /// A pixel count for a message: whole when it fits, else as the number it is (1.6e35).
+    static func pixels(_ v: Double) -> String { v < 1e15 ? String(Int(v.rounded())) : "\(v)" }
 }

@@ -15,13 +15,22 @@ public enum SceneDecoder {
         guard !isDirectory.boolValue else {
             throw SceneError(file: path, message: "is a directory, not a scene file")
         }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        guard size <= DocumentLimits.maximumBytes else {
+            throw SceneError(
+                file: path,
+                message: "is \(size >> 20) MiB, above the limit of \(DocumentLimits.maximumBytes >> 20) MiB for a scene",
+                fix: "split it, or generate the scene in Swift")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw SceneError(file: path, message: "cannot be read (permission denied?)")
         }
         let ext = (path as NSString).pathExtension.lowercased()
         if ext == "yaml" || ext == "yml" {
             guard let text = String(data: data, encoding: .utf8) else {
-                throw SceneError(file: path, message: "is not UTF-8 text")
+                throw SceneError(
+                    file: path, location: DocumentLimits.firstInvalidUTF8([UInt8](data)),
+                    message: "invalid YAML: this byte is not UTF-8 text", fix: "save the file as UTF-8")
             }
             return try decode(yaml: text, file: path, variables: variables)
         }
@@ -57,6 +66,10 @@ struct Reader {
     let file: String
     /// Where the values read sit in a larger document (a preset inside a batch manifest), for messages.
     var base = ""
+    /// Each layer's `contents` and where it is written, collected while layers are read.
+    let contentsReferences = ReferenceLog()
+    /// Where each layer's `instanceCount` is written (for the replication limit's message).
+    let layerNodes = ReferenceLog()
 
     func fail(_ node: JSONNode, _ path: String, _ message: String, fix: String? = nil) -> SceneError {
         SceneError(file: file, location: node.location, path: join(base, path), message: message, fix: fix)
@@ -72,8 +85,8 @@ struct Reader {
             guard known.contains(m.key) else {
                 let suggestion = closest(m.key, in: known).map { "did you mean \"\($0)\"? " } ?? ""
                 throw SceneError(
-                    file: file, location: m.keyLocation, path: join(base, join(path, m.key)),
-                    message: "unknown key \"\(m.key)\" in \(what)",
+                    file: file, location: m.keyLocation, path: join(base, join(path, shortened(m.key))),
+                    message: "unknown key \"\(shortened(m.key))\" in \(what)",
                     fix: "\(suggestion)known keys: \(known.joined(separator: ", "))")
             }
             out[m.key] = m.value
@@ -302,6 +315,7 @@ struct Reader {
                 scene.layers.append(try self.layer(layerNode, "layers[\(i)]", names: &names))
             }
         }
+        for (name, reference) in contentsReferences.items { scene.contentsReferences[name] = reference }
         // Named sets of animations, defined once and played by timeline actions (`play`).
         var library: [String: (node: JSONNode, path: String)] = [:]
         if let n = m["animations"] {
@@ -314,6 +328,14 @@ struct Reader {
             }
         }
         if let n = m["timeline"] { try timeline(n, "timeline", library: library, into: &scene) }
+        if let (name, count) = scene.replicationBeyond(Scene.maximumDrawnLayers) {
+            let layerNode = layerNodes.items.first { $0.0 == name }?.1
+            throw SceneError(
+                file: file, location: layerNode?.location, path: layerNode?.path ?? "layers",
+                message:
+                    "replicator \"\(name)\" draws up to \(count < 1e15 ? String(Int(count)) : "\(count)") layers a frame (instances of instances), above the limit of \(Scene.maximumDrawnLayers)",
+                fix: "lower instanceCount, or nest fewer replicators")
+        }
         return scene
     }
 
@@ -328,9 +350,14 @@ struct Reader {
     /// `delay`), on one `layer`: `set` model values (with `animate`, as an implicit animation), `add` or
     /// `play` animations whose times count from the action, `retarget` running Pop springs, `remove` an
     /// animation. Each is one call of the Swift timeline API (Timeline.swift).
+    /// The most times one action may repeat (`every`/`times`), and actions may happen in all.
+    static let maximumRepeats = 10_000
+    static let maximumTimelineActions = 100_000
+
     func timeline(
         _ node: JSONNode, _ path: String, library: [String: (node: JSONNode, path: String)] = [:], into scene: inout Scene
     ) throws(SceneError) {
+        var timelineOccurrences = 0
         for (i, actionNode) in try array(node, path).enumerated() {
             let ap = "\(path)[\(i)]"
             let m = try members(actionNode, ap, known: Self.actionKeys, what: "a timeline action")
@@ -393,16 +420,33 @@ struct Reader {
                     count = Int.max
                 } else {
                     let n = try number(timesNode, join(ap, "times"))
-                    guard n >= 1, n == n.rounded(), n <= 100_000 else {
-                        throw fail(timesNode, join(ap, "times"), "times is a whole number ≥ 1 or \"infinity\"")
+                    guard n >= 1, n == n.rounded(), n <= Double(Self.maximumRepeats) else {
+                        throw fail(
+                            timesNode, join(ap, "times"),
+                            "times is a whole number from 1 to \(Self.maximumRepeats) or \"infinity\", got \(n)")
                     }
                     count = Int(n)
                 }
+                // Counted before any is made: `every: 1e-9` over a minute would be 6e10 occurrences.
+                let fitting = max(0, ((scene.duration - time) / every).rounded(.up))
+                if fitting > Double(Self.maximumRepeats) && count > Self.maximumRepeats {
+                    throw fail(
+                        everyNode, join(ap, "every"),
+                        "every \(every) s repeats the action \(fitting < 1e15 ? String(Int(fitting)) : "\(fitting)") times before the clip ends, above the limit of \(Self.maximumRepeats)",
+                        fix: "repeat less often, or give \"times\" a count")
+                }
                 occurrences = []
                 var k = 0
-                while k < count, time + Double(k) * every < scene.duration, k < 100_000 {
+                while k < count, time + Double(k) * every < scene.duration {
                     occurrences.append(time + Double(k) * every)
                     k += 1
+                }
+                timelineOccurrences += occurrences.count
+                if timelineOccurrences > Self.maximumTimelineActions {
+                    throw fail(
+                        everyNode, join(ap, "every"),
+                        "the timeline's actions happen more than \(Self.maximumTimelineActions) times in all",
+                        fix: "repeat less often")
                 }
             } else if let timesNode = m["times"] {
                 throw fail(timesNode, join(ap, "times"), "\"times\" needs \"every\"")
@@ -496,7 +540,12 @@ struct Reader {
             guard v > 0, let r = FrameRate(value: v) else { throw fail(node, path, "fps must be positive, got \(v)", fix: fix) }
             return r
         case .string(let s):
-            guard let r = FrameRate(parsing: s) else { throw fail(node, path, "\"\(s)\" is not a positive frame rate", fix: fix) }
+            guard let r = FrameRate(parsing: s) else {
+                throw fail(
+                    node, path,
+                    "\"\(s)\" is not a frame rate Reel can write: positive, with a numerator up to 10^9 and a denominator up to 10^6 once reduced",
+                    fix: fix)
+            }
             return r
         default:
             throw fail(node, path, "expected a frame rate, found \(node.kindName)", fix: fix)
@@ -582,8 +631,20 @@ struct Reader {
                 n, join(path, "shadowOffset"), names: ["width", "height"], what: "an offset", example: "[width, height]")
             layer.shadowOffset = Point(x: p[0], y: p[1])
         }
-        if let v = try num("shadowRadius") { layer.shadowRadius = max(0, v) }
-        if let n = m["contents"] { layer.contents = try string(n, join(path, "contents")) }
+        if let v = try num("shadowRadius") {
+            guard v <= Scene.maximumShadowRadius else {
+                throw fail(
+                    m["shadowRadius"]!, join(path, "shadowRadius"),
+                    "shadowRadius \(v) is above the limit of \(Int(Scene.maximumShadowRadius)) points",
+                    fix: "a blur that wide spreads the shadow to nothing: use a smaller radius or shadowOpacity 0")
+            }
+            layer.shadowRadius = max(0, v)
+        }
+        if let n = m["contents"] {
+            layer.contents = try string(n, join(path, "contents"))
+            contentsReferences.items.append(
+                (layer.name, SourceReference(location: n.location, path: join(base, join(path, "contents")))))
+        }
         if let n = m["contentsGravity"] {
             layer.contentsGravity = try choice(n, join(path, "contentsGravity"), ContentsGravity.self)
         }
@@ -643,6 +704,12 @@ struct Reader {
                 locations.append(v)
             }
             layer.gradient.locations = locations
+            if m["colors"] != nil, locations.count != layer.gradient.colors.count {
+                // Core Animation ignores mismatched locations (CORE-ANIMATION.md §9.2): say so instead.
+                throw fail(
+                    n, p, "\(locations.count) locations for \(layer.gradient.colors.count) colours",
+                    fix: "give one location per colour, or leave \"locations\" out for even spacing")
+            }
         }
         if let n = m["startPoint"] { layer.gradient.startPoint = try point(n, join(path, "startPoint")) }
         if let n = m["endPoint"] { layer.gradient.endPoint = try point(n, join(path, "endPoint")) }
@@ -655,6 +722,8 @@ struct Reader {
                     n, join(path, "instanceCount"), "instanceCount is a whole number in 0…\(Scene.maximumInstances), got \(v)")
             }
             layer.replicator.instanceCount = Int(v)
+            layerNodes.items.append(
+                (layer.name, SourceReference(location: n.location, path: join(base, join(path, "instanceCount")))))
         }
         if let v = try num("instanceDelay") { layer.replicator.instanceDelay = v }
         if let n = m["instanceTransform"] {
@@ -707,19 +776,45 @@ struct Reader {
 
     /// A path: SVG path data, or a list of shapes.
     func shapePath(_ node: JSONNode, _ path: String) throws(SceneError) -> Path {
+        let result: Path
         switch node.value {
         case .string(let data):
-            return try svg(data, node, path)
+            result = try svg(data, node, path)
         case .array(let items):
             var out = Path()
             for (i, item) in items.enumerated() { out.addPath(try shape(item, "\(path)[\(i)]")) }
-            return out
+            result = out
         default:
             throw fail(
                 node, path, "expected a path (SVG path data or a list of shapes), found \(node.kindName)",
                 fix: "write e.g. \"M 0 0 L 10 10\" or [{\"oval\": [0, 0, 20, 20]}]")
         }
+        // Past this no picture is meaningful, and outlines of strokes through ±1e308 overflow.
+        let limit = Scene.maximumCoordinate
+        for e in result.elements {
+            let points: [Point]
+            switch e {
+            case .move(let p), .line(let p): points = [p]
+            case .quad(let c, let p): points = [c, p]
+            case .cubic(let c1, let c2, let p): points = [c1, c2, p]
+            case .close: points = []
+            }
+            for p in points where !(abs(p.x) <= limit && abs(p.y) <= limit) {
+                throw fail(
+                    node, path, "a path coordinate (\(p.x), \(p.y)) is beyond ±\(limit) points",
+                    fix: "keep coordinates within ±1e9; scale the layer instead")
+            }
+        }
+        if result.elements.count > Self.maximumPathElements {
+            throw fail(
+                node, path, "the path has \(result.elements.count) elements, above the limit of \(Self.maximumPathElements)",
+                fix: "simplify the path")
+        }
+        return result
     }
+
+    /// The most elements one path may have.
+    static let maximumPathElements = 1_000_000
 
     func svg(_ data: String, _ node: JSONNode, _ path: String) throws(SceneError) -> Path {
         let parsed: Path
@@ -943,7 +1038,53 @@ struct Reader {
         a.tensionValues = try numbers("tensionValues")
         a.continuityValues = try numbers("continuityValues")
         a.biasValues = try numbers("biasValues")
+        try checkCounts(a, m, path)
         return .keyframe(a)
+    }
+
+    /// Lists whose lengths must agree with `values` (CORE-ANIMATION.md §4.2): Core Animation ignores or
+    /// pairs mismatched lists without a word, which in a scene file is always a mistake.
+    func checkCounts(_ a: KeyframeAnimation, _ m: [String: JSONNode], _ path: String) throws(SceneError) {
+        let n = a.values.count
+        let mode = a.calculationMode
+        let paced = mode == .paced || mode == .cubicPaced
+        if let node = m["keyTimes"] {
+            let k = a.keyTimes?.count ?? 0
+            if paced {
+                throw fail(
+                    node, join(path, "keyTimes"), "\(mode.rawValue) mode ignores keyTimes",
+                    fix: "remove \"keyTimes\", or use calculationMode linear")
+            }
+            let expected = mode == .discrete ? "\(n) or \(n + 1)" : "\(n)"
+            if mode == .discrete ? (k != n && k != n + 1) : k != n {
+                throw fail(
+                    node, join(path, "keyTimes"), "\(k) key times for \(n) values: \(mode.rawValue) mode needs \(expected)",
+                    fix: "give one key time per value")
+            }
+        }
+        for key in ["tensionValues", "continuityValues", "biasValues"] {
+            guard let node = m[key], case .array(let items) = node.value else { continue }
+            if mode != .cubic && mode != .cubicPaced {
+                throw fail(
+                    node, join(path, key), "only the cubic modes use \(key)", fix: "remove it, or use calculationMode cubic")
+            }
+            if items.count != n {
+                throw fail(node, join(path, key), "\(items.count) \(key) for \(n) values", fix: "give one per value")
+            }
+        }
+        guard let node = m["timingFunctions"] else { return }
+        if paced || mode == .discrete {
+            throw fail(
+                node, join(path, "timingFunctions"), "\(mode.rawValue) mode ignores timingFunctions",
+                fix: "remove \"timingFunctions\", or use calculationMode linear")
+        }
+        let segments = max(n - 1, 1)
+        if a.timingFunctions.count != segments {
+            throw fail(
+                node, join(path, "timingFunctions"),
+                "\(a.timingFunctions.count) timing functions for \(segments) segment\(segments == 1 ? "" : "s") between \(n) values",
+                fix: "give one per segment (values − 1), or one \"timingFunction\" for the whole animation")
+        }
     }
 
     /// A `CAAnimationGroup`: `animations` (basic, keyframe or spring) in the group's time.
@@ -1129,7 +1270,15 @@ extension SceneDecoder {
 
 /// The known name nearest to a misspelt one, if it is close enough to be a likely typo.
 /// The candidate nearest in spelling to `word` when it is plausibly what was meant (for "did you mean").
+/// A word from the input as a message quotes it: whole up to 40 characters, else its start and its
+/// length (a 1 MB key is not echoed back).
+public func shortened(_ word: String) -> String {
+    word.count <= 40 ? word : "\(word.prefix(32))… (\(word.utf8.count) bytes)"
+}
+
 public func closest(_ word: String, in candidates: [String]) -> String? {
+    // No key or name is that long: spare the edit distances (quadratic in the lengths).
+    guard word.count <= 64 else { return nil }
     func distance(_ a: [Character], _ b: [Character]) -> Int {
         if a.isEmpty { return b.count }
         var previous = Array(0...b.count)
@@ -1177,4 +1326,9 @@ extension Color {
             return nil
         }
     }
+}
+
+/// The references a `Reader` collects as it goes (its reading functions do not mutate it).
+final class ReferenceLog {
+    var items: [(String, SourceReference)] = []
 }

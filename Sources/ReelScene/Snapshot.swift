@@ -86,6 +86,29 @@ extension Array where Element == Layer {
 }
 
 extension Array where Element == Layer {
+    /// Changes the first layer of the trees with that name in place (no copy of its animation lists,
+    /// so a timeline of n actions on one layer costs O(n), not O(n²)); false when there is none.
+    @discardableResult
+    public mutating func modify(named name: String, _ body: (inout Layer) throws(TimelineError) -> Void) throws(TimelineError)
+        -> Bool
+    {
+        for i in indices {
+            if self[i].name == name {
+                try body(&self[i])
+                return true
+            }
+            if try self[i].sublayers.modify(named: name, body) { return true }
+            if self[i].mask != nil {
+                var wrapped = [self[i].mask!]
+                self[i].mask = nil
+                let found = try wrapped.modify(named: name, body)
+                self[i].mask = wrapped[0]
+                if found { return true }
+            }
+        }
+        return false
+    }
+
     /// Replaces the first layer of the trees with that name.
     @discardableResult
     public mutating func replace(named name: String, with layer: Layer) -> Bool {
@@ -104,5 +127,57 @@ extension Array where Element == Layer {
             }
         }
         return false
+    }
+}
+
+extension Scene {
+    /// The first replicator (depth first) under which more than `limit` layers could be drawn in one
+    /// frame — instance counts multiply down the tree, and an animated `instanceCount` counts at its
+    /// largest — with that count; nil when the scene stays within it.
+    public func replicationBeyond(_ limit: Int) -> (layer: String, count: Double)? {
+        var found: (String, Double)?
+        func drawn(_ layer: Layer) -> Double {
+            var inner = 0.0
+            for s in layer.sublayers { inner += drawn(s) }
+            if layer.type == .replicator {
+                inner *= Double(Self.peakInstanceCount(layer))
+                if inner > Double(limit) && found == nil { found = (layer.name, inner) }
+            }
+            return 1 + inner + (layer.mask.map(drawn) ?? 0)
+        }
+        for l in layers { _ = drawn(l) }
+        return found
+    }
+
+    /// The most instances a replicator can show: its model value, and every value an animation of
+    /// `instanceCount` names (a spring counted at twice its target, for its overshoot), capped as drawn.
+    static func peakInstanceCount(_ layer: Layer) -> Int {
+        var peak = Double(layer.replicator.instanceCount)
+        func number(_ v: AnimatableValue?) -> Double {
+            if case .number(let x)? = v { return x }
+            return 0
+        }
+        func visit(_ a: Animation) {
+            switch a {
+            case .basic(let b) where b.keyPath == "instanceCount":
+                peak = max(
+                    peak, number(b.fromValue), number(b.toValue), Double(layer.replicator.instanceCount) + abs(number(b.byValue)))
+            case .keyframe(let k) where k.keyPath == "instanceCount":
+                for v in k.values { peak = max(peak, number(v)) }
+            case .spring(let s) where s.base.keyPath == "instanceCount":
+                peak = max(peak, number(s.base.fromValue), 2 * number(s.base.toValue))
+            case .popSpring(let s) where s.keyPath == "instanceCount":
+                peak = max(peak, number(s.fromValue), 2 * number(s.toValue))
+            case .group(let g):
+                for c in g.animations { visit(c) }
+            default:
+                break
+            }
+        }
+        for a in layer.animations { visit(a) }
+        for change in layer.modelChanges where change.keyPath.rawValue == "instanceCount" {
+            peak = max(peak, number(change.value))
+        }
+        return Int(min(max(peak, 1), Double(maximumInstances)))
     }
 }

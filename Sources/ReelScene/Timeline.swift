@@ -33,9 +33,7 @@ extension Scene {
     public mutating func addAnimation(_ animation: Animation, forKey key: String?, toLayer name: String, at time: Double = 0)
         throws(TimelineError)
     {
-        var layer = try layerNamed(name)
-        layer.addAnimation(animation.delayed(by: time), forKey: key, at: time)
-        layers.replace(named: name, with: layer)
+        try modifyLayer(named: name) { layer in layer.addAnimation(animation.delayed(by: time), forKey: key, at: time) }
     }
 
     /// Sets a model value from `time` on. With `animated`, as an implicit animation would (§8.4): a
@@ -45,7 +43,14 @@ extension Scene {
     public mutating func setValue(
         _ value: AnimatableValue, forKeyPath keyPath: LayerKeyPath, onLayer name: String, at time: Double, animated: Bool = false
     ) throws(TimelineError) {
-        var layer = try layerNamed(name)
+        try modifyLayer(named: name) { layer throws(TimelineError) in try Self.setValue(value, keyPath, &layer, time, animated) }
+    }
+
+    static func setValue(
+        _ value: AnimatableValue, _ keyPath: LayerKeyPath, _ layer: inout Layer, _ time: Double, _ animated: Bool
+    )
+        throws(TimelineError)
+    {
         guard value.typeName == keyPath.get(layer).typeName else {
             throw TimelineError(
                 "\(keyPath.rawValue) takes a \(keyPath.get(layer).typeName), not a \(value.typeName)",
@@ -58,17 +63,27 @@ extension Scene {
                 timing: MediaTiming(beginTime: time, duration: MediaTiming.defaultDuration), timingFunction: .default)
             layer.addAnimation(.basic(implicit), forKey: keyPath.rawValue, at: time)
         }
-        // Stable: same-time sets keep their order.
-        var changes = layer.modelChanges
-        changes.append(ModelChange(time: time, keyPath: keyPath, value: value))
-        layer.modelChanges = changes.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
-            .map(\.element)
-        layers.replace(named: name, with: layer)
+        // Kept in time order, stable: a change goes after every change at or before its time (usually
+        // the end, so a repeated action appends).
+        var i = layer.modelChanges.count
+        while i > 0 && layer.modelChanges[i - 1].time > time { i -= 1 }
+        layer.modelChanges.insert(ModelChange(time: time, keyPath: keyPath, value: value), at: i)
+    }
+
+    /// Runs `body` on the layer named `name` in place.
+    mutating func modifyLayer(named name: String, _ body: (inout Layer) throws(TimelineError) -> Void) throws(TimelineError) {
+        guard try layers.modify(named: name, body) else {
+            _ = try layerNamed(name)  // the error naming the layers there are
+            return
+        }
     }
 
     /// `removeAnimation(forKey:)` at scene time `time`: the animation stops applying from then on.
     public mutating func removeAnimation(forKey key: String, fromLayer name: String, at time: Double) throws(TimelineError) {
-        var layer = try layerNamed(name)
+        try modifyLayer(named: name) { layer throws(TimelineError) in try Self.remove(key, from: &layer, name, at: time) }
+    }
+
+    static func remove(_ key: String, from layer: inout Layer, _ name: String, at time: Double) throws(TimelineError) {
         guard let index = layer.animationNames.lastIndex(of: key) else {
             let names = layer.animationNames.compactMap { $0 }
             throw TimelineError(
@@ -76,7 +91,6 @@ extension Scene {
                 fix: names.isEmpty ? "name the animation to remove" : "its animations: \(names.joined(separator: ", "))")
         }
         layer.animationRemovals[index] = min(layer.animationRemovals[index] ?? .infinity, time)
-        layers.replace(named: name, with: layer)
     }
 
     /// Gives the Pop spring running on `keyPath` a new target at `time` (Pop: setting `toValue` on a
@@ -85,7 +99,14 @@ extension Scene {
     public mutating func retargetSpring(keyPath: String, to value: AnimatableValue, onLayer name: String, at time: Double)
         throws(TimelineError)
     {
-        var layer = try layerNamed(name)
+        try modifyLayer(named: name) { layer throws(TimelineError) in
+            try Self.retarget(keyPath, to: value, &layer, name, at: time)
+        }
+    }
+
+    static func retarget(_ keyPath: String, to value: AnimatableValue, _ layer: inout Layer, _ name: String, at time: Double)
+        throws(TimelineError)
+    {
         var latest: (index: Int, animation: PopSpringAnimation)?
         for (i, a) in layer.animations.enumerated() {
             guard case .popSpring(let s) = a, s.keyPath == keyPath, s.beginTime <= time else { continue }
@@ -108,7 +129,6 @@ extension Scene {
         next.fromValue = nil
         next.velocity = nil
         layer.addAnimation(.popSpring(next), forKey: layer.animationNames[index], at: time)
-        layers.replace(named: name, with: layer)
     }
 
     /// When the animation last added under `key` (on any layer) stops: its end, or the moment it was

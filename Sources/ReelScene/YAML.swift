@@ -5,6 +5,16 @@ import Yams
 /// share one decoder and every error names a line and column.
 enum YAMLReader {
     static func parse(_ text: String, file: String) throws(SceneError) -> JSONNode {
+        if text.utf8.count > DocumentLimits.maximumBytes {
+            throw SceneError(
+                file: file,
+                message: "is \(text.utf8.count >> 20) MiB, above the limit of \(DocumentLimits.maximumBytes >> 20) MiB",
+                fix: "split it, or generate the scene in Swift")
+        }
+        if let here = DocumentLimits.yamlNestingBeyond(DocumentLimits.maximumDepth, in: text) {
+            throw SceneError(
+                file: file, location: here, message: "invalid YAML: nesting deeper than \(DocumentLimits.maximumDepth) levels")
+        }
         let root: Node?
         do {
             root = try Yams.compose(yaml: text)
@@ -18,15 +28,51 @@ enum YAMLReader {
                 file: file, location: SourceLocation(line: 1, column: 1),
                 message: "invalid YAML: the file is empty; a scene is a mapping")
         }
-        return try convert(root, file: file, depth: 0)
+        // Counted first, cheaply (no scalar is resolved), so an alias bomb is refused in a fraction of
+        // the time its conversion would take to reach the limit.
+        var count = DocumentLimits.maximumValues
+        if !withinBudget(root, &count) {
+            throw SceneError(
+                file: file, location: location(root),
+                message: "invalid YAML: the document expands to more than \(DocumentLimits.maximumValues) values (aliases of aliases?)",
+                fix: "write the values out, or use fewer nested aliases")
+        }
+        var budget = DocumentLimits.maximumValues
+        return try convert(root, file: file, depth: 0, budget: &budget)
+    }
+
+    /// False as soon as the tree holds more than `budget` nodes (aliases count as the copies they make).
+    static func withinBudget(_ node: Node, _ budget: inout Int) -> Bool {
+        budget -= 1
+        guard budget >= 0 else { return false }
+        switch node {
+        case .scalar: return true
+        case .sequence(let seq):
+            for item in seq where !withinBudget(item, &budget) { return false }
+        case .mapping(let map):
+            for (k, v) in map where !withinBudget(k, &budget) || !withinBudget(v, &budget) { return false }
+        @unknown default:
+            return true
+        }
+        return true
     }
 
     static func location(_ node: Node) -> SourceLocation {
         node.mark.map { SourceLocation(line: $0.line, column: $0.column) } ?? SourceLocation(line: 1, column: 1)
     }
 
-    static func convert(_ node: Node, file: String, depth: Int) throws(SceneError) -> JSONNode {
+    /// `budget` counts the values made, alias copies included, so that expansion stays linear in what
+    /// is allowed rather than exponential in the file.
+    static func convert(_ node: Node, file: String, depth: Int, budget: inout Int) throws(SceneError) -> JSONNode {
         let here = location(node)
+        budget -= 1
+        guard budget >= 0 else {
+            throw SceneError(
+                file: file, location: here,
+                message:
+                    "invalid YAML: the document expands to more than \(DocumentLimits.maximumValues) values (aliases of aliases?)",
+                fix: "write the values out, or use fewer nested aliases")
+        }
         guard depth < JSONParser.maximumDepth else {
             throw SceneError(
                 file: file, location: here, message: "invalid YAML: nesting deeper than \(JSONParser.maximumDepth) levels")
@@ -47,7 +93,7 @@ enum YAMLReader {
             return JSONNode(value: .string(s.string), location: here)
         case .sequence(let seq):
             var items: [JSONNode] = []
-            for item in seq { items.append(try convert(item, file: file, depth: depth + 1)) }
+            for item in seq { items.append(try convert(item, file: file, depth: depth + 1, budget: &budget)) }
             return JSONNode(value: .array(items), location: here)
         case .mapping(let map):
             var members: [(key: String, keyLocation: SourceLocation, value: JSONNode)] = []
@@ -59,7 +105,7 @@ enum YAMLReader {
                 guard seen.insert(ks.string).inserted else {
                     throw SceneError(file: file, location: location(k), message: "invalid YAML: duplicate key \"\(ks.string)\"")
                 }
-                members.append((ks.string, location(k), try convert(v, file: file, depth: depth + 1)))
+                members.append((ks.string, location(k), try convert(v, file: file, depth: depth + 1, budget: &budget)))
             }
             return JSONNode(value: .object(members), location: here)
         }

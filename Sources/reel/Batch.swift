@@ -44,6 +44,12 @@ struct Batch: ParsableCommand {
     @Flag(help: "Stop at the first failure (outputs in progress are stopped and not written).")
     var failFast = false
 
+    @Flag(
+        help:
+            "Confine the batch to the manifest's folder: scenes, presets, images and outputs inside it, variables in output paths plain names (for render services)."
+    )
+    var sandbox = false
+
     @Flag(help: "Print the expanded jobs and what would be rendered, and render nothing.")
     var dryRun = false
 
@@ -55,7 +61,10 @@ struct Batch: ParsableCommand {
 
     func validate() throws {
         if let concurrency, !(1...256).contains(concurrency) { throw ValidationError("--jobs must be in 1…256") }
-        if let memoryLimit, memoryLimit < 1 { throw ValidationError("--memory-limit is a number of MiB") }
+        if let memoryLimit, !(1...(1 << 30)).contains(memoryLimit) {
+            // Shifted to bytes later: a bound keeps that from overflowing (2^30 MiB is 1 PiB).
+            throw ValidationError("--memory-limit is a number of MiB from 1 to \(1 << 30), got \(memoryLimit)")
+        }
         if !["auto", "bar", "json", "none"].contains(progress) {
             throw ValidationError("--progress is auto, bar, json or none, got '\(progress)'")
         }
@@ -66,7 +75,7 @@ struct Batch: ParsableCommand {
         Reel.tuneAllocatorForFrames()
         let plan: BatchPlan
         do {
-            plan = try Reel.planBatch(manifest)
+            plan = try Reel.planBatch(manifest, sandboxed: sandbox)
         } catch {
             Console.say(.error("\(error)", exit: 2))
             throw ExitCode(2)

@@ -196,6 +196,9 @@ struct Render: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
 
+    @Flag(help: "Read images only inside the scene's folder (for render services; see docs/scene-format.md).")
+    var sandbox = false
+
     var parsedSize: (width: Int, height: Int)? {
         guard let size else { return nil }
         let parts = size.lowercased().split(separator: "x").map { Int($0) }
@@ -237,7 +240,10 @@ struct Render: ParsableCommand {
         }
         if size != nil && parsedSize == nil { throw ValidationError("--size is WIDTHxHEIGHT in pixels, e.g. 1920x1080") }
         if size != nil && (scale != nil || width != nil) { throw ValidationError("give --size, --width or --scale, not several") }
-        if let memoryLimit, memoryLimit < 1 { throw ValidationError("--memory-limit is a number of MiB") }
+        if let memoryLimit, !(1...(1 << 30)).contains(memoryLimit) {
+            // Shifted to bytes later: a bound keeps that from overflowing (2^30 MiB is 1 PiB).
+            throw ValidationError("--memory-limit is a number of MiB from 1 to \(1 << 30), got \(memoryLimit)")
+        }
         if let workers, !(1...64).contains(workers) { throw ValidationError("--workers must be in 1…64") }
         if !["auto", "bar", "json", "none"].contains(progress) {
             throw ValidationError("--progress is auto, bar, json or none, got '\(progress)'")
@@ -351,7 +357,8 @@ struct Render: ParsableCommand {
             if let frames { options.segment = SegmentRequest(frames: frames) }
             if let shard { options.segment = SegmentRequest(shard: shard) }
             try checkApplicable(presetUsed, output: outputPath, options: options)
-            let loaded = try Reel.load(scene, overrides: overrides)
+            let loaded = try Reel.load(scene, overrides: overrides, sandboxed: sandbox)
+            try Reel.checkNotAnInput(outputPath, inputs: Reel.inputFiles(of: loaded.scene, path: scene))
             let summary = try Reel.render(
                 loaded, to: outputPath, options: options,
                 note: { note in if !quiet { Console.say(.note(note)) } },
@@ -422,6 +429,9 @@ struct Still: ParsableCommand {
     @Option(help: ArgumentHelp("Rasterizer threads (default: all cores).", valueName: "n"))
     var threads: Int?
 
+    @Flag(help: "Read images only inside the scene's folder (for render services; see docs/scene-format.md).")
+    var sandbox = false
+
     func validate() throws {
         if !(at >= 0 && at.isFinite) { throw ValidationError("--at must be a time in seconds ≥ 0, got \(at)") }
         if let scale, !(scale > 0 && scale.isFinite) { throw ValidationError("--scale must be a positive number, got \(scale)") }
@@ -431,7 +441,8 @@ struct Still: ParsableCommand {
     func run() throws {
         Interrupts.install()
         do {
-            let clip = try Reel.load(scene, overrides: SceneOverrides(scale: scale))
+            let clip = try Reel.load(scene, overrides: SceneOverrides(scale: scale), sandboxed: sandbox)
+            try Reel.checkNotAnInput(output, inputs: Reel.inputFiles(of: clip.scene, path: scene))
             var options = RenderOptions()
             options.threads = threads ?? ProcessInfo.processInfo.activeProcessorCount  // one frame: every core on it
             try Reel.still(clip, at: at, to: output, options: options)
@@ -472,6 +483,9 @@ struct Sheet: ParsableCommand {
     @Option(help: ArgumentHelp("Rasterizer threads (default: all cores).", valueName: "n"))
     var threads: Int?
 
+    @Flag(help: "Read images only inside the scene's folder (for render services; see docs/scene-format.md).")
+    var sandbox = false
+
     func times() throws -> [Double]? {
         guard let at else { return nil }
         var out: [Double] = []
@@ -497,7 +511,8 @@ struct Sheet: ParsableCommand {
     func run() throws {
         Interrupts.install()
         do {
-            let clip = try Reel.load(scene, overrides: SceneOverrides(scale: scale))
+            let clip = try Reel.load(scene, overrides: SceneOverrides(scale: scale), sandboxed: sandbox)
+            try Reel.checkNotAnInput(output, inputs: Reel.inputFiles(of: clip.scene, path: scene))
             let list = try times() ?? ContactSheet.evenTimes(count: frames ?? 12, scene: clip.scene)
             let c = columns ?? Int(Double(list.count).squareRoot().rounded(.up))
             try ContactSheet.write(

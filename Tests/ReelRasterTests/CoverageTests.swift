@@ -97,6 +97,34 @@ func polygonPath(_ pts: [Point]) -> Path {
         #expect(abs(area - Double.pi * 400) <= 9.6, "area \(area)")
     }
 
+    /// Shapes reaching 1e30 or 1e300 pixels away (a path through a huge coordinate, a scale of 1e200)
+    /// are clipped to a square far outside the frame, which must leave what is inside exactly as drawn:
+    /// each case is an axis-aligned rectangle in the frame (its far sides only move the edges that
+    /// leave it), so the expected alpha is 255 inside it, 0 outside and ½ on a half-covered column.
+    /// Before the clipping these trapped converting the coordinates to Int.
+    @Test(arguments: [
+        // Left side at -1e30: columns 0…4 full, column 5 half (right side at 5.5), rows 2…7.
+        ([Point(x: -1e30, y: 2), Point(x: 5.5, y: 2), Point(x: 5.5, y: 8), Point(x: -1e30, y: 8)], (0, 5, 2, 8), 5),
+        // Both sides beyond ±1e300: rows 4 and 5 across the whole frame.
+        ([Point(x: -1e300, y: 4), Point(x: 1e300, y: 4), Point(x: 1e300, y: 6), Point(x: -1e300, y: 6)], (0, 12, 4, 6), -1),
+        // An apex at y = -1e300 above a base from x = 2 to 8 at y = 8: within the frame the sides are
+        // vertical to far below a pixel's width (3 / 1e300 per row).
+        ([Point(x: 5, y: -1e300), Point(x: 8, y: 8), Point(x: 2, y: 8)], (2, 8, 0, 8), -1),
+    ])
+    func farGeometryDrawsWhatIsInside(_ polygon: [Point], _ box: (Int, Int, Int, Int), _ halfColumn: Int) throws {
+        var list = DisplayList(background: .clear)
+        list.commands = [.fill(path: polygonPath(polygon), color: .black, opacity: 1)]
+        let frame = try Rasterizer(threads: 1).render(list, width: 12, height: 12)
+        for y in 0..<12 {
+            for x in 0..<12 {
+                let rows = (box.2..<box.3).contains(y)
+                let expected = rows && (box.0..<box.1).contains(x) ? 255 : rows && x == halfColumn ? 128 : 0
+                let a = Int(frame.pixel(x: x, y: y).a)
+                #expect(abs(a - expected) <= 1, "pixel (\(x), \(y)) alpha \(a), expected \(expected)")
+            }
+        }
+    }
+
     @Test func opacityScalesCoverage() throws {
         var list = DisplayList(background: .white)
         list.commands = [.fill(path: Path(rect: Rect(x: 0, y: 0, width: 4, height: 4)), color: opaqueRed, opacity: 0.5)]

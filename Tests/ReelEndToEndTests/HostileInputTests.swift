@@ -1,0 +1,230 @@
+/// Hostile input (issue #15): each case once crashed Reel, hung it or ran its memory away; each must now
+/// end in exit status 1 with one located error, within a time and memory bound, leaving no file.
+import Foundation
+import Testing
+
+@Suite struct HostileInputTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        var name: String
+        var file = "scene.json"
+        var scene: [UInt8]
+        var arguments: [String] = []
+        /// Fragments the message must contain (the first names the file, line and column).
+        var expected: [String]
+        var testDescription: String { name }
+
+        init(_ name: String, file: String = "scene.json", _ scene: String, _ expected: [String], arguments: [String] = []) {
+            self.name = name
+            self.file = file
+            self.scene = Array(scene.utf8)
+            self.expected = expected
+            self.arguments = arguments
+        }
+
+        init(_ name: String, file: String, bytes: [UInt8], _ expected: [String]) {
+            self.name = name
+            self.file = file
+            self.scene = bytes
+            self.expected = expected
+        }
+    }
+
+    static let head = #""width": 100, "height": 100, "fps": 10, "duration": 0.3"#
+
+    /// Ten seconds: the slowest case takes under 0.5 s in a release build (about 5× that in the debug
+    /// build the suite runs), and before the fixes these took minutes or never finished.
+    static let timeLimit = 10.0
+    /// 1 GiB: the debug build loads these in under 400 MiB; before the fixes they reached 6–12 GB or
+    /// asked for terabytes.
+    static let memoryLimitKiB = 1 << 20
+
+    static let cases: [Case] = [
+        Case(
+            "path through 1e300", "{\(head), \"layers\": [{\"type\": \"shape\", \"path\": \"M 0 0 L 1e300 1e300 L 0 50 Z\"}]}",
+            ["scene.json:1:", "layers[0].path: a path coordinate", "beyond ±1000000000.0 points"]),
+        Case(
+            "arc of radius 1e300",
+            "{\(head), \"layers\": [{\"type\": \"shape\", \"path\": [{\"arc\": [50, 50], \"radius\": 1e300, \"startAngle\": 0, \"endAngle\": 3}]}]}",
+            ["scene.json:1:", "layers[0].path: a path coordinate"]),
+        Case(
+            "stroke from -1e308 to 1e308",
+            "{\(head), \"layers\": [{\"type\": \"shape\", \"strokeColor\": \"#f00\", \"path\": \"M -1e308 0 L 1e308 50\"}]}",
+            ["scene.json:1:", "layers[0].path: a path coordinate"]),
+        Case(
+            "width 1.6e35", #"{"width": 1.6e35, "height": 100, "fps": 10, "duration": 1}"#,
+            ["scene.json:1:11: width: the canvas would be 1.6e+35×100 pixels"]),
+        Case(
+            "frame rate past 32 bits", #"{"width": 100, "height": 100, "fps": "4294967296/4294967295", "duration": 1}"#,
+            ["scene.json:1:38: fps:", "numerator up to 10^9"]),
+        Case(
+            "shadowRadius 1e6",
+            "{\(head), \"layers\": [{\"bounds\": [20, 20], \"backgroundColor\": \"#f00\", \"shadowOpacity\": 1, \"shadowRadius\": 1e6}]}",
+            ["scene.json:1:", "layers[0].shadowRadius: shadowRadius 1000000.0 is above the limit of 256 points"]),
+        Case(
+            "YAML nested 10,000 deep", file: "scene.yaml",
+            "width: 100\nheight: 100\nfps: 10\nduration: 1\nx: " + String(repeating: "[", count: 10_000)
+                + String(repeating: "]", count: 10_000) + "\n",
+            ["scene.yaml:5:", "nesting deeper than 256 levels"]),
+        Case(
+            "YAML billion laughs", file: "scene.yaml",
+            "width: 100\nheight: 100\nfps: 10\nduration: 1\nvariables:\n  a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
+                + (1...9).map { i in
+                    let p = i == 1 ? "a" : "a\(i - 1)"
+                    return "  a\(i): &a\(i) [" + Array(repeating: "*\(p)", count: 9).joined(separator: ", ") + "]\n"
+                }.joined(),
+            ["scene.yaml:", "expands to more than 2000000 values"]),
+        Case(
+            "every 1e-9 s forever",
+            "{\(head), \"layers\": [{\"name\": \"a\"}], \"timeline\": [{\"at\": 0, \"every\": 1e-9, \"times\": \"infinity\", \"layer\": \"a\", \"set\": {\"opacity\": 0.5}}]}",
+            ["scene.json:1:", "timeline[0].every: every 1e-09 s repeats the action 300000000 times", "limit of 10000"]),
+        Case(
+            "replicators of 10,000 in 10,000",
+            "{\(head), \"layers\": [{\"type\": \"replicator\", \"instanceCount\": 10000, \"sublayers\": [{\"type\": \"replicator\", \"instanceCount\": 10000, \"sublayers\": [{\"bounds\": [1, 1], \"backgroundColor\": \"#f00\"}]}]}]}",
+            ["scene.json:1:", "layers[0].instanceCount: replicator \"layers[0]\" draws up to 100010000 layers"]),
+        Case(
+            "3 values, 2 keyTimes",
+            "{\(head), \"layers\": [{\"name\": \"a\", \"animations\": [{\"type\": \"keyframe\", \"keyPath\": \"opacity\", \"values\": [0, 1, 0.5], \"keyTimes\": [0, 1]}]}]}",
+            ["scene.json:1:", "keyTimes: 2 key times for 3 values"]),
+        Case(
+            "5 timing functions for 2 segments",
+            "{\(head), \"layers\": [{\"name\": \"a\", \"animations\": [{\"type\": \"keyframe\", \"keyPath\": \"opacity\", \"values\": [0, 1, 0.5], \"timingFunctions\": [\"linear\", \"linear\", \"linear\", \"linear\", \"linear\"]}]}]}",
+            ["scene.json:1:", "timingFunctions: 5 timing functions for 2 segments"]),
+        Case(
+            "3 locations for 2 colours",
+            "{\(head), \"layers\": [{\"type\": \"gradient\", \"colors\": [\"#f00\", \"#00f\"], \"locations\": [0, 0.5, 1]}]}",
+            ["scene.json:1:", "layers[0].locations: 3 locations for 2 colours"]),
+        Case(
+            "missing image", "{\(head),\n \"layers\": [{\"name\": \"a\",\n  \"contents\": \"assets/nope.png\"}]}",
+            ["scene.json:3:15: layers[0].contents: \"assets/nope.png\": no such image file"]),
+        Case(
+            "invalid UTF-8 in YAML", file: "scene.yaml",
+            bytes: Array("width: 100\nheight: 100\nfps: 10\nduration: 1\nlayers:\n  - name: \"".utf8) + [0xFF, 0xFE, 0x22, 0x0A],
+            ["scene.yaml:6:12: invalid YAML: this byte is not UTF-8 text"]),
+        Case(
+            "1 MB unknown key", "{\(head), \"" + String(repeating: "k", count: 1 << 20) + "\": 1}",
+            ["scene.json:1:", "unknown key \"kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk… (1048576 bytes)\""]),
+    ]
+
+    @Test(arguments: cases)
+    func refusedQuicklyWithOneLocatedError(_ c: Case) throws {
+        let ws = try Workspace()
+        let scene = ws.file(c.file)
+        FileManager.default.createFile(atPath: scene, contents: Data(c.scene))
+        try FileManager.default.createDirectory(atPath: ws.file("out"), withIntermediateDirectories: true)
+        let run = try Self.measured(["render", scene, "-o", ws.file("out/clip.mp4")] + c.arguments)
+        #expect(run.result.status == 1, "\(run.result.stderr)")
+        let lines = run.result.stderr.split(separator: "\n").filter { $0.hasPrefix("error:") }
+        #expect(lines.count == 1, "\(run.result.stderr)")
+        for fragment in c.expected { #expect(run.result.stderr.contains(fragment), "\(run.result.stderr.prefix(2000))") }
+        #expect(run.result.stderr.utf8.count < 2000, "the message echoes the input")
+        #expect(run.seconds < Self.timeLimit, "took \(run.seconds) s")
+        #expect(run.peakKiB < Self.memoryLimitKiB, "peak \(run.peakKiB) KiB")
+        #expect(ws.listing("out").isEmpty, "left \(ws.listing("out"))")
+    }
+
+    /// A PNG that declares 16000×16000 pixels in a few bytes: refused from its header, before FFmpeg
+    /// allocates the picture (it once decoded 3 GB under `--memory-limit 100`).
+    @Test func imageBombRefusedBeforeDecoding() throws {
+        let ws = try Workspace()
+        try FileManager.default.createDirectory(atPath: ws.file("assets"), withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: ws.file("assets/bomb.png"), contents: Data(Self.png(width: 16000, height: 16000)))
+        let scene = ws.write(
+            "scene.json",
+            "{\(Self.head),\n \"layers\": [{\"name\": \"a\", \"bounds\": [50, 50],\n  \"contents\": \"assets/bomb.png\"}]}")
+        let run = try Self.measured(["render", scene, "-o", ws.file("clip.mp4"), "--memory-limit", "100"])
+        #expect(run.result.status == 1)
+        #expect(run.result.stderr.contains("scene.json:3:15: layers[0].contents: \"assets/bomb.png\" cannot be read as an image"))
+        #expect(!run.result.stderr.contains("[png @"), "FFmpeg's own log leaked: \(run.result.stderr)")
+        #expect(run.peakKiB < 300 << 10, "peak \(run.peakKiB) KiB")
+        #expect(!ws.listing().contains { $0.hasSuffix(".mp4") || $0.hasSuffix(".reel-tmp") })
+    }
+
+    /// Scenes that are large but legal load in linear time: 10,000 layers on one line (once 24 s, the
+    /// column of every value counted from the line's start) and a path of 160,000 segments (once 7.7 s,
+    /// the current point found by rescanning the path).
+    @Test(arguments: [("10,000 layers", 0), ("160,000 segments", 1)])
+    func largeScenesLoadInLinearTime(_ name: String, _ kind: Int) throws {
+        let ws = try Workspace()
+        let body: String
+        if kind == 0 {
+            body = (0..<10_000).map { i in
+                "{\"name\": \"l\(i)\", \"position\": [\(i % 100), \(i / 100)], \"bounds\": [2, 2], \"backgroundColor\": \"#f00\"}"
+            }
+            .joined(separator: ",")
+        } else {
+            let segments = (0..<160_000).map { "L \(($0 * 37) % 100) \(($0 * 91) % 100)" }.joined(separator: " ")
+            body = #"{"type": "shape", "path": "M 0 0 \#(segments) Z"}"#
+        }
+        let scene = ws.write("scene.json", "{\(Self.head), \"layers\": [\(body)]}")
+        let run = try Self.measured(["render", scene, "-o", ws.file("clip.mp4")])
+        #expect(run.result.status == 0, "\(run.result.stderr)")
+        #expect(run.seconds < Self.timeLimit, "\(name) took \(run.seconds) s")
+    }
+
+    /// A scene file given as its own output (`reel render out/x.mp4 -o out/x.mp4`) is refused, and the
+    /// scene is still there afterwards.
+    @Test func outputThatIsAnInputIsRefused() throws {
+        let ws = try Workspace()
+        let scene = ws.write("x.mp4", "{\(Self.head)}")
+        let run = try runReel(["render", scene, "-o", scene])
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("the output would replace"), "\(run.stderr)")
+        #expect((try? String(contentsOfFile: scene, encoding: .utf8)) == "{\(Self.head)}")
+    }
+
+    @Test func memoryLimitThatWouldOverflowIsRefused() throws {
+        let ws = try Workspace()
+        let scene = ws.write("scene.json", "{\(Self.head)}")
+        let run = try runReel(["render", scene, "-o", ws.file("clip.mp4"), "--memory-limit", "9223372036854775807"])
+        #expect(run.status != 0 && !run.stderr.contains("Fatal error"), "\(run.stderr)")
+        #expect(run.stderr.contains("--memory-limit is a number of MiB from 1 to"), "\(run.stderr)")
+        #expect(!ws.listing().contains("clip.mp4"))
+    }
+
+    /// Runs `reel` under `/usr/bin/time`, which reports the child's own peak resident memory (other
+    /// tests run in parallel, so this process's rusage of its children would mix them up).
+    static func measured(_ arguments: [String]) throws -> (result: RunResult, seconds: Double, peakKiB: Int) {
+        let report = NSTemporaryDirectory() + "reel-time-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: report) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
+        process.arguments = ["-o", report, "-f", "%e %M", reelBinary()] + arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let fields =
+            ((try? String(contentsOfFile: report, encoding: .utf8)) ?? "")
+            .split(separator: "\n").last?.split(separator: " ") ?? []
+        let seconds = fields.count == 2 ? Double(fields[0]) ?? .infinity : .infinity
+        let peak = fields.count == 2 ? Int(fields[1]) ?? Int.max : Int.max
+        let result = RunResult(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+            stderr: String(decoding: errData, as: UTF8.self))
+        return (result, seconds, peak)
+    }
+
+    /// A PNG with the given header size and a tiny (empty) compressed picture.
+    static func png(width: UInt32, height: UInt32) -> [UInt8] {
+        func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8((v >> 16) & 255), UInt8((v >> 8) & 255), UInt8(v & 255)] }
+        func crc(_ bytes: [UInt8]) -> UInt32 {
+            var c: UInt32 = 0xFFFF_FFFF
+            for b in bytes {
+                c ^= UInt32(b)
+                for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+            }
+            return ~c
+        }
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let body = Array(type.utf8) + data
+            return be(UInt32(data.count)) + body + be(crc(body))
+        }
+        let header = be(width) + be(height) + [8, 2, 0, 0, 0]
+        // zlib: one final stored block of length 0, Adler-32 of nothing = 1.
+        let idat: [UInt8] = [0x78, 0x01, 0x01, 0x00, 0x00, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x01]
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", idat) + chunk("IEND", [])
+    }
+}
