@@ -10,28 +10,47 @@ import Yams
         .deletingLastPathComponent().path
     static let scene = repo + "/examples/star-button.yaml"
 
+    /// What a command did: its status (-1 when it outlived its deadline and was killed) and output.
+    struct Outcome {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// Runs a command with extra environment (the engines' own variables from this process removed)
+    /// and a deadline, so a stuck daemon, ssh or scheduler fails the test instead of hanging CI. The
+    /// output goes to files, not pipes: a daemon the command leaves behind cannot hold them open.
+    static func execute(
+        _ arguments: [String], in directory: String = repo, environment: [String: String], timeout: Double = 120
+    ) throws -> Outcome {
+        let logs = try Workspace()
+        let p = try launch(arguments, in: directory, environment: environment, output: logs.file("out"), errors: logs.file("err"))
+        let finished = p.waitForExit(seconds: timeout)
+        if !finished { p.stop() }
+        let read = { (name: String) in (try? String(contentsOfFile: logs.file(name), encoding: .utf8)) ?? "" }
+        let late = finished ? "" : "\n(killed: still running after \(Int(timeout)) s)"
+        return Outcome(status: finished ? p.terminationStatus : -1, stdout: read("out"), stderr: read("err") + late)
+    }
+
     /// Runs a command with extra environment; returns its status and stderr.
     @discardableResult
     static func run(_ arguments: [String], in directory: String = repo, environment: [String: String]) throws -> (
         Int32, String
     ) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = arguments
-        p.currentDirectoryURL = URL(fileURLWithPath: directory)
+        let o = try execute(arguments, in: directory, environment: environment)
+        return (o.status, o.stderr)
+    }
+
+    /// Starts a command without waiting for it, with this process's environment less the engines' own
+    /// variables, plus `environment`; its output is appended to files.
+    static func launch(
+        _ arguments: [String], in directory: String = repo, environment: [String: String], output: String, errors: String
+    ) throws -> Spawned {
         var env = ProcessInfo.processInfo.environment
-        for key in env.keys where key.hasPrefix("SLURM_") || key.hasPrefix("JOB_COMPLETION") || key.hasPrefix("SHARD_") {
-            env[key] = nil
-        }
+        let engines = ["SLURM_", "SBATCH_", "JOB_COMPLETION", "SHARD_", "RUN_ID", "POLL_SECONDS", "PARALLEL"]
+        for key in env.keys where engines.contains(where: key.hasPrefix) { env[key] = nil }
         env.merge(environment) { $1 }
-        p.environment = env
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = FileHandle.nullDevice
-        try p.run()
-        let data = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        return try Spawned(arguments, in: directory, environment: env, output: output, errors: errors)
     }
 
     /// The joined clip holds the 66 frames of the star button at the single render's times.
@@ -42,16 +61,17 @@ import Yams
     }
 
     /// Kubernetes: the render Job's container command, working directory and env, run once per
-    /// JOB_COMPLETION_INDEX the Indexed Job hands out; then the join Job's container.
+    /// JOB_COMPLETION_INDEX the Indexed Job hands out, while the join Job's init container waits, as
+    /// when both Jobs are applied at once, over segments an earlier run left; then the join container.
     @Test func kubernetesIndexedJob() throws {
         let ws = try Workspace()
         let text = try String(contentsOfFile: Self.repo + "/scripts/distributed/k8s-indexed-job.yaml", encoding: .utf8)
         let docs = try Yams.load_all(yaml: text).map { $0 as! [String: Any] }
-        func container(_ job: [String: Any]) -> [String: Any] {
+        func pod(_ job: [String: Any]) -> [String: Any] {
             let spec = job["spec"] as! [String: Any]
-            let pod = (spec["template"] as! [String: Any])["spec"] as! [String: Any]
-            return (pod["containers"] as! [[String: Any]])[0]
+            return (spec["template"] as! [String: Any])["spec"] as! [String: Any]
         }
+        func container(_ job: [String: Any]) -> [String: Any] { (pod(job)["containers"] as! [[String: Any]])[0] }
         func env(_ c: [String: Any]) -> [String: String] {
             var out: [String: String] = [:]
             for e in c["env"] as! [[String: Any]] { out[e["name"] as! String] = e["value"] as? String }
@@ -73,21 +93,52 @@ import Yams
         }
         // Here: the repository is the working tree, the shared volume a temporary folder, and the
         // options (1080 pixels wide) replaced by 1× for speed.
+        let segments = ws.file("shared/segments")
         renderEnv["SCENE"] = Self.scene
-        renderEnv["OUT_DIR"] = ws.file("shared/segments")
+        renderEnv["OUT_DIR"] = segments
         renderEnv["REEL"] = reelBinary()
         renderEnv["REEL_ARGS"] = "--scale 1"
+
+        // An earlier run's segments, as many as this run's: one without a marker, the others marked
+        // with that run's RUN_ID.
+        let join = docs.first { ($0["metadata"] as! [String: Any])["name"] as? String == "reel-join" }!
+        let waiter = (pod(join)["initContainers"] as! [[String: Any]])[0]
+        var waitEnv = env(waiter)
+        let runID = try #require(renderEnv["RUN_ID"])
+        #expect(!runID.isEmpty && waitEnv["RUN_ID"] == runID, "the render and the wait must name the same run")
+        #expect(waitEnv["SHARD_COUNT"] == String(completions))
+        try FileManager.default.createDirectory(atPath: segments, withIntermediateDirectories: true)
         for index in 0..<completions {
+            let name = String(format: "segment-%05d.mp4", index)
+            _ = ws.write("shared/segments/" + name, "stale")
+            if index != 1 { _ = ws.write("shared/segments/.\(name).done", "an-earlier-run\n") }
+        }
+        waitEnv["OUT_DIR"] = segments
+        waitEnv["POLL_SECONDS"] = "0.1"
+        let waiting = try Self.launch(
+            waiter["command"] as! [String], environment: waitEnv, output: ws.file("wait.out"), errors: ws.file("wait.err"))
+        defer { waiting.stop() }
+        usleep(500_000)  // five looks at the folder
+        for index in 0..<completions {
+            // Still waiting with all but the last shard of this run done.
+            if index == completions - 1 {
+                let log = (try? String(contentsOfFile: ws.file("wait.err"), encoding: .utf8)) ?? ""
+                #expect(waiting.isRunning, "the join's wait ended before this run's segments were all there: \(log)")
+            }
             var e = renderEnv
             e["JOB_COMPLETION_INDEX"] = String(index)
             let (status, err) = try Self.run(c["command"] as! [String], environment: e)
             #expect(status == 0, "pod \(index): \(err)")
+            let marker = try? String(contentsOfFile: segments + String(format: "/.segment-%05d.mp4.done", index), encoding: .utf8)
+            #expect(marker == runID + "\n")
         }
-        let join = docs.first { ($0["metadata"] as! [String: Any])["name"] as? String == "reel-join" }!
+        #expect(waiting.waitForExit(seconds: 30), "the join's wait did not end once this run's segments were there")
+        #expect(waiting.terminationStatus == 0)
+
         let j = container(join)
         var joinEnv = env(j)
         #expect(joinEnv["SHARD_COUNT"] == String(completions))
-        joinEnv["OUT_DIR"] = renderEnv["OUT_DIR"]
+        joinEnv["OUT_DIR"] = segments
         joinEnv["OUTPUT"] = ws.file("shared/clip.mp4")
         joinEnv["REEL"] = reelBinary()
         let (status, err) = try Self.run(j["command"] as! [String], environment: joinEnv)
@@ -154,5 +205,22 @@ import Yams
             ["bash", Self.repo + "/scripts/distributed/join.sh"],
             environment: ["OUT_DIR": ws.file("seg"), "SHARD_COUNT": "3", "OUTPUT": ws.file("x.mp4"), "REEL": reelBinary()])
         #expect(joined == 2 && message.contains("segments missing for shards 0 2 of 3"), "\(message)")
+    }
+
+    /// A misspelt HOSTS file is refused by name before anything runs, not taken for a host name.
+    @Test func misspeltHostsFile() throws {
+        let ws = try Workspace()
+        _ = ws.write("hosts.txt", ":\n")
+        for (hosts, message) in [
+            (ws.file("hots.txt"), "HOSTS=\(ws.file("hots.txt")): no such file of SSH logins"),
+            ("hots.txt", "HOSTS=hots.txt: no such file of SSH logins (working folder \(ws.path))"),
+            ("render1,nodes.list", "'nodes.list' looks like a file name, but there is no such file"),
+        ] {
+            let (status, err) = try Self.run(
+                ["bash", Self.repo + "/scripts/distributed/gnu-parallel.sh", Self.scene, ws.file("out/clip.mp4"), "2"],
+                in: ws.path, environment: ["HOSTS": hosts, "REEL": reelBinary()])
+            #expect(status == 2 && err.contains(message), "HOSTS=\(hosts): \(err)")
+            #expect(!FileManager.default.fileExists(atPath: ws.file("out")), "HOSTS=\(hosts): something ran")
+        }
     }
 }

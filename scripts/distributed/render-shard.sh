@@ -18,6 +18,10 @@
 #   REEL         the reel binary (default: reel on PATH)
 #   REEL_ARGS    more render options, e.g. "--preset web-mp4 --width 1080" (split on whitespace; no
 #                quoting inside, so no value with a space)
+#   RUN_ID       optional: this run's name (letters, digits, . _ -). Once the segment is complete,
+#                the script writes RUN_ID into the marker $OUT_DIR/.segment-IIIII.FORMAT.done, so a
+#                join that waits for the segments (the Kubernetes join's init container) can tell
+#                this run's segments from ones an earlier run left in the folder.
 #
 # Writes $OUT_DIR/segment-IIIII.FORMAT (reel writes it under a hidden temporary name and renames it
 # when complete), which join.sh joins with reel concat. Exits 2, with a message on stderr, when the
@@ -64,7 +68,26 @@ case "$format" in mp4|mov|webm|gif) ;; *) fail "FORMAT=$format: segments are mp4
 reel="${REEL:-reel}"
 command -v "$reel" >/dev/null 2>&1 || fail "REEL=$reel: no such program (put reel on PATH or set REEL to its path)"
 read -r -a extra <<< "${REEL_ARGS:-}"
+run_id="${RUN_ID:-}"
+[[ "$run_id" =~ ^[A-Za-z0-9._-]*$ ]] || fail "RUN_ID '$run_id': use letters, digits, '.', '_' and '-' only"
 
 mkdir -p "$OUT_DIR"
-segment="$OUT_DIR/segment-$(printf %05d "$index").$format"
-exec "$reel" render "$SCENE" --shard "$index/$count" -o "$segment" -q ${extra[@]+"${extra[@]}"}
+name="segment-$(printf %05d "$index").$format"
+render=("$reel" render "$SCENE" --shard "$index/$count" -o "$OUT_DIR/$name" -q ${extra[@]+"${extra[@]}"})
+if [ -z "$run_id" ]; then exec "${render[@]}"; fi
+
+# With a RUN_ID the marker is written after reel, so reel runs as a child: pass on the signals a
+# scheduler stops a task with (a shell waiting for a child would otherwise not act on them).
+marker="$OUT_DIR/.$name.done"
+rm -f "$marker"
+"${render[@]}" &
+reel_pid=$!
+trap 'kill -TERM "$reel_pid" 2>/dev/null || true' TERM INT HUP
+status=0
+wait "$reel_pid" || status=$?
+# A trapped signal ends the first wait early; the second waits for reel itself to stop.
+if kill -0 "$reel_pid" 2>/dev/null; then wait "$reel_pid" || status=$?; fi
+[ "$status" -eq 0 ] || exit "$status"
+# Written under a temporary name and renamed, so a marker is never seen half-written.
+printf '%s\n' "$run_id" > "$marker.tmp.$$"
+mv -f "$marker.tmp.$$" "$marker"
