@@ -128,14 +128,6 @@ public final class BatchRunner: @unchecked Sendable {
         }
     }
 
-    /// The memory an output is expected to need: its frames in flight and the encoder's working set
-    /// (x264 at 1080p holds about 500 MiB: some 240 bytes a pixel; the other encoders far less).
-    static func estimatedMemory(width: Int, height: Int, workers: Int, codec: VideoCodec) -> Int {
-        let pixels = width * height
-        let encoder = [.h264, .hevc, .vp9, .av1].contains(codec) ? 240 * pixels : 16 * pixels
-        return RenderAhead.capacity(workers: workers) * pixels * 4 + encoder + (16 << 20)
-    }
-
     private func render(_ job: BatchJob, _ output: BatchOutput, _ item: (job: Int, output: Int)) throws(ReelError)
         -> BatchOutcome
     {
@@ -164,8 +156,10 @@ public final class BatchRunner: @unchecked Sendable {
         options.threads = 1
         let container = try Reel.container(for: output.path, codec: options.codec)
         let codec = options.codec ?? container.defaultCodec
-        let need = Self.estimatedMemory(
-            width: clip.scene.pixelWidth, height: clip.scene.pixelHeight, workers: options.workers, codec: codec)
+        let need = Reel.estimatedMemory(
+            of: clip, width: clip.scene.pixelWidth, height: clip.scene.pixelHeight, codec: codec, workers: options.workers,
+            threads: options.threads
+        ).total
         if need > memoryLimit {
             throw .usage(
                 "\(output.path): needs about \(need >> 20) MiB, more than the batch's memory limit of \(memoryLimit >> 20) MiB",

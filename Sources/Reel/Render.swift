@@ -353,11 +353,13 @@ public enum Reel {
             settings.comment = part.description
         }
         let workers = max(1, min(options.workers, part.count))
-        let poolBytes = RenderAhead.capacity(workers: workers) * settings.width * settings.height * 4
-        let limit = options.memoryLimit.map(UInt64.init) ?? ProcessInfo.processInfo.physicalMemory / 2
-        if UInt64(poolBytes) > limit {
+        let estimate = estimatedMemory(
+            of: clip, width: settings.width, height: settings.height, codec: settings.codec, workers: workers,
+            threads: options.threads)
+        let limit = options.memoryLimit.map { UInt64(max($0, 0)) } ?? ProcessInfo.processInfo.physicalMemory / 2
+        if UInt64(estimate.total) > limit {
             throw ReelError.usage(
-                "\(settings.width)×\(settings.height) frames need \(poolBytes >> 20) MiB for \(RenderAhead.capacity(workers: workers)) frames in flight, more than the limit of \(limit >> 20) MiB"
+                "\(settings.width)×\(settings.height) at \(RenderAhead.capacity(workers: workers)) frames in flight needs about \(estimate), more than the limit of \(limit >> 20) MiB"
                     + (options.memoryLimit == nil ? " (half of this machine's memory)" : ""),
                 fix: "lower --scale, --width or --size, render with --workers 1, or raise --memory-limit")
         }

@@ -60,13 +60,11 @@ public struct BatchManifest: Sendable {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
             throw SceneError(file: path, message: "no such manifest file", fix: "check the path")
         }
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            throw SceneError(file: path, message: "cannot be read as UTF-8 text")
-        }
+        let text = try DocumentLimits.readText(path, what: "manifest")
         let root: JSONNode
         if (path as NSString).pathExtension.lowercased() == "json" {
             do {
-                root = try JSONParser.parse(Array(data))
+                root = try JSONParser.parse(Array(text.utf8))
             } catch {
                 throw SceneError(file: path, location: error.location, message: "invalid JSON: \(error.message)")
             }

@@ -65,9 +65,7 @@ public struct Preset: Sendable, Equatable {
 
     /// Reads a preset file (YAML or JSON) with located errors.
     public static func load(contentsOf path: String, name: String? = nil) throws(SceneError) -> Preset {
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            throw SceneError(file: path, message: "cannot be read", fix: "check the path of the preset")
-        }
+        let text = try DocumentLimits.readText(path, what: "preset")
         let presetName = name ?? ((path as NSString).lastPathComponent as NSString).deletingPathExtension
         return try decode(yaml: text, file: path, name: presetName)
     }

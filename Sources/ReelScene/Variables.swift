@@ -90,6 +90,9 @@ public enum SceneVariables {
         let file: String
         let table: [String: JSONNode]
         let names: [String]
+        /// Bytes of variable text copied into strings so far: `${big}` repeated would otherwise grow
+        /// the scene by the product of the two sizes.
+        var expanded = 0
 
         func fail(_ node: JSONNode, _ path: String, _ name: String) -> SceneError {
             let suggestion = closest(name, in: names).map { "did you mean \"\($0)\"? " } ?? ""
@@ -116,7 +119,7 @@ public enum SceneVariables {
             }
         }
 
-        func string(_ s: String, _ node: JSONNode, _ path: String) throws(SceneError) -> JSONNode {
+        mutating func string(_ s: String, _ node: JSONNode, _ path: String) throws(SceneError) -> JSONNode {
             // The whole string names a variable: its value, of any type, where the reference is.
             var whole: String?
             if s.hasPrefix("${") && s.hasSuffix("}") && !s.dropFirst(2).dropLast().contains("}") {
@@ -141,7 +144,16 @@ public enum SceneVariables {
                     let name = String(after[after.index(after: after.startIndex)..<close])
                     guard let value = table[name] else { throw fail(node, path, name) }
                     switch value.value {
-                    case .string(let text): out += text
+                    case .string(let text):
+                        expanded += text.utf8.count
+                        if expanded > DocumentLimits.maximumBytes {
+                            throw SceneError(
+                                file: file, location: node.location, path: path,
+                                message:
+                                    "variables expand the scene's text past \(DocumentLimits.maximumBytes >> 20) MiB (\"${\(name)}\" used here)",
+                                fix: "use long values less often, or as whole values (\"$\(name)\")")
+                        }
+                        out += text
                     case .number(let x): out += x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x)
                     case .bool(let b): out += b ? "true" : "false"
                     default:

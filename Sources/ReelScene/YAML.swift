@@ -34,7 +34,8 @@ enum YAMLReader {
         if !withinBudget(root, &count) {
             throw SceneError(
                 file: file, location: location(root),
-                message: "invalid YAML: the document expands to more than \(DocumentLimits.maximumValues) values (aliases of aliases?)",
+                message:
+                    "invalid YAML: the document expands to more than \(DocumentLimits.maximumValues) values (aliases of aliases?)",
                 fix: "write the values out, or use fewer nested aliases")
         }
         var budget = DocumentLimits.maximumValues

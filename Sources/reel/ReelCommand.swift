@@ -28,6 +28,7 @@ struct ReelCommand: ParsableCommand {
     /// ArgumentParser's own `main`, except that with `--progress json` a malformed command line is
     /// answered in JSON too, and the lines captured from the libraries are let through before exit.
     static func main() {
+        CrashReports.ensureNonInteractive()
         if Console.wantsJSON(CommandLine.arguments) { Console.startJSON() }
         let status: Int32
         do {

@@ -101,6 +101,11 @@ import Testing
             bytes: Array("width: 100\nheight: 100\nfps: 10\nduration: 1\nlayers:\n  - name: \"".utf8) + [0xFF, 0xFE, 0x22, 0x0A],
             ["scene.yaml:6:12: invalid YAML: this byte is not UTF-8 text"]),
         Case(
+            "a 100 kB variable used 1,000 times in one string",
+            "{\(head), \"variables\": {\"a\": \"" + String(repeating: "x", count: 100_000) + "\"}, \"layers\": [{\"name\": \""
+                + String(repeating: "${a}", count: 1000) + "\"}]}",
+            ["scene.json:1:", "layers[0].name: variables expand the scene's text past 64 MiB"]),
+        Case(
             "1 MB unknown key", "{\(head), \"" + String(repeating: "k", count: 1 << 20) + "\": 1}",
             ["scene.json:1:", "unknown key \"kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk… (1048576 bytes)\""]),
     ]
@@ -170,6 +175,20 @@ import Testing
         #expect(run.status != 0)
         #expect(run.stderr.contains("the output would replace"), "\(run.stderr)")
         #expect((try? String(contentsOfFile: scene, encoding: .utf8)) == "{\(Self.head)}")
+    }
+
+    /// `--memory-limit` counts what the render will really hold — the encoder's working set above all —
+    /// and refuses before allocating (this once peaked at 6.5 GB under a limit of 1200 MiB).
+    @Test func memoryLimitCountsTheEncoder() throws {
+        let ws = try Workspace()
+        let scene = ws.write("scene.json", "{\(Self.head)}")
+        let run = try Self.measured([
+            "render", scene, "-o", ws.file("clip.mp4"), "--size", "16384x4096", "--memory-limit", "1200",
+        ])
+        #expect(run.result.status == 1)
+        #expect(run.result.stderr.contains("more than the limit of 1200 MiB") && run.result.stderr.contains("encoder"))
+        #expect(run.peakKiB < 300 << 10, "peak \(run.peakKiB) KiB")
+        #expect(!ws.listing().contains { $0.hasSuffix(".mp4") || $0.hasSuffix(".reel-tmp") })
     }
 
     @Test func memoryLimitThatWouldOverflowIsRefused() throws {

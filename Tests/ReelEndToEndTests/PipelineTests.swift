@@ -60,7 +60,8 @@ import Testing
         let r = try runReel(["render", s, "-o", ws.file("x.mp4"), "--width", "3840", "--memory-limit", "8", "--workers", "2"])
         #expect(r.status == 1)
         #expect(
-            r.stderr.contains("frames in flight, more than the limit of 8 MiB") && r.stderr.contains("--memory-limit"),
+            r.stderr.contains("(frames in flight 126 MiB") && r.stderr.contains("more than the limit of 8 MiB")
+                && r.stderr.contains("--memory-limit"),
             "\(r.stderr)")
         #expect(ws.listing() == ["s.json"])
     }

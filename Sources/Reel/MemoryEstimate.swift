@@ -1,0 +1,78 @@
+/// What a render is expected to hold at its peak, part by part, so that `--memory-limit` can refuse it
+/// before anything large is allocated (and a batch can admit outputs under one ceiling).
+import Foundation
+import ReelMedia
+import ReelRaster
+import ReelScene
+
+public struct MemoryEstimate: Sendable, CustomStringConvertible {
+    /// Frames in flight (the render-ahead pool).
+    public var frames = 0
+    /// The encoder's working set: x264 at 1080p holds about 500 MiB (some 240 bytes a pixel, measured
+    /// with `--stats`); VP9, AV1 and HEVC are of the same order; the others far less.
+    public var encoder = 0
+    /// Decoded `contents` images.
+    public var images = 0
+    /// The rasterizer's scratch: coverage cells and offscreen canvases for each band being drawn,
+    /// widened by the largest shadow's reach.
+    public var raster = 0
+    /// Display lists of the frames in flight (a replicated layer is a few draw commands each).
+    public var displayLists = 0
+    /// The program itself, FFmpeg's tables and everything small.
+    public var baseline = 16 << 20
+
+    public var total: Int { frames + encoder + images + raster + displayLists + baseline }
+
+    public var description: String {
+        func mib(_ b: Int) -> String { "\(b >> 20) MiB" }
+        return
+            "\(mib(total)) (frames in flight \(mib(frames)), encoder \(mib(encoder)), images \(mib(images)), drawing \(mib(raster + displayLists)))"
+    }
+}
+
+extension Reel {
+    /// The peak memory of rendering `clip` at `width`×`height` pixels with `codec`, `workers` frames
+    /// drawn at once and `threads` band threads each.
+    public static func estimatedMemory(
+        of clip: Clip, width: Int, height: Int, codec: VideoCodec, workers: Int, threads: Int
+    ) -> MemoryEstimate {
+        let pixels = width * height
+        var e = MemoryEstimate()
+        e.frames = RenderAhead.capacity(workers: workers) * pixels * 4
+        e.encoder = [.h264, .hevc, .vp9, .av1].contains(codec) ? 240 * pixels : 16 * pixels
+        e.images = clip.images.values.reduce(0) { $0 + $1.pixels.count }
+        // Each band thread holds cells (4 bytes) and touched bits for its band and a shadow's margin, and
+        // an offscreen canvas (4 bytes a pixel) per level of nested groups, of the same size.
+        let scene = clip.scene
+        let reach = Int(min(Self.largestShadowRadius(scene) * scene.scale, maximumShadowSigma) * 4) + 64
+        let bandRows = max(32, min(4 * reach, height)) + 2 * reach
+        let bandPixels = (width + 2 * reach + 2) * bandRows
+        let depth = Self.groupDepth(scene)
+        e.raster = workers * max(1, threads) * bandPixels * (4 + 4 * depth)
+        let drawn = scene.layers.reduce(0.0) { $0 + Self.drawnLayers($1) }
+        e.displayLists = Int(min(drawn, 1e12)) * 2048 * RenderAhead.capacity(workers: workers)
+        return e
+    }
+
+    static func largestShadowRadius(_ scene: Scene) -> Double {
+        func visit(_ l: Layer) -> Double {
+            var r = l.shadowOpacity > 0 || !l.animations.isEmpty ? l.shadowRadius : 0
+            for a in l.animations where a.keyPath == "shadowRadius" { r = maximumShadowSigma }  // animated: the cap
+            for s in l.sublayers { r = max(r, visit(s)) }
+            if let m = l.mask { r = max(r, visit(m)) }
+            return r
+        }
+        return scene.layers.reduce(0) { max($0, visit($1)) }
+    }
+
+    static func groupDepth(_ scene: Scene) -> Int {
+        func visit(_ l: Layer) -> Int { 1 + ((l.sublayers + (l.mask.map { [$0] } ?? [])).map(visit).max() ?? 0) }
+        return min(scene.layers.map(visit).max() ?? 1, 64)
+    }
+
+    static func drawnLayers(_ l: Layer) -> Double {
+        let inner = l.sublayers.reduce(0.0) { $0 + drawnLayers($1) }
+        let instances = l.type == .replicator ? Double(max(1, l.replicator.instanceCount)) : 1
+        return 1 + inner * instances + (l.mask.map(drawnLayers) ?? 0)
+    }
+}
