@@ -43,7 +43,9 @@ extension Path {
     /// Cubic Béziers for an elliptical arc, one per quarter turn or less (handle length
     /// 4/3·tan(θ/4), radial error under 0.03 % for a quarter turn).
     mutating func appendArcCurves(center: Point, rx: Double, ry: Double, rotation: Double, start: Double, sweep: Double) {
-        guard sweep != 0 else { return }
+        // Callers pass at most a full turn; anything else (NaN from degenerate SVG arcs, 1e300 radians)
+        // must not reach the conversion to a piece count.
+        guard sweep != 0, sweep.isFinite, start.isFinite, abs(sweep) <= 4 * Double.pi else { return }
         let pieces = max(1, Int((abs(sweep) / (Double.pi / 2) - 1e-9).rounded(.up)))
         let step = sweep / Double(pieces)
         let k = 4.0 / 3.0 * tan(step / 4)

@@ -177,6 +177,12 @@ struct SVGPathParser {
         var delta = angle((x1 - cx1) / rx, (y1 - cy1) / ry, (-x1 - cx1) / rx, (-y1 - cy1) / ry)
         if !sweep && delta > 0 { delta -= 2 * Double.pi }
         if sweep && delta < 0 { delta += 2 * Double.pi }
+        // Radii or endpoints so extreme (1e-320, 1e200) that the centre cannot be computed: the arc is
+        // drawn as the straight line it degenerates to, as SVG does for zero radii.
+        guard center.isFinite, theta1.isFinite, delta.isFinite, rx.isFinite, ry.isFinite, rx > 0, ry > 0 else {
+            line(to: p)
+            return
+        }
         if path.isEmpty { path.move(to: p0) }
         let before = path.elements.count
         path.appendArcCurves(center: center, rx: rx, ry: ry, rotation: phi, start: theta1, sweep: delta)

@@ -1,0 +1,45 @@
+/// Every input the fuzzers ever crashed on (`fuzz/crashers-found/`, minimized) decodes or is refused
+/// with an error — never a trap — and what decodes is finite: the fuzzers' finds stay fixed.
+import Foundation
+import ReelGeometry
+import Testing
+
+@testable import ReelScene
+
+@Suite struct FuzzCrasherTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("fuzz/crashers-found").path
+
+    static var files: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+    }
+
+    @Test func theFolderHoldsCrashers() {
+        #expect(!Self.files.isEmpty, "no crashers in \(Self.folder)")
+    }
+
+    @Test(arguments: files)
+    func crasherNoLongerCrashes(_ name: String) throws {
+        let path = (Self.folder as NSString).appendingPathComponent(name)
+        let bytes = [UInt8](FileManager.default.contents(atPath: path) ?? Data())
+        if name.hasPrefix("path-") {
+            // SVG path data: parsed, flattened and stroked as the fuzz target does.
+            guard let p = try? Path(svgPathData: String(decoding: bytes, as: UTF8.self)) else { return }
+            #expect(p.isFinite, "\(name) parsed to a non-finite path")
+            _ = p.flattenedEdges()
+            _ = Stroker.outline(p, style: StrokeStyle(), tolerance: 0.1)
+        } else {
+            let scene: Scene
+            do {
+                scene =
+                    name.hasSuffix(".json")
+                    ? try SceneDecoder.decode(bytes, file: name)
+                    : try SceneDecoder.decode(yaml: String(decoding: bytes, as: UTF8.self), file: name)
+            } catch {
+                #expect(!error.description.isEmpty)
+                return
+            }
+            for t in [0, scene.duration / 2, scene.duration] { _ = scene.sample(at: t) }
+        }
+    }
+}
