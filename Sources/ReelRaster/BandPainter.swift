@@ -161,9 +161,22 @@ struct BandPainter {
             scratch.accumulate(clip, x0: canvas.x0, y0: canvas.y0, width: canvas.width, rows: canvas.rows)
         }
         let clipRows = clip.map { rows($0, canvas) }
+        /// The clip's coverage was accumulated over all its rows in the canvas; rows the compositing
+        /// below does not sweep must be swept here, or their cells stay in the scratch and add to the
+        /// next shape drawn in this band.
+        func clearClip(outside done: Range<Int>) {
+            guard let clip, let (ca, cb) = clipColumns, let clipRows else { return }
+            for y in clipRows where (y < done.lowerBound || y >= done.upperBound) && y >= canvas.y0 && y < canvas.y1 {
+                scratch.sweep(row: y - canvas.y0, c0: ca, c1: cb, rule: clip.rule)
+            }
+        }
         // The source (and mask) may cover only part of the canvas: columns a ..< b, rows of both.
         let a = max(canvas.x0, source.x0) - canvas.x0, b = min(canvas.x1, source.x1) - canvas.x0
-        guard a < b else { return }
+        let sourceRows = max(canvas.y0, source.y0)..<max(max(canvas.y0, source.y0), min(canvas.y1, source.y1))
+        guard a < b else {
+            clearClip(outside: 0..<0)
+            return
+        }
         if let clip, let (ca, cb) = clipColumns, let clipRows, mask == nil && tint == nil {
             // A clipped group (masksToBounds): runs of constant clip coverage, the inside of the clip
             // one run — the same values as the general loop below, without a coverage row.
@@ -176,10 +189,7 @@ struct BandPainter {
                     compositeWords(src, dst, max(start, a)..<max(min(end, b), max(start, a)), f)
                 }
             }
-            // Rows of the clip outside the source's rows were accumulated too: clear them.
-            for y in clipRows where y < max(canvas.y0, source.y0) || y >= min(canvas.y1, source.y1) {
-                if y >= canvas.y0 && y < canvas.y1 { scratch.sweep(row: y - canvas.y0, c0: ca, c1: cb, rule: clip.rule) }
-            }
+            clearClip(outside: sourceRows)
             return
         }
         if clip == nil && mask == nil && tint == nil {
@@ -222,6 +232,7 @@ struct BandPainter {
                 blend(dst + x * 4, color, f)
             }
         }
+        clearClip(outside: sourceRows)
     }
 
     /// The shadow of `content`'s alpha: blurred, offset and tinted, written into `target`.

@@ -322,4 +322,30 @@ func rect(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> Path { Path(rec
             #expect(f.pixels == reference.pixels, "\(threads) threads, bands of \(band)")
         }
     }
+
+    /// A clipped group with a tint (the general composite path) whose clip reaches rows its content
+    /// does not: the clip's coverage in those rows must not be left in the band's scratch for the next
+    /// shape. Here the clip spans rows 0…19 and columns 0…19, the content only rows 2…3; a red bar at
+    /// columns 0…9 of rows 10…11 drawn next must stay within its own columns (with the clip's left edge
+    /// still in the cells, the bar's right edge only brought the winding down to 1: column 10 red too).
+    @Test func clipRowsOutsideTheContentLeaveNoCoverageBehind() throws {
+        var list = DisplayList(background: .white)
+        list.commands = [
+            .beginGroup(Group(clip: Path(rect: Rect(x: 0, y: 0, width: 20, height: 20)), tint: Color(red: 1, green: 1, blue: 1))),
+            .fill(path: Path(rect: Rect(x: 2, y: 2, width: 4, height: 2)), color: Color(red: 0, green: 0, blue: 1)),
+            .endGroup,
+            .fill(path: Path(rect: Rect(x: 0, y: 10, width: 10, height: 2)), color: Color(red: 1, green: 0, blue: 0)),
+        ]
+        let frame = try Rasterizer(threads: 1).render(list, width: 24, height: 24)
+        for y in 10..<12 {
+            for x in 0..<24 {
+                let p = frame.pixel(x: x, y: y)
+                let red = (0..<10).contains(x)
+                #expect(
+                    red ? (p.r == 255 && p.g == 0 && p.b == 0) : (p.r == 255 && p.g == 255 && p.b == 255),
+                    "pixel (\(x), \(y)) = \(p)")
+            }
+        }
+        #expect(frame.pixel(x: 3, y: 2).b == 255 && frame.pixel(x: 3, y: 2).r == 0)
+    }
 }
