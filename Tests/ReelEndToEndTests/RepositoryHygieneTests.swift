@@ -12,9 +12,7 @@ import Testing
     /// Documented examples that name a scratch folder on purpose: the reader runs them on their own
     /// machine, and nothing in the repository reads or writes that folder. Each entry is a file and
     /// the exact path it may show.
-    static let examples: Set<String> = [
-        "docs/distributed.md " + "/" + "tmp/seg"
-    ]
+    static let examples: Set<String> = []
 
     /// `git ls-files -s -z` in the repository: (mode, path) of every tracked file; nil without git or
     /// outside a clone.
