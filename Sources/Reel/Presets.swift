@@ -23,7 +23,7 @@ extension Reel {
         }
         guard let text = BuiltInPresets.files[nameOrPath] else {
             let names = presetNames
-            let suggestion = closest(nameOrPath, in: names).map { "did you mean \"\($0)\"? " } ?? ""
+            let suggestion = didYouMean(nameOrPath, in: names)
             throw .usage(
                 "--preset: there is no preset \"\(nameOrPath)\"", fix: "\(suggestion)presets: \(names.joined(separator: ", "))")
         }

@@ -13,14 +13,26 @@ public struct PopSpringAnimation: Hashable, Sendable {
     /// scale.
     public var threshold: Double
 
+    /// Without a `threshold`, Pop's default for the property (`defaultThreshold`), the same for the
+    /// Swift API and scene files.
     public init(
-        keyPath: String, toValue: AnimatableValue, beginTime: Double, spring: PopSpring = PopSpring(), threshold: Double = 0.01
+        keyPath: String, toValue: AnimatableValue, beginTime: Double, spring: PopSpring = PopSpring(), threshold: Double? = nil
     ) {
         self.keyPath = keyPath
         self.toValue = toValue
         self.beginTime = beginTime
         self.spring = spring
-        self.threshold = threshold
+        self.threshold = threshold ?? Self.defaultThreshold(keyPath: keyPath, toValue: toValue)
+    }
+
+    /// Pop's thresholds by property: 0.005 for scale, 1 for points, sizes and rects, 0.01 for the rest
+    /// (opacity, colour, rotation…).
+    public static func defaultThreshold(keyPath: String, toValue: AnimatableValue) -> Double {
+        if keyPath.hasPrefix("transform.scale") { return 0.005 }
+        switch toValue {
+        case .point, .size, .rect: return 1
+        default: return 0.01
+        }
     }
 
     /// The state it starts from when nothing was running before it.

@@ -16,3 +16,31 @@ public struct Color: Hashable, Sendable {
     /// `v` clamped to 0…1, NaN as 0.
     public static func unit(_ v: Double) -> Double { v.isNaN ? 0 : min(max(v, 0), 1) }
 }
+
+extension Color {
+    /// `#rgb`, `#rrggbb` or `#rrggbbaa`.
+    public init?(hex: String) {
+        var s = Substring(hex)
+        guard s.first == "#" else { return nil }
+        s.removeFirst()
+        var digits: [Double] = []
+        for ch in s {
+            guard let v = ch.hexDigitValue else { return nil }
+            digits.append(Double(v))
+        }
+        switch digits.count {
+        case 3:
+            self.init(red: digits[0] / 15, green: digits[1] / 15, blue: digits[2] / 15)
+        case 6, 8:
+            var c: [Double] = []
+            var i = 0
+            while i < digits.count {
+                c.append((digits[i] * 16 + digits[i + 1]) / 255)
+                i += 2
+            }
+            self.init(red: c[0], green: c[1], blue: c[2], alpha: c.count == 4 ? c[3] : 1)
+        default:
+            return nil
+        }
+    }
+}

@@ -100,7 +100,7 @@ public struct Preset: Sendable, Equatable {
             let v: String
             if case .number(let x) = n.value, x == x.rounded() { v = String(Int(x)) } else { v = try r.string(n, key) }
             guard allowed.contains(v) else {
-                let suggestion = closest(v, in: allowed).map { "did you mean \"\($0)\"? " } ?? ""
+                let suggestion = didYouMean(v, in: allowed)
                 throw r.fail(n, key, "\"\(v)\" is not a \(key)", fix: "\(suggestion)one of \(allowed.joined(separator: ", "))")
             }
             return v

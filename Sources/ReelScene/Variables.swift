@@ -54,7 +54,7 @@ public enum SceneVariables {
         }
         for (name, value) in values.sorted(by: { $0.key < $1.key }) {
             guard table[name] != nil else {
-                let suggestion = closest(name, in: order).map { "did you mean \"\($0)\"? " } ?? ""
+                let suggestion = didYouMean(name, in: order)
                 throw SceneError(
                     file: file,
                     message: "a value is given for the variable \"\(name)\", which the scene does not declare"
@@ -95,7 +95,7 @@ public enum SceneVariables {
         var expanded = 0
 
         func fail(_ node: JSONNode, _ path: String, _ name: String) -> SceneError {
-            let suggestion = closest(name, in: names).map { "did you mean \"\($0)\"? " } ?? ""
+            let suggestion = didYouMean(name, in: names)
             return SceneError(
                 file: file, location: node.location, path: path,
                 message: "unknown variable \"\(name)\"" + (names.isEmpty ? "" : " (declared: \(names.joined(separator: ", ")))"),

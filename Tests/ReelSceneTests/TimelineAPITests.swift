@@ -94,6 +94,27 @@ import Testing
         #expect(opacity(s, 0.3) == 1)  // starts from the model value 1, not from where "p" was
     }
 
+    /// Pop's default thresholds (0.005 for scale, 1 for points, 0.01 for the rest) are the same whether
+    /// a spring is built in Swift or read from a scene file.
+    @Test func popThresholdDefaultsAgree() throws {
+        let cases: [(String, AnimatableValue, String, Double)] = [
+            ("transform.scale", .number(0.8), "0.8", 0.005), ("position", .point(Point(x: 1, y: 2)), "[1, 2]", 1),
+            ("opacity", .number(0.5), "0.5", 0.01), ("bounds", .rect(Rect(x: 0, y: 0, width: 4, height: 4)), "[0, 0, 4, 4]", 1),
+        ]
+        for (keyPath, value, json, expected) in cases {
+            #expect(PopSpringAnimation(keyPath: keyPath, toValue: value, beginTime: 0).threshold == expected, "\(keyPath)")
+            let file = try SceneDecoder.decode(
+                Array(
+                    #"{"width": 10, "height": 10, "fps": 10, "duration": 1, "layers": [{"name": "a", "animations": [{"type": "popSpring", "keyPath": "\#(keyPath)", "toValue": \#(json)}]}]}"#
+                        .utf8), file: "s.json")
+            guard case .popSpring(let p) = file.layers[0].animations[0] else {
+                Issue.record("not a Pop spring")
+                continue
+            }
+            #expect(p.threshold == expected, "\(keyPath) from a file")
+        }
+    }
+
     @Test func retargetErrorsNameThePlace() {
         let none = decodeError(
             #"{"width": 10, "height": 10, "fps": 10, "duration": 1, "layers": [{"name": "a"}], "timeline": [{"at": 0.5, "layer": "a", "retarget": {"opacity": 1}}]}"#

@@ -1,0 +1,84 @@
+/// The scene object itself: canvas, frame rate, duration, and the order in which its parts are read.
+import Foundation
+import ReelAnimation
+import ReelGeometry
+
+extension Reader {
+    mutating func scene(_ root: JSONNode) throws(SceneError) -> Scene {
+        let m = try members(
+            root, "", known: Self.sceneKeys, what: "a scene")
+        func required(_ key: String, _ example: String) throws(SceneError) -> JSONNode {
+            guard let n = m[key] else {
+                throw SceneError(
+                    file: file, location: root.location, path: key, message: "missing required key \"\(key)\"",
+                    fix: "add \"\(key)\": \(example)")
+            }
+            return n
+        }
+        let widthNode = try required("width", "320")
+        let heightNode = try required("height", "180")
+        let fpsNode = try required("fps", "30")
+        let durationNode = try required("duration", "2")
+        let fps = try frameRate(fpsNode, "fps")
+        var scene = Scene(
+            width: try number(widthNode, "width"), height: try number(heightNode, "height"),
+            fps: fps, duration: try number(durationNode, "duration"))
+        if let n = m["scale"] { scene.scale = try number(n, "scale") }
+        if let n = m["background"] { scene.background = try color(n, "background") }
+        if let (key, message, fix) = scene.validationProblem() {
+            let node = m[key] ?? root
+            throw fail(node, key, message, fix: fix)
+        }
+        if let n = m["layers"] {
+            var names = Set<String>()
+            for (i, layerNode) in try array(n, "layers").enumerated() {
+                scene.layers.append(try self.layer(layerNode, "layers[\(i)]", names: &names))
+            }
+        }
+        for (name, reference) in contentsReferences.items { scene.contentsReferences[name] = reference }
+        // Named sets of animations, defined once and played by timeline actions (`play`).
+        var library: [String: (node: JSONNode, path: String)] = [:]
+        if let n = m["animations"] {
+            guard case .object(let pairs) = n.value else {
+                throw fail(n, "animations", "expected names and their animation lists (an object)")
+            }
+            for pair in pairs {
+                _ = try array(pair.value, join("animations", pair.key))
+                library[pair.key] = (pair.value, join("animations", pair.key))
+            }
+        }
+        if let n = m["timeline"] { try timeline(n, "timeline", library: library, into: &scene) }
+        if let (name, count) = scene.replicationBeyond(Scene.maximumDrawnLayers) {
+            let layerNode = layerNodes.items.first { $0.0 == name }?.1
+            throw SceneError(
+                file: file, location: layerNode?.location, path: layerNode?.path ?? "layers",
+                message:
+                    "replicator \"\(name)\" draws up to \(count < 1e15 ? String(Int(count)) : "\(count)") layers a frame (instances of instances), above the limit of \(Scene.maximumDrawnLayers)",
+                fix: "lower instanceCount, or nest fewer replicators")
+        }
+        return scene
+    }
+
+    static let sceneKeys = [
+        "width", "height", "scale", "fps", "duration", "background", "variables", "layers", "animations", "timeline",
+    ]
+
+    func frameRate(_ node: JSONNode, _ path: String) throws(SceneError) -> FrameRate {
+        let fix = "write fps as a number such as 30 or 29.97, or as a fraction string such as \"30000/1001\""
+        switch node.value {
+        case .number(let v):
+            guard v > 0, let r = FrameRate(value: v) else { throw fail(node, path, "fps must be positive, got \(v)", fix: fix) }
+            return r
+        case .string(let s):
+            guard let r = FrameRate(parsing: s) else {
+                throw fail(
+                    node, path,
+                    "\"\(s)\" is not a frame rate Reel can write: positive, with a numerator up to 10^9 and a denominator up to 10^6 once reduced",
+                    fix: fix)
+            }
+            return r
+        default:
+            throw fail(node, path, "expected a frame rate, found \(node.kindName)", fix: fix)
+        }
+    }
+}
