@@ -1,0 +1,100 @@
+/// A scene ready to render and how one is loaded: the scene file decoded, overrides applied, images
+/// decoded (confined with `--sandbox`), each failure located in the scene file.
+import Foundation
+import ReelGeometry
+import ReelMedia
+import ReelRaster
+import ReelRender
+import ReelScene
+
+/// A scene ready to render: the model and the images its layers show.
+public struct Clip: Sendable {
+    public var scene: Scene
+    /// Decoded `contents` images, by the name the scene gives them.
+    public var images: [String: RasterImage]
+
+    public init(scene: Scene, images: [String: RasterImage] = [:]) {
+        self.scene = scene
+        self.images = images
+    }
+}
+/// The public facade: load a scene, render it to a file.
+public enum Reel {
+    /// Reads a scene file, applies overrides, and decodes the images its layers name (relative to the
+    /// scene file's folder).
+    /// With `sandboxed`, every image must lie inside the scene file's folder (see `Sandbox`).
+    public static func load(_ path: String, overrides: SceneOverrides = SceneOverrides(), sandboxed: Bool = false)
+        throws(ReelError) -> Clip
+    {
+        let scene = try loadScene(path, overrides: overrides)
+        let base = URL(fileURLWithPath: path).deletingLastPathComponent()
+        var images: [String: RasterImage] = [:]
+        func visit(_ layer: Layer) throws(ReelError) {
+            if let name = layer.contents, images[name] == nil {
+                let file = name.hasPrefix("/") ? name : base.appendingPathComponent(name).path
+                let place = scene.contentsReferences[layer.name]
+                func failure(_ message: String, fix: String? = nil) -> ReelError {
+                    .scene(SceneError(file: path, location: place?.location, path: place?.path, message: message, fix: fix))
+                }
+                if sandboxed && (name.hasPrefix("/") || !Sandbox.contains(base.path, file)) {
+                    throw failure(
+                        "\"\(name)\" is outside the scene's folder, and --sandbox confines reading to it",
+                        fix: "put the image in the scene's folder and name it relative to the scene")
+                }
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue else {
+                    throw failure(
+                        "\"\(name)\": no such image file (looked for \(file))", fix: "paths are relative to the scene file")
+                }
+                do {
+                    let still = try ImageFile.read(path: file, maximumPixels: Scene.maximumPixelArea)
+                    images[name] = RasterImage(width: still.width, height: still.height, premultipliedRGBA: still.rgba)
+                } catch {
+                    throw failure(
+                        "\"\(name)\" cannot be read as an image: \(error.message)", fix: "give a PNG, JPEG or WebP file")
+                }
+            }
+            for sublayer in layer.sublayers { try visit(sublayer) }
+            if let mask = layer.mask { try visit(mask) }
+        }
+        for layer in scene.layers { try visit(layer) }
+        return Clip(scene: scene, images: images)
+    }
+
+    public static func loadScene(_ path: String, overrides: SceneOverrides = SceneOverrides()) throws(ReelError) -> Scene {
+        var scene: Scene
+        do {
+            scene = try SceneDecoder.load(contentsOf: path, variables: overrides.variables)
+        } catch {
+            throw .scene(error)
+        }
+        if let fps = overrides.fps { scene.fps = fps }
+        if let scale = overrides.scale { scene.scale = scale }
+        if let speed = overrides.speed {
+            guard speed > 0, speed.isFinite, speed >= 0.001, speed <= 1000 else {
+                throw .usage("--speed must be in 0.001…1000, got \(speed)", fix: "use 0.25 for quarter speed, 2 for double")
+            }
+            scene.speed = speed
+            scene.duration /= speed
+        }
+        if let duration = overrides.duration { scene.duration = duration }
+        if let w = overrides.width {
+            guard w >= 1, w <= Scene.maximumPixelSide else {
+                throw .usage("--width must be 1…\(Scene.maximumPixelSide) pixels, got \(w)", fix: nil)
+            }
+            scene.scale = Double(w) / scene.width
+        }
+        if let size = overrides.size {
+            guard (2...Scene.maximumPixelSide).contains(size.width), (2...Scene.maximumPixelSide).contains(size.height) else {
+                throw .usage("the output size must be 2…\(Scene.maximumPixelSide) pixels a side", fix: nil)
+            }
+            scene = scene.fitted(pixelWidth: size.width, pixelHeight: size.height)
+        }
+        // The decoder validated the scene as written, so a problem now comes from an override.
+        if let (key, message, fix) = scene.validationProblem() {
+            let option = ["fps": "--fps", "duration": overrides.duration == nil ? "--speed" : "--duration"][key] ?? "--scale"
+            throw .usage("\(option): \(message)", fix: fix)
+        }
+        return scene
+    }
+}
