@@ -83,7 +83,8 @@ public struct MediaTiming: Hashable, Sendable {
             ta = (tp - beginTime) * speed + timeOffset
         }
         if atEnd, let held = Self.heldProgressAtExactCycleEnd(ta: ta, cycle: c, autoreverses: autoreverses) {
-            return (held, max(0, Int((ta / c).rounded()) - 1))
+            // Clamped before the conversion: a timeOffset of 1e300 is a cycle count no Int holds.
+            return (held, max(0, Int(min(max((ta / c).rounded(), 0), 1e15)) - 1))
         }
         return basicProgress(ta, d: d, c: c)
     }

@@ -64,7 +64,9 @@ public struct PopSpring: Hashable, Sendable {
     /// states for the remainder (Pop's rule), so the result does not depend on the frame rate.
     public func state(from start: State, toward target: [Double], after elapsed: Double) -> State {
         guard elapsed > 0 else { return start }
-        let steps = Int((elapsed / Self.step).rounded(.down))
+        // Past ten million steps (10 000 s) the integration stops; the cap also keeps a beginTime of
+        // -1e300 from reaching an Int conversion.
+        let steps = Int(min((elapsed / Self.step).rounded(.down), 10_000_000))
         var s = start
         for _ in 0..<min(steps, 10_000_000) { s = advance(s, toward: target, by: Self.step) }
         let rest = elapsed - Double(steps) * Self.step

@@ -286,7 +286,7 @@ extension Reader {
         if let v = try num("dynamicsFriction", 0...1e9) { spring.friction = v }
         if let v = try num("dynamicsMass", 1e-9...1e9) { spring.mass = v }
         var begin = 0.0
-        if let n = m["beginTime"] { begin = try finite(try number(n, join(path, "beginTime")), n, join(path, "beginTime")) }
+        if let n = m["beginTime"] { begin = try seconds(n, join(path, "beginTime")) }
         var a = PopSpringAnimation(
             keyPath: keyName, toValue: try value(toNode, join(path, "toValue"), type: keyPath.valueType), beginTime: begin,
             spring: spring)
@@ -337,18 +337,23 @@ extension Reader {
 
     func mediaTiming(_ m: [String: JSONNode], _ path: String) throws(SceneError) -> MediaTiming {
         var t = MediaTiming()
-        if let n = m["beginTime"] { t.beginTime = try finite(try number(n, join(path, "beginTime")), n, join(path, "beginTime")) }
+        if let n = m["beginTime"] { t.beginTime = try seconds(n, join(path, "beginTime")) }
         if let n = m["duration"] {
             let p = join(path, "duration")
-            t.duration = try number(n, p)
+            t.duration = try seconds(n, p)
             guard t.duration >= 0 else {
                 throw fail(
                     n, p, "duration must not be negative, got \(t.duration)",
                     fix: "use a duration in seconds; 0 means the default 0.25 s")
             }
         }
-        if let n = m["speed"] { t.speed = try number(n, join(path, "speed")) }
-        if let n = m["timeOffset"] { t.timeOffset = try number(n, join(path, "timeOffset")) }
+        if let n = m["speed"] {
+            t.speed = try number(n, join(path, "speed"))
+            guard abs(t.speed) <= 1000 else {
+                throw fail(n, join(path, "speed"), "speed \(t.speed) is beyond ±1000", fix: "use a speed such as 0.5 or 2")
+            }
+        }
+        if let n = m["timeOffset"] { t.timeOffset = try seconds(n, join(path, "timeOffset")) }
         if let n = m["repeatCount"] {
             let p = join(path, "repeatCount")
             if case .string(let s) = n.value, ["infinity", "inf", "forever"].contains(s.lowercased()) {
@@ -361,7 +366,7 @@ extension Reader {
             }
         }
         if let n = m["repeatDuration"] {
-            t.repeatDuration = try number(n, join(path, "repeatDuration"))
+            t.repeatDuration = try seconds(n, join(path, "repeatDuration"))
             guard t.repeatDuration >= 0 else {
                 throw fail(n, join(path, "repeatDuration"), "repeatDuration must not be negative")
             }

@@ -87,8 +87,9 @@ public struct BatchManifest: Sendable {
         }
         if let n = m["memoryLimit"] {
             let v = try r.number(n, "memoryLimit")
-            guard v == v.rounded(), v >= 1 else {
-                throw r.fail(n, "memoryLimit", "memoryLimit is a whole number of MiB, got \(v)")
+            // The bound keeps the shift to bytes from overflowing (2^30 MiB is 1 PiB).
+            guard v == v.rounded(), v >= 1, v <= Double(1 << 30) else {
+                throw r.fail(n, "memoryLimit", "memoryLimit is a whole number of MiB from 1 to \(1 << 30), got \(v)")
             }
             manifest.memoryLimit = Int(v) << 20
         }

@@ -98,7 +98,11 @@ public struct Preset: Sendable, Equatable {
         func choice(_ key: String, _ allowed: [String]) throws(SceneError) -> String? {
             guard let n = m[key] else { return nil }
             let v: String
-            if case .number(let x) = n.value, x == x.rounded() { v = String(Int(x)) } else { v = try r.string(n, key) }
+            if case .number(let x) = n.value, x == x.rounded() {
+                v = abs(x) < 1e15 ? String(Int(x)) : "\(x)"
+            } else {
+                v = try r.string(n, key)
+            }
             guard allowed.contains(v) else {
                 let suggestion = didYouMean(v, in: allowed)
                 throw r.fail(n, key, "\"\(v)\" is not a \(key)", fix: "\(suggestion)one of \(allowed.joined(separator: ", "))")
@@ -121,7 +125,7 @@ public struct Preset: Sendable, Equatable {
         p.crf = try integer("crf", 0...63)
         if let n = m["encoderPreset"] {
             if case .number(let x) = n.value {
-                p.encoderPreset = String(Int(x))
+                p.encoderPreset = x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : "\(x)"
             } else {
                 p.encoderPreset = try r.string(n, "encoderPreset")
             }

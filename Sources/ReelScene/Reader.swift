@@ -222,6 +222,18 @@ struct Reader {
         return t
     }
 
+    /// A time in seconds (a begin time, a duration, an offset): within ±10⁷ s (116 days), far beyond
+    /// the 24 h a clip may last, so that no later arithmetic (cycle counts, spring steps) overflows.
+    func seconds(_ node: JSONNode, _ path: String) throws(SceneError) -> Double {
+        let v = try number(node, path)
+        guard abs(v) <= Self.maximumSeconds else {
+            throw fail(node, path, "\(v) s is beyond ±\(Int(Self.maximumSeconds)) s", fix: "give a time within the clip")
+        }
+        return v
+    }
+
+    static let maximumSeconds = 1e7
+
     func finite(_ v: Double, _ node: JSONNode, _ path: String) throws(SceneError) -> Double {
         guard v.isFinite else { throw fail(node, path, "must be finite") }
         return v

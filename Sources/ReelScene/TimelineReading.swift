@@ -27,7 +27,7 @@ extension Reader {
             var time: Double
             switch (m["at"], m["after"]) {
             case (let at?, nil):
-                time = try number(at, join(ap, "at"))
+                time = try seconds(at, join(ap, "at"))
                 guard time >= 0, time.isFinite else {
                     throw fail(at, join(ap, "at"), "an action's time must be ≥ 0, got \(time)")
                 }
@@ -52,7 +52,7 @@ extension Reader {
                     fix: "add \"at\": 0.5 or \"after\": \"name\"")
             }
             if let d = m["delay"] {
-                let delay = try number(d, join(ap, "delay"))
+                let delay = try seconds(d, join(ap, "delay"))
                 guard delay >= 0, delay.isFinite else { throw fail(d, join(ap, "delay"), "delay must be ≥ 0, got \(delay)") }
                 time += delay
             }

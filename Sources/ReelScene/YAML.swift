@@ -82,6 +82,9 @@ enum YAMLReader {
         case .scalar(let s):
             // Plain scalars are typed by YAML's core resolver; quoted ones stay strings.
             if node.null != nil { return JSONNode(value: .null, location: here) }
+            // YAML 1.1's base-60 numbers (`1:30`) are not numbers in a scene, and Yams overflows on long
+            // ones (`1:0:0:0:0:0:0:0:0:0:0`): a plain scalar with a colon stays text.
+            if s.style == .plain && s.string.contains(":") { return JSONNode(value: .string(s.string), location: here) }
             if let b = node.bool { return JSONNode(value: .bool(b), location: here) }
             if let v = node.int.map(Double.init) ?? node.float {
                 // `.inf`, `infinity`: the word scene files use for endless repeats (`"infinity"` in JSON).

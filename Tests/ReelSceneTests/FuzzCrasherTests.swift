@@ -11,7 +11,10 @@ import Testing
         .deletingLastPathComponent().appendingPathComponent("fuzz/crashers-found").path
 
     static var files: [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter {
+            !$0.hasPrefix(".") && !$0.hasSuffix(".md")
+        }
+        .sorted()
     }
 
     @Test func theFolderHoldsCrashers() {
@@ -28,6 +31,18 @@ import Testing
             #expect(p.isFinite, "\(name) parsed to a non-finite path")
             _ = p.flattenedEdges()
             _ = Stroker.outline(p, style: StrokeStyle(), tolerance: 0.1)
+        } else if name.hasPrefix("preset-") {
+            do {
+                _ = try Preset.decode(yaml: String(decoding: bytes, as: UTF8.self), file: name, name: "p")
+            } catch {
+                #expect(!error.description.isEmpty)
+            }
+        } else if name.hasPrefix("manifest-") {
+            do {
+                _ = try BatchManifest.decode(YAMLReader.parse(String(decoding: bytes, as: UTF8.self), file: name), file: name)
+            } catch {
+                #expect(!error.description.isEmpty)
+            }
         } else {
             let scene: Scene
             do {
@@ -39,7 +54,8 @@ import Testing
                 #expect(!error.description.isEmpty)
                 return
             }
-            for t in [0, scene.duration / 2, scene.duration] { _ = scene.sample(at: t) }
+            // Sampled as a render would, after the end too (held animations, springs).
+            for t in [0, scene.duration / 2, scene.duration, 2 * scene.duration] { _ = scene.sample(at: t) }
         }
     }
 }
