@@ -1,0 +1,10 @@
+import FuzzSupport
+import ReelScene
+
+/// A JSON scene file: decoded as `reel render scene.json` decodes it, then sampled.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzSceneJSON(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    if let scene = try? SceneDecoder.decode(bytes, file: "fuzz.json") { exercise(scene) }
+    return 0
+}
