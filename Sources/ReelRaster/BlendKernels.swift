@@ -1,0 +1,89 @@
+/// The per-pixel kernels: source-over of a colour or of shaded runs at a coverage, in SIMD lanes.
+import Foundation
+import ReelGeometry
+
+/// Premultiplied source-over of `color` (0…255) scaled by `coverage` onto an 8-bit pixel, rounded to
+/// nearest (ties to even).
+///
+/// The four channels go through SIMD lanes together; the float result is rounded by adding 1.5·2²³,
+/// which leaves the rounded integer in the low mantissa bits (exact for 0…2²²), instead of a
+/// checked Float → Int conversion per channel. The result never exceeds 255: s + d·(1 − sₐ/255) ≤ 255.
+@inline(__always) func blend(_ p: UnsafeMutablePointer<UInt8>, _ color: SIMD4<Float>, _ coverage: Float) {
+    let s = color * coverage
+    let raw = UnsafeMutableRawPointer(p).loadUnaligned(as: UInt32.self)
+    let lanes = SIMD4<UInt32>(raw, raw &>> 8, raw &>> 16, raw &>> 24) & 0xFF
+    let d = SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: lanes))
+    let r = s + d * (1 - s.w * (1 / 255))
+    UnsafeMutableRawPointer(p).storeBytes(of: pack(r), as: UInt32.self)
+}
+
+/// Composites shaded colours at one coverage; fully covered opaque pixels are stored without reading
+/// what is below (source-over of an opaque source is the source).
+@inline(__always) func blendShaded(
+    _ out: UnsafeMutablePointer<UInt8>, _ colors: UnsafeMutablePointer<SIMD4<Float>>, count: Int, _ c: Float
+) {
+    if c >= 1 {
+        for i in 0..<count {
+            let color = colors[i]
+            if color.w >= 255 {
+                UnsafeMutableRawPointer(out + i &* 4).storeBytes(of: pack(color), as: UInt32.self)
+            } else {
+                blend(out + i &* 4, color, 1)
+            }
+        }
+    } else {
+        for i in 0..<count { blend(out + i &* 4, colors[i], c) }
+    }
+}
+
+/// Rounds four channel values in 0…255 and packs them as RGBA bytes.
+@inline(__always) func pack(_ v: SIMD4<Float>) -> UInt32 {
+    let bits = unsafeBitCast(v + SIMD4(repeating: 12_582_912), to: SIMD4<UInt32>.self) & 0xFF
+    return bits.x | bits.y &<< 8 | bits.z &<< 16 | bits.w &<< 24
+}
+
+/// Source-over of one constant premultiplied colour onto runs of pixels: out = s + d·(1 − sₐ/255),
+/// rounded to nearest, in 8.8 fixed point with the factor kept to 1/65536. Four pixels go through
+/// SIMD lanes at a time (the compiler emits SSE2 for it); a result differs from the float formula only
+/// where that lands within 0.01 level of a rounding tie.
+struct ConstantSourceOver {
+    let opaqueWord: UInt32?
+    let keep: UInt16
+    /// The colour in 8.8 fixed point plus ½ for rounding, repeated for four pixels.
+    let add: SIMD16<UInt16>
+
+    @inline(__always) init(_ color: SIMD4<Float>) {
+        opaqueWord = color.w >= 255 ? pack(color) : nil
+        keep = UInt16(min(65535, (max(0, 1 - color.w / 255) * 65536).rounded()))
+        func fixed(_ v: Float) -> UInt16 { UInt16((min(max(v, 0), 255) * 256).rounded()) &+ 128 }
+        let one = SIMD4<UInt16>(fixed(color.x), fixed(color.y), fixed(color.z), fixed(color.w))
+        add = SIMD16(lowHalf: SIMD8(lowHalf: one, highHalf: one), highHalf: SIMD8(lowHalf: one, highHalf: one))
+    }
+
+    @inline(__always) func apply(to p: UnsafeMutablePointer<UInt8>, count: Int) {
+        let raw = UnsafeMutableRawPointer(p)
+        if let word = opaqueWord {
+            raw.bindMemory(to: UInt32.self, capacity: count).update(repeating: word, count: count)
+            return
+        }
+        let k = SIMD16<UInt32>(repeating: UInt32(keep))
+        var i = 0
+        while i &+ 4 <= count {
+            let d = raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD16<UInt8>.self)
+            let d88 = SIMD16<UInt16>(truncatingIfNeeded: d) &<< 8
+            let scaled = SIMD16<UInt16>(truncatingIfNeeded: (SIMD16<UInt32>(truncatingIfNeeded: d88) &* k) &>> 16)
+            raw.storeBytes(
+                of: SIMD16<UInt8>(truncatingIfNeeded: (scaled &+ add) &>> 8), toByteOffset: i &* 4, as: SIMD16<UInt8>.self)
+            i &+= 4
+        }
+        while i < count {
+            let d = raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD4<UInt8>.self)
+            let d88 = SIMD4<UInt16>(truncatingIfNeeded: d) &<< 8
+            let scaled = SIMD4<UInt16>(
+                truncatingIfNeeded: (SIMD4<UInt32>(truncatingIfNeeded: d88) &* SIMD4(repeating: UInt32(keep))) &>> 16)
+            let a = SIMD4<UInt16>(add[0], add[1], add[2], add[3])
+            raw.storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: (scaled &+ a) &>> 8), toByteOffset: i &* 4, as: SIMD4<UInt8>.self)
+            i &+= 1
+        }
+    }
+}

@@ -1,0 +1,64 @@
+/// Shapes ready to draw: flattened, clipped to the drawable square, bounded, bucketed by rows.
+import ReelGeometry
+
+/// A shape ready to draw: flattened edges in device space, bounds, paint and fill rule.
+final class PreparedShape: @unchecked Sendable {
+    /// Rows per edge bucket: a canvas (a band, usually 32 rows) visits only the buckets it overlaps
+    /// instead of every edge of a tall shape.
+    static let bucketRows = 32
+
+    let edges: [Edge]
+    /// For shapes with many edges over several buckets: the edges touching each bucket of
+    /// `bucketRows` rows, from bucket `firstBucket` on. Empty otherwise.
+    let buckets: [[Edge]]
+    let firstBucket: Int
+    let paint: PreparedPaint
+    let rule: FillRule
+    let minX: Double, maxX: Double
+    let minY: Double, maxY: Double
+
+    init?(path: Path, paint: PreparedPaint, rule: FillRule, tolerance: Double) {
+        var edges = path.flattenedEdges(tolerance: tolerance)
+        if !EdgeClipping.inside(edges) {
+            // Huge or overflowed coordinates (a stroke outline of a path through ±1e308 is NaN): a shape
+            // that cannot be placed draws nothing rather than trapping on a conversion.
+            guard let clipped = EdgeClipping.clip(edges) else { return nil }
+            edges = clipped
+        }
+        guard !edges.isEmpty else { return nil }
+        var x0 = Double.infinity, x1 = -Double.infinity, y0 = Double.infinity, y1 = -Double.infinity
+        for e in edges {
+            x0 = min(x0, e.x0, e.x1)
+            x1 = max(x1, e.x0, e.x1)
+            y0 = min(y0, e.y0, e.y1)
+            y1 = max(y1, e.y0, e.y1)
+        }
+        self.edges = edges
+        // A large opaque gradient gets its dithered colours packed once (see GradientShader.packed).
+        if case .gradient(let g) = paint, g.opaque, (x1 - x0) * (y1 - y0) > Double(GradientShader.packedTableWorth) {
+            self.paint = .gradient(g.withPackedTable())
+        } else {
+            self.paint = paint
+        }
+        self.rule = rule
+        self.minX = x0
+        self.maxX = x1
+        self.minY = y0
+        self.maxY = y1
+        let rows = Double(Self.bucketRows)
+        let first = Int((max(y0, -1e9) / rows).rounded(.down)), last = Int((min(y1, 1e9) / rows).rounded(.down))
+        if edges.count > 64 && last - first >= 2 && last - first < 100_000 {
+            var buckets = [[Edge]](repeating: [], count: last - first + 1)
+            for e in edges {
+                let a = Int((max(min(e.y0, e.y1), -1e9) / rows).rounded(.down)) - first
+                let b = Int((min(max(e.y0, e.y1), 1e9) / rows).rounded(.down)) - first
+                for k in max(a, 0)...min(b, buckets.count - 1) { buckets[k].append(e) }
+            }
+            self.buckets = buckets
+            self.firstBucket = first
+        } else {
+            self.buckets = []
+            self.firstBucket = 0
+        }
+    }
+}
