@@ -162,7 +162,7 @@ extension Reel {
         let file = OutputFile(target: output)
         do {
             try ImageFile.writePNG(
-                StillImage(width: frame.width, height: frame.height, rgba: unpremultiplied(frame.pixels)), to: file.temporary)
+                StillImage(width: frame.width, height: frame.height, rgba: straightAlpha(frame.pixels)), to: file.temporary)
             try file.commit()
         } catch let error as MediaError {
             file.discard()
@@ -176,25 +176,18 @@ extension Reel {
         }
     }
 
-    /// Straight alpha from premultiplied, rounding to nearest.
-    static func unpremultiplied(_ px: [UInt8]) -> [UInt8] {
-        var out = px
-        var i = 0
-        while i < out.count {
-            let a = Int(out[i + 3])
-            if a != 0 && a != 255 {
-                for k in 0..<3 { out[i + k] = UInt8(min(255, (Int(out[i + k]) * 255 + a / 2) / a)) }
-            }
-            i += 4
-        }
-        return out
-    }
-
     /// Straight-alpha `top` over an opaque `bottom`.
     static func over(_ top: Color, _ bottom: Color) -> Color {
         let a = Color.unit(top.alpha)
         return Color(
             red: top.red * a + bottom.red * (1 - a), green: top.green * a + bottom.green * (1 - a),
             blue: top.blue * a + bottom.blue * (1 - a), alpha: 1)
+    }
+
+    /// The one unpremultiply (the encoders' own): straight alpha, rounded to nearest.
+    static func straightAlpha(_ px: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        VideoWriter.unpremultiply(px, into: &out)
+        return out
     }
 }
