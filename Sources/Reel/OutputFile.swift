@@ -1,4 +1,5 @@
 import Foundation
+import ReelMedia
 import Synchronization
 
 /// A file written under a temporary name next to its target and renamed into place only when it is
@@ -68,6 +69,9 @@ final class OutputFile: Sendable {
         } catch let error as ReelError {
             discard()
             throw error
+        } catch let error as MediaError {
+            discard()
+            throw .media(error, output: output)
         } catch {
             discard()
             throw .usage("\(output): \(error)", fix: nil)

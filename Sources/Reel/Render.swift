@@ -56,9 +56,9 @@ extension Reel {
             try wholeClipPalette(into: &settings, renderer: renderer, scene: drawn, rate: rate, frames: frames, options: options)
         }
         let file = OutputFile(target: output, isDirectory: container == .png)
-        do {
+        try file.complete(output: output) {
             let writer: VideoWriter
-            do {
+            do throws(MediaError) {
                 writer = try VideoWriter(path: file.temporary, settings: settings)
             } catch {
                 throw ReelError.media(error, output: output)
@@ -113,18 +113,11 @@ extension Reel {
             }
             if let previous = shown { ahead.recycle(previous) }
             if let sig = Interrupts.pendingSignal { throw ReelError.cancelled(signal: sig) }
-            do {
+            do throws(MediaError) {
                 try writer.finish()
             } catch {
                 throw ReelError.media(error, output: output)
             }
-            try file.commit()
-        } catch let error as ReelError {
-            file.discard()
-            throw error
-        } catch {
-            file.discard()
-            throw .usage("\(output): \(error)", fix: nil)
         }
         var bytes = ((try? FileManager.default.attributesOfItem(atPath: file.target))?[.size] as? Int) ?? 0
         if container == .png {
@@ -160,19 +153,9 @@ extension Reel {
             throw .raster(error, time: time)
         }
         let file = OutputFile(target: output)
-        do {
+        try file.complete(output: output) {
             try ImageFile.writePNG(
                 StillImage(width: frame.width, height: frame.height, rgba: straightAlpha(frame.pixels)), to: file.temporary)
-            try file.commit()
-        } catch let error as MediaError {
-            file.discard()
-            throw .media(error, output: output)
-        } catch let error as ReelError {
-            file.discard()
-            throw error
-        } catch {
-            file.discard()
-            throw .usage("\(output): \(error)", fix: nil)
         }
     }
 

@@ -90,16 +90,7 @@ public enum ContactSheet {
         try checkWritableDestination(output)
         let sheet = try image(clip, times: times, columns: columns, threads: threads)
         let file = OutputFile(target: output)
-        do {
-            try ImageFile.writePNG(sheet, to: file.temporary)
-            try file.commit()
-        } catch let error as MediaError {
-            file.discard()
-            throw .media(error, output: output)
-        } catch {
-            file.discard()
-            throw .usage("\(output): \(error)", fix: nil)
-        }
+        try file.complete(output: output) { try ImageFile.writePNG(sheet, to: file.temporary) }
     }
 
     /// A 5×7 bitmap font for the labels: digits, '.', '-', 's' and space. Each row is 5 bits, MSB left.
