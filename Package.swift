@@ -60,6 +60,7 @@ let package = Package(
         ),
         .testTarget(name: "ReelAnimationTests", dependencies: ["ReelAnimation"]),
         .testTarget(name: "ReelSceneTests", dependencies: ["ReelScene", "ReelGeometry"]),
+        .testTarget(name: "ReelRenderTests", dependencies: ["ReelRender", "ReelRaster", "ReelScene", "ReelGeometry"]),
         // Helpers shared by the test targets (temporary folders, test pictures, PSNR, GIF block reader).
         .target(name: "ReelTestSupport", path: "Tests/ReelTestSupport"),
         .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelTestSupport", "CFFmpeg"]),

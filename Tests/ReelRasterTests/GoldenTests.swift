@@ -36,12 +36,27 @@ import Testing
         #expect(Self.cases.count >= 12)
     }
 
-    @Test(arguments: cases)
-    func matchesSkia(_ c: Case) throws {
+    /// Every case in every configuration the renderer may run in (as vello runs its tests): one thread
+    /// or several, the usual 32-row bands, bands that cut shapes and groups at odd rows, and one-row
+    /// bands. The same tolerances hold in each; the band-identity tests check they agree byte for byte.
+    static let configurations: [Configuration] = [
+        Configuration(threads: 1, bandHeight: 32), Configuration(threads: 2, bandHeight: 32),
+        Configuration(threads: 3, bandHeight: 7), Configuration(threads: 4, bandHeight: 1),
+    ]
+
+    struct Configuration: CustomTestStringConvertible, Sendable {
+        let threads: Int
+        let bandHeight: Int
+        var testDescription: String { "\(threads) threads, \(bandHeight)-row bands" }
+    }
+
+    @Test(arguments: cases, configurations)
+    func matchesSkia(_ c: Case, _ configuration: Configuration) throws {
         let width = c.json["width"] as! Int, height = c.json["height"] as! Int
         var list = DisplayList(background: color(c.json["background"]))
         list.commands = commands(c.json["ops"] as! [Any])
-        let frame = try Rasterizer(threads: 2).render(list, width: width, height: height)
+        let frame = try Rasterizer(threads: configuration.threads, bandHeight: configuration.bandHeight)
+            .render(list, width: width, height: height)
         let golden = try ImageFile.read(path: Self.directory.appendingPathComponent("\(c.name).png").path)
         #expect(golden.width == width && golden.height == height)
 
