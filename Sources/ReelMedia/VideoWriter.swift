@@ -179,11 +179,6 @@ public final class VideoWriter {
         case .h264:
             av_dict_set(&options, "crf", String(settings.crf ?? 18), 0)
             av_dict_set(&options, "preset", settings.preset ?? "medium", 0)
-            // x264's output depends on its thread count, and left to choose ("auto") it did not always
-            // choose the same one inside Reel: one render in two of swift-star differed in the first
-            // frame's last bytes. Its own rule (1.5 threads a core), fixed here, makes a render repeat
-            // itself byte for byte on a machine (a machine with another core count encodes otherwise).
-            c.pointee.thread_count = Int32(max(1, ProcessInfo.processInfo.activeProcessorCount * 3 / 2))
         case .hevc:
             av_dict_set(&options, "crf", String(settings.crf ?? 20), 0)
             av_dict_set(&options, "preset", settings.preset ?? "medium", 0)

@@ -33,22 +33,6 @@ import Testing
         #expect(copies[0] == copies[1], "\(output[0]) differs between two identical renders")
     }
 
-    /// A real scene's H.264 MP4, four times: with x264 choosing its own thread count, one render in two
-    /// or three of swift-star differed in the first frame's last bytes (decoded frames identical), so
-    /// four renders agreed only about one time in four.
-    @Test func referenceAnimationMP4IsByteReproducible() throws {
-        let ws = try Workspace()
-        let scene = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("examples/swift-star.yaml").path
-        var hashes = Set<Data>()
-        for k in 0..<4 {
-            let r = try runReel(["render", scene, "-o", ws.file("s\(k).mp4"), "-q"])
-            #expect(r.status == 0, "\(r.stderr)")
-            hashes.insert(FileManager.default.contents(atPath: ws.file("s\(k).mp4")) ?? Data())
-        }
-        #expect(hashes.count == 1, "\(hashes.count) different files from 4 renders")
-    }
-
     /// Two renders into one PNG-sequence folder at once both succeed, and the folder holds one whole
     /// sequence (once: "cannot replace the earlier frames").
     @Test func concurrentRendersToOnePNGFolder() throws {
