@@ -132,8 +132,9 @@ public final class BatchRunner: @unchecked Sendable {
         -> BatchOutcome
     {
         let clip = try Reel.load(job.scene, overrides: output.overrides, sandboxed: plan.sandboxed)
-        try Reel.checkNotAnInput(output.path, inputs: Reel.inputFiles(of: clip.scene, path: job.scene) + [plan.manifest])
-        let hash = Reel.inputsHash(settings: output.settings, files: Reel.inputFiles(of: clip.scene, path: job.scene))
+        let inputs = Reel.inputFiles(of: clip.scene, path: job.scene)
+        try Reel.checkNotAnInput(output.path, inputs: inputs + [plan.manifest])
+        let hash = Reel.inputsHash(settings: output.settings, files: inputs)
         // A killed run's temporaries go whether or not this output needs rendering again (a killed
         // `--force` run leaves them beside outputs that are up to date).
         Self.removeStaleTemporaries(of: output.path)

@@ -49,8 +49,7 @@ extension Reel {
         let bandPixels = (width + 2 * reach + 2) * bandRows
         let depth = Self.groupDepth(scene)
         e.raster = workers * max(1, threads) * bandPixels * (4 + 4 * depth)
-        let drawn = scene.layers.reduce(0.0) { $0 + Self.drawnLayers($1) }
-        e.displayLists = Int(min(drawn, 1e12)) * 2048 * RenderAhead.capacity(workers: workers)
+        e.displayLists = Int(min(scene.drawnLayerBound, 1e12)) * 2048 * RenderAhead.capacity(workers: workers)
         return e
     }
 
@@ -68,11 +67,5 @@ extension Reel {
     static func groupDepth(_ scene: Scene) -> Int {
         func visit(_ l: Layer) -> Int { 1 + ((l.sublayers + (l.mask.map { [$0] } ?? [])).map(visit).max() ?? 0) }
         return min(scene.layers.map(visit).max() ?? 1, 64)
-    }
-
-    static func drawnLayers(_ l: Layer) -> Double {
-        let inner = l.sublayers.reduce(0.0) { $0 + drawnLayers($1) }
-        let instances = l.type == .replicator ? Double(max(1, l.replicator.instanceCount)) : 1
-        return 1 + inner * instances + (l.mask.map(drawnLayers) ?? 0)
     }
 }

@@ -135,6 +135,13 @@ extension Scene {
     /// frame — instance counts multiply down the tree, and an animated `instanceCount` counts at its
     /// largest — with that count; nil when the scene stays within it.
     public func replicationBeyond(_ limit: Int) -> (layer: String, count: Double)? {
+        drawnLayers(limit: limit).first
+    }
+
+    /// The most layers one frame can draw, replicated instances counted as `replicationBeyond` counts them.
+    public var drawnLayerBound: Double { drawnLayers(limit: .max).total }
+
+    private func drawnLayers(limit: Int) -> (total: Double, first: (layer: String, count: Double)?) {
         var found: (String, Double)?
         func drawn(_ layer: Layer) -> Double {
             var inner = 0.0
@@ -145,8 +152,8 @@ extension Scene {
             }
             return 1 + inner + (layer.mask.map(drawn) ?? 0)
         }
-        for l in layers { _ = drawn(l) }
-        return found
+        let total = layers.reduce(0.0) { $0 + drawn($1) }
+        return (total, found)
     }
 
     /// The most instances a replicator can show: its model value, and every value an animation of

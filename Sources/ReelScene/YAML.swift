@@ -38,8 +38,7 @@ enum YAMLReader {
                     "invalid YAML: the document expands to more than \(DocumentLimits.maximumValues) values (aliases of aliases?)",
                 fix: "write the values out, or use fewer nested aliases")
         }
-        var budget = DocumentLimits.maximumValues
-        return try convert(root, file: file, depth: 0, budget: &budget)
+        return try convert(root, file: file, depth: 0)
     }
 
     /// False as soon as the tree holds more than `budget` nodes (aliases count as the copies they make).
@@ -62,18 +61,8 @@ enum YAMLReader {
         node.mark.map { SourceLocation(line: $0.line, column: $0.column) } ?? SourceLocation(line: 1, column: 1)
     }
 
-    /// `budget` counts the values made, alias copies included, so that expansion stays linear in what
-    /// is allowed rather than exponential in the file.
-    static func convert(_ node: Node, file: String, depth: Int, budget: inout Int) throws(SceneError) -> JSONNode {
+    static func convert(_ node: Node, file: String, depth: Int) throws(SceneError) -> JSONNode {
         let here = location(node)
-        budget -= 1
-        guard budget >= 0 else {
-            throw SceneError(
-                file: file, location: here,
-                message:
-                    "invalid YAML: the document expands to more than \(DocumentLimits.maximumValues) values (aliases of aliases?)",
-                fix: "write the values out, or use fewer nested aliases")
-        }
         guard depth < JSONParser.maximumDepth else {
             throw SceneError(
                 file: file, location: here, message: "invalid YAML: nesting deeper than \(JSONParser.maximumDepth) levels")
@@ -97,7 +86,7 @@ enum YAMLReader {
             return JSONNode(value: .string(s.string), location: here)
         case .sequence(let seq):
             var items: [JSONNode] = []
-            for item in seq { items.append(try convert(item, file: file, depth: depth + 1, budget: &budget)) }
+            for item in seq { items.append(try convert(item, file: file, depth: depth + 1)) }
             return JSONNode(value: .array(items), location: here)
         case .mapping(let map):
             var members: [(key: String, keyLocation: SourceLocation, value: JSONNode)] = []
@@ -109,7 +98,7 @@ enum YAMLReader {
                 guard seen.insert(ks.string).inserted else {
                     throw SceneError(file: file, location: location(k), message: "invalid YAML: duplicate key \"\(ks.string)\"")
                 }
-                members.append((ks.string, location(k), try convert(v, file: file, depth: depth + 1, budget: &budget)))
+                members.append((ks.string, location(k), try convert(v, file: file, depth: depth + 1)))
             }
             return JSONNode(value: .object(members), location: here)
         }
