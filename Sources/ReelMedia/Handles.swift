@@ -91,10 +91,26 @@ final class FrameHandle {
         pointer.pointee.width = width
         pointer.pointee.height = height
         try ff("av_frame_get_buffer", av_frame_get_buffer(pointer, 0))
+        clearBuffers()
     }
 
     func makeWritable() throws(MediaError) {
+        let before = pointer.pointee.buf.0
         try ff("av_frame_make_writable", av_frame_make_writable(pointer))
+        if pointer.pointee.buf.0 != before { clearBuffers() }
+    }
+
+    /// Zeroes every byte of the frame's buffers, the padding past each row's width included. Encoders
+    /// read that padding: x264's SIMD plane copy reads rows rounded up to 32 bytes, so a 400-pixel-wide
+    /// picture left whatever the allocator returned in bytes 400–415 of each row, which changed the
+    /// first IDR slice's last bytes from run to run (decoded frames identical, files not).
+    private func clearBuffers() {
+        withUnsafeBytes(of: pointer.pointee.buf) { refs in
+            for ref in refs.bindMemory(to: UnsafeMutablePointer<AVBufferRef>?.self) {
+                guard let ref, let data = ref.pointee.data else { continue }
+                data.initialize(repeating: 0, count: Int(ref.pointee.size))
+            }
+        }
     }
 
     deinit {
