@@ -51,12 +51,17 @@ public final class BatchRunner: @unchecked Sendable {
     private var next = 0
     private var reserved = 0
     private var running = 0
-    private var stopReason: String?
+    /// The jobs' own token: a signal reaches them through `cancellation`, `failFast` stops them alone.
+    private let jobs: Cancellation
     private let items: [(job: Int, output: Int)]
     public let started = Date()
 
-    public init(plan: BatchPlan, concurrency: Int? = nil, memoryLimit: Int? = nil, force: Bool = false, failFast: Bool = false) {
+    public init(
+        plan: BatchPlan, concurrency: Int? = nil, memoryLimit: Int? = nil, force: Bool = false, failFast: Bool = false,
+        cancellation: Cancellation = Cancellation()
+    ) {
         self.plan = plan
+        jobs = Cancellation(parent: cancellation)
         let cores = ProcessInfo.processInfo.activeProcessorCount
         self.concurrency = max(1, concurrency ?? plan.concurrency ?? cores)
         self.memoryLimit = memoryLimit ?? plan.memoryLimit ?? Int(ProcessInfo.processInfo.physicalMemory / 2)
@@ -90,8 +95,11 @@ public final class BatchRunner: @unchecked Sendable {
     }
 
     private func stopMessage() -> String? {
-        if let sig = Interrupts.pendingSignal { return "interrupted by signal \(sig)" }
-        return lock.withLock { stopReason }
+        switch jobs.reason {
+        case nil: return nil
+        case .signal(let sig): return "interrupted by signal \(sig)"
+        case .stopped(let why): return why
+        }
     }
 
     private func work() {
@@ -119,11 +127,7 @@ public final class BatchRunner: @unchecked Sendable {
                 let message = "\(error)"
                 set(item, .failed(message))
                 onFailure(output.path, message)
-                if failFast {
-                    lock.withLock {
-                        if stopReason == nil { stopReason = "another job failed (--fail-fast)" }
-                    }
-                }
+                if failFast { jobs.cancel(.stopped("another job failed (--fail-fast)")) }
             }
         }
     }
@@ -168,7 +172,7 @@ public final class BatchRunner: @unchecked Sendable {
         }
         // Wait for room under the memory limit (one output alone always has it).
         lock.lock()
-        while running > 0 && reserved + need > memoryLimit && stopReason == nil && Interrupts.pendingSignal == nil {
+        while running > 0 && reserved + need > memoryLimit && jobs.reason == nil {
             lock.wait(until: Date(timeIntervalSinceNow: 0.1))
         }
         reserved += need
@@ -184,7 +188,7 @@ public final class BatchRunner: @unchecked Sendable {
         }
         if let reason = stopMessage() { return .notRun(reason) }
         options.memoryLimit = memoryLimit
-        options.shouldStop = { [self] in lock.withLock { stopReason } }
+        options.cancellation = jobs
         let summary = try Reel.render(
             clip, to: output.path, options: options,
             progress: { [self] p in set(item, .running(frame: p.frame, total: p.total)) })

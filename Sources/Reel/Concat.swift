@@ -22,7 +22,9 @@ extension Reel {
     /// - PNG sequences (folders): the frame files, already numbered for the whole clip, are gathered
     ///   into one folder (hard links where possible, else copies).
     @discardableResult
-    public static func concat(_ inputs: [String], to output: String) throws(ReelError) -> ConcatSummary {
+    public static func concat(
+        _ inputs: [String], to output: String, cancellation: Cancellation = Cancellation()
+    ) throws(ReelError) -> ConcatSummary {
         guard !inputs.isEmpty else { throw .usage("no segments to join", fix: "give the segment files, e.g. seg-*.mp4") }
         let container = try Self.container(for: output)
         var seen = Set<String>()
@@ -35,7 +37,7 @@ extension Reel {
                 throw .usage("\(output) is one of the segments", fix: "write the joined clip to another name")
             }
         }
-        if container == .png { return try concatSequences(inputs, to: output) }
+        if container == .png { return try concatSequences(inputs, to: output, cancellation: cancellation) }
         guard [.mp4, .mov, .webm, .gif].contains(container) else {
             throw .usage(
                 "\(output): .\(container.rawValue) segments cannot be joined without re-encoding",
@@ -65,7 +67,7 @@ extension Reel {
         let sorted = ordered.map { i in segments[i] }
         try checkWritableDestination(output)
         let file = OutputFile(target: output)
-        let frames = try file.complete(output: output) {
+        let frames = try file.complete(output: output, cancellation: cancellation) {
             do {
                 return try SegmentJoiner.join(sorted, to: file.temporary, muxer: container.muxerName)
             } catch {
@@ -112,7 +114,9 @@ extension Reel {
     }
 
     /// PNG sequence folders: frame_N.png files numbered for the whole clip.
-    static func concatSequences(_ inputs: [String], to output: String) throws(ReelError) -> ConcatSummary {
+    static func concatSequences(
+        _ inputs: [String], to output: String, cancellation: Cancellation
+    ) throws(ReelError) -> ConcatSummary {
         var segments: [(path: String, info: SegmentInfo)] = []
         var files: [[String]] = []
         for input in inputs {
@@ -144,11 +148,11 @@ extension Reel {
         let order = try checkCoverage(segments)
         try checkSequenceDestination(output)
         let file = OutputFile(target: output, isDirectory: true)
-        try file.complete(output: output) {
+        try file.complete(output: output, cancellation: cancellation) {
             try FileManager.default.createDirectory(atPath: file.temporary, withIntermediateDirectories: false)
             for i in order {
                 for name in files[i] {
-                    if let sig = Interrupts.pendingSignal { throw ReelError.cancelled(signal: sig) }
+                    try cancellation.check()
                     let from = segments[i].path + "/" + name, to = file.temporary + "/" + name
                     if link(from, to) != 0 { try FileManager.default.copyItem(atPath: from, toPath: to) }
                 }

@@ -14,7 +14,7 @@ extension Reel {
         let samples = max(1, min(options.gifPaletteSamples, frames))
         var previous: [UInt8]?
         for j in 0..<samples {
-            if let sig = Interrupts.pendingSignal { throw ReelError.cancelled(signal: sig) }
+            try options.cancellation.check()
             let i = samples == 1 ? 0 : j * (frames - 1) / (samples - 1)
             let t = rate.time(ofFrame: i)
             do {

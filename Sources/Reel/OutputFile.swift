@@ -60,10 +60,10 @@ final class OutputFile: Sendable {
 
     /// Runs `body` (which writes the temporary), then moves the result into place; on any error or
     /// interrupt the temporary is removed and the error is reported against `output`.
-    func complete<T>(output: String, _ body: () throws -> T) throws(ReelError) -> T {
+    func complete<T>(output: String, cancellation: Cancellation, _ body: () throws -> T) throws(ReelError) -> T {
         do {
             let result = try body()
-            if let sig = Interrupts.pendingSignal { throw ReelError.cancelled(signal: sig) }
+            try cancellation.check()
             try commit()
             return result
         } catch let error as ReelError {

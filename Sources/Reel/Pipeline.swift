@@ -16,6 +16,7 @@ final class RenderAhead: @unchecked Sendable {
     private var stopped = false
     private var running = 0
     private let frames: Int
+    private let cancellation: Cancellation
     /// Draws frame `index` into the buffer, or returns false without drawing when the frame is the same
     /// as the one before.
     private let render: @Sendable (Int, inout Frame) throws(ReelError) -> Bool
@@ -25,10 +26,11 @@ final class RenderAhead: @unchecked Sendable {
     static func capacity(workers: Int) -> Int { workers + 2 }
 
     init(
-        frames: Int, width: Int, height: Int, workers: Int,
+        frames: Int, width: Int, height: Int, workers: Int, cancellation: Cancellation,
         render: @escaping @Sendable (Int, inout Frame) throws(ReelError) -> Bool
     ) {
         self.frames = frames
+        self.cancellation = cancellation
         self.render = render
         free = (0..<Self.capacity(workers: workers)).map { _ in Frame(width: width, height: height) }
         running = workers
@@ -76,10 +78,12 @@ final class RenderAhead: @unchecked Sendable {
             if let failure { throw failure }
             if stopped { throw ReelError.usage("rendering stopped", fix: nil) }
             condition.wait(until: Date(timeIntervalSinceNow: 0.05))
-            if let sig = Interrupts.pendingSignal {
+            do {
+                try cancellation.check()
+            } catch {
                 stopped = true
                 condition.broadcast()
-                throw ReelError.cancelled(signal: sig)
+                throw error
             }
         }
         return ready.removeValue(forKey: index)!

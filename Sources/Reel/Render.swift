@@ -56,7 +56,7 @@ extension Reel {
             try wholeClipPalette(into: &settings, renderer: renderer, scene: drawn, rate: rate, frames: frames, options: options)
         }
         let file = OutputFile(target: output, isDirectory: container == .png)
-        try file.complete(output: output) {
+        try file.complete(output: output, cancellation: options.cancellation) {
             let writer: VideoWriter
             do throws(MediaError) {
                 writer = try VideoWriter(path: file.temporary, settings: settings)
@@ -65,7 +65,10 @@ extension Reel {
             }
             let scene = drawn, rate = rate, firstFrame = part.first
             let lists = RecentDisplayLists(keep: workers + 2)
-            let ahead = RenderAhead(frames: part.count, width: settings.width, height: settings.height, workers: workers) {
+            let ahead = RenderAhead(
+                frames: part.count, width: settings.width, height: settings.height, workers: workers,
+                cancellation: options.cancellation
+            ) {
                 (k, frame) throws(ReelError) -> Bool in
                 let i = firstFrame + k
                 let t = rate.time(ofFrame: i)
@@ -89,8 +92,7 @@ extension Reel {
             defer { ahead.stop() }
             var shown: Frame?  // the last frame given to the encoder, kept for repeats
             for i in 0..<part.count {
-                if let sig = Interrupts.pendingSignal { throw ReelError.cancelled(signal: sig) }
-                if let reason = options.shouldStop?() { throw ReelError.stopped(reason: reason) }
+                try options.cancellation.check()
                 let (frame, same) = try ahead.take(i)
                 let current: Frame
                 if same, let previous = shown {
@@ -112,7 +114,7 @@ extension Reel {
                         bytes: writer.bytesWritten))
             }
             if let previous = shown { ahead.recycle(previous) }
-            if let sig = Interrupts.pendingSignal { throw ReelError.cancelled(signal: sig) }
+            try options.cancellation.check()
             do throws(MediaError) {
                 try writer.finish()
             } catch {
@@ -153,7 +155,7 @@ extension Reel {
             throw .raster(error, time: time)
         }
         let file = OutputFile(target: output)
-        try file.complete(output: output) {
+        try file.complete(output: output, cancellation: options.cancellation) {
             try ImageFile.writePNG(
                 StillImage(width: frame.width, height: frame.height, rgba: straightAlpha(frame.pixels)), to: file.temporary)
         }

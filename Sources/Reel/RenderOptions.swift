@@ -74,8 +74,9 @@ public struct RenderOptions: Sendable {
     /// Render part of the clip as a segment that `Reel.concat` joins with the others without
     /// re-encoding: nil renders the whole clip.
     public var segment: SegmentRequest?
-    /// Asked between frames; true stops the render with `ReelError.stopped` (and nothing written).
-    public var shouldStop: (@Sendable () -> String?)?
+    /// Polled between frames: once cancelled, the render stops with `ReelError.cancelled` or
+    /// `.stopped` and writes nothing.
+    public var cancellation = Cancellation()
 
     public init() {}
 }

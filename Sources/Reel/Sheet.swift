@@ -37,7 +37,9 @@ public enum ContactSheet {
     }
 
     /// Renders the frames at `times` into one RGBA image (opaque; transparent scenes over white).
-    public static func image(_ clip: Clip, times: [Double], columns: Int, threads: Int) throws(ReelError) -> StillImage {
+    public static func image(
+        _ clip: Clip, times: [Double], columns: Int, threads: Int, cancellation: Cancellation = Cancellation()
+    ) throws(ReelError) -> StillImage {
         let scene = clip.scene
         let w = scene.pixelWidth, h = scene.pixelHeight
         let columns = max(1, min(columns, times.count))
@@ -59,7 +61,7 @@ public enum ContactSheet {
         }
         let renderer = SceneRenderer(rasterizer: Rasterizer(threads: threads), images: clip.images)
         for (n, t) in times.enumerated() {
-            if let sig = Interrupts.pendingSignal { throw .cancelled(signal: sig) }
+            try cancellation.check()
             let frame: Frame
             do {
                 frame = try renderer.frame(for: scene, at: t)
@@ -83,14 +85,17 @@ public enum ContactSheet {
     }
 
     /// Writes the sheet as PNG under a temporary name, renamed when complete.
-    public static func write(_ clip: Clip, times: [Double], columns: Int, to output: String, threads: Int) throws(ReelError) {
+    public static func write(
+        _ clip: Clip, times: [Double], columns: Int, to output: String, threads: Int,
+        cancellation: Cancellation = Cancellation()
+    ) throws(ReelError) {
         guard URL(fileURLWithPath: output).pathExtension.lowercased() == "png" else {
             throw .usage("\(output): a contact sheet is written as PNG", fix: "name the output with .png")
         }
         try checkWritableDestination(output)
-        let sheet = try image(clip, times: times, columns: columns, threads: threads)
+        let sheet = try image(clip, times: times, columns: columns, threads: threads, cancellation: cancellation)
         let file = OutputFile(target: output)
-        try file.complete(output: output) { try ImageFile.writePNG(sheet, to: file.temporary) }
+        try file.complete(output: output, cancellation: cancellation) { try ImageFile.writePNG(sheet, to: file.temporary) }
     }
 
     /// A 5×7 bitmap font for the labels: digits, '.', '-', 's' and space. Each row is 5 bits, MSB left.

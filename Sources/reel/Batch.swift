@@ -85,7 +85,8 @@ struct Batch: ParsableCommand {
             return
         }
         let runner = BatchRunner(
-            plan: plan, concurrency: concurrency, memoryLimit: memoryLimit.map { $0 << 20 }, force: force, failFast: failFast)
+            plan: plan, concurrency: concurrency, memoryLimit: memoryLimit.map { $0 << 20 }, force: force, failFast: failFast,
+            cancellation: Interrupts.cancellation)
         let kind = progress == "auto" ? (quiet || isatty(2) == 0 ? "none" : "bar") : progress
         runner.onFailure = { path, message in Console.say(.failed(output: path, message: message)) }
         let done = DispatchSemaphore(value: 0)

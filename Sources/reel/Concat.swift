@@ -30,7 +30,7 @@ struct Concat: ParsableCommand {
     func run() throws {
         Interrupts.install()
         do {
-            let summary = try Reel.concat(segments, to: output)
+            let summary = try Reel.concat(segments, to: output, cancellation: Interrupts.cancellation)
             if !quiet {
                 Console.say(
                     .done(

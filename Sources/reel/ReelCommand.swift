@@ -300,6 +300,7 @@ struct Render: ParsableCommand {
         let reporter = ProgressReporter(kind: kind)
         do {
             var options = RenderOptions()
+            options.cancellation = Interrupts.cancellation
             var overrides = SceneOverrides()
             var outputPath = output
             var presetUsed: Preset?
@@ -445,6 +446,7 @@ struct Still: ParsableCommand {
             let clip = try Reel.load(scene, overrides: SceneOverrides(scale: scale), sandboxed: sandbox)
             try Reel.checkNotAnInput(output, inputs: Reel.inputFiles(of: clip.scene, path: scene))
             var options = RenderOptions()
+            options.cancellation = Interrupts.cancellation
             options.threads = threads ?? ProcessInfo.processInfo.activeProcessorCount  // one frame: every core on it
             try Reel.still(clip, at: at, to: output, options: options)
         } catch {
@@ -517,7 +519,8 @@ struct Sheet: ParsableCommand {
             let list = try times() ?? ContactSheet.evenTimes(count: frames ?? 12, scene: clip.scene)
             let c = columns ?? Int(Double(list.count).squareRoot().rounded(.up))
             try ContactSheet.write(
-                clip, times: list, columns: c, to: output, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
+                clip, times: list, columns: c, to: output, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount,
+                cancellation: Interrupts.cancellation)
         } catch let error as ReelError {
             throw failure(error)
         }

@@ -1,24 +1,26 @@
+// Ctrl-C and SIGTERM for the command: they cancel the one token every render of this process polls.
 import Dispatch
 import Foundation
-import Synchronization
+import Reel
 
-/// Ctrl-C and SIGTERM: the render loop sees the request between frames, removes its temporary file and
-/// exits non-zero. If it has not done so within `grace` (a long encoder flush, say), the handler
-/// removes every temporary output itself and exits.
-public enum Interrupts {
-    static let requested = Atomic<Int32>(0)
+/// The render loop sees the cancellation between frames, removes its temporary file and exits
+/// non-zero. If it has not done so within `grace` (a long encoder flush, say), the handler removes every
+/// temporary output itself and exits.
+enum Interrupts {
+    /// Handed to every render, sheet, still, concat and batch the command starts.
+    static let cancellation = Cancellation()
     nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
-    public static let grace: Double = 0.8
+    static let grace: Double = 0.8
 
     /// The signal that asked us to stop, or nil.
-    public static var pendingSignal: Int32? {
-        let s = requested.load(ordering: .relaxed)
-        return s == 0 ? nil : s
+    static var pendingSignal: Int32? {
+        if case .signal(let s) = cancellation.reason { return s }
+        return nil
     }
 
     /// Installs the handlers (once, from the main thread, before rendering). `lastWords` says why the
     /// process exits when it has to exit by itself (the command line's JSON mode words it as JSON).
-    public static func install(
+    static func install(
         lastWords: @escaping @Sendable (Int32) -> Void = { _ in
             FileHandle.standardError.write(Data("reel: interrupted\n".utf8))
         }
@@ -29,9 +31,9 @@ public enum Interrupts {
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
             source.setEventHandler {
-                requested.store(sig, ordering: .relaxed)
+                cancellation.cancel(.signal(sig))
                 queue.asyncAfter(deadline: .now() + grace) {
-                    TemporaryFiles.shared.removeAllForExit()
+                    Reel.removeTemporaryOutputsForExit()
                     lastWords(sig)
                     _exit(128 + sig)
                 }
