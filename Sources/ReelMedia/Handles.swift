@@ -196,3 +196,15 @@ struct FramePlanes {
         linesize = (base + MemoryLayout<AVFrame>.offset(of: \AVFrame.linesize)!).assumingMemoryBound(to: Int32.self)
     }
 }
+
+/// An `AVDictionary` of `pairs`, in that order, for the calls in `body` (which may take entries out of
+/// it, and read what is left); freed after them.
+@discardableResult
+func withDictionary<R>(
+    _ pairs: [(key: String, value: String)], _ body: (inout OpaquePointer?) throws(MediaError) -> R
+) throws(MediaError) -> R {
+    var dictionary: OpaquePointer? = nil
+    defer { av_dict_free(&dictionary) }
+    for (key, value) in pairs { av_dict_set(&dictionary, key, value, 0) }
+    return try body(&dictionary)
+}

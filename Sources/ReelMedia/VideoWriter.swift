@@ -88,26 +88,6 @@ public struct VideoSettings: Sendable {
         if loop < -1 || loop > 65_535 { return "loop must be in 0…65535 (or -1 to play once), got \(loop)" }
         return gif.problem
     }
-
-    /// The encoder's pixel format.
-    var pixelFormat: AVPixelFormat {
-        let c = effectiveChroma, ten = bitDepth == 10
-        switch codec {
-        case .h264, .hevc, .vp9, .av1:
-            if alpha && codec == .vp9 { return AV_PIX_FMT_YUVA420P }
-            switch (c, ten) {
-            case (.yuv444, false): return AV_PIX_FMT_YUV444P
-            case (.yuv444, true): return AV_PIX_FMT_YUV444P10LE
-            case (_, true): return AV_PIX_FMT_YUV420P10LE
-            default: return AV_PIX_FMT_YUV420P
-            }
-        case .prores: return AV_PIX_FMT_YUV422P10LE
-        case .prores4444: return alpha ? AV_PIX_FMT_YUVA444P10LE : AV_PIX_FMT_YUV444P10LE
-        case .apng, .png: return alpha ? AV_PIX_FMT_RGBA : AV_PIX_FMT_RGB24
-        case .webp: return AV_PIX_FMT_BGRA
-        case .gif: return AV_PIX_FMT_PAL8
-        }
-    }
 }
 
 /// Encodes RGBA frames into a file (or, for a PNG sequence, a folder): the codecs of `VideoCodec`.
@@ -120,10 +100,8 @@ public final class VideoWriter {
     private let codec: CodecContext
     private let stream: UnsafeMutablePointer<AVStream>
     private let packet: PacketHandle
-    private let sourceFrame: FrameHandle  // RGBA, wraps the caller's pixels for swscale
     private let encodeFrame: FrameHandle
-    private let scaler: Scaler?
-    private var gifEncoder: GIFFrameEncoder?
+    private let converter: FrameConverter
     private var padded: [UInt8] = []  // odd-sized frames, with the edge repeated
     private var straight: [UInt8] = []  // un-premultiplied frames
     private var frameIndex = 0
@@ -139,148 +117,52 @@ public final class VideoWriter {
         self.settings = settings
         self.path = path
         frameIndex = settings.firstFrame
-        let w = Int32(settings.encodedWidth), h = Int32(settings.encodedHeight)
-        let fps = AVRational(num: Int32(settings.frameRateNumerator), den: Int32(settings.frameRateDenominator))
-        let timeBase = AVRational(num: fps.den, den: fps.num)
-        let target = settings.container == .png ? path + "/frame_%05d.png" : path
-        let kind = settings.codec
+        let options = CodecOptions(settings)
 
-        format = try OutputFormatContext(format: settings.container.muxer, path: target)
-        // SVT-AV1 refuses pictures under 64 pixels a side; libaom encodes any size.
-        let smallAV1 = kind == .av1 && (w < 64 || h < 64)
-        let codecName = smallAV1 ? "libaom-av1" : kind.encoder
-        guard let encoder = avcodec_find_encoder_by_name(codecName) else {
+        format = try OutputFormatContext(
+            format: settings.container.muxer, path: settings.container == .png ? path + "/frame_%05d.png" : path)
+        let encoderName = options.encoderName
+        guard let encoder = avcodec_find_encoder_by_name(encoderName) else {
             throw MediaError(
-                call: "avcodec_find_encoder_by_name(\(codecName))",
-                message: "this FFmpeg has no \(codecName) encoder; install Debian's libavcodec with it (scripts/setup.sh)")
+                call: "avcodec_find_encoder_by_name(\(encoderName))",
+                message: "this FFmpeg has no \(encoderName) encoder; install Debian's libavcodec with it (scripts/setup.sh)")
         }
-        codec = try CodecContext(codec: encoder)
-        let c = codec.pointer
-        c.pointee.width = w
-        c.pointee.height = h
-        c.pointee.time_base = timeBase
-        c.pointee.framerate = fps
-        c.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
-        c.pointee.pix_fmt = settings.pixelFormat
-
-        var options: OpaquePointer? = nil
-        defer { av_dict_free(&options) }
-        if kind.isYUV {
-            // BT.709, limited range: signalled here, copied to the stream, and used by the scaler below.
-            c.pointee.color_primaries = AVCOL_PRI_BT709
-            c.pointee.color_trc = AVCOL_TRC_BT709
-            c.pointee.colorspace = AVCOL_SPC_BT709
-            c.pointee.color_range = AVCOL_RANGE_MPEG
-            // Each chroma sample is the mean of its block (the scaler's area filter below), so it sits
-            // at the block's centre; say so, so that decoders that honour it place it right.
-            if settings.effectiveChroma != .yuv444 { c.pointee.chroma_sample_location = AVCHROMA_LOC_CENTER }
-        }
-        switch kind {
-        case .h264:
-            av_dict_set(&options, "crf", String(settings.crf ?? 18), 0)
-            av_dict_set(&options, "preset", settings.preset ?? "medium", 0)
-        case .hevc:
-            av_dict_set(&options, "crf", String(settings.crf ?? 20), 0)
-            av_dict_set(&options, "preset", settings.preset ?? "medium", 0)
-            av_dict_set(&options, "x265-params", "log-level=error", 0)
-        case .vp9:
-            c.pointee.bit_rate = 0  // constant quality
-            av_dict_set(&options, "crf", String(settings.crf ?? 30), 0)
-            av_dict_set(&options, "deadline", "good", 0)
-            av_dict_set(&options, "cpu-used", settings.preset ?? "2", 0)
-            av_dict_set(&options, "row-mt", "1", 0)
-        case .av1 where smallAV1:
-            c.pointee.bit_rate = 0
-            av_dict_set(&options, "crf", String(settings.crf ?? 30), 0)
-            av_dict_set(&options, "cpu-used", "6", 0)
-        case .av1:
-            av_dict_set(&options, "crf", String(settings.crf ?? 30), 0)
-            av_dict_set(&options, "preset", settings.preset ?? "8", 0)
-            setenv("SVT_LOG", "1", 0)  // errors only on stderr
-        case .prores, .prores4444:
-            av_dict_set(&options, "profile", kind == .prores ? "3" : "4", 0)  // 422 HQ, 4444
-            av_dict_set(&options, "vendor", "apl0", 0)
-        case .webp:
-            av_dict_set(&options, "quality", String(settings.lossless ? 100 : settings.quality), 0)
-            av_dict_set(&options, "lossless", settings.lossless ? "1" : "0", 0)
-        case .gif:
-            av_dict_set(&options, "gifflags", settings.gif.differencing ? "+offsetting+transdiff" : "-offsetting-transdiff", 0)
-        case .apng, .png:
-            break
-        }
-        if format.pointer.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 {
-            c.pointee.flags |= Int32(AV_CODEC_FLAG_GLOBAL_HEADER)
-        }
-        try ff("avcodec_open2(\(codecName))", avcodec_open2(c, encoder, &options))
-        if let leftover = av_dict_get(options, "", nil, AV_DICT_IGNORE_SUFFIX) {
-            throw MediaError(
-                call: "avcodec_open2(\(codecName))", message: "option \(String(cString: leftover.pointee.key)) was not accepted")
+        let context = try CodecContext(codec: encoder)
+        codec = context
+        options.configure(
+            context.pointer, globalHeader: format.pointer.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0)
+        try withDictionary(options.privateOptions) { (dictionary) throws(MediaError) in
+            try ff("avcodec_open2(\(encoderName))", avcodec_open2(context.pointer, encoder, &dictionary))
+            // An option the encoder did not take is left in the dictionary; a typo must not pass silently.
+            if let leftover = av_dict_get(dictionary, "", nil, AV_DICT_IGNORE_SUFFIX) {
+                throw MediaError(
+                    call: "avcodec_open2(\(encoderName))",
+                    message: "option \(String(cString: leftover.pointee.key)) was not accepted")
+            }
         }
 
         guard let st = avformat_new_stream(format.pointer, nil) else {
             throw MediaError(call: "avformat_new_stream", message: "out of memory")
         }
         stream = st
-        st.pointee.time_base = timeBase
-        st.pointee.avg_frame_rate = fps
-        st.pointee.r_frame_rate = fps
-        try ff("avcodec_parameters_from_context", avcodec_parameters_from_context(st.pointee.codecpar, c))
-        if kind == .hevc {
-            // 'hvc1' (parameter sets in the sample description): what Apple's players require.
-            st.pointee.codecpar.pointee.codec_tag = 0x3163_7668
-        }
+        try options.configure(st, from: context.pointer)
 
         packet = try PacketHandle()
-        sourceFrame = try FrameHandle()
-        encodeFrame = try FrameHandle(format: settings.pixelFormat, width: w, height: h)
-        if kind.isYUV {
-            // Some encoders (prores_ks) take the colour description from each frame rather than the context.
-            let f = encodeFrame.pointer
-            f.pointee.color_primaries = AVCOL_PRI_BT709
-            f.pointee.color_trc = AVCOL_TRC_BT709
-            f.pointee.colorspace = AVCOL_SPC_BT709
-            f.pointee.color_range = AVCOL_RANGE_MPEG
-        }
-        if kind == .gif {
-            scaler = nil
-            gifEncoder = GIFFrameEncoder(
-                width: settings.width, height: settings.height, options: settings.gif, alpha: settings.alpha)
-        } else {
-            scaler = try Scaler(
-                srcWidth: w, srcHeight: h, srcFormat: AV_PIX_FMT_RGBA,
-                dstWidth: w, dstHeight: h, dstFormat: settings.pixelFormat,
-                srcColorspace: SWS_CS_ITU709, srcFullRange: true,
-                dstColorspace: SWS_CS_ITU709, dstFullRange: !kind.isYUV, filter: SWS_AREA)
-        }
+        encodeFrame = try FrameHandle(format: options.pixelFormat, width: options.width, height: options.height)
+        options.describeColour(of: encodeFrame.pointer)
+        converter = try FrameConverter(settings, options: options)
 
         if settings.container == .png {
             try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } else {
             try format.openIO(path: path)
         }
-        var muxOptions: OpaquePointer? = nil
-        defer { av_dict_free(&muxOptions) }
-        switch settings.container {
-        case .mp4, .mov:
-            // The moov atom first (playback starts while downloading); the 'colr' atom for every codec.
-            av_dict_set(&muxOptions, "movflags", "+faststart+write_colr", 0)
-        case .gif:
-            av_dict_set(&muxOptions, "loop", String(settings.loop), 0)
-        case .apng:
-            av_dict_set(&muxOptions, "plays", String(settings.loop == 0 ? 0 : max(1, settings.loop + 1)), 0)
-        case .webp:
-            av_dict_set(&muxOptions, "loop", String(settings.loop == 0 ? 0 : max(1, settings.loop + 1)), 0)
-        case .png:
-            av_dict_set(&muxOptions, "start_number", String(settings.firstFrame), 0)
-        case .webm:
-            // Matroska writes random segment and track UIDs and the date unless asked to be exact:
-            // two renders of one scene must give the same bytes.
-            format.pointer.pointee.flags |= AVFMT_FLAG_BITEXACT
+        let muxer = MuxerOptions(settings: settings)
+        let formatContext = format.pointer
+        muxer.configure(formatContext)
+        try withDictionary(muxer.privateOptions) { (dictionary) throws(MediaError) in
+            try ff("avformat_write_header", avformat_write_header(formatContext, &dictionary))
         }
-        if let comment = settings.comment, settings.container != .gif {
-            av_dict_set(&format.pointer.pointee.metadata, "comment", comment, 0)
-        }
-        try ff("avformat_write_header", avformat_write_header(format.pointer, &muxOptions))
     }
 
     /// Appends one frame: `width × height` RGBA pixels, rows `width·4` bytes apart; opaque, or
@@ -326,60 +208,8 @@ public final class VideoWriter {
     private func encodeRGBA(_ rgba: UnsafePointer<UInt8>, stride: Int) throws(MediaError) {
         let f = encodeFrame.pointer
         try encodeFrame.makeWritable()
-        if let gif = gifEncoder {
-            let planes = FramePlanes(f)
-            let palette = UnsafeMutableRawPointer(planes.data[1]!).assumingMemoryBound(to: UInt32.self)
-            gif.encode(
-                rgba: rgba, rgbaStride: stride, into: planes.data[0]!, indexStride: Int(planes.linesize[0]),
-                palette: palette)
-            f.pointee.pts = Int64(frameIndex)
-        } else if !settings.codec.isYUV {
-            // RGB targets: a byte shuffle, exact (swscale's RGB-to-RGB paths may dither or round).
-            let planes = FramePlanes(f)
-            let dst = planes.data[0]!, dstStride = Int(planes.linesize[0])
-            let w = Int(f.pointee.width), h = Int(f.pointee.height)
-            let format = settings.pixelFormat
-            for y in 0..<h {
-                let s = rgba + y * stride
-                let d = dst + y * dstStride
-                if format == AV_PIX_FMT_RGBA {
-                    d.update(from: s, count: w * 4)
-                } else if format == AV_PIX_FMT_BGRA {
-                    for x in 0..<w {
-                        d[x * 4] = s[x * 4 + 2]
-                        d[x * 4 + 1] = s[x * 4 + 1]
-                        d[x * 4 + 2] = s[x * 4]
-                        d[x * 4 + 3] = s[x * 4 + 3]
-                    }
-                } else {  // RGB24
-                    for x in 0..<w {
-                        d[x * 3] = s[x * 4]
-                        d[x * 3 + 1] = s[x * 4 + 1]
-                        d[x * 3 + 2] = s[x * 4 + 2]
-                    }
-                }
-            }
-            f.pointee.pts = Int64(frameIndex)
-        } else if settings.pixelFormat == AV_PIX_FMT_YUV420P {
-            let planes = FramePlanes(f)
-            BT709Converter.convert(
-                rgba: rgba, rgbaStride: stride, width: Int(f.pointee.width), height: Int(f.pointee.height),
-                y: planes.data[0]!, yStride: Int(planes.linesize[0]),
-                u: planes.data[1]!, uStride: Int(planes.linesize[1]),
-                v: planes.data[2]!, vStride: Int(planes.linesize[2]))
-            f.pointee.pts = Int64(frameIndex)
-        } else {
-            let src = sourceFrame.pointer
-            let planes = FramePlanes(src)
-            planes.data[0] = UnsafeMutablePointer(mutating: rgba)
-            planes.linesize[0] = Int32(stride)
-            src.pointee.width = f.pointee.width
-            src.pointee.height = f.pointee.height
-            src.pointee.format = AV_PIX_FMT_RGBA.rawValue
-            defer { planes.data[0] = nil }
-            try scaler!.scale(src: src, dst: f)
-            f.pointee.pts = Int64(frameIndex)
-        }
+        try converter.convert(rgba, stride: stride, into: f)
+        f.pointee.pts = Int64(frameIndex)
         frameIndex += 1
         try send(f)
     }

@@ -11,7 +11,7 @@ struct BandPainter {
     let shadeRow: UnsafeMutablePointer<SIMD4<Float>>
     let maxWidth: Int
 
-    init(frameWidth: Int, tree: DrawTree, maxRows: Int) {
+    private init(frameWidth: Int, tree: DrawTree, maxRows: Int) {
         self.frameWidth = frameWidth
         let reach = tree.nodes.map(\.reach).max() ?? 0
         maxWidth = frameWidth + 2 * reach
@@ -19,9 +19,15 @@ struct BandPainter {
         shadeRow = .allocate(capacity: maxWidth + 2)
     }
 
-    func release() {
-        scratch.deallocate()
-        shadeRow.deallocate()
+    /// A painter for bands of up to `maxRows` rows of `tree`, alive for `body` only: its scratch memory
+    /// is freed when it returns.
+    static func with<R>(frameWidth: Int, tree: DrawTree, maxRows: Int, _ body: (BandPainter) -> R) -> R {
+        let painter = BandPainter(frameWidth: frameWidth, tree: tree, maxRows: maxRows)
+        defer {
+            painter.scratch.deallocate()
+            painter.shadeRow.deallocate()
+        }
+        return body(painter)
     }
 
     func paint(_ nodes: [DrawTree.Node], into canvas: Canvas) {
@@ -98,39 +104,47 @@ struct BandPainter {
         guard x0 < x1, y0 < y1 else { return }
         let canvas = band.view(x0: x0, y0: y0, x1: x1, y1: y1)
         let margin = group.shadow?.margin ?? 0
-        let content = OffscreenCanvas(
-            x0: canvas.x0 - margin, y0: canvas.y0 - margin, width: canvas.width + 2 * margin, rows: canvas.rows + 2 * margin)
-        defer { content.release() }
-        paint(group.content, into: content.canvas)
+        withOffscreen(
+            x0: canvas.x0 - margin, y0: canvas.y0 - margin, width: canvas.width + 2 * margin, rows: canvas.rows + 2 * margin
+        ) { content in
+            paint(group.content, into: content)
 
-        if let shadow = group.shadow, group.opacity >= 1, group.clip == nil, group.mask == nil, group.tint == nil {
-            // Source-over is associative: (content over shadow) over the band is content over (shadow over
-            // the band). Drawn so, straight into the band, the shadowed picture needs no canvas of its own
-            // nor a pass to composite it (the same colours within rounding: ±1 level where both overlap).
-            drawShadow(shadow, of: content.canvas, into: canvas)
-            composite(content.canvas, onto: canvas, factor: 1, clip: nil, mask: nil)
-            return
+            if let shadow = group.shadow, group.opacity >= 1, group.clip == nil, group.mask == nil, group.tint == nil {
+                // Source-over is associative: (content over shadow) over the band is content over (shadow over
+                // the band). Drawn so, straight into the band, the shadowed picture needs no canvas of its own
+                // nor a pass to composite it (the same colours within rounding: ±1 level where both overlap).
+                drawShadow(shadow, of: content, into: canvas)
+                composite(content, onto: canvas, factor: 1, clip: nil, mask: nil)
+                return
+            }
+            withPicture(of: group, content: content, in: canvas) { picture in
+                withMask(of: group, in: canvas) { mask in
+                    composite(picture, onto: band, factor: group.opacity, clip: group.clip, mask: mask, tint: group.tint)
+                }
+            }
         }
+    }
 
-        // The picture to composite, in the canvas's rectangle: the content, over its shadow if any.
-        var picture = content.canvas
-        var shadowed: OffscreenCanvas?
-        defer { shadowed?.release() }
-        if let shadow = group.shadow {
-            let s = OffscreenCanvas(x0: canvas.x0, y0: canvas.y0, width: canvas.width, rows: canvas.rows)
-            drawShadow(shadow, of: content.canvas, into: s.canvas)
-            composite(content.canvas, onto: s.canvas, factor: 1, clip: nil, mask: nil)
-            shadowed = s
-            picture = s.canvas
+    /// The picture to composite, in the canvas's rectangle: the content, over its shadow (in a canvas of
+    /// its own) if the group has one.
+    private func withPicture(
+        of group: DrawTree.PreparedGroup, content: Canvas, in canvas: Canvas, _ body: (Canvas) -> Void
+    ) {
+        guard let shadow = group.shadow else { return body(content) }
+        withOffscreen(x0: canvas.x0, y0: canvas.y0, width: canvas.width, rows: canvas.rows) { shadowed in
+            drawShadow(shadow, of: content, into: shadowed)
+            composite(content, onto: shadowed, factor: 1, clip: nil, mask: nil)
+            body(shadowed)
         }
-        var maskCanvas: OffscreenCanvas?
-        defer { maskCanvas?.release() }
-        if let mask = group.mask {
-            let m = OffscreenCanvas(x0: canvas.x0, y0: canvas.y0, width: canvas.width, rows: canvas.rows)
-            paint(mask, into: m.canvas)
-            maskCanvas = m
+    }
+
+    /// The group's mask painted in the canvas's rectangle, or nil when it has none.
+    private func withMask(of group: DrawTree.PreparedGroup, in canvas: Canvas, _ body: (Canvas?) -> Void) {
+        guard let mask = group.mask else { return body(nil) }
+        withOffscreen(x0: canvas.x0, y0: canvas.y0, width: canvas.width, rows: canvas.rows) { m in
+            paint(mask, into: m)
+            body(m)
         }
-        composite(picture, onto: band, factor: group.opacity, clip: group.clip, mask: maskCanvas?.canvas, tint: group.tint)
     }
 
     /// Source-over of the pixels `columns` of one row of `src` onto `dst`, scaled by `f` (> 0): a word

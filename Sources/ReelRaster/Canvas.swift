@@ -33,15 +33,12 @@ struct Canvas {
     }
 }
 
-/// A transparent canvas of its own memory, for a group's content, shadow or mask.
-struct OffscreenCanvas {
-    let canvas: Canvas
-
-    init(x0: Int, y0: Int, width: Int, rows: Int) {
-        let p = UnsafeMutablePointer<UInt8>.allocate(capacity: width * rows * 4)
-        p.initialize(repeating: 0, count: width * rows * 4)
-        canvas = Canvas(pixels: p, x0: x0, y0: y0, width: width, rows: rows)
-    }
-
-    func release() { canvas.pixels.deallocate() }
+/// A transparent canvas of its own memory, for a group's content, shadow or mask, alive for `body` only:
+/// the memory is freed when it returns, so a caller cannot forget to (nor free it twice).
+@inline(__always)
+func withOffscreen<R>(x0: Int, y0: Int, width: Int, rows: Int, _ body: (Canvas) -> R) -> R {
+    let p = UnsafeMutablePointer<UInt8>.allocate(capacity: width * rows * 4)
+    defer { p.deallocate() }
+    p.initialize(repeating: 0, count: width * rows * 4)
+    return body(Canvas(pixels: p, x0: x0, y0: y0, width: width, rows: rows))
 }

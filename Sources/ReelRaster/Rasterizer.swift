@@ -74,20 +74,20 @@ public struct Rasterizer: Sendable {
         frame.pixels.withUnsafeMutableBufferPointer { buffer in
             let pixels = SendablePointer(base: buffer.baseAddress!)
             DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                let painter = BandPainter(frameWidth: width, tree: tree, maxRows: bandHeight)
-                var band = worker
-                while band < bands {
-                    let y0 = band * bandHeight
-                    let rows = min(bandHeight, height - y0)
-                    let canvas = Canvas(pixels: pixels.base + y0 * width * 4, x0: 0, y0: y0, width: width, rows: rows)
-                    if let word {
-                        UnsafeMutableRawPointer(canvas.pixels).bindMemory(to: UInt32.self, capacity: width * rows)
-                            .update(repeating: word, count: width * rows)
+                BandPainter.with(frameWidth: width, tree: tree, maxRows: bandHeight) { painter in
+                    var band = worker
+                    while band < bands {
+                        let y0 = band * bandHeight
+                        let rows = min(bandHeight, height - y0)
+                        let canvas = Canvas(pixels: pixels.base + y0 * width * 4, x0: 0, y0: y0, width: width, rows: rows)
+                        if let word {
+                            UnsafeMutableRawPointer(canvas.pixels).bindMemory(to: UInt32.self, capacity: width * rows)
+                                .update(repeating: word, count: width * rows)
+                        }
+                        for i in perBand[band] { painter.paint(tree.nodes[Int(i)], into: canvas) }
+                        band += workers
                     }
-                    for i in perBand[band] { painter.paint(tree.nodes[Int(i)], into: canvas) }
-                    band += workers
                 }
-                painter.release()
             }
         }
     }
