@@ -1,3 +1,4 @@
+/// Snapshot → display list → frame: presentation layers drawn in Core Animation's order, in device pixels.
 import Foundation
 import ReelGeometry
 import ReelRaster
@@ -32,7 +33,7 @@ public struct SceneRenderer: Sendable {
     /// The commands that draw one layer and its sublayers, in Core Animation's order: shadow (of the
     /// whole layer), background, contents (image, shape or gradient), sublayers, border; then the mask,
     /// the `masksToBounds` clip and the opacity apply to all of it as one picture.
-    func emit(_ layer: Layer, parentToDevice: Transform3D, into out: inout [DisplayList.Command]) {
+    func emit(_ layer: PresentationLayer, parentToDevice: Transform3D, into out: inout [DisplayList.Command]) {
         guard !layer.hidden, layer.opacity > 0 else { return }
         let size = layer.bounds.size
         // CORE-ANIMATION.md §8.2: q ↦ ((q − ap)·transform) + (position, zPosition), with the anchor point
@@ -153,7 +154,7 @@ public struct SceneRenderer: Sendable {
     /// A replicator's instances (CORE-ANIMATION.md §8.5): instance k is its sublayers as sampled at
     /// t − k·instanceDelay, moved by T(−c)·instanceTransformᵏ·T(c) about the bounds' centre c
     /// (UNCONFIRMED against the anchor point), and multiplied by instanceColor + k·offsets.
-    func emitInstances(of layer: Layer, childToDevice: Transform3D, into body: inout [DisplayList.Command]) {
+    func emitInstances(of layer: PresentationLayer, childToDevice: Transform3D, into body: inout [DisplayList.Command]) {
         let r = layer.replicator
         let c = Point(x: layer.bounds.midX, y: layer.bounds.midY)
         var power = Transform3D.identity
@@ -176,7 +177,7 @@ public struct SceneRenderer: Sendable {
         }
     }
 
-    func shadowOf(_ layer: Layer, toDevice: Transform2D) -> Shadow? {
+    func shadowOf(_ layer: PresentationLayer, toDevice: Transform2D) -> Shadow? {
         guard layer.shadowOpacity > 0, layer.shadowColor.alpha > 0 else { return nil }
         var color = layer.shadowColor
         color.alpha *= min(layer.shadowOpacity, 1)

@@ -1,3 +1,4 @@
+/// The animatable key paths of a layer, and how each reads and writes layer properties.
 import ReelAnimation
 import ReelGeometry
 
@@ -80,105 +81,116 @@ public enum LayerKeyPath: String, Sendable, CaseIterable {
         }
     }
 
-    public func get(_ layer: Layer) -> AnimatableValue {
+    public func get(_ values: LayerProperties) -> AnimatableValue {
         if let component = transformComponent {
-            return component.get(layer.transform)
+            return component.get(values.transform)
         }
         switch self {
-        case .position: return .point(layer.position)
-        case .positionX: return .number(layer.position.x)
-        case .positionY: return .number(layer.position.y)
-        case .bounds: return .rect(layer.bounds)
-        case .boundsSize: return .size(layer.bounds.size)
-        case .boundsWidth: return .number(layer.bounds.size.width)
-        case .boundsHeight: return .number(layer.bounds.size.height)
-        case .anchorPoint: return .point(layer.anchorPoint)
-        case .transform: return .transform(layer.transform)
-        case .sublayerTransform: return .transform(layer.sublayerTransform)
-        case .zPosition: return .number(layer.zPosition)
+        case .position: return .point(values.position)
+        case .positionX: return .number(values.position.x)
+        case .positionY: return .number(values.position.y)
+        case .bounds: return .rect(values.bounds)
+        case .boundsSize: return .size(values.bounds.size)
+        case .boundsWidth: return .number(values.bounds.size.width)
+        case .boundsHeight: return .number(values.bounds.size.height)
+        case .anchorPoint: return .point(values.anchorPoint)
+        case .transform: return .transform(values.transform)
+        case .sublayerTransform: return .transform(values.sublayerTransform)
+        case .zPosition: return .number(values.zPosition)
         case .transformScale, .transformScaleX, .transformScaleY, .transformScaleZ, .transformRotation, .transformRotationX,
             .transformRotationY, .transformRotationZ, .transformTranslation, .transformTranslationX, .transformTranslationY,
             .transformTranslationZ:
             return .number(0)  // handled above
-        case .opacity: return .number(layer.opacity)
-        case .hidden: return .bool(layer.hidden)
-        case .backgroundColor: return .color(layer.backgroundColor ?? .clear)
-        case .cornerRadius: return .number(layer.cornerRadius)
-        case .borderWidth: return .number(layer.borderWidth)
-        case .borderColor: return .color(layer.borderColor)
-        case .shadowColor: return .color(layer.shadowColor)
-        case .shadowOpacity: return .number(layer.shadowOpacity)
-        case .shadowOffset: return .point(layer.shadowOffset)
-        case .shadowRadius: return .number(layer.shadowRadius)
-        case .fillColor: return .color(layer.shape.fillColor ?? .clear)
-        case .strokeColor: return .color(layer.shape.strokeColor ?? .clear)
-        case .lineWidth: return .number(layer.shape.stroke.lineWidth)
-        case .miterLimit: return .number(layer.shape.stroke.miterLimit)
-        case .lineDashPhase: return .number(layer.shape.stroke.lineDashPhase)
-        case .strokeStart: return .number(layer.shape.stroke.strokeStart)
-        case .strokeEnd: return .number(layer.shape.stroke.strokeEnd)
-        case .startPoint: return .point(layer.gradient.startPoint)
-        case .endPoint: return .point(layer.gradient.endPoint)
-        case .path: return .path(layer.shape.path)
-        case .instanceCount: return .number(Double(layer.replicator.instanceCount))
-        case .instanceDelay: return .number(layer.replicator.instanceDelay)
-        case .instanceTransform: return .transform(layer.replicator.instanceTransform)
-        case .instanceColor: return .color(layer.replicator.instanceColor)
-        case .colors: return .colors(layer.gradient.colors)
+        case .opacity: return .number(values.opacity)
+        case .hidden: return .bool(values.hidden)
+        case .backgroundColor: return .color(values.backgroundColor ?? .clear)
+        case .cornerRadius: return .number(values.cornerRadius)
+        case .borderWidth: return .number(values.borderWidth)
+        case .borderColor: return .color(values.borderColor)
+        case .shadowColor: return .color(values.shadowColor)
+        case .shadowOpacity: return .number(values.shadowOpacity)
+        case .shadowOffset: return .point(values.shadowOffset)
+        case .shadowRadius: return .number(values.shadowRadius)
+        case .fillColor: return .color(values.shape.fillColor ?? .clear)
+        case .strokeColor: return .color(values.shape.strokeColor ?? .clear)
+        case .lineWidth: return .number(values.shape.stroke.lineWidth)
+        case .miterLimit: return .number(values.shape.stroke.miterLimit)
+        case .lineDashPhase: return .number(values.shape.stroke.lineDashPhase)
+        case .strokeStart: return .number(values.shape.stroke.strokeStart)
+        case .strokeEnd: return .number(values.shape.stroke.strokeEnd)
+        case .startPoint: return .point(values.gradient.startPoint)
+        case .endPoint: return .point(values.gradient.endPoint)
+        case .path: return .path(values.shape.path)
+        case .instanceCount: return .number(Double(values.replicator.instanceCount))
+        case .instanceDelay: return .number(values.replicator.instanceDelay)
+        case .instanceTransform: return .transform(values.replicator.instanceTransform)
+        case .instanceColor: return .color(values.replicator.instanceColor)
+        case .colors: return .colors(values.gradient.colors)
         case .locations:
-            let n = layer.gradient.colors.count
-            return .numbers(layer.gradient.locations ?? (0..<n).map { n > 1 ? Double($0) / Double(n - 1) : 0 })
+            let n = values.gradient.colors.count
+            return .numbers(values.gradient.locations ?? (0..<n).map { n > 1 ? Double($0) / Double(n - 1) : 0 })
         }
     }
 
     /// Sets the value; a value of the wrong type is ignored (the decoder checks types up front).
-    public func set(_ value: AnimatableValue, on layer: inout Layer) {
+    public func set(_ value: AnimatableValue, on values: inout LayerProperties) {
         if let component = transformComponent {
-            layer.transform = component.set(value, in: layer.transform)
+            values.transform = component.set(value, in: values.transform)
             return
         }
         switch (self, value) {
-        case (.position, .point(let p)): layer.position = p
-        case (.positionX, .number(let v)): layer.position.x = v
-        case (.positionY, .number(let v)): layer.position.y = v
-        case (.bounds, .rect(let r)): layer.bounds = r
-        case (.boundsSize, .size(let s)): layer.bounds.size = s
-        case (.boundsWidth, .number(let v)): layer.bounds.size.width = v
-        case (.boundsHeight, .number(let v)): layer.bounds.size.height = v
-        case (.anchorPoint, .point(let p)): layer.anchorPoint = p
-        case (.transform, .transform(let t)): layer.transform = t
-        case (.sublayerTransform, .transform(let t)): layer.sublayerTransform = t
-        case (.zPosition, .number(let v)): layer.zPosition = v
-        case (.opacity, .number(let v)): layer.opacity = v
-        case (.hidden, .bool(let b)): layer.hidden = b
-        case (.backgroundColor, .color(let c)): layer.backgroundColor = c
-        case (.cornerRadius, .number(let v)): layer.cornerRadius = v
-        case (.borderWidth, .number(let v)): layer.borderWidth = v
-        case (.borderColor, .color(let c)): layer.borderColor = c
-        case (.shadowColor, .color(let c)): layer.shadowColor = c
-        case (.shadowOpacity, .number(let v)): layer.shadowOpacity = v
-        case (.shadowOffset, .point(let p)): layer.shadowOffset = p
-        case (.shadowRadius, .number(let v)): layer.shadowRadius = v
-        case (.fillColor, .color(let c)): layer.shape.fillColor = c
-        case (.strokeColor, .color(let c)): layer.shape.strokeColor = c
-        case (.lineWidth, .number(let v)): layer.shape.stroke.lineWidth = v
-        case (.miterLimit, .number(let v)): layer.shape.stroke.miterLimit = v
-        case (.lineDashPhase, .number(let v)): layer.shape.stroke.lineDashPhase = v
-        case (.strokeStart, .number(let v)): layer.shape.stroke.strokeStart = v
-        case (.strokeEnd, .number(let v)): layer.shape.stroke.strokeEnd = v
-        case (.startPoint, .point(let p)): layer.gradient.startPoint = p
-        case (.endPoint, .point(let p)): layer.gradient.endPoint = p
-        case (.path, .path(let p)): layer.shape.path = p
+        case (.position, .point(let p)): values.position = p
+        case (.positionX, .number(let v)): values.position.x = v
+        case (.positionY, .number(let v)): values.position.y = v
+        case (.bounds, .rect(let r)): values.bounds = r
+        case (.boundsSize, .size(let s)): values.bounds.size = s
+        case (.boundsWidth, .number(let v)): values.bounds.size.width = v
+        case (.boundsHeight, .number(let v)): values.bounds.size.height = v
+        case (.anchorPoint, .point(let p)): values.anchorPoint = p
+        case (.transform, .transform(let t)): values.transform = t
+        case (.sublayerTransform, .transform(let t)): values.sublayerTransform = t
+        case (.zPosition, .number(let v)): values.zPosition = v
+        case (.opacity, .number(let v)): values.opacity = v
+        case (.hidden, .bool(let b)): values.hidden = b
+        case (.backgroundColor, .color(let c)): values.backgroundColor = c
+        case (.cornerRadius, .number(let v)): values.cornerRadius = v
+        case (.borderWidth, .number(let v)): values.borderWidth = v
+        case (.borderColor, .color(let c)): values.borderColor = c
+        case (.shadowColor, .color(let c)): values.shadowColor = c
+        case (.shadowOpacity, .number(let v)): values.shadowOpacity = v
+        case (.shadowOffset, .point(let p)): values.shadowOffset = p
+        case (.shadowRadius, .number(let v)): values.shadowRadius = v
+        case (.fillColor, .color(let c)): values.shape.fillColor = c
+        case (.strokeColor, .color(let c)): values.shape.strokeColor = c
+        case (.lineWidth, .number(let v)): values.shape.stroke.lineWidth = v
+        case (.miterLimit, .number(let v)): values.shape.stroke.miterLimit = v
+        case (.lineDashPhase, .number(let v)): values.shape.stroke.lineDashPhase = v
+        case (.strokeStart, .number(let v)): values.shape.stroke.strokeStart = v
+        case (.strokeEnd, .number(let v)): values.shape.stroke.strokeEnd = v
+        case (.startPoint, .point(let p)): values.gradient.startPoint = p
+        case (.endPoint, .point(let p)): values.gradient.endPoint = p
+        case (.path, .path(let p)): values.shape.path = p
         case (.instanceCount, .number(let v)):
-            layer.replicator.instanceCount = Int(max(0, min(v, Double(Scene.maximumInstances))).rounded(.down))
-        case (.instanceDelay, .number(let v)): layer.replicator.instanceDelay = v
-        case (.instanceTransform, .transform(let t)): layer.replicator.instanceTransform = t
-        case (.instanceColor, .color(let c)): layer.replicator.instanceColor = c
-        case (.colors, .colors(let c)): layer.gradient.colors = c
-        case (.locations, .numbers(let v)): layer.gradient.locations = v
+            values.replicator.instanceCount = Int(max(0, min(v, Double(Scene.maximumInstances))).rounded(.down))
+        case (.instanceDelay, .number(let v)): values.replicator.instanceDelay = v
+        case (.instanceTransform, .transform(let t)): values.replicator.instanceTransform = t
+        case (.instanceColor, .color(let c)): values.replicator.instanceColor = c
+        case (.colors, .colors(let c)): values.gradient.colors = c
+        case (.locations, .numbers(let v)): values.gradient.locations = v
         default: break
         }
     }
+}
+
+extension LayerKeyPath {
+    /// The model value.
+    public func get(_ layer: Layer) -> AnimatableValue { get(layer.properties) }
+
+    /// The value on screen.
+    public func get(_ layer: PresentationLayer) -> AnimatableValue { get(layer.properties) }
+
+    /// Sets the model value; a value of the wrong type is ignored.
+    public func set(_ value: AnimatableValue, on layer: inout Layer) { set(value, on: &layer.properties) }
 }
 
 /// The `transform.*` key paths (CORE-ANIMATION.md §7.3): read by decomposing the transform; set by

@@ -1,3 +1,4 @@
+/// The scene model: canvas and timing, and the layer model with its properties and the animations added to it.
 import ReelAnimation
 import ReelGeometry
 
@@ -182,10 +183,9 @@ public enum ContentsGravity: String, Sendable, CaseIterable {
     }
 }
 
-/// A layer's model values (Core Animation's names and defaults, CORE-ANIMATION.md §8.1).
-public struct Layer: Sendable {
-    public var name: String
-    public var type: LayerType
+/// The values of a layer's properties (Core Animation's names and defaults, CORE-ANIMATION.md §8.1):
+/// a model layer holds them as set, a presentation layer as they are on screen at one time.
+public struct LayerProperties: Sendable {
     public var position: Point = .zero
     public var bounds: Rect = .zero
     public var anchorPoint = Point(x: 0.5, y: 0.5)
@@ -214,18 +214,21 @@ public struct Layer: Sendable {
     public var shape = ShapeProperties()
     public var gradient = GradientProperties()
     public var replicator = ReplicatorProperties()
+
+    public init() {}
+}
+
+/// A layer's model (Core Animation's model layer): its property values as set, its sublayers and mask,
+/// and the animations added to it. What is on screen at a time is its presentation (`Scene.sample(at:)`).
+@dynamicMemberLookup
+public struct Layer: Sendable {
+    public var name: String
+    public var type: LayerType
+    /// The model values, also read and written as the layer's own (`layer.opacity = 0.5`).
+    public var properties = LayerProperties()
     public var sublayers: [Layer] = []
-    /// In a snapshot of a replicator: the sublayers of each instance k, sampled at t − k·instanceDelay.
-    public var instances: [[Layer]] = []
-    public var animations: [Animation] = []
-    /// The name each animation was added under (`addAnimation(_:forKey:)`), parallel to `animations`.
-    public var animationNames: [String?] = []
-    /// Animations removed by the timeline: index in `animations` → the time from which it no longer
-    /// applies (`removeAnimation(forKey:)`).
-    public var animationRemovals: [Int: Double] = [:]
-    /// Animations added by the timeline: index in `animations` → the time it was added. Before that
-    /// it is not on the layer at all (not even a backwards fill shows).
-    public var animationAdditions: [Int: Double] = [:]
+    /// The animations added to the layer, in the order they were added, which is the order they apply in.
+    public var attachedAnimations: [AttachedAnimation] = []
     /// Model values set by the timeline from a time on (in time order).
     public var modelChanges: [ModelChange] = []
     private var maskStorage: [Layer] = []
@@ -236,9 +239,50 @@ public struct Layer: Sendable {
         set { maskStorage = newValue.map { [$0] } ?? [] }
     }
 
+    /// Every animation added to the layer, removed ones included, in order.
+    public var animations: [Animation] { attachedAnimations.map(\.animation) }
+
     public init(name: String, type: LayerType = .layer) {
         self.name = name
         self.type = type
+    }
+
+    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<LayerProperties, Value>) -> Value {
+        get { properties[keyPath: keyPath] }
+        set { properties[keyPath: keyPath] = newValue }
+    }
+}
+
+/// An animation as added to a layer (`addAnimation(_:forKey:)`), with the times the timeline added and
+/// removed it.
+public struct AttachedAnimation: Sendable {
+    public var animation: Animation
+    /// The key it was added under; a key names one animation per layer at a time (§1.5).
+    public var key: String?
+    /// When the timeline added it. Before then it is not on the layer at all (not even a backwards fill
+    /// shows); nil when it is there from the start.
+    public var additionTime: Double?
+    /// From when it no longer applies (`removeAnimation(forKey:)`, or another added under its key); nil
+    /// while it stays.
+    public var removalTime: Double?
+
+    public init(_ animation: Animation, key: String? = nil, additionTime: Double? = nil, removalTime: Double? = nil) {
+        self.animation = animation
+        self.key = key
+        self.additionTime = additionTime
+        self.removalTime = removalTime
+    }
+
+    /// Whether it contributes to the presentation at `t`: added by then, and not removed.
+    public func isApplied(at t: Double) -> Bool {
+        if let removed = removalTime, t >= removed { return false }
+        if let added = additionTime, t < added { return false }
+        return true
+    }
+
+    /// Removes it from `time` on; an earlier removal stands.
+    mutating func remove(at time: Double) {
+        removalTime = min(removalTime ?? .infinity, time)
     }
 }
 
@@ -297,6 +341,9 @@ public struct Scene: Sendable {
     /// Where each layer's `contents` is named in the scene file (by layer name), so that an image that
     /// cannot be read is reported at its line and column like any other bad value.
     public var contentsReferences: [String: SourceReference] = [:]
+    /// How many times repeated timeline actions happen in all (`repeatTimes`), held to
+    /// `maximumRepeatedOccurrences` however many actions repeat.
+    public internal(set) var repeatedOccurrences = 0
 
     public init(width: Double, height: Double, scale: Double = 1, fps: FrameRate, duration: Double) {
         self.width = width

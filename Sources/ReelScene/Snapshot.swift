@@ -1,10 +1,43 @@
+/// Presentation: `sample(t)` turns the model into presentation layers, the values on screen at one time.
 import ReelAnimation
 import ReelGeometry
 
 /// The presentation values of every layer at one time: what is on screen.
 public struct Snapshot: Sendable {
     public var time: Double
-    public var layers: [Layer]
+    public var layers: [PresentationLayer]
+}
+
+/// A layer as it is on screen at one time (Core Animation's `presentation()`): the model's values with
+/// the timeline's changes and the animations applied, and its sublayers' presentations. It knows no
+/// animations; it is what the renderer draws.
+@dynamicMemberLookup
+public struct PresentationLayer: Sendable {
+    public var name: String
+    public var type: LayerType
+    public var properties: LayerProperties
+    public var sublayers: [PresentationLayer]
+    /// A replicator's sublayers for each instance k, sampled at t − k·instanceDelay; empty for other layers.
+    public var instances: [[PresentationLayer]]
+    private var maskStorage: [PresentationLayer]
+
+    public var mask: PresentationLayer? { maskStorage.first }
+
+    init(
+        name: String, type: LayerType, properties: LayerProperties, sublayers: [PresentationLayer],
+        instances: [[PresentationLayer]], mask: PresentationLayer?
+    ) {
+        self.name = name
+        self.type = type
+        self.properties = properties
+        self.sublayers = sublayers
+        self.instances = instances
+        self.maskStorage = mask.map { [$0] } ?? []
+    }
+
+    public subscript<Value>(dynamicMember keyPath: KeyPath<LayerProperties, Value>) -> Value {
+        properties[keyPath: keyPath]
+    }
 }
 
 extension Scene {
@@ -16,14 +49,16 @@ extension Scene {
         return Snapshot(time: sceneTime, layers: layers.map { Self.present($0, at: sceneTime) })
     }
 
-    static func present(_ base: Layer, at t: Double) -> Layer {
+    static func present(_ layer: Layer, at t: Double) -> PresentationLayer {
         // The model as of t: the timeline's sets up to t applied in order.
-        var model = base
-        for change in base.modelChanges where change.time <= t { change.keyPath.set(change.value, on: &model) }
+        var model = layer.properties
+        for change in layer.modelChanges where change.time <= t { change.keyPath.set(change.value, on: &model) }
         var presented = model
-        presented.animations = []
         // In order: each animation replaces the running value, or adds to it when additive (§3.2).
-        let springStarts = Animation.popSpringStarts(model.animations, removals: model.animationRemovals) {
+        let attached = layer.attachedAnimations
+        var removals: [Int: Double] = [:]
+        for (i, a) in attached.enumerated() { removals[i] = a.removalTime }
+        let springStarts = Animation.popSpringStarts(attached.map(\.animation), removals: removals) {
             LayerKeyPath(rawValue: $0)?.get(model)
         }
         func apply(_ animation: Animation, at time: Double, springStart: PopSpring.State?) {
@@ -32,45 +67,55 @@ extension Scene {
                 at: time, model: keyPath.get(model), running: keyPath.get(presented), springStart: springStart)
             keyPath.set(v, on: &presented)
         }
-        for (i, animation) in model.animations.enumerated() {
-            if let removed = model.animationRemovals[i], t >= removed { continue }
-            if let added = model.animationAdditions[i], t < added { continue }
-            if case .group(let group) = animation {
+        for (i, a) in attached.enumerated() where a.isApplied(at: t) {
+            if case .group(let group) = a.animation {
                 // The children, in order, in the group's (warped) time.
                 if let childTime = group.childTime(at: t) {
                     for child in group.animations { apply(child, at: childTime, springStart: nil) }
                 }
             } else {
-                apply(animation, at: t, springStart: springStarts[i])
+                apply(a.animation, at: t, springStart: springStarts[i])
                 // rotationMode: the tangent's rotation on top of the transform, about the anchor point.
-                if case .keyframe(let k) = animation, let theta = k.rotation(at: t) {
+                if case .keyframe(let k) = a.animation, let theta = k.rotation(at: t) {
                     presented.transform = presented.transform.concatenating(.rotation(theta))
                 }
             }
         }
-        presented.sublayers = model.sublayers.map { present($0, at: t) }
-        if model.type == .replicator {
+        let sublayers = layer.sublayers.map { present($0, at: t) }
+        var instances: [[PresentationLayer]] = []
+        if layer.type == .replicator {
             let r = presented.replicator
-            presented.instances = (0..<max(1, min(r.instanceCount, Scene.maximumInstances))).map { k in
+            instances = (0..<max(1, min(r.instanceCount, Scene.maximumInstances))).map { k in
                 k == 0 || r.instanceDelay == 0
-                    ? presented.sublayers : model.sublayers.map { present($0, at: t - Double(k) * r.instanceDelay) }
+                    ? sublayers : layer.sublayers.map { present($0, at: t - Double(k) * r.instanceDelay) }
             }
         }
-        presented.mask = model.mask.map { present($0, at: t) }
-        return presented
+        return PresentationLayer(
+            name: layer.name, type: layer.type, properties: presented, sublayers: sublayers, instances: instances,
+            mask: layer.mask.map { present($0, at: t) })
     }
 }
 
-extension Layer {
+/// What model and presentation layers share as trees, so that one lookup serves both.
+public protocol LayerTree {
+    var name: String { get }
+    var sublayers: [Self] { get }
+    var mask: Self? { get }
+}
+
+extension Layer: LayerTree {}
+extension PresentationLayer: LayerTree {}
+
+extension LayerTree {
     /// This layer or the first descendant (sublayers, then mask) with the name.
-    public func find(_ name: String) -> Layer? {
+    public func find(_ name: String) -> Self? {
         if self.name == name { return self }
         for s in sublayers { if let found = s.find(name) { return found } }
         return mask?.find(name)
     }
 
     /// Every layer of the tree, depth first, with its depth.
-    public func flattened(depth: Int = 0) -> [(layer: Layer, depth: Int)] {
+    public func flattened(depth: Int = 0) -> [(layer: Self, depth: Int)] {
         var out = [(self, depth)]
         for s in sublayers { out += s.flattened(depth: depth + 1) }
         if let m = mask { out += m.flattened(depth: depth + 1) }
@@ -78,8 +123,8 @@ extension Layer {
     }
 }
 
-extension Array where Element == Layer {
-    public func find(_ name: String) -> Layer? {
+extension Array where Element: LayerTree {
+    public func find(_ name: String) -> Element? {
         for l in self { if let found = l.find(name) { return found } }
         return nil
     }

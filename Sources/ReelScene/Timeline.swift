@@ -1,3 +1,4 @@
+/// The timeline as Swift calls: adding, removing and retargeting animations, setting model values, repeats.
 import ReelAnimation
 import ReelGeometry
 
@@ -84,13 +85,13 @@ extension Scene {
     }
 
     static func remove(_ key: String, from layer: inout Layer, _ name: String, at time: Double) throws(TimelineError) {
-        guard let index = layer.animationNames.lastIndex(of: key) else {
-            let names = layer.animationNames.compactMap { $0 }
+        guard let index = layer.attachedAnimations.lastIndex(where: { $0.key == key }) else {
+            let names = layer.attachedAnimations.compactMap(\.key)
             throw TimelineError(
                 "layer \"\(name)\" has no animation named \"\(key)\"",
                 fix: names.isEmpty ? "name the animation to remove" : "its animations: \(names.joined(separator: ", "))")
         }
-        layer.animationRemovals[index] = min(layer.animationRemovals[index] ?? .infinity, time)
+        layer.attachedAnimations[index].remove(at: time)
     }
 
     /// Gives the Pop spring running on `keyPath` a new target at `time` (Pop: setting `toValue` on a
@@ -108,9 +109,9 @@ extension Scene {
         throws(TimelineError)
     {
         var latest: (index: Int, animation: PopSpringAnimation)?
-        for (i, a) in layer.animations.enumerated() {
-            guard case .popSpring(let s) = a, s.keyPath == keyPath, s.beginTime <= time else { continue }
-            if let removed = layer.animationRemovals[i], removed < time { continue }
+        for (i, a) in layer.attachedAnimations.enumerated() {
+            guard case .popSpring(let s) = a.animation, s.keyPath == keyPath, s.beginTime <= time else { continue }
+            if let removed = a.removalTime, removed < time { continue }
             if latest == nil || s.beginTime >= latest!.animation.beginTime { latest = (i, s) }
         }
         guard let (index, running) = latest else {
@@ -128,7 +129,51 @@ extension Scene {
         next.beginTime = time
         next.fromValue = nil
         next.velocity = nil
-        layer.addAnimation(.popSpring(next), forKey: layer.animationNames[index], at: time)
+        layer.addAnimation(.popSpring(next), forKey: layer.attachedAnimations[index].key, at: time)
+    }
+
+    /// The most times one action may repeat, and repeated actions may happen in all (`repeatTimes`).
+    public static let maximumRepeats = 10_000
+    public static let maximumRepeatedOccurrences = 100_000
+
+    /// The times at which an action first at `time` happens when it repeats every `interval` seconds,
+    /// `count` times (nil: until the clip ends) — a scene file's `every`/`times`. Only occurrences before
+    /// the end of the clip happen. They count towards `repeatedOccurrences`; a repeat beyond the limits is
+    /// refused before any time is made (`every: 1e-9` over a minute would be 6·10¹⁰ of them).
+    public mutating func repeatTimes(from time: Double, every interval: Double, times count: Int?) throws(TimelineError)
+        -> [Double]
+    {
+        try Self.checkRepeatInterval(interval)
+        if let count, !(1...Self.maximumRepeats).contains(count) {
+            throw TimelineError(
+                "times is a whole number from 1 to \(Self.maximumRepeats), got \(count)",
+                fix: "pass nil to repeat to the end of the clip")
+        }
+        let limit = count ?? Int.max
+        let fitting = max(0, ((duration - time) / interval).rounded(.up))
+        if fitting > Double(Self.maximumRepeats) && limit > Self.maximumRepeats {
+            throw TimelineError(
+                "every \(interval) s repeats the action \(fitting < 1e15 ? String(Int(fitting)) : "\(fitting)") times before the clip ends, above the limit of \(Self.maximumRepeats)",
+                fix: "repeat less often, or give \"times\" a count")
+        }
+        var times: [Double] = []
+        var k = 0
+        while k < limit, time + Double(k) * interval < duration {
+            times.append(time + Double(k) * interval)
+            k += 1
+        }
+        guard repeatedOccurrences + times.count <= Self.maximumRepeatedOccurrences else {
+            throw TimelineError(
+                "the timeline's actions happen more than \(Self.maximumRepeatedOccurrences) times in all",
+                fix: "repeat less often")
+        }
+        repeatedOccurrences += times.count
+        return times
+    }
+
+    /// Refuses a repeat interval that is not a positive number of seconds.
+    static func checkRepeatInterval(_ interval: Double) throws(TimelineError) {
+        guard interval > 0, interval.isFinite else { throw TimelineError("every must be a positive number of seconds") }
     }
 
     /// When the animation last added under `key` (on any layer) stops: its end, or the moment it was
@@ -137,10 +182,10 @@ extension Scene {
     public func stopTime(ofAnimation key: String) -> Double? {
         var found: Double?
         func visit(_ layer: Layer) {
-            if let i = layer.animationNames.lastIndex(of: key) {
-                let a = layer.animations[i]
+            if let attached = layer.attachedAnimations.last(where: { $0.key == key }) {
+                let a = attached.animation
                 let end = a.endTime(model: LayerKeyPath(rawValue: a.keyPath)?.get(layer))
-                found = min(end, layer.animationRemovals[i] ?? .infinity)
+                found = min(end, attached.removalTime ?? .infinity)
             }
             for s in layer.sublayers { visit(s) }
             if let m = layer.mask { visit(m) }
@@ -151,7 +196,7 @@ extension Scene {
 
     /// Every animation key used in the scene, sorted.
     public var animationKeys: [String] {
-        Set(layers.flatMap { $0.flattened().flatMap { $0.layer.animationNames.compactMap { $0 } } }).sorted()
+        Set(layers.flatMap { $0.flattened().flatMap { $0.layer.attachedAnimations.compactMap(\.key) } }).sorted()
     }
 }
 
@@ -160,13 +205,9 @@ extension Layer {
     /// its own times. Adding under a key already in use replaces that animation from `time` on (§1.5).
     public mutating func addAnimation(_ animation: Animation, forKey key: String? = nil, at time: Double = 0) {
         if let key {
-            for (i, name) in animationNames.enumerated() where name == key {
-                animationRemovals[i] = min(animationRemovals[i] ?? .infinity, time)
-            }
+            for i in attachedAnimations.indices where attachedAnimations[i].key == key { attachedAnimations[i].remove(at: time) }
         }
-        if time > 0 { animationAdditions[animations.count] = time }
-        animations.append(animation)
-        animationNames.append(key)
+        attachedAnimations.append(AttachedAnimation(animation, key: key, additionTime: time > 0 ? time : nil))
     }
 
     /// `addSublayer(_:)`: in front of the existing sublayers.

@@ -12,15 +12,10 @@ extension Reader {
     /// Timeline actions, in order: each happens `at` a time or `after` a named animation has stopped (plus
     /// `delay`), on one `layer`: `set` model values (with `animate`, as an implicit animation), `add` or
     /// `play` animations whose times count from the action, `retarget` running Pop springs, `remove` an
-    /// animation. Each is one call of the Swift timeline API (Timeline.swift).
-    /// The most times one action may repeat (`every`/`times`), and actions may happen in all.
-    static let maximumRepeats = 10_000
-    static let maximumTimelineActions = 100_000
-
+    /// animation, repeated `every`/`times`. Each is one call of the Swift timeline API (Timeline.swift).
     func timeline(
         _ node: JSONNode, _ path: String, library: [String: (node: JSONNode, path: String)] = [:], into scene: inout Scene
     ) throws(SceneError) {
-        var timelineOccurrences = 0
         for (i, actionNode) in try array(node, path).enumerated() {
             let ap = "\(path)[\(i)]"
             let m = try members(actionNode, ap, known: Self.actionKeys, what: "a timeline action")
@@ -72,44 +67,24 @@ extension Reader {
             var occurrences = [time]
             if let everyNode = m["every"] {
                 let every = try number(everyNode, join(ap, "every"))
-                guard every > 0, every.isFinite else {
-                    throw fail(everyNode, join(ap, "every"), "every must be a positive number of seconds")
-                }
+                try check(everyNode, join(ap, "every")) { () throws(TimelineError) in try Scene.checkRepeatInterval(every) }
                 guard let timesNode = m["times"] else {
                     throw fail(actionNode, join(ap, "times"), "\"every\" needs \"times\": a count or \"infinity\"")
                 }
-                var count = Int.max
+                var count: Int?
                 if case .string(let t) = timesNode.value, ["infinity", "inf", "forever"].contains(t.lowercased()) {
-                    count = Int.max
+                    count = nil
                 } else {
                     let n = try number(timesNode, join(ap, "times"))
-                    guard n >= 1, n == n.rounded(), n <= Double(Self.maximumRepeats) else {
+                    guard n >= 1, n == n.rounded(), n <= Double(Scene.maximumRepeats) else {
                         throw fail(
                             timesNode, join(ap, "times"),
-                            "times is a whole number from 1 to \(Self.maximumRepeats) or \"infinity\", got \(n)")
+                            "times is a whole number from 1 to \(Scene.maximumRepeats) or \"infinity\", got \(n)")
                     }
                     count = Int(n)
                 }
-                // Counted before any is made: `every: 1e-9` over a minute would be 6e10 occurrences.
-                let fitting = max(0, ((scene.duration - time) / every).rounded(.up))
-                if fitting > Double(Self.maximumRepeats) && count > Self.maximumRepeats {
-                    throw fail(
-                        everyNode, join(ap, "every"),
-                        "every \(every) s repeats the action \(fitting < 1e15 ? String(Int(fitting)) : "\(fitting)") times before the clip ends, above the limit of \(Self.maximumRepeats)",
-                        fix: "repeat less often, or give \"times\" a count")
-                }
-                occurrences = []
-                var k = 0
-                while k < count, time + Double(k) * every < scene.duration {
-                    occurrences.append(time + Double(k) * every)
-                    k += 1
-                }
-                timelineOccurrences += occurrences.count
-                if timelineOccurrences > Self.maximumTimelineActions {
-                    throw fail(
-                        everyNode, join(ap, "every"),
-                        "the timeline's actions happen more than \(Self.maximumTimelineActions) times in all",
-                        fix: "repeat less often")
+                occurrences = try check(everyNode, join(ap, "every")) { () throws(TimelineError) in
+                    try scene.repeatTimes(from: time, every: every, times: count)
                 }
             } else if let timesNode = m["times"] {
                 throw fail(timesNode, join(ap, "times"), "\"times\" needs \"every\"")

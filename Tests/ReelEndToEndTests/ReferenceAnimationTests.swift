@@ -16,7 +16,7 @@ enum Reference {
         try SceneDecoder.load(contentsOf: ExamplesTests.examplesDirectory + "/" + name)
     }
 
-    static func layer(_ s: Scene, _ name: String, at t: Double) -> Layer {
+    static func layer(_ s: Scene, _ name: String, at t: Double) -> PresentationLayer {
         s.sample(at: t).layers.find(name)!
     }
 

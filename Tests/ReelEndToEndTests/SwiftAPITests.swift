@@ -20,7 +20,7 @@ import Testing
         var grow = KeyframeAnimation(
             keyPath: "transform.scale", values: [.number(1), .number(1.5), .number(1)], timing: MediaTiming(duration: 1))
         grow.timingFunction = .easeInEaseOut
-        card.animations = [.keyframe(grow)]
+        card.addAnimation(.keyframe(grow))
         scene.layers = [card]
 
         let file = try SceneDecoder.decode(

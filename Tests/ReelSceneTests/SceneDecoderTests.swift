@@ -388,7 +388,7 @@ func decodeError(_ text: String) -> SceneError? {
 
     @Test func actionsChainAfterNamedAnimations() throws {
         let s = try decode(scene)
-        func star(_ t: Double) -> Layer { s.sample(at: t).layers[0] }
+        func star(_ t: Double) -> PresentationLayer { s.sample(at: t).layers[0] }
         #expect(star(0.44).shape.fillColor == Color(hex: "#9e9b9b"))
         #expect(star(0.46).shape.fillColor == .white)  // set at 0.45 s, not animated
         // The added animation runs 0.45–0.65 s: at 0.45 + 0.04 (p = 0.2, half of the first segment)

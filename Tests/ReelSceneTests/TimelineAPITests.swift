@@ -30,7 +30,7 @@ import Testing
         #expect(abs(opacity(s, 0.5) - 0.25) < 1e-12)  // the first: 0.5/2
         #expect(abs(opacity(s, 1.5) - 0.75) < 1e-12)  // the second half way: 1 − 0.5·0.5
         // The first one stopped when it was replaced, so a chained action waits for 1 s, not 2 s.
-        #expect(s.layers[0].animationRemovals[0] == 1)
+        #expect(s.layers[0].attachedAnimations[0].removalTime == 1)
         // The stop time of "fade" is the one added last: 1 + 1.
         #expect(s.stopTime(ofAnimation: "fade") == 2)
         // Without the replacement, the first one would still show after the second ends.
@@ -175,5 +175,103 @@ import Testing
         #expect(s.sample(at: 0.9).layers[0].opacity == 1)  // not added yet: the model value
         #expect(s.sample(at: 1.2).layers[0].opacity == 0.2)  // added, before its begin (1.5): backwards fill
         #expect(abs(s.sample(at: 2).layers[0].opacity - 0.4) < 1e-12)
+    }
+}
+
+/// `repeatTimes`, the Swift side of a scene file's `every`/`times`: the same expansion and limits.
+@Suite struct TimelineRepeatTests {
+    func blank(duration: Double = 3) -> Scene {
+        var s = Scene(width: 10, height: 10, fps: FrameRate(numerator: 10, denominator: 1)!, duration: duration)
+        s.layers = [Layer(name: "a")]
+        return s
+    }
+
+    @Test func repeatsUntilTheClipEndsOrTheCount() throws {
+        var s = blank()
+        #expect(try s.repeatTimes(from: 0.5, every: 1, times: nil) == [0.5, 1.5, 2.5])
+        #expect(try s.repeatTimes(from: 0, every: 0.75, times: 10) == [0, 0.75, 1.5, 2.25])  // 3 is the end: not played
+        #expect(try s.repeatTimes(from: 0.5, every: 1, times: 2) == [0.5, 1.5])
+        #expect(try s.repeatTimes(from: 3, every: 1, times: nil) == [])
+        #expect(s.repeatedOccurrences == 3 + 4 + 2)
+    }
+
+    @Test func repeatedActionsApplyAtEachTime() throws {
+        var s = blank()
+        let fade = Animation.basic(
+            BasicAnimation(keyPath: "opacity", fromValue: .number(0), toValue: .number(1), timing: MediaTiming(duration: 0.5)))
+        for t in try s.repeatTimes(from: 0, every: 1, times: nil) {
+            try s.addAnimation(fade, forKey: nil, toLayer: "a", at: t)
+        }
+        #expect(s.layers[0].attachedAnimations.map(\.additionTime) == [nil, 1, 2])  // added at 0: there from the start
+        #expect(s.sample(at: 1.25).layers[0].opacity == 0.5)  // half way through the second
+        #expect(s.sample(at: 1.75).layers[0].opacity == 1)  // between: the model value
+    }
+
+    @Test func limits() throws {
+        var s = blank()
+        for interval in [0, -1, .infinity, .nan] {
+            #expect(throws: TimelineError.self) { try s.repeatTimes(from: 0, every: interval, times: 1) }
+        }
+        #expect(throws: TimelineError.self) { try s.repeatTimes(from: 0, every: 1, times: 0) }
+        #expect(throws: TimelineError.self) { try s.repeatTimes(from: 0, every: 1, times: 10_001) }
+        // 3 s every 0.1 ms is 30,000 times: refused without a count, cut to the count with one.
+        do throws(TimelineError) {
+            _ = try s.repeatTimes(from: 0, every: 1e-4, times: nil)
+            Issue.record("expected the repeat limit")
+        } catch {
+            #expect(error.message.contains("times before the clip ends, above the limit of 10000"))
+        }
+        #expect(s.repeatedOccurrences == 0)  // refused ones count for nothing
+        #expect(try s.repeatTimes(from: 0, every: 1e-4, times: 10_000).count == 10_000)
+
+        // 10 actions of 10,000 each reach the limit of 100,000 in all; one more is refused.
+        var long = blank(duration: 20_000)
+        for _ in 0..<10 { #expect(try long.repeatTimes(from: 0, every: 1, times: 10_000).count == 10_000) }
+        #expect(long.repeatedOccurrences == 100_000)
+        do throws(TimelineError) {
+            _ = try long.repeatTimes(from: 0, every: 1, times: 1)
+            Issue.record("expected the total limit")
+        } catch {
+            #expect(error.message == "the timeline's actions happen more than 100000 times in all")
+        }
+    }
+}
+
+/// The model keeps what was added and when; `sample(at:)` gives presentation layers.
+@Suite struct PresentationTests {
+    @Test func attachedAnimationsKeepKeyAndTimes() throws {
+        var s = Scene(width: 10, height: 10, fps: FrameRate(numerator: 10, denominator: 1)!, duration: 3)
+        s.layers = [Layer(name: "a")]
+        let fade = Animation.basic(
+            BasicAnimation(keyPath: "opacity", fromValue: .number(0), toValue: .number(1), timing: MediaTiming(duration: 2)))
+        try s.addAnimation(fade, forKey: "fade", toLayer: "a", at: 0)
+        try s.addAnimation(fade, forKey: "fade", toLayer: "a", at: 1)
+        try s.removeAnimation(forKey: "fade", fromLayer: "a", at: 2.5)
+        let attached = s.layers[0].attachedAnimations
+        #expect(attached.map(\.key) == ["fade", "fade"])
+        #expect(attached.map(\.additionTime) == [nil, 1])
+        #expect(attached.map(\.removalTime) == [1, 2.5])  // replaced at 1; the second removed at 2.5
+        #expect(attached[0].isApplied(at: 0.99) && !attached[0].isApplied(at: 1))
+        #expect(!attached[1].isApplied(at: 0.99) && attached[1].isApplied(at: 1) && !attached[1].isApplied(at: 2.5))
+    }
+
+    /// A replicator's presentation holds each instance's sublayers at t − k·instanceDelay.
+    @Test func replicatorInstancesAreSampledLater() throws {
+        var s = Scene(width: 10, height: 10, fps: FrameRate(numerator: 10, denominator: 1)!, duration: 3)
+        var replicator = Layer(name: "r", type: .replicator)
+        replicator.replicator.instanceCount = 3
+        replicator.replicator.instanceDelay = 0.5
+        var dot = Layer(name: "dot")
+        dot.addAnimation(
+            .basic(
+                BasicAnimation(
+                    keyPath: "opacity", fromValue: .number(0), toValue: .number(1), timing: MediaTiming(duration: 2))))
+        replicator.addSublayer(dot)
+        s.layers = [replicator]
+        let presented = s.sample(at: 1).layers
+        #expect(presented[0].instances.map { $0[0].opacity } == [0.5, 0.25, 0])  // at 1, 0.5 and 0 s of a 2 s fade
+        #expect(presented.find("dot")?.opacity == 0.5)
+        #expect(LayerKeyPath.opacity.get(presented[0].sublayers[0]) == .number(0.5))
+        #expect(s.layers[0].sublayers[0].opacity == 1)  // the model is untouched
     }
 }
