@@ -10,7 +10,9 @@ let package = Package(
         // The facade and the modules its API speaks in (scenes, animations, geometry, frames, media).
         .library(
             name: "Reel",
-            targets: ["Reel", "ReelScene", "ReelAnimation", "ReelGeometry", "ReelRaster", "ReelRender", "ReelMedia"]
+            targets: [
+                "Reel", "ReelDocument", "ReelScene", "ReelAnimation", "ReelGeometry", "ReelRaster", "ReelRender", "ReelMedia",
+            ]
         ),
         .executable(name: "reel", targets: ["reel"]),
     ],
@@ -29,20 +31,22 @@ let package = Package(
         .target(name: "ReelGeometry"),
         .target(name: "ReelRaster", dependencies: ["ReelGeometry"]),
         .target(name: "ReelAnimation", dependencies: ["ReelGeometry"]),
-        .target(name: "ReelScene", dependencies: ["ReelGeometry", "ReelAnimation", .product(name: "Yams", package: "Yams")]),
+        // Located JSON and YAML reading, limits and messages: what scenes, presets and manifests share.
+        .target(name: "ReelDocument", dependencies: ["ReelGeometry", .product(name: "Yams", package: "Yams")]),
+        .target(name: "ReelScene", dependencies: ["ReelGeometry", "ReelAnimation", "ReelDocument"]),
         .target(name: "ReelRender", dependencies: ["ReelScene", "ReelRaster"]),
         .target(name: "ReelMedia", dependencies: ["CFFmpeg"]),
         .target(
             name: "Reel",
             dependencies: [
-                "ReelGeometry", "ReelRaster", "ReelAnimation", "ReelScene", "ReelRender", "ReelMedia",
+                "ReelGeometry", "ReelRaster", "ReelAnimation", "ReelDocument", "ReelScene", "ReelRender", "ReelMedia",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .executableTarget(
             name: "reel",
             dependencies: [
-                "Reel", "ReelScene", "ReelGeometry", "ReelMedia",
+                "Reel", "ReelDocument", "ReelScene", "ReelGeometry", "ReelMedia",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -59,7 +63,7 @@ let package = Package(
             resources: [.copy("Goldens")]
         ),
         .testTarget(name: "ReelAnimationTests", dependencies: ["ReelAnimation"]),
-        .testTarget(name: "ReelSceneTests", dependencies: ["ReelScene", "ReelGeometry"]),
+        .testTarget(name: "ReelSceneTests", dependencies: ["ReelScene", "ReelDocument", "ReelGeometry"]),
         .testTarget(name: "ReelRenderTests", dependencies: ["ReelRender", "ReelRaster", "ReelScene", "ReelGeometry"]),
         // Helpers shared by the test targets (temporary folders, test pictures, PSNR, GIF block reader).
         .target(name: "ReelTestSupport", path: "Tests/ReelTestSupport"),
@@ -67,7 +71,8 @@ let package = Package(
         .testTarget(
             name: "ReelEndToEndTests",
             dependencies: [
-                "Reel", "ReelMedia", "ReelRaster", "ReelRender", "ReelScene", "ReelTestSupport", "reel", "star-button-swift",
+                "Reel", "ReelDocument", "ReelMedia", "ReelRaster", "ReelRender", "ReelScene", "ReelTestSupport", "reel",
+                "star-button-swift",
                 .product(name: "Yams", package: "Yams"),
             ]
         ),

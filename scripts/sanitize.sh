@@ -54,6 +54,9 @@ leak:libXCTest.so
 # swift-foundation 6.3 leaks the 4 KiB buffer it reads an empty file into (FileManager.contents(atPath:),
 # String(contentsOfFile:)): a `reel` given an empty scene, the tests reading empty logs.
 leak:readBytesFromFile
+# swift-corelibs-foundation 6.3's Process.run forms a weak reference (32 bytes) it never releases: the
+# test runner's own child processes, once per test that runs `reel`.
+leak:$s10Foundation7ProcessC3runyyKF
 SUPP
   : >"$tsan"
   # log_path: reports go to files, one per process (NAME.PID), whoever prints what on stderr.

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ReelDocument
 import ReelMedia
 import ReelScene
 
@@ -55,7 +56,7 @@ extension Reel {
         func confine(_ path: String, _ location: SourceLocation, _ jsonPath: String, _ what: String) throws(ReelError) {
             guard sandboxed, !Sandbox.contains(root, path) else { return }
             throw fail(
-                location, jsonPath, "\(what) \(path) is outside the manifest's folder, and --sandbox confines the batch to it",
+                location, jsonPath, "\(what) \(path) is outside the manifest's folder, and a sandboxed batch stays inside it",
                 fix: "keep scenes, presets and outputs inside \(root)")
         }
         var writers: [String: String] = [:]  // output path → the job path that writes it
@@ -109,7 +110,7 @@ extension Reel {
                                 guard o.path.contains("{\(k)}") || (spec.name ?? "").contains("{\(k)}") else { continue }
                                 throw fail(
                                     o.location, o.jsonPath,
-                                    "the variable \(k) = \"\(v)\" would build a path, and --sandbox allows only plain names there",
+                                    "the variable \(k) = \"\(v)\" would build a path, and a sandboxed batch allows only plain names there",
                                     fix: "give \(k) a value without / or ..")
                             }
                         }
@@ -121,6 +122,7 @@ extension Reel {
                         var overrides = SceneOverrides(variables: variant.variables)
                         var settings = "path=\(URL(fileURLWithPath: path).lastPathComponent)"
                         var applied = [o.settings]  // checked against the codec once it is known
+                        var chosen = OutputSettings()
                         try confine(path, o.location, o.jsonPath, "the output")
                         if let presetName = o.preset {
                             let local = resolve(presetName)
@@ -142,20 +144,21 @@ extension Reel {
                                         fix: format == "png" ? "end the path with /" : "name the output *.\(format)")
                                 }
                             }
-                            Reel.apply(preset, to: &options, overrides: &overrides)
+                            chosen = preset.settings
                             settings += "|preset=\(preset)"
                             applied.append(preset)
                         }
-                        Reel.apply(o.settings, to: &options, overrides: &overrides)
+                        var inline = o.settings.settings
                         settings += "|settings=\(o.settings)"
                         if let d = o.duration {
-                            overrides.duration = d
+                            inline.duration = d
                             settings += "|duration=\(d)"
                         }
                         if let s = o.speed {
-                            overrides.speed = s
+                            inline.speed = s
                             settings += "|speed=\(s)"
                         }
+                        inline.merged(over: chosen).apply(to: &options, overrides: &overrides)
                         settings +=
                             "|variables="
                             + canonical(

@@ -9,9 +9,9 @@ public enum BatchOutcome: Sendable, Equatable {
     case rendered(frames: Int, seconds: Double)
     /// Up to date: the output exists and its inputs hash as recorded.
     case skipped(frames: Int)
-    case failed(String)
-    /// Not started: the batch stopped first (--fail-fast, Ctrl-C).
-    case notRun(String)
+    case failed(Message)
+    /// Not started: the batch stopped first (fail-fast, Ctrl-C).
+    case notRun(Message)
 
     public var isFailure: Bool {
         if case .failed = self { return true }
@@ -44,7 +44,7 @@ public final class BatchRunner: @unchecked Sendable {
     public let force: Bool
     public let failFast: Bool
     /// Called (from worker threads) with each failure's full message, as it happens.
-    public var onFailure: @Sendable (String, String) -> Void = { _, _ in }
+    public var onFailure: @Sendable (String, Message) -> Void = { _, _ in }
 
     private let lock = NSCondition()
     private var outcomes: [[BatchOutcome]]
@@ -94,7 +94,7 @@ public final class BatchRunner: @unchecked Sendable {
         lock.withLock { outcomes[item.job][item.output] = outcome }
     }
 
-    private func stopMessage() -> String? {
+    private func stopMessage() -> Message? {
         switch jobs.reason {
         case nil: return nil
         case .signal(let sig): return "interrupted by signal \(sig)"
@@ -124,10 +124,10 @@ public final class BatchRunner: @unchecked Sendable {
             } catch .cancelled(let signal) {
                 set(item, .notRun("interrupted by signal \(signal)"))
             } catch {
-                let message = "\(error)"
+                let message = error.message
                 set(item, .failed(message))
                 onFailure(output.path, message)
-                if failFast { jobs.cancel(.stopped("another job failed (--fail-fast)")) }
+                if failFast { jobs.cancel(.stopped("another job failed (\(Setting.failFast))")) }
             }
         }
     }
@@ -168,7 +168,7 @@ public final class BatchRunner: @unchecked Sendable {
         if need > memoryLimit {
             throw .usage(
                 "\(output.path): needs about \(need >> 20) MiB, more than the batch's memory limit of \(memoryLimit >> 20) MiB",
-                fix: "raise --memory-limit or render it smaller")
+                fix: "raise \(Setting.memoryLimit) or render it smaller")
         }
         // Wait for room under the memory limit (one output alone always has it).
         lock.lock()

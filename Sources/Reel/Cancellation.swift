@@ -8,7 +8,7 @@ public final class Cancellation: Sendable {
         /// A signal (SIGINT, SIGTERM): the command line exits with 128 + the signal, as shells expect.
         case signal(Int32)
         /// Stopped by its caller, with why (a batch: "another job failed").
-        case stopped(String)
+        case stopped(Message)
     }
 
     private let own = Mutex<Reason?>(nil)

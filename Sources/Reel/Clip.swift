@@ -1,6 +1,7 @@
 /// A scene ready to render and how one is loaded: the scene file decoded, overrides applied, images
 /// decoded (confined with `--sandbox`), each failure located in the scene file.
 import Foundation
+import ReelDocument
 import ReelGeometry
 import ReelMedia
 import ReelRaster
@@ -38,7 +39,7 @@ public enum Reel {
                 }
                 if sandboxed && (name.hasPrefix("/") || !Sandbox.contains(base.path, file)) {
                     throw failure(
-                        "\"\(name)\" is outside the scene's folder, and --sandbox confines reading to it",
+                        "\"\(name)\" is outside the scene's folder, and a sandboxed render reads only inside it",
                         fix: "put the image in the scene's folder and name it relative to the scene")
                 }
                 var isDirectory: ObjCBool = false
@@ -72,7 +73,8 @@ public enum Reel {
         if let scale = overrides.scale { scene.scale = scale }
         if let speed = overrides.speed {
             guard speed > 0, speed.isFinite, speed >= 0.001, speed <= 1000 else {
-                throw .usage("--speed must be in 0.001…1000, got \(speed)", fix: "use 0.25 for quarter speed, 2 for double")
+                throw .usage(
+                    "\(Setting.speed) must be in 0.001…1000, got \(speed)", fix: "use 0.25 for quarter speed, 2 for double")
             }
             scene.speed = speed
             scene.duration /= speed
@@ -80,20 +82,20 @@ public enum Reel {
         if let duration = overrides.duration { scene.duration = duration }
         if let w = overrides.width {
             guard w >= 1, w <= Scene.maximumPixelSide else {
-                throw .usage("--width must be 1…\(Scene.maximumPixelSide) pixels, got \(w)", fix: nil)
+                throw .usage("\(Setting.width) must be 1…\(Scene.maximumPixelSide) pixels, got \(w)", fix: nil)
             }
             scene.scale = Double(w) / scene.width
         }
         if let size = overrides.size {
             guard (2...Scene.maximumPixelSide).contains(size.width), (2...Scene.maximumPixelSide).contains(size.height) else {
-                throw .usage("the output size must be 2…\(Scene.maximumPixelSide) pixels a side", fix: nil)
+                throw .usage("\(Setting.size) must be 2…\(Scene.maximumPixelSide) pixels a side", fix: nil)
             }
             scene = scene.fitted(pixelWidth: size.width, pixelHeight: size.height)
         }
         // The decoder validated the scene as written, so a problem now comes from an override.
         if let (key, message, fix) = scene.validationProblem() {
-            let option = ["fps": "--fps", "duration": overrides.duration == nil ? "--speed" : "--duration"][key] ?? "--scale"
-            throw .usage("\(option): \(message)", fix: fix)
+            let setting: Setting = ["fps": .fps, "duration": overrides.duration == nil ? .speed : .duration][key] ?? .scale
+            throw .usage("\(setting): \(message)", fix: Message(fix))
         }
         return scene
     }

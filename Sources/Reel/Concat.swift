@@ -95,12 +95,12 @@ extension Reel {
             if s.info.first > next {
                 throw .usage(
                     "no segment holds frames \(next)-\(s.info.first - 1) of \(total)",
-                    fix: "render them (reel render --frames \(next)-\(s.info.first - 1)) or add the missing segment")
+                    fix: "render them (render with \(Setting.frames, "\(next)-\(s.info.first - 1)")) or add the missing segment")
             }
             if s.info.first < next {
                 throw .usage(
                     "\(s.path) (frames \(s.info.first)-\(s.info.last)) overlaps \(previous ?? "another segment") at frame \(s.info.first)",
-                    fix: "give each frame's segment once: shards of one split (--shard I/N with the same N)")
+                    fix: "give each frame's segment once: shards of one split (\(Setting.shard, "I/N") with the same N)")
             }
             next = s.info.last + 1
             previous = s.path
@@ -108,7 +108,7 @@ extension Reel {
         if next < total {
             throw .usage(
                 "no segment holds frames \(next)-\(total - 1) of \(total) (the clip's end)",
-                fix: "render them (reel render --frames \(next)-\(total - 1)) or add the missing segment")
+                fix: "render them (render with \(Setting.frames, "\(next)-\(total - 1)")) or add the missing segment")
         }
         return order
     }

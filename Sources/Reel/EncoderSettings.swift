@@ -42,9 +42,9 @@ extension Reel {
 
     /// The encoder settings for a clip and options, and the notes that explain what was adapted.
     public static func settings(for scene: Scene, container: VideoContainer, options: RenderOptions) throws(ReelError) -> (
-        settings: VideoSettings, rate: FrameRate, flatten: Bool, notes: [String]
+        settings: VideoSettings, rate: FrameRate, flatten: Bool, notes: [Message]
     ) {
-        var notes: [String] = []
+        var notes: [Message] = []
         let k = container.frameRateDivisor(numerator: scene.fps.numerator, denominator: scene.fps.denominator)
         guard let rate = FrameRate(numerator: scene.fps.numerator, denominator: scene.fps.denominator * k) else {
             throw .usage(
@@ -75,8 +75,8 @@ extension Reel {
                 let matte = options.matte.map { colour($0) } ?? "white"
                 notes.append(
                     options.flatten
-                        ? "the transparent background is composited over \(matte) (--matte)"
-                        : "\(settings.codec.rawValue) has no alpha channel: the transparent background is composited over \(matte) (--matte to choose)"
+                        ? "the transparent background is composited over \(matte) (\(Setting.matte))"
+                        : "\(settings.codec.rawValue) has no alpha channel: the transparent background is composited over \(matte) (\(Setting.matte) to choose)"
                 )
             } else {
                 settings.alpha = true
@@ -85,7 +85,7 @@ extension Reel {
                 }
             }
         }
-        if let problem = settings.problem { throw .usage(problem, fix: nil) }
+        if let problem = settings.problem { throw .usage(Message(problem), fix: nil) }
         if settings.encodedWidth != settings.width || settings.encodedHeight != settings.height {
             notes.append(
                 "\(settings.codec.rawValue) \(settings.effectiveChroma.rawValue) needs even sides: \(settings.width)×\(settings.height) is encoded as \(settings.encodedWidth)×\(settings.encodedHeight), the last row/column repeated"

@@ -1,3 +1,5 @@
+/// The errors a render can stop with, and their messages and exit statuses.
+import ReelDocument
 import ReelMedia
 import ReelRaster
 import ReelScene
@@ -7,15 +9,16 @@ public enum ReelError: Error, Sendable, CustomStringConvertible {
     case scene(SceneError)
     case media(MediaError, output: String)
     case raster(RasterError, time: Double)
-    /// A problem with the output path or an option, with how to fix it.
-    case usage(String, fix: String?)
+    /// A problem with the output path or a setting, with how to fix it.
+    case usage(Message, fix: Message?)
     case cancelled(signal: Int32)
-    /// Stopped by its caller (a batch stopping after another job failed, with --fail-fast).
-    case stopped(reason: String)
+    /// Stopped by its caller (a batch stopping after another job failed, with fail-fast).
+    case stopped(reason: Message)
 
-    public var description: String {
+    /// What went wrong and how to fix it, its settings left for the reader to spell.
+    public var message: Message {
         switch self {
-        case .scene(let e): return e.description
+        case .scene(let e): return Message(e.description)
         case .media(let e, let output): return "\(output): encoding failed: \(e)"
         case .raster(let e, let t): return "drawing the frame at \(t) s failed: \(e)"
         case .usage(let message, let fix): return fix.map { "\(message)\n  fix: \($0)" } ?? message
@@ -23,6 +26,9 @@ public enum ReelError: Error, Sendable, CustomStringConvertible {
         case .stopped(let reason): return "stopped: \(reason); no output written"
         }
     }
+
+    /// The message with settings spelled as the Swift API names them.
+    public var description: String { message.text(.key) }
 
     /// Exit status for the command-line tool: 130 / 143 for SIGINT / SIGTERM, as shells expect.
     public var exitCode: Int32 {

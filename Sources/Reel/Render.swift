@@ -13,7 +13,7 @@ extension Reel {
     @discardableResult
     public static func render(
         _ clip: Clip, to output: String, options: RenderOptions = RenderOptions(),
-        note: (String) -> Void = { _ in }, progress: (RenderProgress) -> Void = { _ in }
+        note: (Message) -> Void = { _ in }, progress: (RenderProgress) -> Void = { _ in }
     ) throws(ReelError) -> RenderSummary {
         let scene = clip.scene
         let start = Date()
@@ -34,7 +34,7 @@ extension Reel {
         if let request = options.segment {
             guard [.mp4, .mov, .webm, .gif, .png].contains(container) else {
                 throw .usage(
-                    "\(output): segments (--frames, --shard) are written as .mp4, .mov, .webm, .gif or a PNG sequence folder, not .\(container.rawValue)",
+                    "\(output): segments (\(Setting.frames), \(Setting.shard)) are written as .mp4, .mov, .webm, .gif or a PNG sequence folder, not .\(container.rawValue)",
                     fix: "render the segments as a PNG sequence (-o frames/), join them with reel concat, then encode")
             }
             part = try request.resolve(total: frames)
@@ -50,7 +50,9 @@ extension Reel {
             throw ReelError.usage(
                 "\(settings.width)×\(settings.height) at \(RenderAhead.capacity(workers: workers)) frames in flight needs about \(estimate), more than the limit of \(limit >> 20) MiB"
                     + (options.memoryLimit == nil ? " (half of this machine's memory)" : ""),
-                fix: "lower --scale, --width or --size, render with --workers 1, or raise --memory-limit")
+                fix:
+                    "lower \(Setting.scale), \(Setting.width) or \(Setting.size), render with \(Setting.workers, "1"), or raise \(Setting.memoryLimit)"
+            )
         }
         if settings.codec == .gif && !options.fixedGIFPalette {
             try wholeClipPalette(into: &settings, renderer: renderer, scene: drawn, rate: rate, frames: frames, options: options)
@@ -140,7 +142,7 @@ extension Reel {
         throws(ReelError)
     {
         guard time.isFinite, time >= 0 else {
-            throw .usage("--at: the time must be a number of seconds ≥ 0, got \(time)", fix: nil)
+            throw .usage("\(Setting.at): the time must be a number of seconds ≥ 0, got \(time)", fix: nil)
         }
         let ext = URL(fileURLWithPath: output).pathExtension.lowercased()
         guard ext == "png" else {

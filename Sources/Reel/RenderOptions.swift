@@ -1,6 +1,7 @@
 /// What a render is asked for: overrides of the scene, output and encoding options, segments, and the
 /// summary it returns.
 import Foundation
+import ReelDocument
 import ReelGeometry
 import ReelMedia
 import ReelRaster
@@ -107,18 +108,18 @@ public enum SegmentRequest: Sendable, Equatable {
         case .frames(let a, let b):
             guard b < total else {
                 throw .usage(
-                    "--frames \(a)-\(b): the clip has \(total) frames, numbered 0-\(total - 1)",
+                    "\(Setting.frames, "\(a)-\(b)"): the clip has \(total) frames, numbered 0-\(total - 1)",
                     fix: "give a range within 0-\(total - 1)")
             }
             return SegmentInfo(first: a, last: b, total: total)
         case .shard(let i, let n):
             guard i < n else {
                 throw .usage(
-                    "--shard \(i)/\(n): shards are numbered from 0", fix: "use 0/\(n) … \(n - 1)/\(n)")
+                    "\(Setting.shard, "\(i)/\(n)"): shards are numbered from 0", fix: "use 0/\(n) … \(n - 1)/\(n)")
             }
             guard let info = SegmentInfo.shard(i, of: n, total: total) else {
                 throw .usage(
-                    "--shard \(i)/\(n): the clip has only \(total) frames, so this shard holds none",
+                    "\(Setting.shard, "\(i)/\(n)"): the clip has only \(total) frames, so this shard holds none",
                     fix: "split it into at most \(total) shards")
             }
             return info
@@ -136,5 +137,5 @@ public struct RenderSummary: Sendable {
     public var bytes: Int
     public var seconds: Double
     /// Things the user should know about how the output differs from what the scene asked for.
-    public var notes: [String]
+    public var notes: [Message]
 }

@@ -49,7 +49,7 @@ public enum ContactSheet {
         guard width <= 32_768, height <= 32_768, width * height <= 16_384 * 16_384 else {
             throw .usage(
                 "the sheet would be \(width)×\(height) pixels",
-                fix: "use fewer frames (--frames), more --columns or a smaller --scale")
+                fix: "use fewer frames (\(Setting.count)), more \(Setting.columns) or a smaller \(Setting.scale)")
         }
         var out = [UInt8](repeating: 0, count: width * height * 4)
         // Sheet background: light grey, so that a white scene's edges show.

@@ -1,6 +1,7 @@
 /// Animations: basic, keyframe, spring, Pop spring and group, their timing and their key paths.
 import Foundation
 import ReelAnimation
+import ReelDocument
 import ReelGeometry
 
 extension Reader {

@@ -1,6 +1,7 @@
 /// Layers: the keys every layer takes and those of shape, gradient and replicator layers.
 import Foundation
 import ReelAnimation
+import ReelDocument
 import ReelGeometry
 
 extension Reader {

@@ -2,6 +2,7 @@
 /// element limits.
 import Foundation
 import ReelAnimation
+import ReelDocument
 import ReelGeometry
 
 extension Reader {

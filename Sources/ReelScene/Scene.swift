@@ -1,5 +1,6 @@
 /// The scene model: canvas and timing, and the layer model with its properties and the animations added to it.
 import ReelAnimation
+import ReelDocument
 import ReelGeometry
 
 /// A frame rate as an exact fraction, so that 30000/1001 gives exact timestamps.

@@ -1,6 +1,7 @@
 /// Scene files in: the public entry points that read a JSON or YAML scene into a `Scene`.
 import Foundation
 import ReelAnimation
+import ReelDocument
 import ReelGeometry
 
 /// Reads a scene file into a `Scene`, reporting the first problem with its line, column and key path.
@@ -75,3 +76,6 @@ extension SceneDecoder {
         ]
     }
 }
+
+/// Scene files' errors are documents' errors (ReelDocument): located, with a fix.
+public typealias SceneError = DocumentError

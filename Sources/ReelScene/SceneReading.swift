@@ -1,6 +1,7 @@
 /// The scene object itself: canvas, frame rate, duration, and the order in which its parts are read.
 import Foundation
 import ReelAnimation
+import ReelDocument
 import ReelGeometry
 
 extension Reader {
@@ -63,7 +64,11 @@ extension Reader {
         "width", "height", "scale", "fps", "duration", "background", "variables", "layers", "animations", "timeline",
     ]
 
-    func frameRate(_ node: JSONNode, _ path: String) throws(SceneError) -> FrameRate {
+}
+
+extension LocatedReader {
+    /// A frame rate as scenes, presets and manifests write it: 30, 29.97 or "30000/1001".
+    package func frameRate(_ node: JSONNode, _ path: String) throws(SceneError) -> FrameRate {
         let fix = "write fps as a number such as 30 or 29.97, or as a fraction string such as \"30000/1001\""
         switch node.value {
         case .number(let v):

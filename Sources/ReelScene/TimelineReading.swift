@@ -2,6 +2,7 @@
 /// into calls of the Swift timeline API.
 import Foundation
 import ReelAnimation
+import ReelDocument
 import ReelGeometry
 
 extension Reader {

@@ -1,4 +1,5 @@
 import Foundation
+import ReelDocument
 
 /// Scene variables: a scene declares names with default values under `variables:` and uses them
 /// anywhere a value goes, so one scene renders many variants (`reel render --var`, a batch manifest's
@@ -73,7 +74,7 @@ public enum SceneVariables {
         return out
     }
 
-    static func isName(_ s: String) -> Bool {
+    package static func isName(_ s: String) -> Bool {
         guard let first = s.unicodeScalars.first, first == "_" || CharacterSet.letters.contains(first) else { return false }
         return s.unicodeScalars.allSatisfy { $0 == "_" || $0 == "-" || CharacterSet.alphanumerics.contains($0) }
     }

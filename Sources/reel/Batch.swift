@@ -54,7 +54,7 @@ struct Batch: ParsableCommand {
     var dryRun = false
 
     @Option(help: ArgumentHelp("Progress on stderr: auto, bar, json (a line per second), none.", valueName: "kind"))
-    var progress: String = "auto"
+    var progress = Choice(ProgressKind.auto)
 
     @Flag(name: .shortAndLong, help: "Print nothing but errors and the summary.")
     var quiet = false
@@ -65,9 +65,7 @@ struct Batch: ParsableCommand {
             // Shifted to bytes later: a bound keeps that from overflowing (2^30 MiB is 1 PiB).
             throw ValidationError("--memory-limit is a number of MiB from 1 to \(1 << 30), got \(memoryLimit)")
         }
-        if !["auto", "bar", "json", "none"].contains(progress) {
-            throw ValidationError("--progress is auto, bar, json or none, got '\(progress)'")
-        }
+        _ = try progress.value(for: "--progress")
     }
 
     func run() throws {
@@ -77,8 +75,7 @@ struct Batch: ParsableCommand {
         do {
             plan = try Reel.planBatch(manifest, sandboxed: sandbox)
         } catch {
-            Console.say(.error("\(error)", exit: 2))
-            throw ExitCode(2)
+            throw CommandFailure(message: error.message, exit: 2)  // nothing ran: the manifest is wrong
         }
         if dryRun {
             printPlan(plan)
@@ -87,8 +84,8 @@ struct Batch: ParsableCommand {
         let runner = BatchRunner(
             plan: plan, concurrency: concurrency, memoryLimit: memoryLimit.map { $0 << 20 }, force: force, failFast: failFast,
             cancellation: Interrupts.cancellation)
-        let kind = progress == "auto" ? (quiet || isatty(2) == 0 ? "none" : "bar") : progress
-        runner.onFailure = { path, message in Console.say(.failed(output: path, message: message)) }
+        let kind = try progress.value(for: "--progress").resolved(quiet: quiet)
+        runner.onFailure = { path, message in Console.say(.failed(output: path, message: message.forCommandLine)) }
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
             runner.run()
@@ -98,10 +95,10 @@ struct Batch: ParsableCommand {
         var lastJSON = Date.distantPast
         var drew = false
         while done.wait(timeout: .now() + 0.2) == .timedOut {
-            if kind == "bar" {
+            if kind == .bar {
                 Console.say(.progress(bar: "\r" + barLine(runner) + "\u{1B}[K", fields: []))
                 drew = true
-            } else if kind == "json", Date().timeIntervalSince(lastJSON) >= 1 {
+            } else if kind == .json, Date().timeIntervalSince(lastJSON) >= 1 {
                 Console.say(.progress(bar: "", fields: progressFields(runner)))
                 lastJSON = Date()
             }
@@ -111,8 +108,7 @@ struct Batch: ParsableCommand {
         let seconds = Date().timeIntervalSince(runner.started)
         print(summaryTable(plan, outcomes, seconds: seconds))
         if let sig = Interrupts.pendingSignal {
-            Console.say(.error("interrupted by signal \(sig); outputs in progress were not written", exit: 128 + sig))
-            throw ExitCode(128 + sig)
+            throw CommandFailure(message: "interrupted by signal \(sig); outputs in progress were not written", exit: 128 + sig)
         }
         let failed = outcomes.joined().contains(where: { $0.isFailure })
         // The summary table on stdout is for people; scripts get the counts as the last stderr line.
@@ -191,8 +187,10 @@ struct Batch: ParsableCommand {
                 case .skipped(let f):
                     frames += f
                     skipped += 1
-                case .failed(let m): failures.append(m.split(separator: "\n").first.map(String.init) ?? m)
-                case .notRun(let r): notRun = r
+                case .failed(let message):
+                    let m = message.forCommandLine
+                    failures.append(m.split(separator: "\n").first.map(String.init) ?? m)
+                case .notRun(let r): notRun = r.forCommandLine
                 default: break
                 }
             }

@@ -29,16 +29,12 @@ struct Concat: ParsableCommand {
 
     func run() throws {
         Interrupts.install()
-        do {
-            let summary = try Reel.concat(segments, to: output, cancellation: Interrupts.cancellation)
-            if !quiet {
-                Console.say(
-                    .done(
-                        text: "joined \(summary.segments) segments into \(summary.output): \(summary.frames) frames",
-                        fields: [("output", .string(summary.output)), ("frames", .int(summary.frames))]))
-            }
-        } catch {
-            throw failure(error)
+        let summary = try Reel.concat(segments, to: output, cancellation: Interrupts.cancellation)
+        if !quiet {
+            Console.say(
+                .done(
+                    text: "joined \(summary.segments) segments into \(summary.output): \(summary.frames) frames",
+                    fields: [("output", .string(summary.output)), ("frames", .int(summary.frames))]))
         }
     }
 }

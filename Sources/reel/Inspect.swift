@@ -13,25 +13,21 @@ struct Info: ParsableCommand {
     var scene: String
 
     func run() throws {
-        do {
-            let clip = try Reel.load(scene)
-            let s = clip.scene
-            print("\(scene): valid")
-            print("canvas: \(fmt(s.width))×\(fmt(s.height)) pt at @\(fmt(s.scale)) = \(s.pixelWidth)×\(s.pixelHeight) px")
-            print("timing: \(s.fps) fps, \(fmt(s.duration)) s, \(s.frameCount) frames")
-            print("background: \(colour(s.background))")
-            print("layers:")
-            for root in s.layers {
-                for (layer, depth) in root.flattened() {
-                    let indent = String(repeating: "  ", count: depth + 1)
-                    print(
-                        "\(indent)\(layer.name) (\(layer.type.rawValue)) at [\(fmt(layer.position.x)), \(fmt(layer.position.y))], bounds \(fmt(layer.bounds.width))×\(fmt(layer.bounds.height))"
-                    )
-                    for a in layer.animations { print("\(indent)  \(describe(a))") }
-                }
+        let clip = try Reel.load(scene)
+        let s = clip.scene
+        print("\(scene): valid")
+        print("canvas: \(fmt(s.width))×\(fmt(s.height)) pt at @\(fmt(s.scale)) = \(s.pixelWidth)×\(s.pixelHeight) px")
+        print("timing: \(s.fps) fps, \(fmt(s.duration)) s, \(s.frameCount) frames")
+        print("background: \(colour(s.background))")
+        print("layers:")
+        for root in s.layers {
+            for (layer, depth) in root.flattened() {
+                let indent = String(repeating: "  ", count: depth + 1)
+                print(
+                    "\(indent)\(layer.name) (\(layer.type.rawValue)) at [\(fmt(layer.position.x)), \(fmt(layer.position.y))], bounds \(fmt(layer.bounds.width))×\(fmt(layer.bounds.height))"
+                )
+                for a in layer.animations { print("\(indent)  \(describe(a))") }
             }
-        } catch {
-            throw failure(error)
         }
     }
 
@@ -99,39 +95,35 @@ struct Timeline: ParsableCommand {
     }
 
     func run() throws {
-        do {
-            let s = try Reel.load(scene).scene
-            guard let keyPath = LayerKeyPath(rawValue: key) else {
-                let names = LayerKeyPath.allCases.map(\.rawValue)
-                throw ReelError.usage(
-                    "--key: \"\(key)\" is not an animatable key path", fix: "use one of \(names.joined(separator: ", "))")
-            }
-            guard s.layers.find(layer) != nil else {
-                let names = s.layers.flatMap { $0.flattened().map(\.layer.name) }
-                throw ReelError.usage("--layer: no layer is named \"\(layer)\"", fix: "layers: \(names.joined(separator: ", "))")
-            }
-            let times: [Double]
-            if let at {
-                times = at.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-            } else {
-                let rate = FrameRate(parsing: fps!)!
-                times = (0..<rate.frameCount(duration: s.duration)).map { rate.time(ofFrame: $0) }
-            }
-            var rows: [(time: Double, json: String, csv: [String])] = []
-            for t in times {
-                guard let l = s.sample(at: t).layers.find(layer) else { continue }
-                let v = keyPath.get(l)
-                rows.append((t, json(v), csv(v)))
-            }
-            if format == "csv" {
-                print("time,value")
-                for row in rows { print(([fmt(row.time)] + row.csv).joined(separator: ",")) }
-            } else {
-                let items = rows.map { "{\"time\": \(fmt($0.time)), \"value\": \($0.json)}" }
-                print("[\n  " + items.joined(separator: ",\n  ") + "\n]")
-            }
-        } catch let error as ReelError {
-            throw failure(error)
+        let s = try Reel.load(scene).scene
+        guard let keyPath = LayerKeyPath(rawValue: key) else {
+            let names = LayerKeyPath.allCases.map(\.rawValue)
+            throw ReelError.usage(
+                "--key: \"\(key)\" is not an animatable key path", fix: "use one of \(names.joined(separator: ", "))")
+        }
+        guard s.layers.find(layer) != nil else {
+            let names = s.layers.flatMap { $0.flattened().map(\.layer.name) }
+            throw ReelError.usage("--layer: no layer is named \"\(layer)\"", fix: "layers: \(names.joined(separator: ", "))")
+        }
+        let times: [Double]
+        if let at {
+            times = at.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        } else {
+            let rate = FrameRate(parsing: fps!)!
+            times = (0..<rate.frameCount(duration: s.duration)).map { rate.time(ofFrame: $0) }
+        }
+        var rows: [(time: Double, json: String, csv: [String])] = []
+        for t in times {
+            guard let l = s.sample(at: t).layers.find(layer) else { continue }
+            let v = keyPath.get(l)
+            rows.append((t, json(v), csv(v)))
+        }
+        if format == "csv" {
+            print("time,value")
+            for row in rows { print(([fmt(row.time)] + row.csv).joined(separator: ",")) }
+        } else {
+            let items = rows.map { "{\"time\": \(fmt($0.time)), \"value\": \($0.json)}" }
+            print("[\n  " + items.joined(separator: ",\n  ") + "\n]")
         }
     }
 

@@ -181,7 +181,7 @@ import Testing
             let p = try Reel.preset(name)
             let format = try #require(p.format, "\(name)")
             let container = try #require(format == "png" ? VideoContainer.png : VideoContainer(pathExtension: format))
-            let codec = p.codec.flatMap(VideoCodec.init(rawValue:)) ?? container.defaultCodec
+            let codec = p.settings.codec ?? container.defaultCodec
             #expect(throws: Never.self, "\(name)") { try Reel.check(p, codec: codec) }
         }
     }

@@ -54,10 +54,12 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: output), "\(name): \(ws.listing())")
         if ["mp4", "mov", "webm", "gif", "apng"].contains(format) {
             let info = try VideoReader(path: output).info
-            if let size = preset.size {
-                #expect(info.width == size[0] && info.height == size[1])
+            if let size = preset.settings.size {
+                #expect(info.width == size.width && info.height == size.height)
             }
-            if let codec = preset.codec { #expect(info.codecName == codec.replacingOccurrences(of: "-4444", with: "")) }
+            if let codec = preset.settings.codec {
+                #expect(info.codecName == codec.rawValue.replacingOccurrences(of: "-4444", with: ""))
+            }
         }
     }
 

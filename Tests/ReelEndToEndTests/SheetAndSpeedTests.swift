@@ -44,8 +44,11 @@ import Testing
         let label = (4 + 20 + 1)..<(4 + 20 + 8)
         #expect(label.contains { y in (4..<30).contains { px($0, y) == [0x30, 0x30, 0x30] } })
         // Bad input.
-        let both = try runReel(["sheet", scene, "-o", ws.file("t.png"), "--at", "0", "--frames", "3"])
+        let both = try runReel(["sheet", scene, "-o", ws.file("t.png"), "--at", "0", "--count", "3"])
         #expect(both.status != 0 && both.stderr.contains("not both"))
+        // `--frames` is a range (render's); the sheet's count says so instead of taking it.
+        let old = try runReel(["sheet", scene, "-o", ws.file("t.png"), "--frames", "3"])
+        #expect(old.status != 0 && old.stderr.contains("sheet takes --count 3"), "\(old.stderr)")
         let bad = try runReel(["sheet", scene, "-o", ws.file("t.png"), "--at", "0,x"])
         #expect(bad.status != 0 && bad.stderr.contains("'x' is not a time"))
         #expect(ws.listing() == ["bar.json", "s.png"])

@@ -1,4 +1,5 @@
 /// The checks run on a document's text before it is parsed: UTF-8 positions and the YAML nesting bound.
+import ReelDocument
 import Testing
 
 @testable import ReelScene

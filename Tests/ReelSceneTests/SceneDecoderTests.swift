@@ -1,4 +1,5 @@
 import ReelAnimation
+import ReelDocument
 import ReelGeometry
 import ReelScene
 import Testing

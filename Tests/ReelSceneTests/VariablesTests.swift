@@ -1,3 +1,4 @@
+import ReelDocument
 import ReelGeometry
 import ReelScene
 import Testing

@@ -1,7 +1,9 @@
 import FuzzSupport
-// The YAML reader is internal; scripts/fuzz.sh builds with -enable-testing so the target can reach it
-// without reading a file, as `BatchManifest.load` would.
-@testable import ReelScene
+import Reel
+
+// The YAML reader is the package's own; scripts/fuzz.sh builds with -enable-testing so the target can
+// reach it without reading a file, as `BatchManifest.load` would.
+@testable import ReelDocument
 
 /// A batch manifest (`reel batch MANIFEST`): a YAML one, and when the bytes parse as JSON, the JSON one.
 @_cdecl("LLVMFuzzerTestOneInput")

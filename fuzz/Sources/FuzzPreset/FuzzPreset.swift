@@ -1,5 +1,5 @@
 import FuzzSupport
-import ReelScene
+import Reel
 
 /// An output preset file (`presets/NAME.yaml`), decoded as `--preset FILE` decodes it.
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -1,4 +1,7 @@
+/// Batch manifests: jobs, their scenes, variables or variants, and outputs, read with located errors.
 import Foundation
+import ReelDocument
+import ReelScene
 
 /// A batch manifest (`reel batch MANIFEST.yaml`): jobs, each a scene (or a glob of scenes), its
 /// variables or named variants, and the outputs to write. Read with located errors like scene files;
@@ -75,7 +78,7 @@ public struct BatchManifest: Sendable {
     }
 
     public static func decode(_ root: JSONNode, file: String) throws(SceneError) -> BatchManifest {
-        let r = Reader(file: file)
+        let r = DocumentReader(file: file)
         let m = try r.members(root, "", known: keys, what: "a batch manifest")
         var manifest = BatchManifest(file: file, jobs: [])
         if let n = m["concurrency"] {
@@ -106,7 +109,7 @@ public struct BatchManifest: Sendable {
         return manifest
     }
 
-    static func variables(_ node: JSONNode, _ path: String, _ r: Reader) throws(SceneError) -> [String: JSONNode] {
+    static func variables(_ node: JSONNode, _ path: String, _ r: DocumentReader) throws(SceneError) -> [String: JSONNode] {
         guard case .object(let list) = node.value else {
             throw r.fail(node, path, "expected variable names and values (an object), found \(node.kindName)")
         }
@@ -122,7 +125,7 @@ public struct BatchManifest: Sendable {
         return out
     }
 
-    static func job(_ node: JSONNode, _ path: String, _ r: Reader) throws(SceneError) -> Job {
+    static func job(_ node: JSONNode, _ path: String, _ r: DocumentReader) throws(SceneError) -> Job {
         let m = try r.members(node, path, known: jobKeys, what: "a job")
         guard let sceneNode = m["scene"] else {
             throw r.fail(node, path, "a job needs a \"scene\" (a path or a glob such as scenes/*.yaml)")

@@ -26,6 +26,11 @@ public struct JSONNode: Sendable {
     public var value: Value
     public var location: SourceLocation
 
+    public init(value: Value, location: SourceLocation) {
+        self.value = value
+        self.location = location
+    }
+
     public var kindName: String {
         switch value {
         case .object: return "an object"

@@ -3,16 +3,16 @@ import Yams
 
 /// YAML scene files: read with Yams (libyaml) into the same located tree as JSON, so both formats
 /// share one decoder and every error names a line and column.
-enum YAMLReader {
-    static func parse(_ text: String, file: String) throws(SceneError) -> JSONNode {
+package enum YAMLReader {
+    package static func parse(_ text: String, file: String) throws(DocumentError) -> JSONNode {
         if text.utf8.count > DocumentLimits.maximumBytes {
-            throw SceneError(
+            throw DocumentError(
                 file: file,
                 message: "is \(text.utf8.count >> 20) MiB, above the limit of \(DocumentLimits.maximumBytes >> 20) MiB",
                 fix: "split it, or generate the scene in Swift")
         }
         if let here = DocumentLimits.yamlNestingBeyond(DocumentLimits.maximumDepth, in: text) {
-            throw SceneError(
+            throw DocumentError(
                 file: file, location: here, message: "invalid YAML: nesting deeper than \(DocumentLimits.maximumDepth) levels")
         }
         let root: Node?
@@ -21,10 +21,10 @@ enum YAMLReader {
         } catch let error as YamlError {
             throw Self.sceneError(error, file: file)
         } catch {
-            throw SceneError(file: file, message: "invalid YAML: \(error)")
+            throw DocumentError(file: file, message: "invalid YAML: \(error)")
         }
         guard let root else {
-            throw SceneError(
+            throw DocumentError(
                 file: file, location: SourceLocation(line: 1, column: 1),
                 message: "invalid YAML: the file is empty; a scene is a mapping")
         }
@@ -32,7 +32,7 @@ enum YAMLReader {
         // the time its conversion would take to reach the limit.
         var count = DocumentLimits.maximumValues
         if !withinBudget(root, &count) {
-            throw SceneError(
+            throw DocumentError(
                 file: file, location: location(root),
                 message:
                     "invalid YAML: the document expands to more than \(DocumentLimits.maximumValues) values (aliases of aliases?)",
@@ -61,10 +61,10 @@ enum YAMLReader {
         node.mark.map { SourceLocation(line: $0.line, column: $0.column) } ?? SourceLocation(line: 1, column: 1)
     }
 
-    static func convert(_ node: Node, file: String, depth: Int) throws(SceneError) -> JSONNode {
+    static func convert(_ node: Node, file: String, depth: Int) throws(DocumentError) -> JSONNode {
         let here = location(node)
         guard depth < JSONParser.maximumDepth else {
-            throw SceneError(
+            throw DocumentError(
                 file: file, location: here, message: "invalid YAML: nesting deeper than \(JSONParser.maximumDepth) levels")
         }
         switch node {
@@ -79,7 +79,7 @@ enum YAMLReader {
                 // `.inf`, `infinity`: the word scene files use for endless repeats (`"infinity"` in JSON).
                 if v == .infinity { return JSONNode(value: .string("infinity"), location: here) }
                 guard v.isFinite else {
-                    throw SceneError(file: file, location: here, message: "invalid YAML: number \(s.string) is out of range")
+                    throw DocumentError(file: file, location: here, message: "invalid YAML: number \(s.string) is out of range")
                 }
                 return JSONNode(value: .number(v), location: here)
             }
@@ -93,10 +93,11 @@ enum YAMLReader {
             var seen = Set<String>()
             for (k, v) in map {
                 guard case .scalar(let ks) = k else {
-                    throw SceneError(file: file, location: location(k), message: "invalid YAML: keys must be plain strings")
+                    throw DocumentError(file: file, location: location(k), message: "invalid YAML: keys must be plain strings")
                 }
                 guard seen.insert(ks.string).inserted else {
-                    throw SceneError(file: file, location: location(k), message: "invalid YAML: duplicate key \"\(ks.string)\"")
+                    throw DocumentError(
+                        file: file, location: location(k), message: "invalid YAML: duplicate key \"\(ks.string)\"")
                 }
                 members.append((ks.string, location(k), try convert(v, file: file, depth: depth + 1)))
             }
@@ -104,15 +105,15 @@ enum YAMLReader {
         }
     }
 
-    static func sceneError(_ error: YamlError, file: String) -> SceneError {
+    static func sceneError(_ error: YamlError, file: String) -> DocumentError {
         switch error {
         case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
-            return SceneError(
+            return DocumentError(
                 file: file, location: SourceLocation(line: mark.line, column: mark.column), message: "invalid YAML: \(problem)")
         case .reader(let problem, _, _, _):
-            return SceneError(file: file, message: "invalid YAML: \(problem)")
+            return DocumentError(file: file, message: "invalid YAML: \(problem)")
         default:
-            return SceneError(file: file, message: "invalid YAML: \(error)")
+            return DocumentError(file: file, message: "invalid YAML: \(error)")
         }
     }
 }

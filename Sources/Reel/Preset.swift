@@ -1,5 +1,9 @@
+/// Preset files: a description, the format they write and typed output settings, read with located errors.
 import Foundation
+import ReelDocument
 import ReelGeometry
+import ReelMedia
+import ReelScene
 
 /// An output preset: named output settings kept in a YAML file (`presets/NAME.yaml`, or any file
 /// given by path). Every key is optional except `description`; options given on the command line win
@@ -9,25 +13,7 @@ public struct Preset: Sendable, Equatable {
     public var description: String
     /// The file extension the preset writes (`mp4`, `gif`, … or `png` for a PNG sequence).
     public var format: String?
-    public var codec: String?
-    public var chroma: String?
-    public var bitDepth: Int?
-    public var crf: Int?
-    public var encoderPreset: String?
-    public var loop: Int?
-    public var quality: Double?
-    public var lossless: Bool?
-    public var matte: Color?
-    public var flatten: Bool?
-    public var colors: Int?
-    public var dither: String?
-    public var alphaThreshold: Int?
-    public var fps: String?
-    public var scale: Double?
-    /// Output width in pixels (the scale follows, the aspect is kept).
-    public var width: Int?
-    /// A fixed canvas in pixels: the clip is scaled to fit and centred on its own background.
-    public var size: [Int]?
+    public var settings = OutputSettings()
     /// Where each key was written. Some keys apply to one format only, and which format a preset
     /// meets is known only when the output's name is (`Reel.check`): the error then still points here.
     public var places = Places()
@@ -61,7 +47,6 @@ public struct Preset: Sendable, Equatable {
         "matte", "flatten", "colors", "dither", "alphaThreshold", "fps", "scale", "width", "size",
     ]
     public static let formats = ["mp4", "mov", "webm", "gif", "apng", "webp", "png"]
-    public static let codecs = ["h264", "hevc", "vp9", "av1", "prores", "prores-4444", "gif", "apng", "webp", "png"]
 
     /// Reads a preset file (YAML or JSON) with located errors.
     public static func load(contentsOf path: String, name: String? = nil) throws(SceneError) -> Preset {
@@ -80,7 +65,7 @@ public struct Preset: Sendable, Equatable {
     public static func decode(node root: JSONNode, file: String, name: String, base: String = "", extraKeys: [String] = [])
         throws(SceneError) -> (preset: Preset, members: [String: JSONNode])
     {
-        let r = Reader(file: file, base: base)
+        let r = DocumentReader(file: file, base: base)
         let inline = !extraKeys.isEmpty
         let m = try r.members(
             root, "", known: inline ? extraKeys + keys.filter { $0 != "description" && $0 != "format" } : keys,
@@ -95,7 +80,8 @@ public struct Preset: Sendable, Equatable {
         var p = Preset(name: name, description: description)
         p.places.file = file
         for (key, node) in m { p.places.entries[key] = (node.location, r.join(base, key)) }
-        func choice(_ key: String, _ allowed: [String]) throws(SceneError) -> String? {
+        // A name from a list; numbers are names too (`chroma: 420`).
+        func listed(_ key: String, _ allowed: [String]) throws(SceneError) -> String? {
             guard let n = m[key] else { return nil }
             let v: String
             if case .number(let x) = n.value, x == x.rounded() {
@@ -109,6 +95,10 @@ public struct Preset: Sendable, Equatable {
             }
             return v
         }
+        func choice<T: RawRepresentable & CaseIterable>(_ key: String, _: T.Type) throws(SceneError) -> T?
+        where T.RawValue == String {
+            try listed(key, T.allCases.map(\.rawValue)).flatMap(T.init(rawValue:))
+        }
         func integer(_ key: String, _ range: ClosedRange<Int>) throws(SceneError) -> Int? {
             guard let n = m[key] else { return nil }
             let v = try r.number(n, key)
@@ -117,24 +107,25 @@ public struct Preset: Sendable, Equatable {
             }
             return Int(v)
         }
-        p.format = try choice("format", formats)
-        p.codec = try choice("codec", codecs)
-        p.chroma = try choice("chroma", ["420", "422", "444"])
-        p.bitDepth = try integer("bitDepth", 8...10)
-        if let b = p.bitDepth, b == 9 { throw r.fail(m["bitDepth"]!, "bitDepth", "bitDepth is 8 or 10") }
-        p.crf = try integer("crf", 0...63)
+        p.format = try listed("format", formats)
+        var o = OutputSettings()
+        o.codec = try choice("codec", VideoCodec.self)
+        o.chroma = try choice("chroma", ChromaSubsampling.self)
+        o.bitDepth = try integer("bitDepth", 8...10)
+        if let b = o.bitDepth, b == 9 { throw r.fail(m["bitDepth"]!, "bitDepth", "bitDepth is 8 or 10") }
+        o.crf = try integer("crf", 0...63)
         if let n = m["encoderPreset"] {
             if case .number(let x) = n.value {
-                p.encoderPreset = x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : "\(x)"
+                o.encoderPreset = x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : "\(x)"
             } else {
-                p.encoderPreset = try r.string(n, "encoderPreset")
+                o.encoderPreset = try r.string(n, "encoderPreset")
             }
         }
         if let n = m["loop"] {
             // The count of repeats after the first play, as GIF's own field, in every format: a negative
             // number (GIF's -1 plays once, but APNG and WebP have no such value) is refused for `once`.
             if case .string("once") = n.value {
-                p.loop = -1
+                o.loop = -1
             } else {
                 let v = try r.number(n, "loop")
                 guard v == v.rounded(), (0...65_535).contains(Int(exactly: v) ?? -1) else {
@@ -142,30 +133,27 @@ public struct Preset: Sendable, Equatable {
                         n, "loop", "loop counts the plays after the first, a whole number in 0…65535, got \(v)",
                         fix: "0 loops forever, N plays N + 1 times; write loop: once to play once")
                 }
-                p.loop = Int(v)
+                o.loop = Int(v)
             }
         }
         if let n = m["quality"] {
             let q = try r.number(n, "quality")
             guard (0...100).contains(q) else { throw r.fail(n, "quality", "quality lies in 0…100, got \(q)") }
-            p.quality = q
+            o.quality = q
         }
-        if let n = m["lossless"] { p.lossless = try r.bool(n, "lossless") }
-        if let n = m["matte"] { p.matte = try r.color(n, "matte") }
-        if let n = m["flatten"] { p.flatten = try r.bool(n, "flatten") }
-        p.colors = try integer("colors", 2...255)
-        p.dither = try choice("dither", ["bayer", "none"])
-        p.alphaThreshold = try integer("alphaThreshold", 1...255)
-        if let n = m["fps"] {
-            let f = try r.frameRate(n, "fps")
-            p.fps = f.description
-        }
+        if let n = m["lossless"] { o.lossless = try r.bool(n, "lossless") }
+        if let n = m["matte"] { o.matte = try r.color(n, "matte") }
+        if let n = m["flatten"] { o.flatten = try r.bool(n, "flatten") }
+        o.colors = try integer("colors", 2...255)
+        o.dither = try choice("dither", GIFOptions.Dither.self)
+        o.alphaThreshold = try integer("alphaThreshold", 1...255)
+        if let n = m["fps"] { o.fps = try r.frameRate(n, "fps") }
         if let n = m["scale"] {
             let s = try r.number(n, "scale")
             guard s > 0, s <= 64 else { throw r.fail(n, "scale", "scale lies in (0, 64], got \(s)") }
-            p.scale = s
+            o.scale = s
         }
-        p.width = try integer("width", 1...Scene.maximumPixelSide)
+        o.width = try integer("width", 1...Scene.maximumPixelSide)
         if let n = m["size"] {
             let items = try r.array(n, "size")
             guard items.count == 2 else { throw r.fail(n, "size", "size is [width, height] in pixels") }
@@ -177,9 +165,10 @@ public struct Preset: Sendable, Equatable {
                 }
                 out.append(Int(v))
             }
-            p.size = out
+            o.size = OutputSettings.PixelSize(width: out[0], height: out[1])
         }
-        if p.width != nil && p.size != nil { throw r.fail(m["width"]!, "width", "give \"width\" or \"size\", not both") }
+        if o.width != nil && o.size != nil { throw r.fail(m["width"]!, "width", "give \"width\" or \"size\", not both") }
+        p.settings = o
         return (p, m)
     }
 }

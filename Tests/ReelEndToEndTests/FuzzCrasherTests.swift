@@ -1,6 +1,8 @@
 /// Every input the fuzzers ever crashed on (`fuzz/crashers-found/`, minimized) decodes or is refused
 /// with an error — never a trap — and what decodes is finite: the fuzzers' finds stay fixed.
 import Foundation
+import Reel
+import ReelDocument
 import ReelGeometry
 import Testing
 

@@ -1,5 +1,6 @@
-/// A problem with a scene, located in its file: line and column, and the key path inside the document.
-public struct SceneError: Error, Sendable, CustomStringConvertible {
+/// A problem with a document (a scene, a preset, a manifest), located in its file: line and column, and
+/// the key path inside the document.
+public struct DocumentError: Error, Sendable, CustomStringConvertible {
     public var file: String
     public var location: SourceLocation?
     /// JSON path of the offending value, e.g. `layers[0].animations[1].duration`.

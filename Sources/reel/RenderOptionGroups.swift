@@ -1,0 +1,276 @@
+// `reel render`'s options in the sections `--help` shows them in: the scene, encoding, GIF, segments,
+// performance and reporting. Each section checks its own values.
+import ArgumentParser
+import Reel
+import ReelDocument
+import ReelGeometry
+import ReelMedia
+import ReelScene
+
+/// What the render changes in the scene: rate, size, length, speed, variables.
+struct SceneChanges: ParsableArguments {
+    @Option(help: ArgumentHelp("Frame rate, overriding the scene's: 30, 29.97 or 30000/1001.", valueName: "rate"))
+    var fps: String?
+
+    @Option(
+        name: .customLong("var"),
+        help: ArgumentHelp(
+            "A value for a variable the scene declares (repeatable): --var accent=#ff3b30 --var label=Save.",
+            valueName: "name=value"))
+    var variables: [String] = []
+
+    @Option(help: ArgumentHelp("Pixels per point, overriding the scene's scale.", valueName: "factor"))
+    var scale: Double?
+
+    @Option(help: ArgumentHelp("Output width in pixels (sets the scale, keeps the aspect).", valueName: "pixels"))
+    var width: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "Output size in pixels, e.g. 1920x1080: the clip fitted and centred on its background.", valueName: "WxH"))
+    var size: String?
+
+    @Option(help: ArgumentHelp("Clip length in seconds, overriding the scene's.", valueName: "seconds"))
+    var duration: Double?
+
+    @Option(
+        help: ArgumentHelp(
+            "Playback speed: 0.25 renders a slowed-down clip four times as long, at the same frame rate.", valueName: "factor"))
+    var speed: Double?
+
+    var parsedSize: (width: Int, height: Int)? {
+        guard let size else { return nil }
+        let parts = size.lowercased().split(separator: "x").map { Int($0) }
+        guard parts.count == 2, let w = parts[0], let h = parts[1] else { return nil }
+        return (w, h)
+    }
+
+    func validate() throws {
+        if size != nil && parsedSize == nil { throw ValidationError("--size is WIDTHxHEIGHT in pixels, e.g. 1920x1080") }
+        if size != nil && (scale != nil || width != nil) { throw ValidationError("give --size, --width or --scale, not several") }
+        if let scale, !(scale > 0 && scale.isFinite) { throw ValidationError("--scale must be a positive number, got \(scale)") }
+        if let duration, !(duration > 0 && duration.isFinite) {
+            throw ValidationError("--duration must be a positive number of seconds, got \(duration)")
+        }
+        if let speed, !(speed >= 0.001 && speed <= 1000) {
+            throw ValidationError("--speed must be in 0.001…1000, got \(speed): 0.25 is quarter speed, 2 double")
+        }
+        if let fps, FrameRate(parsing: fps) == nil {
+            throw ValidationError("--fps must be a positive rate such as 30, 29.97 or 30000/1001, got '\(fps)'")
+        }
+        if scale != nil && width != nil { throw ValidationError("give --scale or --width, not both") }
+        for v in variables where !v.contains("=") || v.hasPrefix("=") {
+            throw ValidationError("--var is NAME=VALUE, e.g. --var accent=#ff3b30; got '\(v)'")
+        }
+    }
+
+    func add(to s: inout OutputSettings) {
+        if let fps { s.fps = FrameRate(parsing: fps) }
+        s.scale = scale
+        s.width = width
+        s.size = parsedSize.map { OutputSettings.PixelSize(width: $0.width, height: $0.height) }
+        s.duration = duration
+        s.speed = speed
+    }
+
+    /// The `--var` values, by name.
+    var variableValues: [String: JSONNode] {
+        var out: [String: JSONNode] = [:]
+        for v in variables {
+            let eq = v.firstIndex(of: "=")!
+            out[String(v[..<eq])] = SceneVariables.value(fromArgument: String(v[v.index(after: eq)...]))
+        }
+        return out
+    }
+}
+
+/// How the clip is encoded.
+struct Encoding: ParsableArguments {
+    @Option(help: ArgumentHelp("Output settings: a shipped preset name (reel presets) or a preset file.", valueName: "name"))
+    var preset: String?
+
+    @Option(help: ArgumentHelp("Codec (default: the output's; .mp4 is h264).", valueName: "name"))
+    var codec: Choice<VideoCodec>?
+
+    @Option(help: ArgumentHelp("Chroma subsampling of YUV codecs.", valueName: "format"))
+    var chroma: Choice<ChromaSubsampling>?
+
+    @Option(help: ArgumentHelp("Bits per sample of YUV codecs: 8 or 10.", valueName: "bits"))
+    var bitDepth: Int?
+
+    @Option(help: ArgumentHelp("Constant rate factor (h264/hevc 0–51, vp9/av1 0–63): lower is better.", valueName: "n"))
+    var crf: Int?
+
+    @Option(help: ArgumentHelp("Encoder speed preset: x264/x265 names (medium, slow…), SVT-AV1 0–13.", valueName: "name"))
+    var encoderPreset: String?
+
+    // Unconditional, so that GIF's -1 reaches the check below (and its advice) instead of being taken
+    // for an option.
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "GIF/APNG/WebP repeats after the first play: 0 loops forever (default), N plays N+1 times, once plays once.",
+            valueName: "n"))
+    var loop: String?
+
+    @Option(help: ArgumentHelp("WebP quality, 0–100 (default 90).", valueName: "q"))
+    var quality: Double?
+
+    @Flag(help: "Lossless WebP (for lossless H.264: --crf 0).")
+    var lossless = false
+
+    @Option(help: ArgumentHelp("Colour under a transparent scene in formats without alpha (default white).", valueName: "color"))
+    var matte: String?
+
+    @Flag(help: "Composite over the matte even in formats with alpha.")
+    var flatten = false
+
+    /// `--loop` as the loop count the writers take: `once` is -1 (GIF's own value for it).
+    var loopCount: Int? {
+        guard let loop else { return nil }
+        if loop == "once" { return -1 }
+        guard let n = Int(loop), (0...65_535).contains(n) else { return nil }
+        return n
+    }
+
+    func validate() throws {
+        if let loop, loopCount == nil {
+            // GIF's -1 (play once) meant "forever" to APNG and WebP: one meaning for all three now.
+            throw ValidationError(
+                "--loop counts the plays after the first, 0…65535, got '\(loop)': 0 loops forever, N plays N+1 times; use --loop once to play once"
+            )
+        }
+        if quality != nil && lossless {
+            throw ValidationError("give --quality or --lossless, not both: lossless WebP ignores the quality")
+        }
+        _ = try codec?.value(for: "--codec")
+        _ = try chroma?.value(for: "--chroma")
+        if let bitDepth, bitDepth != 8 && bitDepth != 10 { throw ValidationError("--bit-depth is 8 or 10") }
+        if let matte, Color(hex: matte) == nil { throw ValidationError("--matte takes a colour such as #ffffff, got '\(matte)'") }
+    }
+
+    func add(to s: inout OutputSettings) throws {
+        s.codec = try codec?.value(for: "--codec")
+        s.chroma = try chroma?.value(for: "--chroma")
+        s.bitDepth = bitDepth
+        s.crf = crf
+        s.encoderPreset = encoderPreset
+        s.loop = loopCount
+        s.quality = quality
+        s.lossless = lossless ? true : nil
+        s.matte = matte.flatMap { Color(hex: $0) }
+        s.flatten = flatten ? true : nil
+    }
+}
+
+/// GIF's own settings.
+struct GIFSettings: ParsableArguments {
+    @Option(help: ArgumentHelp("GIF palette size, 2–255 (default 255).", valueName: "n"))
+    var colors: Int?
+
+    @Option(help: ArgumentHelp("GIF dithering (default none).", valueName: "kind"))
+    var dither: Choice<GIFOptions.Dither>?
+
+    @Option(help: ArgumentHelp("GIF transparency: alpha below this (1–255, default 128) is transparent.", valueName: "n"))
+    var alphaThreshold: Int?
+
+    @Flag(help: "GIF transparency by an ordered pattern instead of a threshold (soft edges become a stipple).")
+    var alphaDither = false
+
+    @Option(
+        help: ArgumentHelp(
+            "GIF lossy differencing: a pixel within this many levels of what is shown keeps it (default 0, exact).",
+            valueName: "levels"))
+    var tolerance: Int?
+
+    func validate() throws {
+        if alphaThreshold != nil && alphaDither {
+            throw ValidationError("give --alpha-threshold or --alpha-dither, not both: the dither replaces the threshold")
+        }
+        _ = try dither?.value(for: "--dither")
+    }
+
+    func add(to s: inout OutputSettings) throws {
+        s.colors = colors
+        s.dither = try dither?.value(for: "--dither")
+        s.alphaThreshold = alphaThreshold
+        s.alphaDither = alphaDither ? true : nil
+        s.tolerance = tolerance
+    }
+}
+
+/// Part of the clip, for `reel concat` to join.
+struct Segments: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "Render only frames A to B (from 0, both included) as a segment for reel concat.", valueName: "A-B"))
+    var frames: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Render shard I (from 0) of N equal parts as a segment for reel concat, e.g. --shard 0/4.", valueName: "I/N"))
+    var shard: String?
+
+    func validate() throws {
+        if frames != nil && shard != nil { throw ValidationError("give --frames or --shard, not both") }
+        if let frames, SegmentRequest(frames: frames) == nil {
+            throw ValidationError("--frames is FIRST-LAST, frame numbers from 0 with LAST ≥ FIRST, e.g. 0-59; got '\(frames)'")
+        }
+        if let shard, SegmentRequest(shard: shard) == nil {
+            throw ValidationError("--shard is INDEX/COUNT with the index from 0, e.g. 0/4 … 3/4; got '\(shard)'")
+        }
+    }
+
+    var request: SegmentRequest? {
+        if let frames { return SegmentRequest(frames: frames) }
+        if let shard { return SegmentRequest(shard: shard) }
+        return nil
+    }
+}
+
+/// Threads and memory: the output is the same for any of these.
+struct Performance: ParsableArguments {
+    @Option(help: ArgumentHelp("Rasterizer threads (default: all cores). The output is the same for any value.", valueName: "n"))
+    var threads: Int?
+
+    @Option(help: ArgumentHelp("Frames rendered at once, ahead of the encoder (default 2 on 2+ cores).", valueName: "n"))
+    var workers: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "Refuse up front a render whose frames in flight need more memory than this (default: half the RAM).",
+            valueName: "MiB"))
+    var memoryLimit: Int?
+
+    func validate() throws {
+        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+        if let memoryLimit, !(1...(1 << 30)).contains(memoryLimit) {
+            // Shifted to bytes later: a bound keeps that from overflowing (2^30 MiB is 1 PiB).
+            throw ValidationError("--memory-limit is a number of MiB from 1 to \(1 << 30), got \(memoryLimit)")
+        }
+        if let workers, !(1...64).contains(workers) { throw ValidationError("--workers must be in 1…64") }
+    }
+
+    func apply(to options: inout RenderOptions) {
+        if let threads { options.threads = threads }
+        if let workers { options.workers = workers }
+        if let memoryLimit { options.memoryLimit = memoryLimit << 20 }
+    }
+}
+
+/// What the command prints on stderr.
+struct Reporting: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "Progress on stderr: auto (a bar on a terminal, else nothing), bar, json (a line per second), none.",
+            valueName: "kind"))
+    var progress = Choice(ProgressKind.auto)
+
+    @Flag(help: "Print the peak resident memory and the time taken.")
+    var stats = false
+
+    @Flag(name: .shortAndLong, help: "Print nothing but errors.")
+    var quiet = false
+
+    func validate() throws { _ = try progress.value(for: "--progress") }
+}

@@ -1,0 +1,46 @@
+// `reel still`: one frame of a scene as a PNG.
+import ArgumentParser
+import Foundation
+import Reel
+import ReelScene
+
+struct Still: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Render one frame of a scene to a PNG file.",
+        discussion: "The PNG keeps the alpha channel: a transparent background stays transparent."
+    )
+
+    @Argument(help: ArgumentHelp("The scene file (JSON).", valueName: "scene"))
+    var scene: String
+
+    @Option(help: ArgumentHelp("The time of the frame, in seconds from the start.", valueName: "seconds"))
+    var at: Double = 0
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Output file (.png).", valueName: "file"))
+    var output: String
+
+    @Option(help: ArgumentHelp("Pixels per point, overriding the scene's scale.", valueName: "factor"))
+    var scale: Double?
+
+    @Option(help: ArgumentHelp("Rasterizer threads (default: all cores).", valueName: "n"))
+    var threads: Int?
+
+    @Flag(help: "Read images only inside the scene's folder (for render services; see docs/scene-format.md).")
+    var sandbox = false
+
+    func validate() throws {
+        if !(at >= 0 && at.isFinite) { throw ValidationError("--at must be a time in seconds ≥ 0, got \(at)") }
+        if let scale, !(scale > 0 && scale.isFinite) { throw ValidationError("--scale must be a positive number, got \(scale)") }
+        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+    }
+
+    func run() throws {
+        Interrupts.install()
+        let clip = try Reel.load(scene, overrides: SceneOverrides(scale: scale), sandboxed: sandbox)
+        try Reel.checkNotAnInput(output, inputs: Reel.inputFiles(of: clip.scene, path: scene))
+        var options = RenderOptions()
+        options.cancellation = Interrupts.cancellation
+        options.threads = threads ?? ProcessInfo.processInfo.activeProcessorCount  // one frame: every core on it
+        try Reel.still(clip, at: at, to: output, options: options)
+    }
+}

@@ -1,0 +1,34 @@
+/// The help of every command matches its snapshot (HelpSnapshots.swift) line for line, at 80 columns.
+import Foundation
+import Testing
+
+@Suite struct HelpTests {
+    @Test(arguments: ["", "render", "batch", "concat", "still", "sheet", "presets", "timeline", "info"])
+    func helpMatchesItsSnapshot(_ command: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: reelBinary())
+        process.arguments = command.split(separator: " ").map(String.init) + ["--help"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["COLUMNS"] = "80"  // ArgumentParser wraps to the terminal, or to this
+        process.environment = environment
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let expected = try #require(helpSnapshots[command])
+        // Compared without the blank lines ArgumentParser ends with.
+        func lines(_ s: String) -> [String] {
+            var l = s.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            while l.last == "" { l.removeLast() }
+            return l
+        }
+        let got = lines(text), want = lines(expected)
+        for (i, line) in want.enumerated() where i >= got.count || got[i] != line {
+            Issue.record(
+                "reel \(command) --help, line \(i + 1): expected \"\(line)\", got \"\(i < got.count ? got[i] : "(end)")\"")
+            break
+        }
+        #expect(got.count == want.count, "reel \(command) --help has \(got.count) lines, its snapshot \(want.count)")
+    }
+}
