@@ -28,6 +28,15 @@ static inline void reel_av_strerror(int code, char *buffer, size_t size) {
 
 // Keeps freed frame-sized blocks in the heap instead of returning them to the kernel (see
 // Reel.tuneAllocatorForFrames). glibc's mallopt is not visible to Swift through Glibc.
+/* Every allocation (but calloc's) zero-filled from now on, process-wide: x264's macroblock-tree
+   rate control reads memory it never wrote, so what the allocator hands it must not depend on what
+   other threads freed (see VideoWriter.init). */
+static inline void reel_zero_fill_allocations(void) {
+#ifdef M_PERTURB
+    mallopt(M_PERTURB, 0xFF);
+#endif
+}
+
 static inline void reel_tune_malloc_for_frames(void) {
 #ifdef M_MMAP_THRESHOLD
     mallopt(M_MMAP_THRESHOLD, 256 << 20);

@@ -117,6 +117,8 @@ public final class VideoWriter {
         self.settings = settings
         self.path = path
         frameIndex = settings.firstFrame
+        // Before the encoder allocates anything: see `MediaMemory.zeroFillAllocations`.
+        if settings.codec == .h264 || settings.codec == .hevc { MediaMemory.zeroFillAllocations() }
         let options = CodecOptions(settings)
 
         format = try OutputFormatContext(

@@ -110,3 +110,32 @@ import Testing
                 && !FileManager.default.fileExists(atPath: ws.file("x.gif")))
     }
 }
+
+/// x264's macroblock-tree rate control reads memory it never wrote: what the allocator hands it must
+/// not decide the file. glibc fills allocations with a byte of our choosing under `MALLOC_PERTURB_`;
+/// without Reel's zero-fill, star-button's MP4 differed between 0 and 1 (the first IDR frame's last
+/// bytes), as it did between renders under load.
+@Suite struct AllocatorIndependenceTests {
+    @Test(arguments: [["s.mp4"], ["s.mp4", "--codec", "hevc"]])
+    func encoderOutputIgnoresHeapContents(_ output: [String]) throws {
+        let ws = try Workspace()
+        let scene = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("examples/star-button.yaml").path
+        var files: [Data] = []
+        for perturb in ["0", "1", "85"] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: reelBinary())
+            let path = ws.file("\(perturb)-\(output[0])")
+            process.arguments = ["render", scene, "-o", path, "-q"] + output.dropFirst()
+            var environment = ProcessInfo.processInfo.environment
+            environment["MALLOC_PERTURB_"] = perturb
+            process.environment = environment
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            files.append(FileManager.default.contents(atPath: path) ?? Data())
+        }
+        #expect(!files[0].isEmpty)
+        #expect(files[0] == files[1] && files[0] == files[2], "the file depends on the allocator's leftovers")
+    }
+}
