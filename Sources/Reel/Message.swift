@@ -1,6 +1,8 @@
 /// Text for people that names settings without spelling them: the command line writes `--speed 2`,
 /// presets and the Swift API `speed: 2`. The library builds messages; whoever shows one chooses the
 /// spelling (the command line in one place, `Sources/reel/ErrorReport.swift`).
+import ReelMedia
+
 public enum Setting: String, Sendable, CaseIterable {
     // What a render changes in the scene.
     case fps, scale, width, size, duration, speed, variables
@@ -34,6 +36,15 @@ public struct Message: Sendable, Equatable, CustomStringConvertible, Expressible
     public var parts: [Part]
 
     public init(_ text: String) { parts = [.text(text)] }
+
+    /// A media setting's problem, its name kept as a setting (an unknown name stays text).
+    public init(_ problem: SettingProblem) {
+        if let key = problem.key, let setting = Setting(rawValue: key) {
+            parts = [.setting(setting, value: problem.value), .text(" " + problem.message)]
+        } else {
+            parts = [.text(problem.description)]
+        }
+    }
     public init(stringLiteral value: String) { parts = [.text(value)] }
     public init(stringInterpolation: StringInterpolation) { parts = stringInterpolation.parts }
 

@@ -34,11 +34,13 @@ public struct GIFOptions: Sendable, Hashable {
 
     public init() {}
 
-    var problem: String? {
-        if !(2...255).contains(colors) { return "--colors must be in 2…255, got \(colors)" }
-        if !(1...255).contains(alphaThreshold) { return "the alpha threshold must be in 1…255, got \(alphaThreshold)" }
-        if let palette, palette.isEmpty || palette.count > 255 { return "a GIF palette holds 1…255 colours" }
-        if !(0...32).contains(tolerance) { return "--tolerance must be in 0…32 levels, got \(tolerance)" }
+    var problem: SettingProblem? {
+        if !(2...255).contains(colors) { return SettingProblem("colors", "must be in 2…255, got \(colors)") }
+        if !(1...255).contains(alphaThreshold) {
+            return SettingProblem("alphaThreshold", "must be in 1…255, got \(alphaThreshold)")
+        }
+        if let palette, palette.isEmpty || palette.count > 255 { return SettingProblem(nil, "a GIF palette holds 1…255 colours") }
+        if !(0...32).contains(tolerance) { return SettingProblem("tolerance", "must be in 0…32 levels, got \(tolerance)") }
         return nil
     }
 }

@@ -48,6 +48,28 @@ let configureFFmpegLogging: Void = {
 }()
 
 /// Allocator settings for programs that push many large frames through the encoders.
+/// What is wrong with one of `VideoSettings`' values, named by its property (`crf`, `colors`) and not
+/// spelled: the caller names it as its users write it (the command line's `--crf`).
+public struct SettingProblem: Sendable, Equatable, CustomStringConvertible {
+    /// The property, nil for a problem of the combination (alpha in a codec without it).
+    public var key: String?
+    /// The value as the message quotes it after the name, if it does.
+    public var value: String?
+    /// What follows the name: "must be in 2…255, got 300".
+    public var message: String
+
+    public init(_ key: String?, value: String? = nil, _ message: String) {
+        self.key = key
+        self.value = value
+        self.message = message
+    }
+
+    public var description: String {
+        guard let key else { return message }
+        return key + (value.map { " \($0)" } ?? "") + " " + message
+    }
+}
+
 public enum MediaMemory {
     /// See `Reel.tuneAllocatorForFrames`.
     public static func tuneForFrames() { reel_tune_malloc_for_frames() }

@@ -127,7 +127,7 @@ public enum SegmentJoiner {
             throw MediaError(
                 call: path,
                 message:
-                    "not a Reel segment (its comment does not say which frames it holds); render segments with reel render --frames A-B or --shard I/N"
+                    "not a Reel segment (its comment does not say which frames it holds); render segments as a range of frames or a shard of the clip"
             )
         }
         return info
@@ -275,7 +275,7 @@ public enum SegmentJoiner {
                         throw MediaError(
                             call: segments[k].path,
                             message:
-                                "its timestamps overlap the segment before it (\(segments[k - 1].path)): was it rendered with other --frames?"
+                                "its timestamps overlap the segment before it (\(segments[k - 1].path)): was it rendered with another range of frames?"
                         )
                     }
                     lastDTS = dts

@@ -59,33 +59,44 @@ public struct VideoSettings: Sendable {
     public var encodedHeight: Int { codec.isYUV && effectiveChroma == .yuv420 ? (height + 1) & ~1 : height }
 
     /// The first problem with these settings, said so that a user can fix it; nil when they are fine.
-    public var problem: String? {
+    public var problem: SettingProblem? {
         if !codec.containers.contains(container) {
-            return
+            return SettingProblem(
+                "codec",
                 "\(codec.rawValue) cannot go in .\(container.rawValue) (it goes in \(codec.containers.map { ".\($0.rawValue)" }.joined(separator: " or ")))"
+            )
         }
         if let chroma, !codec.chromaChoices.contains(chroma) {
             let choices = codec.chromaChoices.map(\.rawValue)
-            return "\(codec.rawValue) does not offer \(chroma.rawValue) chroma"
-                + (choices.isEmpty ? " (it is RGB)" : " (it offers \(choices.joined(separator: ", ")))")
+            return SettingProblem(
+                "chroma", value: chroma.rawValue,
+                "is not offered by \(codec.rawValue)"
+                    + (choices.isEmpty ? " (it is RGB)" : " (it offers \(choices.joined(separator: ", ")))"))
         }
         if !codec.bitDepthChoices.contains(bitDepth) {
-            return
-                "\(codec.rawValue) does not offer \(bitDepth)-bit samples (it offers \(codec.bitDepthChoices.map(String.init).joined(separator: ", ")))"
+            return SettingProblem(
+                "bitDepth", value: "\(bitDepth)",
+                "is not offered by \(codec.rawValue) (it offers \(codec.bitDepthChoices.map(String.init).joined(separator: ", ")))"
+            )
         }
-        if alpha && !codec.carriesAlpha { return "\(codec.rawValue) has no alpha channel" }
+        if alpha && !codec.carriesAlpha { return SettingProblem(nil, "\(codec.rawValue) has no alpha channel") }
         if alpha && codec == .vp9 && (bitDepth != 8 || effectiveChroma != .yuv420) {
-            return "VP9 with alpha is 8-bit 4:2:0 only (yuva420p)"
+            return SettingProblem(nil, "VP9 with alpha is 8-bit 4:2:0 only (yuva420p)")
         }
         if let crf {
             let range: ClosedRange<Int> = codec == .h264 ? 0...51 : codec == .hevc ? 0...51 : 0...63
-            if ![VideoCodec.h264, .hevc, .vp9, .av1].contains(codec) { return "--crf applies to h264, hevc, vp9 and av1" }
+            if ![VideoCodec.h264, .hevc, .vp9, .av1].contains(codec) {
+                return SettingProblem("crf", "applies to h264, hevc, vp9 and av1")
+            }
             if !range.contains(crf) {
-                return "crf \(crf) is outside \(range.lowerBound)…\(range.upperBound) for \(codec.rawValue)"
+                return SettingProblem(
+                    "crf", value: "\(crf)", "is outside \(range.lowerBound)…\(range.upperBound) for \(codec.rawValue)")
             }
         }
-        if !(0...100).contains(quality) { return "quality must be in 0…100, got \(quality)" }
-        if loop < -1 || loop > 65_535 { return "loop must be in 0…65535 (or -1 to play once), got \(loop)" }
+        if !(0...100).contains(quality) { return SettingProblem("quality", "must be in 0…100, got \(quality)") }
+        if loop < -1 || loop > 65_535 {
+            return SettingProblem("loop", "must be in 0…65535 (or -1 to play once), got \(loop)")
+        }
         return gif.problem
     }
 }
@@ -113,7 +124,7 @@ public final class VideoWriter {
         guard settings.width > 0, settings.height > 0, settings.frameRateNumerator > 0, settings.frameRateDenominator > 0 else {
             throw MediaError(call: "VideoWriter", message: "size and frame rate must be positive")
         }
-        if let problem = settings.problem { throw MediaError(call: "VideoWriter", message: problem) }
+        if let problem = settings.problem { throw MediaError(call: "VideoWriter", message: problem.description) }
         self.settings = settings
         self.path = path
         frameIndex = settings.firstFrame
