@@ -1,3 +1,5 @@
+/// GIF colour: the options (colours, dithering, alpha threshold, lossy tolerance), the Oklab palette
+/// quantizer and the per-frame mapping to palette indices.
 import Foundation
 
 /// How GIF frames are reduced to a palette.

@@ -1,3 +1,5 @@
+/// The media module's errors (`MediaError`, `SettingProblem`), the one chokepoint every FFmpeg status
+/// goes through, and the process-wide allocator settings encoders need.
 internal import CFFmpeg
 
 /// A failure in FFmpeg or around it: the call that failed, its code and FFmpeg's own words.

@@ -1,3 +1,5 @@
+/// Segments for a later join: which frames a file holds (its comment), reading that back, and joining
+/// segments losslessly by copying their packets.
 internal import CFFmpeg
 import Foundation
 

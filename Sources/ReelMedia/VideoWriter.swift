@@ -1,3 +1,5 @@
+/// Encodes RGBA frames into a file through FFmpeg: `VideoSettings`, their checks, and the writer that
+/// opens the encoder and muxer (options in CodecOptions.swift, conversion in FrameConverter.swift).
 internal import CFFmpeg
 import Foundation
 

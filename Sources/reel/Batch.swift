@@ -1,3 +1,4 @@
+// `reel batch`: a manifest's jobs rendered concurrently, with a live table, a summary and resume.
 import ArgumentParser
 import Foundation
 import Reel

@@ -1,3 +1,4 @@
+// `reel concat`: segments joined into one clip without re-encoding.
 import ArgumentParser
 import Foundation
 import Reel

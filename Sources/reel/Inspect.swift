@@ -1,3 +1,4 @@
+// `reel info` and `reel timeline`: a scene validated and summarised, and its values sampled over time.
 import ArgumentParser
 import Foundation
 import Reel
