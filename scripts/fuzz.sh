@@ -117,8 +117,8 @@ dictionary() {
   local name=$1 out=$work/$1.dict sources
   case $name in
     json | yaml) sources=(Sources/ReelScene/*.swift Sources/ReelAnimation/*.swift) ;;
-    preset) sources=(Sources/ReelScene/Preset.swift) ;;
-    manifest) sources=(Sources/ReelScene/Manifest.swift Sources/ReelScene/Preset.swift) ;;
+    preset) sources=(Sources/Reel/Preset.swift) ;;
+    manifest) sources=(Sources/Reel/Manifest.swift Sources/Reel/Preset.swift) ;;
     path) cp fuzz/dicts/path.dict "$out" && echo "$out" && return ;;
   esac
   grep -ohE '"[A-Za-z][A-Za-z0-9.-]*"' "${sources[@]}" | sort -u >"$out"
