@@ -1,3 +1,5 @@
+/// Heap tuning for frame-sized buffers (glibc's mmap and trim thresholds), for the command line to ask
+/// for before rendering.
 import ReelMedia
 
 extension Reel {

@@ -1,3 +1,5 @@
+/// Batch plans: a manifest expanded into jobs and outputs, the inputs each output depends on, and the
+/// record that lets an unchanged output be skipped.
 import Crypto
 import Foundation
 import ReelDocument

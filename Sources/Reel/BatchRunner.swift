@@ -1,3 +1,5 @@
+/// Running a batch plan: outputs rendered concurrently on a shared budget of cores and memory, each
+/// ending with an outcome.
 import Foundation
 import ReelMedia
 import ReelScene

@@ -1,3 +1,5 @@
+/// Segments rendered apart (`--frames`, `--shard`) joined into one clip without re-encoding: MP4, MOV,
+/// WebM, GIF and PNG sequences.
 import Foundation
 import ReelMedia
 

@@ -1,3 +1,5 @@
+/// Outputs written under a temporary name and renamed into place when complete, and the checks, before
+/// any work, that a destination can be written.
 import Foundation
 import ReelMedia
 import Synchronization

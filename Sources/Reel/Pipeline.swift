@@ -1,3 +1,5 @@
+/// The render pipeline: frames rendered ahead of the encoder into a fixed pool of buffers, progress
+/// reports, and the recent display lists that show a frame is held.
 import Foundation
 import ReelRaster
 import ReelRender

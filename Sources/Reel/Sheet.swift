@@ -1,3 +1,5 @@
+/// Contact sheets: frames of a clip in a grid, each labelled with its time in a built-in 5×7 font,
+/// written as PNG.
 import Foundation
 import ReelMedia
 import ReelRaster

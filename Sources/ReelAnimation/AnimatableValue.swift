@@ -1,3 +1,5 @@
+/// The values layer properties hold and animations interpolate (numbers, points, colours, transforms,
+/// paths, gradient stops, switches), and how two of them mix.
 import ReelGeometry
 
 /// A value a layer property can take and an animation can interpolate.

@@ -1,3 +1,5 @@
+/// `CABasicAnimation`: from/to/by endpoints, additive and cumulative values, and the
+/// `CAValueFunction`s that turn numbers into transforms.
 import ReelGeometry
 
 /// `CABasicAnimation` (CORE-ANIMATION.md §3): from/to/by endpoints, a timing function, `additive` and

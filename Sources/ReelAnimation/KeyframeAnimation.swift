@@ -1,3 +1,5 @@
+/// `CAKeyframeAnimation`: key times, the calculation modes (linear, discrete, paced, cubic,
+/// cubicPaced), and positions along a `path`.
 import Foundation
 import ReelGeometry
 

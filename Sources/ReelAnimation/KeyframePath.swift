@@ -1,3 +1,4 @@
+/// `CAKeyframeAnimation.path` and `rotationMode`: positions and tangents along a path, linear or paced.
 import Foundation
 import ReelGeometry
 

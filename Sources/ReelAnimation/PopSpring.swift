@@ -1,3 +1,5 @@
+/// The Pop spring (Facebook's Pop library): bounciness and speed as tension and friction, RK4 steps of
+/// 1 ms, and the test for coming to rest.
 import Foundation
 
 /// Facebook Pop's spring (CORE-ANIMATION.md §5.2): bounciness and speed converted to tension, friction

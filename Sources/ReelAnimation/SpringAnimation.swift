@@ -1,3 +1,5 @@
+/// `CASpringAnimation`: the damped spring in closed form (under-, critically and over-damped), its
+/// settling time, and SwiftUI's perceptual duration and bounce.
 import Foundation
 
 /// `CASpringAnimation` (CORE-ANIMATION.md §5.1): a basic animation whose progress is a damped spring's,

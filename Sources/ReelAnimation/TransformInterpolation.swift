@@ -1,3 +1,5 @@
+/// How `CATransform3D` values animate (CORE-ANIMATION.md §7.2): taken apart into scale, shear,
+/// rotation, translation and perspective, mixed (the rotation slerped), put back together.
 import Foundation
 import ReelGeometry
 

@@ -1,3 +1,5 @@
+/// The arithmetic animations do on values (CORE-ANIMATION.md §3, §4.3): ⊕ and ⊖ for additive,
+/// scaling for cumulative, distances for paced keyframes.
 import ReelGeometry
 
 /// ⊕, ⊖, scaling and distance per value type (CORE-ANIMATION.md §3.1, §3.3, §4.3): component-wise for

@@ -1,3 +1,5 @@
+/// YAML documents read with Yams (libyaml) into the located tree JSON is read into, refused past the
+/// document limits (size, nesting, values an alias expands to) with a line and column.
 import Foundation
 import Yams
 

@@ -1,3 +1,5 @@
+/// Building and measuring paths: the current point, arcs as `UIBezierPath` draws them, appended
+/// paths, and bounding boxes.
 import Foundation
 
 extension Path {

@@ -1,3 +1,5 @@
+// Path animation (CORE-ANIMATION.md §7.4): paths written as cubics, and one morphed into another.
+
 extension Path {
     /// The same shape with every segment written as a cubic (CORE-ANIMATION.md §7.4): lines get control
     /// points at ⅓ and ⅔, quads are degree-elevated, so two paths of the same element count line up.

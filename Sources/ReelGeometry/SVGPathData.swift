@@ -1,3 +1,5 @@
+/// SVG path data (the `d` attribute): read into a `Path`, with errors at an offset, and written back
+/// from one.
 import Foundation
 
 /// A problem in SVG path data, at a character offset (0-based) into the string.

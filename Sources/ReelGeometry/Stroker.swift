@@ -1,3 +1,5 @@
+/// Stroking: Core Animation's stroke properties, and a path (trimmed and dashed) turned into an
+/// outline that fills with the non-zero rule.
 import Foundation
 
 public enum LineCap: String, Sendable, CaseIterable { case butt, round, square }

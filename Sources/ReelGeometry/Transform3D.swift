@@ -1,3 +1,5 @@
+/// `CATransform3D`: translations, scales and rotations, concatenation, and points and paths mapped
+/// through it with the perspective divide.
 import Foundation
 
 /// `CATransform3D`: a 4×4 matrix for row vectors (p′ = p·M), the translation in m41…m43, perspective in

@@ -1,3 +1,5 @@
+/// The owners of FFmpeg's handles: format and codec contexts, frames, packets, swscale contexts and
+/// dictionaries.
 internal import CFFmpeg
 
 // Owning wrappers: each FFmpeg handle has exactly one owner that frees it exactly once, in `deinit`.

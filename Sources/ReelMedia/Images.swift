@@ -1,3 +1,4 @@
+/// Still images through FFmpeg: any picture it decodes read to premultiplied RGBA, and PNG written.
 internal import CFFmpeg
 import Foundation
 

@@ -1,3 +1,5 @@
+/// Video read back with libavformat and libavcodec: what a file says about its stream, and its frames
+/// decoded to RGBA.
 internal import CFFmpeg
 
 /// What a video file says about itself, read back with libavformat and libavcodec.

@@ -1,3 +1,4 @@
+/// Colours as the compositor works with them: premultiplied, in 0…255 units, rounded to 8-bit levels.
 import ReelGeometry
 
 extension Color {

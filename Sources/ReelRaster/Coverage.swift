@@ -1,3 +1,5 @@
+/// Coverage from edges: signed areas accumulated into cells, then swept along each row into coverage
+/// values or runs under the fill rule.
 import ReelGeometry
 
 /// Signed-area accumulation of edges into cells, then a prefix sum along each row.

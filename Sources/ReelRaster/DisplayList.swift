@@ -1,3 +1,5 @@
+/// The display list Render hands to Raster: fills, strokes and nested groups (opacity, clip, mask,
+/// shadow) in device pixels, back to front.
 import ReelGeometry
 
 /// What to draw, in device pixels, back to front. Built by ReelRender from a scene snapshot.

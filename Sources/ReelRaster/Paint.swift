@@ -1,3 +1,5 @@
+/// What a fill paints with: a solid colour, a gradient (axial, radial, conic) or an image, mapped into
+/// device space.
 import ReelGeometry
 
 /// What fills the covered pixels.

@@ -1,3 +1,5 @@
+/// Paints made ready to shade one frame: gradient ramps tabulated and dithered, image transforms
+/// inverted for bilinear sampling.
 import Foundation
 import ReelGeometry
 

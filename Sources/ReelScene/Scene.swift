@@ -1,85 +1,6 @@
 /// The scene model: canvas and timing, and the layer model with its properties and the animations added to it.
 import ReelAnimation
-import ReelDocument
 import ReelGeometry
-
-/// A frame rate as an exact fraction, so that 30000/1001 gives exact timestamps.
-public struct FrameRate: Hashable, Sendable, CustomStringConvertible {
-    public var numerator: Int
-    public var denominator: Int
-
-    public init?(numerator: Int, denominator: Int) {
-        guard numerator > 0, denominator > 0 else { return nil }
-        let g = Self.gcd(numerator, denominator)
-        // Encoders and containers keep a rate as two 32-bit integers; the bounds also keep frame-time
-        // arithmetic (GIF delays: 200 · frame · denominator) far from overflow for a 24 h clip.
-        guard numerator / g <= Self.maximumTerm, denominator / g <= Self.maximumDenominator else { return nil }
-        self.numerator = numerator / g
-        self.denominator = denominator / g
-    }
-
-    /// The largest numerator and denominator a rate may have, once reduced.
-    public static let maximumTerm = 1_000_000_000
-    public static let maximumDenominator = 1_000_000
-
-    /// Parses `30`, `29.97`, `59.94` or `30000/1001`. Decimals within 0.01 of an NTSC rate
-    /// (N·1000/1001) mean that rate exactly; other decimals are taken to 1/1000 of a frame per second.
-    public init?(parsing text: String) {
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        if parts.count == 2 {
-            guard let n = Int(parts[0].trimmingSpaces), let d = Int(parts[1].trimmingSpaces) else { return nil }
-            self.init(numerator: n, denominator: d)
-        } else if parts.count == 1, let v = Double(text.trimmingSpaces) {
-            self.init(value: v)
-        } else {
-            return nil
-        }
-    }
-
-    public init?(value v: Double) {
-        guard v.isFinite, v > 0, v <= 1_000_000 else { return nil }
-        if v == v.rounded() {
-            self.init(numerator: Int(v), denominator: 1)
-            return
-        }
-        let ntsc = (v * 1.001).rounded()
-        if abs(ntsc * 1000 / 1001 - v) < 0.01 {
-            self.init(numerator: Int(ntsc) * 1000, denominator: 1001)
-            return
-        }
-        self.init(numerator: Int((v * 1000).rounded()), denominator: 1000)
-    }
-
-    public var value: Double { Double(numerator) / Double(denominator) }
-
-    /// The time of frame `index`, exactly `index · denominator / numerator`.
-    public func time(ofFrame index: Int) -> Double {
-        Double(index) * Double(denominator) / Double(numerator)
-    }
-
-    /// Frames whose start time is before `duration`.
-    public func frameCount(duration: Double) -> Int {
-        let exact = duration * Double(numerator) / Double(denominator)
-        return max(1, Int((exact - 1e-9).rounded(.up)))
-    }
-
-    public var description: String { denominator == 1 ? "\(numerator)" : "\(numerator)/\(denominator)" }
-
-    static func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
-}
-
-extension Substring {
-    var trimmingSpaces: Substring {
-        var s = self
-        while s.first == " " { s.removeFirst() }
-        while s.last == " " { s.removeLast() }
-        return s
-    }
-}
-
-extension String {
-    var trimmingSpaces: Substring { Substring(self).trimmingSpaces }
-}
 
 public enum LayerType: String, Sendable, CaseIterable {
     /// A plain `CALayer`: background, border, corner radius, shadow, image contents, sublayers.
@@ -143,45 +64,6 @@ public struct GradientProperties: Sendable {
     public var type: GradientType = .axial
 
     public init() {}
-}
-
-/// `CALayerContentsGravity`: where the contents image sits in the bounds.
-public enum ContentsGravity: String, Sendable, CaseIterable {
-    case resize, resizeAspect, resizeAspectFill, center, top, bottom, left, right, topLeft, topRight, bottomLeft, bottomRight
-
-    /// The rectangle the image (natural size `size`, in points) fills inside `bounds`.
-    /// UNCONFIRMED: `top` is the top of the screen (iOS reports `top` and `bottom` swapped for layers
-    /// whose geometry is not flipped; Reel's y-down space has no such flip).
-    public func frame(for size: Size, in bounds: Rect) -> Rect {
-        let bw = bounds.width, bh = bounds.height
-        switch self {
-        case .resize:
-            return bounds
-        case .resizeAspect, .resizeAspectFill:
-            guard size.width > 0, size.height > 0 else { return bounds }
-            let sx = bw / size.width, sy = bh / size.height
-            let k = self == .resizeAspect ? min(sx, sy) : max(sx, sy)
-            let w = size.width * k, h = size.height * k
-            return Rect(x: bounds.minX + (bw - w) / 2, y: bounds.minY + (bh - h) / 2, width: w, height: h)
-        default:
-            let w = size.width, h = size.height
-            let left = bounds.minX, right = bounds.maxX - w, midX = bounds.minX + (bw - w) / 2
-            let top = bounds.minY, bottom = bounds.maxY - h, midY = bounds.minY + (bh - h) / 2
-            let (x, y): (Double, Double)
-            switch self {
-            case .top: (x, y) = (midX, top)
-            case .bottom: (x, y) = (midX, bottom)
-            case .left: (x, y) = (left, midY)
-            case .right: (x, y) = (right, midY)
-            case .topLeft: (x, y) = (left, top)
-            case .topRight: (x, y) = (right, top)
-            case .bottomLeft: (x, y) = (left, bottom)
-            case .bottomRight: (x, y) = (right, bottom)
-            default: (x, y) = (midX, midY)
-            }
-            return Rect(x: x, y: y, width: w, height: h)
-        }
-    }
 }
 
 /// The values of a layer's properties (Core Animation's names and defaults, CORE-ANIMATION.md §8.1):
@@ -297,17 +179,6 @@ public struct ModelChange: Sendable {
         self.time = time
         self.keyPath = keyPath
         self.value = value
-    }
-}
-
-/// A place in a scene file: line and column, and the key path of the value there.
-public struct SourceReference: Sendable, Hashable {
-    public var location: SourceLocation?
-    public var path: String
-
-    public init(location: SourceLocation?, path: String) {
-        self.location = location
-        self.path = path
     }
 }
 

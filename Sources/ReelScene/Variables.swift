@@ -1,3 +1,5 @@
+/// Scene variables (`variables:`, `$name`, `${name}`): the declared defaults, and every reference
+/// replaced before the scene is read.
 import Foundation
 import ReelDocument
 
