@@ -1,3 +1,6 @@
+// Core Animation's media timing (CAMediaTiming): fill modes, begin time, speed, repeats, autoreverse, and
+// the local time an animation sees.
+
 /// How an animation shows outside its active time (`CAMediaTimingFillMode`).
 public enum FillMode: String, Sendable, CaseIterable {
     case removed, forwards, backwards, both

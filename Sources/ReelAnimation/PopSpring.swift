@@ -1,5 +1,5 @@
 /// The Pop spring (Facebook's Pop library): bounciness and speed as tension and friction, RK4 steps of
-/// 1 ms, and the test for coming to rest.
+/// 1 ms, the test for coming to rest, and the Pop spring animation.
 import Foundation
 
 /// Facebook Pop's spring (CORE-ANIMATION.md §5.2): bounciness and speed converted to tension, friction
@@ -92,5 +92,62 @@ public struct PopSpring: Hashable, Sendable {
             a2 += a * a
         }
         return v2 < 25 * tau && a2 < 625 * tau * tau
+    }
+}
+
+/// A Pop spring animation on one key path (POPSpringAnimation): from the value it starts from (the
+/// given `fromValue`, the value a running spring on the same key path has reached, or the model
+/// value) toward `toValue`, until it converges; then it holds `toValue`, as Pop writes the property.
+public struct PopSpringAnimation: Hashable, Sendable {
+    public var keyPath: String
+    public var fromValue: AnimatableValue?
+    public var toValue: AnimatableValue
+    /// Initial velocity in value units per second (ignored when continuing a running spring).
+    public var velocity: AnimatableValue?
+    public var beginTime: Double
+    public var spring: PopSpring
+    /// Pop's convergence threshold τ: 0.01 for opacity, colour and rotation, 1 for points, 0.005 for
+    /// scale.
+    public var threshold: Double
+
+    /// Without a `threshold`, Pop's default for the property (`defaultThreshold`), the same for the
+    /// Swift API and scene files.
+    public init(
+        keyPath: String, toValue: AnimatableValue, beginTime: Double, spring: PopSpring = PopSpring(), threshold: Double? = nil
+    ) {
+        self.keyPath = keyPath
+        self.toValue = toValue
+        self.beginTime = beginTime
+        self.spring = spring
+        self.threshold = threshold ?? Self.defaultThreshold(keyPath: keyPath, toValue: toValue)
+    }
+
+    /// Pop's thresholds by property: 0.005 for scale, 1 for points, sizes and rects, 0.01 for the rest
+    /// (opacity, colour, rotation…).
+    public static func defaultThreshold(keyPath: String, toValue: AnimatableValue) -> Double {
+        if keyPath.hasPrefix("transform.scale") { return 0.005 }
+        switch toValue {
+        case .point, .size, .rect: return 1
+        default: return 0.01
+        }
+    }
+
+    /// The state it starts from when nothing was running before it.
+    public func initialState(model: AnimatableValue) -> PopSpring.State {
+        let from = fromValue ?? model
+        let v = velocity?.components ?? [Double](repeating: 0, count: from.components.count)
+        return PopSpring.State(value: from.components, velocity: v)
+    }
+
+    /// The state at time t ≥ beginTime, from `start`.
+    public func state(at t: Double, from start: PopSpring.State) -> PopSpring.State {
+        spring.state(from: start, toward: toValue.components, after: t - beginTime)
+    }
+
+    public func value(at t: Double, from start: PopSpring.State) -> AnimatableValue? {
+        guard t >= beginTime, start.value.count == toValue.components.count else { return nil }
+        let s = state(at: t, from: start)
+        if spring.hasConverged(s, target: toValue.components, threshold: threshold) { return toValue }
+        return toValue.withComponents(s.value)
     }
 }

@@ -1,3 +1,5 @@
+// The located JSON tree (values that remember their line and column) and the strict parser that builds it.
+
 /// A place in a source file, 1-based.
 public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
     public var line: Int

@@ -1,3 +1,5 @@
+// Paths flattened to straight edges and polylines within a tolerance, for the rasterizer and measuring.
+
 /// A straight edge of a flattened path, in device space.
 public struct Edge: Hashable, Sendable {
     public var x0, y0, x1, y1: Double

@@ -1,3 +1,6 @@
+// The output formats (containers), the codecs each can hold with their chroma and bit depths, and GIF's
+// centisecond timing.
+
 /// The output formats, chosen from the file extension (or `--codec`).
 public enum VideoContainer: String, Sendable, CaseIterable {
     case mp4
