@@ -143,6 +143,10 @@ run() {
     mode=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
   fi
   echo "fuzzing $name for ${seconds}s: $bin, corpus $work/corpus/$name, log $log"
+  # Artifacts of earlier runs stay in the folder (minimized ones are kept in fuzz/crashers-found/ as
+  # tests); only those newer than this mark are this run's.
+  local mark=$work/logs/.$name.start
+  touch "$mark"
   # SWIFT_BACKTRACE: Swift's own crash reporter would take the trap first and symbolicate for a long
   # time; libFuzzer's handler reports it and saves the input. -rss_limit_mb also bounds single
   # allocations (libFuzzer's -malloc_limit_mb defaults to it). Leak detection stays on.
@@ -153,23 +157,23 @@ run() {
     true
   grep -E '^#[0-9]+.*(DONE|cov:)' "$log" | tail -1 || true
   grep -E '^(stat::|INFO: exiting)' "$log" || true
-  report "$name" "$bin" "$crashes"
+  report "$name" "$bin" "$crashes" "$mark"
 }
 
-# Reproduces every new artifact once, keeping its report beside it, and lists them.
+# Reproduces every artifact of this run once, keeping its report beside it, and lists them.
 report() {
-  local name=$1 bin=$2 crashes=$3 f found=0
+  local name=$1 bin=$2 crashes=$3 mark=$4 f found=0
   for f in "$crashes"/crash-* "$crashes"/timeout-* "$crashes"/oom-* "$crashes"/leak-* "$crashes"/slow-unit-*; do
-    [[ -f $f && $f != *.txt ]] || continue
+    [[ -f $f && $f != *.txt && $f -nt $mark ]] || continue
     found=$((found + 1))
     if [[ ! -f $f.txt ]]; then
       SWIFT_BACKTRACE=enable=no timeout 120 "$bin" -rss_limit_mb=2048 -timeout=10 -runs=1 "$f" >"$f.txt" 2>&1 || true
     fi
   done
   if ((found > 0)); then
-    echo "$name: $found input(s) that crash, hang or exhaust memory in $crashes (each with a .txt report)"
+    echo "$name: $found new input(s) that crash, hang or exhaust memory in $crashes (each with a .txt report)"
   else
-    echo "$name: nothing found"
+    echo "$name: nothing new found"
   fi
 }
 
