@@ -55,8 +55,8 @@ leak:libXCTest.so
 # String(contentsOfFile:)): a `reel` given an empty scene, the tests reading empty logs.
 leak:readBytesFromFile
 # swift-corelibs-foundation 6.3's Process.run forms a weak reference (32 bytes) it never releases: the
-# test runner's own child processes, once per test that runs `reel`.
-leak:$s10Foundation7ProcessC3runyyKF
+# test runner's own child processes, once per test that runs `reel`. (No `$`: it anchors a pattern.)
+leak:Foundation7ProcessC3run
 SUPP
   : >"$tsan"
   # log_path: reports go to files, one per process (NAME.PID), whoever prints what on stderr.
