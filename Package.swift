@@ -36,6 +36,9 @@ let package = Package(
         .target(name: "ReelScene", dependencies: ["ReelGeometry", "ReelAnimation", "ReelDocument"]),
         .target(name: "ReelRender", dependencies: ["ReelScene", "ReelRaster"]),
         .target(name: "ReelMedia", dependencies: ["CFFmpeg"]),
+        // HarfBuzz, fenced inside ReelText as FFmpeg is inside ReelMedia (text layers, issue #17).
+        .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+        .target(name: "ReelText", dependencies: ["CHarfBuzz"]),
         .target(
             name: "Reel",
             dependencies: [
@@ -67,6 +70,7 @@ let package = Package(
         .testTarget(name: "ReelRenderTests", dependencies: ["ReelRender", "ReelRaster", "ReelScene", "ReelGeometry"]),
         // Helpers shared by the test targets (temporary folders, test pictures, PSNR, GIF block reader).
         .target(name: "ReelTestSupport", path: "Tests/ReelTestSupport"),
+        .testTarget(name: "ReelTextTests", dependencies: ["ReelText"]),
         .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelTestSupport", "CFFmpeg"]),
         .testTarget(
             name: "ReelEndToEndTests",

@@ -9,6 +9,8 @@ packages=(
   libavformat-dev
   libavutil-dev
   libswscale-dev
+  libharfbuzz-dev   # text shaping (ReelText)
+  fonts-dejavu-core # the font the shaping tests read
   ffmpeg            # ffprobe, used by demo.sh to check the files it wrote
   webp              # webpmux and dwebp: the tests read animated WebP back (FFmpeg 5.1 cannot decode it)
   time              # /usr/bin/time: the hostile-input tests read each run's peak memory from it

@@ -1,0 +1,61 @@
+/// A font file's face and HarfBuzz's font on it: the one owner of both handles, and the metrics text
+/// placement starts from (the first baseline sits one ascender below the top of a text layer's bounds).
+internal import CHarfBuzz
+import Foundation
+
+/// Vertical metrics in font units (y up: the descender is negative), as HarfBuzz reports them.
+public struct FontExtents: Sendable, Equatable {
+    public var ascender: Double
+    public var descender: Double
+    public var lineGap: Double
+
+    public init(ascender: Double, descender: Double, lineGap: Double) {
+        self.ascender = ascender
+        self.descender = descender
+        self.lineGap = lineGap
+    }
+}
+
+public final class FontFace: @unchecked Sendable {
+    // Immutable after init (`hb_font_make_immutable`), so one font may shape on many threads at once.
+    let face: OpaquePointer
+    let font: OpaquePointer
+    /// The path it was read from.
+    public let path: String
+    /// Font units per em: positions and outlines are in these units (scale by size / unitsPerEm).
+    public let unitsPerEm: Int
+
+    /// Reads face `index` of a font file (`.ttf`, `.otf`, or a member of a `.ttc` collection).
+    public init(path: String, index: Int = 0) throws(TextError) {
+        guard let blob = hb_blob_create_from_file_or_fail(path) else {
+            throw TextError("\(path): cannot read the font file")
+        }
+        defer { hb_blob_destroy(blob) }  // the face keeps its own reference
+        let count = Int(hb_face_count(blob))
+        guard count > 0 else { throw TextError("\(path): not a font file (no face in it)") }
+        guard index >= 0, index < count else {
+            throw TextError("\(path): holds \(count) face(s), numbered from 0; there is no face \(index)")
+        }
+        guard let face = hb_face_create(blob, UInt32(index)), let font = hb_font_create(face) else {
+            throw TextError("\(path): cannot open face \(index)")
+        }
+        hb_face_make_immutable(face)
+        hb_font_make_immutable(font)
+        self.face = face
+        self.font = font
+        self.path = path
+        unitsPerEm = Int(hb_face_get_upem(face))
+    }
+
+    deinit {
+        hb_font_destroy(font)
+        hb_face_destroy(face)
+    }
+
+    /// Ascender, descender and line gap for horizontal text.
+    public var extents: FontExtents {
+        var e = hb_font_extents_t()
+        hb_font_get_h_extents(font, &e)
+        return FontExtents(ascender: Double(e.ascender), descender: Double(e.descender), lineGap: Double(e.line_gap))
+    }
+}
