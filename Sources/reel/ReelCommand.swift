@@ -35,18 +35,20 @@ struct ReelCommand: ParsableCommand {
             status = 0
         } catch let code as ExitCode {
             status = code.rawValue  // the command has said why
-        } catch let error where ErrorReport.describe(error) != nil {
-            let (message, code) = ErrorReport.describe(error)!
-            Console.say(.error(message, exit: code))
-            status = code
         } catch {
-            let code = exitCode(for: error).rawValue
-            guard Console.isJSON, code != 0 else {
-                Console.finish()
-                exit(withError: error)
+            if let (message, code) = ErrorReport.describe(error) {
+                Console.say(.error(message, exit: code))
+                status = code
+            } else {
+                // ArgumentParser's own errors: usage, help, version.
+                let code = exitCode(for: error).rawValue
+                guard Console.isJSON, code != 0 else {
+                    Console.finish()
+                    exit(withError: error)
+                }
+                Console.say(.error(fullMessage(for: error), exit: code))
+                status = code
             }
-            Console.say(.error(fullMessage(for: error), exit: code))
-            status = code
         }
         Console.finish()
         Foundation.exit(status)

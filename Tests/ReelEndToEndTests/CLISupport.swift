@@ -17,8 +17,14 @@ struct RunResult {
 /// Runs `reel` with arguments; `user` runs it as another uid (used to test permissions when the suite
 /// runs as root, for whom every directory is writable).
 @discardableResult
-func runReel(_ arguments: [String], asUser uid: UInt32? = nil, onStart: ((Process) -> Void)? = nil) throws -> RunResult {
+func runReel(
+    _ arguments: [String], asUser uid: UInt32? = nil, environment: [String: String] = [:],
+    onStart: ((Process) -> Void)? = nil
+) throws -> RunResult {
     let process = Process()
+    if !environment.isEmpty {
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, given in given }
+    }
     if let uid {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
         process.arguments = ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", reelBinary()] + arguments

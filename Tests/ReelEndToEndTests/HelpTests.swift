@@ -5,17 +5,10 @@ import Testing
 @Suite struct HelpTests {
     @Test(arguments: ["", "render", "batch", "concat", "still", "sheet", "presets", "timeline", "info"])
     func helpMatchesItsSnapshot(_ command: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: reelBinary())
-        process.arguments = command.split(separator: " ").map(String.init) + ["--help"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["COLUMNS"] = "80"  // ArgumentParser wraps to the terminal, or to this
-        process.environment = environment
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        // ArgumentParser wraps to the terminal, or to COLUMNS.
+        let r = try runReel(command.split(separator: " ").map(String.init) + ["--help"], environment: ["COLUMNS": "80"])
+        #expect(r.status == 0)
+        let text = r.stdout
         let expected = try #require(helpSnapshots[command])
         // Compared without the blank lines ArgumentParser ends with.
         func lines(_ s: String) -> [String] {

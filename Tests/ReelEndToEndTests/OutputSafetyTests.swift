@@ -123,16 +123,10 @@ import Testing
             .deletingLastPathComponent().appendingPathComponent("examples/star-button.yaml").path
         var files: [Data] = []
         for perturb in ["0", "1", "85"] {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: reelBinary())
             let path = ws.file("\(perturb)-\(output[0])")
-            process.arguments = ["render", scene, "-o", path, "-q"] + output.dropFirst()
-            var environment = ProcessInfo.processInfo.environment
-            environment["MALLOC_PERTURB_"] = perturb
-            process.environment = environment
-            try process.run()
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0)
+            let r = try runReel(
+                ["render", scene, "-o", path, "-q"] + output.dropFirst(), environment: ["MALLOC_PERTURB_": perturb])
+            #expect(r.status == 0, "\(r.stderr)")
             files.append(FileManager.default.contents(atPath: path) ?? Data())
         }
         #expect(!files[0].isEmpty)
