@@ -36,9 +36,14 @@ let package = Package(
         .target(name: "ReelScene", dependencies: ["ReelGeometry", "ReelAnimation", "ReelDocument"]),
         .target(name: "ReelRender", dependencies: ["ReelScene", "ReelRaster"]),
         .target(name: "ReelMedia", dependencies: ["CFFmpeg"]),
-        // HarfBuzz, fenced inside ReelText as FFmpeg is inside ReelMedia (text layers, issue #17).
-        .systemLibrary(name: "CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
-        .target(name: "ReelText", dependencies: ["CHarfBuzz"]),
+        // The text stack (HarfBuzz, FreeType, fontconfig, FriBidi; ICU's line breaks behind one C function,
+        // as its headers clash with Foundation's), fenced inside ReelText as FFmpeg is inside ReelMedia.
+        .systemLibrary(
+            name: "CText", pkgConfig: "harfbuzz freetype2 fontconfig fribidi",
+            providers: [.apt(["libharfbuzz-dev", "libfreetype-dev", "libfontconfig-dev", "libfribidi-dev"])]
+        ),
+        .target(name: "CLineBreak", linkerSettings: [.linkedLibrary("icuuc")]),
+        .target(name: "ReelText", dependencies: ["CText", "CLineBreak", "ReelGeometry"]),
         .target(
             name: "Reel",
             dependencies: [

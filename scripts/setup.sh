@@ -9,8 +9,15 @@ packages=(
   libavformat-dev
   libavutil-dev
   libswscale-dev
-  libharfbuzz-dev   # text shaping (ReelText)
-  fonts-dejavu-core # the font the shaping tests read
+  libharfbuzz-dev   # text: shaping and glyph outlines (ReelText)
+  libfreetype-dev   # text: colour emoji strikes
+  libfontconfig-dev # text: finding installed fonts by name, and fallback fonts
+  libfribidi-dev    # text: the direction of each run in a paragraph mixing scripts
+  libicu-dev        # text: Unicode line-break opportunities for wrapping
+  fonts-dejavu-core # fonts the text tests and examples use
+  fonts-inter
+  fonts-noto-core
+  fonts-noto-color-emoji
   ffmpeg            # ffprobe, used by demo.sh to check the files it wrote
   webp              # webpmux and dwebp: the tests read animated WebP back (FFmpeg 5.1 cannot decode it)
   time              # /usr/bin/time: the hostile-input tests read each run's peak memory from it

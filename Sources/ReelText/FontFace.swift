@@ -1,6 +1,6 @@
 /// A font file's face and HarfBuzz's font on it: the one owner of both handles, and the metrics text
 /// placement starts from (the first baseline sits one ascender below the top of a text layer's bounds).
-internal import CHarfBuzz
+internal import CText
 import Foundation
 
 /// Vertical metrics in font units (y up: the descender is negative), as HarfBuzz reports them.

@@ -1,6 +1,6 @@
 /// Shaping with HarfBuzz: a run of text in one font becomes glyphs with their clusters and unrounded
 /// positions (kerning, ligatures, marks, right-to-left runs in visual order).
-internal import CHarfBuzz
+internal import CText
 
 /// One shaped glyph, in font units (scale by size / unitsPerEm; nothing is rounded).
 public struct ShapedGlyph: Sendable, Equatable {
