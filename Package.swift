@@ -12,6 +12,7 @@ let package = Package(
             name: "Reel",
             targets: [
                 "Reel", "ReelDocument", "ReelScene", "ReelAnimation", "ReelGeometry", "ReelRaster", "ReelRender", "ReelMedia",
+                "ReelText",
             ]
         ),
         .executable(name: "reel", targets: ["reel"]),
@@ -34,7 +35,7 @@ let package = Package(
         // Located JSON and YAML reading, limits and messages: what scenes, presets and manifests share.
         .target(name: "ReelDocument", dependencies: ["ReelGeometry", .product(name: "Yams", package: "Yams")]),
         .target(name: "ReelScene", dependencies: ["ReelGeometry", "ReelAnimation", "ReelDocument"]),
-        .target(name: "ReelRender", dependencies: ["ReelScene", "ReelRaster"]),
+        .target(name: "ReelRender", dependencies: ["ReelScene", "ReelRaster", "ReelText"]),
         .target(name: "ReelMedia", dependencies: ["CFFmpeg"]),
         // The text stack (HarfBuzz, FreeType, fontconfig, FriBidi; ICU's line breaks behind one C function,
         // as its headers clash with Foundation's), fenced inside ReelText as FFmpeg is inside ReelMedia.
@@ -47,7 +48,7 @@ let package = Package(
         .target(
             name: "Reel",
             dependencies: [
-                "ReelGeometry", "ReelRaster", "ReelAnimation", "ReelDocument", "ReelScene", "ReelRender", "ReelMedia",
+                "ReelGeometry", "ReelRaster", "ReelAnimation", "ReelDocument", "ReelScene", "ReelRender", "ReelMedia", "ReelText",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

@@ -8,15 +8,26 @@ import ReelRaster
 import ReelRender
 import ReelScene
 
-/// A scene ready to render: the model and the images its layers show.
+/// A scene ready to render: the model, the images its layers show and the fonts its text is set in.
 public struct Clip: Sendable {
     public var scene: Scene
     /// Decoded `contents` images, by the name the scene gives them.
     public var images: [String: RasterImage]
+    /// The fonts text layers name, opened, and the typesetter.
+    public var text: TextResources
+    /// What loading noticed and a render says once (a fallback font used, text overflowing its bounds).
+    public var notes: [Message]
 
-    public init(scene: Scene, images: [String: RasterImage] = [:]) {
+    public init(scene: Scene, images: [String: RasterImage] = [:], text: TextResources = TextResources(), notes: [Message] = []) {
         self.scene = scene
         self.images = images
+        self.text = text
+        self.notes = notes
+    }
+
+    /// A renderer for this clip (its images and fonts) drawing with `threads` threads.
+    public func renderer(threads: Int) -> SceneRenderer {
+        SceneRenderer(rasterizer: Rasterizer(threads: threads), images: images, text: text)
     }
 }
 /// The public facade: load a scene, render it to a file.
@@ -59,7 +70,8 @@ public enum Reel {
             if let mask = layer.mask { try visit(mask) }
         }
         for layer in scene.layers { try visit(layer) }
-        return Clip(scene: scene, images: images)
+        let text = try loadFonts(for: scene, file: path, sandboxed: sandboxed)
+        return Clip(scene: scene, images: images, text: text, notes: textNotes(for: scene, text: text))
     }
 
     public static func loadScene(_ path: String, overrides: SceneOverrides = SceneOverrides()) throws(ReelError) -> Scene {

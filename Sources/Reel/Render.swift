@@ -24,10 +24,10 @@ extension Reel {
         }
         let container = try checkOutput(output, codec: options.codec)
         var (settings, rate, flatten, notes) = try self.settings(for: scene, container: container, options: options)
-        for n in notes { note(n) }
+        for n in clip.notes + notes { note(n) }
         var drawn = scene
         if flatten { drawn.background = over(scene.background, options.matte ?? .white) }
-        let renderer = SceneRenderer(rasterizer: Rasterizer(threads: options.threads), images: clip.images)
+        let renderer = clip.renderer(threads: options.threads)
         let frames = rate.frameCount(duration: scene.duration)
         // A segment: frames first…last of the clip, keeping the clip's timestamps (see SegmentJoiner).
         var part = SegmentInfo(first: 0, last: frames - 1, total: frames)
@@ -149,7 +149,7 @@ extension Reel {
             throw .usage("\(output): a still is written as PNG", fix: "name the output with .png")
         }
         try checkWritableDestination(output)
-        let renderer = SceneRenderer(rasterizer: Rasterizer(threads: options.threads), images: clip.images)
+        let renderer = clip.renderer(threads: options.threads)
         let frame: Frame
         do {
             frame = try renderer.frame(for: clip.scene, at: time)

@@ -61,7 +61,7 @@ public enum ContactSheet {
             out[i + 2] = 0xe4
             out[i + 3] = 255
         }
-        let renderer = SceneRenderer(rasterizer: Rasterizer(threads: threads), images: clip.images)
+        let renderer = clip.renderer(threads: threads)
         for (n, t) in times.enumerated() {
             try cancellation.check()
             let frame: Frame

@@ -17,6 +17,8 @@ public enum AnimatableValue: Hashable, Sendable {
     case colors([Color])
     /// `hidden` and other switches.
     case bool(Bool)
+    /// A text layer's `string`: it changes in a step, as switches do.
+    case string(String)
 
     public var typeName: String {
         switch self {
@@ -30,6 +32,7 @@ public enum AnimatableValue: Hashable, Sendable {
         case .numbers: return "numbers"
         case .colors: return "colors"
         case .bool: return "bool"
+        case .string: return "string"
         }
     }
 
@@ -67,6 +70,8 @@ public enum AnimatableValue: Hashable, Sendable {
             return .colors(zip(a, b).map { interpolateLayerColor($0, $1, f) })
         case (.bool(let a), .bool(let b)):
             return .bool(switchBoolean(a, b, f))
+        case (.string(let a), .string(let b)):
+            return .string(f >= 0.5 ? b : a)
         default:
             return nil
         }

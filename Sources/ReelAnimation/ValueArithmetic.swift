@@ -17,6 +17,7 @@ extension AnimatableValue {
         case .numbers(let v): return v
         case .colors(let c): return c.flatMap { [$0.red, $0.green, $0.blue, $0.alpha] }
         case .bool(let b): return [b ? 1 : 0]
+        case .string: return []
         }
     }
 
@@ -63,6 +64,7 @@ extension AnimatableValue {
                     Color(red: c[$0], green: c[$0 + 1], blue: c[$0 + 2], alpha: c[$0 + 3])
                 })
         case .bool: return .bool(c[0] >= 0.5)
+        case .string: return self
         }
     }
 
@@ -74,6 +76,7 @@ extension AnimatableValue {
         guard a.sameType(b), a.components.count == b.components.count else { return nil }
         if case .path = a { return nil }  // paths do not add
         if case .bool = a { return nil }  // nor do switches
+        if case .string = a { return nil }  // nor does text
         if case .transform(let ta) = a, case .transform(let tb) = b { return .transform(tb.concatenating(ta)) }
         return a.withComponents(zip(a.components, b.components).map { $0 + $1 })
     }
@@ -83,6 +86,7 @@ extension AnimatableValue {
         guard a.sameType(b), a.components.count == b.components.count else { return nil }
         if case .path = a { return nil }
         if case .bool = a { return nil }
+        if case .string = a { return nil }
         if case .transform(let ta) = a, case .transform(let tb) = b {
             guard let inverse = tb.inverse else { return nil }
             return .transform(ta.concatenating(inverse))

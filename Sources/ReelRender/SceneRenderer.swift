@@ -3,16 +3,20 @@ import Foundation
 import ReelGeometry
 import ReelRaster
 import ReelScene
+import ReelText
 
 /// Turns a snapshot into a display list in device pixels, and into a frame.
 public struct SceneRenderer: Sendable {
     public var rasterizer: Rasterizer
     /// Decoded images for layers' `contents`, by the name the scene gives.
     public var images: [String: RasterImage]
+    /// The fonts text layers name, and the typesetter.
+    public var text: TextResources
 
-    public init(rasterizer: Rasterizer = Rasterizer(), images: [String: RasterImage] = [:]) {
+    public init(rasterizer: Rasterizer = Rasterizer(), images: [String: RasterImage] = [:], text: TextResources = TextResources()) {
         self.rasterizer = rasterizer
         self.images = images
+        self.text = text
     }
 
     public func frame(for scene: Scene, at time: Double) throws(RasterError) -> Frame {
@@ -74,6 +78,8 @@ public struct SceneRenderer: Sendable {
         switch layer.type {
         case .layer, .replicator:
             break
+        case .text:
+            body += textCommands(layer, toDevice3D: toDevice3D, toDevice: toDevice)
         case .shape:
             let shape = layer.shape
             if let fill = shape.fillColor, fill.alpha > 0, !shape.path.isEmpty {

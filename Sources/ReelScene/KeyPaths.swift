@@ -53,8 +53,14 @@ public enum LayerKeyPath: String, Sendable, CaseIterable {
     case instanceDelay
     case instanceTransform
     case instanceColor
+    case string
+    case fontSize
+    case foregroundColor
+    case letterSpacing
 
-    public enum ValueType: String, Sendable { case number, point, size, rect, color, transform, path, colors, numbers, bool }
+    public enum ValueType: String, Sendable {
+        case number, point, size, rect, color, transform, path, colors, numbers, bool, string
+    }
 
     public var valueType: ValueType {
         switch self {
@@ -65,7 +71,9 @@ public enum LayerKeyPath: String, Sendable, CaseIterable {
         case .path: return .path
         case .instanceCount, .instanceDelay: return .number
         case .instanceTransform: return .transform
-        case .instanceColor: return .color
+        case .instanceColor, .foregroundColor: return .color
+        case .string: return .string
+        case .fontSize, .letterSpacing: return .number
         case .colors: return .colors
         case .hidden: return .bool
         case .locations: return .numbers
@@ -126,6 +134,10 @@ public enum LayerKeyPath: String, Sendable, CaseIterable {
         case .instanceTransform: return .transform(values.replicator.instanceTransform)
         case .instanceColor: return .color(values.replicator.instanceColor)
         case .colors: return .colors(values.gradient.colors)
+        case .string: return .string(values.text.string)
+        case .fontSize: return .number(values.text.fontSize)
+        case .foregroundColor: return .color(values.text.foregroundColor)
+        case .letterSpacing: return .number(values.text.letterSpacing)
         case .locations:
             let n = values.gradient.colors.count
             return .numbers(values.gradient.locations ?? (0..<n).map { n > 1 ? Double($0) / Double(n - 1) : 0 })
@@ -177,6 +189,10 @@ public enum LayerKeyPath: String, Sendable, CaseIterable {
         case (.instanceColor, .color(let c)): values.replicator.instanceColor = c
         case (.colors, .colors(let c)): values.gradient.colors = c
         case (.locations, .numbers(let v)): values.gradient.locations = v
+        case (.string, .string(let s)): values.text.string = s
+        case (.fontSize, .number(let v)): values.text.fontSize = max(0, v)
+        case (.foregroundColor, .color(let c)): values.text.foregroundColor = c
+        case (.letterSpacing, .number(let v)): values.text.letterSpacing = v
         default: break
         }
     }

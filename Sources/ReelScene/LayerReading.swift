@@ -44,6 +44,7 @@ extension Reader {
         case .shape: known += Self.shapeLayerKeys
         case .gradient: known += Self.gradientLayerKeys
         case .replicator: known += Self.replicatorLayerKeys
+        case .text: known += Self.textLayerKeys
         }
         let m = try members(node, path, known: known, what: "a layer of type \"\(type.rawValue)\"")
         let name = try m["name"].map { n throws(SceneError) in try string(n, join(path, "name")) } ?? path
@@ -186,6 +187,7 @@ extension Reader {
         for (i, key) in ["instanceRedOffset", "instanceGreenOffset", "instanceBlueOffset", "instanceAlphaOffset"].enumerated() {
             if let v = try num(key) { layer.replicator.colorOffsets[i] = v }
         }
+        if type == .text { try readText(m, path, into: &layer) }
         // Children.
         if let n = m["sublayers"] {
             for (i, child) in try array(n, join(path, "sublayers")).enumerated() {

@@ -13,6 +13,8 @@ struct Reader: LocatedReader {
     let contentsReferences = ReferenceLog()
     /// Where each layer's `instanceCount` is written (for the replication limit's message).
     let layerNodes = ReferenceLog()
+    /// Each font a text layer names and where (the first place wins), for a font not installed.
+    let fontReferences = ReferenceLog()
 
     func value(_ node: JSONNode, _ path: String, type: LayerKeyPath.ValueType) throws(SceneError) -> AnimatableValue {
         switch type {
@@ -32,6 +34,7 @@ struct Reader: LocatedReader {
         case .rect: return .rect(try rect(node, path))
         case .color: return .color(try color(node, path))
         case .bool: return .bool(try bool(node, path))
+        case .string: return .string(try string(node, path))
         }
     }
 

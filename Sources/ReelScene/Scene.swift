@@ -11,6 +11,8 @@ public enum LayerType: String, Sendable, CaseIterable {
     case gradient
     /// A `CAReplicatorLayer`: its sublayers drawn `instanceCount` times.
     case replicator
+    /// A `CATextLayer`: shaped text in the bounds.
+    case text
 }
 
 /// `CAReplicatorLayer`'s own properties, with its defaults (CORE-ANIMATION.md §8.5).
@@ -97,6 +99,7 @@ public struct LayerProperties: Sendable {
     public var shape = ShapeProperties()
     public var gradient = GradientProperties()
     public var replicator = ReplicatorProperties()
+    public var text = TextProperties()
 
     public init() {}
 }
@@ -213,6 +216,8 @@ public struct Scene: Sendable {
     /// Where each layer's `contents` is named in the scene file (by layer name), so that an image that
     /// cannot be read is reported at its line and column like any other bad value.
     public var contentsReferences: [String: SourceReference] = [:]
+    /// Where each font a text layer uses is first named, so that a font not installed is reported there.
+    public var fontReferences: [String: SourceReference] = [:]
     /// How many times repeated timeline actions happen in all (`repeatTimes`), held to
     /// `maximumRepeatedOccurrences` however many actions repeat.
     public internal(set) var repeatedOccurrences = 0

@@ -37,6 +37,9 @@ extension Reader {
             }
         }
         for (name, reference) in contentsReferences.items { scene.contentsReferences[name] = reference }
+        for (font, reference) in fontReferences.items where scene.fontReferences[font] == nil {
+            scene.fontReferences[font] = reference
+        }
         // Named sets of animations, defined once and played by timeline actions (`play`).
         var library: [String: (node: JSONNode, path: String)] = [:]
         if let n = m["animations"] {

@@ -19,14 +19,18 @@ public struct PresentationLayer: Sendable {
     public var sublayers: [PresentationLayer]
     /// A replicator's sublayers for each instance k, sampled at t − k·instanceDelay; empty for other layers.
     public var instances: [[PresentationLayer]]
+    /// The layer time it was sampled at (a replicator instance's is earlier): a text layer's per-unit
+    /// animations are evaluated at it, unit by unit.
+    public var time: Double
     private var maskStorage: [PresentationLayer]
 
     public var mask: PresentationLayer? { maskStorage.first }
 
     init(
         name: String, type: LayerType, properties: LayerProperties, sublayers: [PresentationLayer],
-        instances: [[PresentationLayer]], mask: PresentationLayer?
+        instances: [[PresentationLayer]], mask: PresentationLayer?, time: Double
     ) {
+        self.time = time
         self.name = name
         self.type = type
         self.properties = properties
@@ -92,7 +96,7 @@ extension Scene {
         }
         return PresentationLayer(
             name: layer.name, type: layer.type, properties: presented, sublayers: sublayers, instances: instances,
-            mask: layer.mask.map { present($0, at: t) })
+            mask: layer.mask.map { present($0, at: t) }, time: t)
     }
 }
 

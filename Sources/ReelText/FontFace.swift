@@ -24,6 +24,8 @@ public final class FontFace: @unchecked Sendable {
     public let path: String
     /// Font units per em: positions and outlines are in these units (scale by size / unitsPerEm).
     public let unitsPerEm: Int
+    /// Glyph outlines decomposed so far (GlyphOutlines.swift).
+    let outlines = OutlineCache()
 
     /// Reads face `index` of a font file (`.ttf`, `.otf`, or a member of a `.ttc` collection).
     public init(path: String, index: Int = 0) throws(TextError) {

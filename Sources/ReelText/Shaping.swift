@@ -24,30 +24,53 @@ public struct ShapedGlyph: Sendable, Equatable {
     }
 }
 
+/// OpenType features as HarfBuzz takes them, checked once per run.
+struct FeatureList: Sendable {
+    let features: [hb_feature_t]
+
+    init(_ features: [String: UInt32]) throws(TextError) {
+        if let bad = features.keys.sorted().first(where: { !Self.isTag($0) }) {
+            throw TextError("\"\(bad)\" is not an OpenType feature tag (four letters, such as liga or tnum)")
+        }
+        self.init(lenient: features)
+    }
+
+    /// The valid tags only (layout does not fail; scene reading reports bad tags where they are written).
+    init(lenient features: [String: UInt32]) {
+        self.features = features.sorted(by: { $0.key < $1.key }).filter { Self.isTag($0.key) }.map { tag, value in
+            let c = Array(tag.utf8).map { CChar($0) }
+            return hb_feature_t(tag: reel_hb_tag(c[0], c[1], c[2], c[3]), value: value, start: 0, end: UInt32.max)
+        }
+    }
+
+    /// Four printable ASCII characters.
+    static func isTag(_ tag: String) -> Bool {
+        let chars = Array(tag.utf8)
+        return chars.count == 4 && chars.allSatisfy { (0x20...0x7e).contains($0) }
+    }
+}
+
 extension FontFace {
     /// Shapes one run: the direction, script and language are guessed from the text (a paragraph with
     /// both directions is split into runs by the caller, first). `features` are OpenType feature tags
     /// with their values, `["liga": 0, "tnum": 1]`; HarfBuzz's defaults (kerning, standard ligatures)
     /// apply otherwise.
     public func shape(_ text: String, features: [String: UInt32] = [:]) throws(TextError) -> [ShapedGlyph] {
-        var list: [hb_feature_t] = []
-        for (tag, value) in features.sorted(by: { $0.key < $1.key }) {
-            let chars = Array(tag.utf8)
-            guard chars.count == 4, chars.allSatisfy({ (0x20...0x7e).contains($0) }) else {
-                throw TextError("\"\(tag)\" is not an OpenType feature tag (four letters, such as liga or tnum)")
-            }
-            let t = reel_hb_tag(CChar(chars[0]), CChar(chars[1]), CChar(chars[2]), CChar(chars[3]))
-            list.append(hb_feature_t(tag: t, value: value, start: 0, end: UInt32.max))
-        }
-        guard let buffer = hb_buffer_create() else { throw TextError("out of memory") }
-        defer { hb_buffer_destroy(buffer) }
-        // UTF-32, so that clusters are indices of Unicode scalars.
         let scalars = text.unicodeScalars.map { $0.value }
-        scalars.withUnsafeBufferPointer { s in
-            hb_buffer_add_utf32(buffer, s.baseAddress, Int32(s.count), 0, Int32(s.count))
+        return shape(scalars, range: 0..<scalars.count, direction: nil, features: try FeatureList(features))
+    }
+
+    /// Shapes `range` of `text` (UTF-32) with the rest as context (Arabic joining, marks), in the given
+    /// direction (nil: guessed). Clusters are indices into `text`; the glyphs come in visual order.
+    func shape(_ text: [UInt32], range: Range<Int>, direction rightToLeft: Bool?, features: FeatureList) -> [ShapedGlyph] {
+        guard let buffer = hb_buffer_create() else { return [] }
+        defer { hb_buffer_destroy(buffer) }
+        text.withUnsafeBufferPointer { s in
+            hb_buffer_add_utf32(buffer, s.baseAddress, Int32(s.count), UInt32(range.lowerBound), Int32(range.count))
         }
+        if let rtl = rightToLeft { hb_buffer_set_direction(buffer, rtl ? HB_DIRECTION_RTL : HB_DIRECTION_LTR) }
         hb_buffer_guess_segment_properties(buffer)
-        list.withUnsafeBufferPointer { f in hb_shape(font, buffer, f.baseAddress, UInt32(f.count)) }
+        features.features.withUnsafeBufferPointer { f in hb_shape(font, buffer, f.baseAddress, UInt32(f.count)) }
         var count: UInt32 = 0
         guard let infos = hb_buffer_get_glyph_infos(buffer, &count), let positions = hb_buffer_get_glyph_positions(buffer, nil)
         else { return [] }
@@ -57,5 +80,30 @@ extension FontFace {
                 yAdvance: Double(positions[i].y_advance), xOffset: Double(positions[i].x_offset),
                 yOffset: Double(positions[i].y_offset))
         }
+    }
+}
+
+/// Unicode scripts, to split a run where the script changes (HarfBuzz shapes one script at a time).
+enum Scripts {
+    /// The script of each scalar, with Common and Inherited ones (spaces, digits, punctuation, marks)
+    /// taking the script of the text around them, as UAX #24's resolution suggests.
+    static func resolved(_ text: ArraySlice<UInt32>) -> [UInt32] {
+        let funcs = hb_unicode_funcs_get_default()
+        var raw = text.map { hb_unicode_script(funcs, $0).rawValue }
+        let common = HB_SCRIPT_COMMON.rawValue, inherited = HB_SCRIPT_INHERITED.rawValue, unknown = HB_SCRIPT_UNKNOWN.rawValue
+        func isWeak(_ s: UInt32) -> Bool { s == common || s == inherited || s == unknown }
+        var last: UInt32? = nil
+        for i in raw.indices {
+            if isWeak(raw[i]) {
+                if let l = last { raw[i] = l }
+            } else {
+                last = raw[i]
+            }
+        }
+        // Leading weak scalars take the first real script after them.
+        if let first = raw.firstIndex(where: { !isWeak($0) }) {
+            for i in 0..<first { raw[i] = raw[first] }
+        }
+        return raw
     }
 }

@@ -144,6 +144,7 @@ struct Timeline: ParsableCommand {
         case .numbers(let n): return list(n)
         case .colors(let cs): return "[" + cs.map { list([$0.red, $0.green, $0.blue, $0.alpha]) }.joined(separator: ", ") + "]"
         case .bool(let b): return b ? "true" : "false"
+        case .string(let s): return "\"" + s + "\""
         }
     }
 
@@ -159,6 +160,7 @@ struct Timeline: ParsableCommand {
         case .numbers(let n): return n.map(fmt)
         case .colors(let cs): return cs.flatMap { [$0.red, $0.green, $0.blue, $0.alpha] }.map(fmt)
         case .bool(let b): return [b ? "true" : "false"]
+        case .string(let s): return ["\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""]
         }
     }
 }

@@ -1,0 +1,79 @@
+/// The fonts a scene's text layers name, opened before any frame is drawn: installed ones by name, files
+/// relative to the scene (confined with `--sandbox`); a font that is missing is an error at the place
+/// the scene names it, with the nearest installed names, never a silent substitute.
+import Foundation
+import ReelDocument
+import ReelGeometry
+import ReelRender
+import ReelScene
+import ReelText
+
+extension Reel {
+    /// Whether a font name is a file: it ends in a font file's extension or names a folder.
+    static func isFontFile(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        return name.contains("/") || [".ttf", ".otf", ".ttc", ".otc"].contains { lower.hasSuffix($0) }
+    }
+
+    /// Opens every font the scene's text layers use; `file` is the scene file, for messages and paths.
+    static func loadFonts(for scene: Scene, file: String, sandboxed: Bool) throws(ReelError) -> TextResources {
+        let names = scene.fontNames
+        guard !names.isEmpty else { return TextResources() }
+        let library = FontLibrary.shared
+        let base = URL(fileURLWithPath: file).deletingLastPathComponent()
+        var fonts: [String: FontFace] = [:]
+        for name in names {
+            let place = scene.fontReferences[name]
+            func failure(_ message: String, fix: String?) -> ReelError {
+                .scene(SceneError(file: file, location: place?.location, path: place?.path, message: message, fix: fix))
+            }
+            if isFontFile(name) {
+                let path = name.hasPrefix("/") ? name : base.appendingPathComponent(name).path
+                if sandboxed && (name.hasPrefix("/") || !Sandbox.contains(base.path, path)) {
+                    throw failure(
+                        "\"\(name)\" is outside the scene's folder, and a sandboxed render reads only inside it",
+                        fix: "put the font in the scene's folder and name it relative to the scene")
+                }
+                guard FileManager.default.fileExists(atPath: path) else {
+                    throw failure("no font file \"\(name)\" (looked for \(path))", fix: "font files are named relative to the scene file")
+                }
+                do {
+                    fonts[name] = try library.face(path: path)
+                } catch {
+                    throw failure("\"\(name)\" cannot be read as a font: \(error.message)", fix: "give a .ttf, .otf or .ttc file")
+                }
+                continue
+            }
+            switch library.installed(name) {
+            case .found(let face):
+                fonts[name] = face
+            case .notInstalled(let suggestions):
+                let hint = suggestions.first.map { "did you mean \"\($0)\"? " } ?? ""
+                throw failure(
+                    "no font \"\(name)\"",
+                    fix: "\(hint)`reel fonts` lists the installed fonts; a font file can be named by its path relative to the scene")
+            case .unreadable(let error):
+                throw failure("the font \"\(name)\" cannot be read: \(error.message)", fix: "reinstall it, or name another font")
+            }
+        }
+        return TextResources(fonts: fonts, typesetter: Typesetter(fallback: library.fallback))
+    }
+
+    /// What the model of each text layer notes once: characters drawn from a fallback font (naming it),
+    /// and text that overflows its bounds (drawn anyway, as Core Animation does).
+    static func textNotes(for scene: Scene, text: TextResources) -> [Message] {
+        var notes: [Message] = []
+        for (layer, _) in scene.layers.flatMap({ $0.flattened() }) {
+            guard layer.type == .text, let (set, _) = text.typeset(layer.text, in: layer.bounds) else { continue }
+            for path in set.fallbackFonts {
+                notes.append("text layer \"\(layer.name)\": characters its font lacks are drawn from \(path)")
+            }
+            if set.overflows {
+                notes.append(
+                    "text layer \"\(layer.name)\": the text overflows its bounds (drawn anyway; isWrapped or truncationMode fit it)"
+                )
+            }
+        }
+        return notes
+    }
+}

@@ -1,0 +1,135 @@
+/// Text layers drawn: the layer's runs laid out in its bounds, each glyph's outline placed at its
+/// unrounded position and filled (and stroked) like a shape, each line, word or cluster moved by its
+/// per-unit animations.
+import ReelGeometry
+import ReelRaster
+import ReelScene
+import ReelText
+
+/// What drawing text needs beyond the scene: the fonts it names, opened, and the typesetter (with
+/// its fallback fonts and its cache of layouts).
+public struct TextResources: Sendable {
+    /// Each font name a scene uses (as written in it), opened.
+    public var fonts: [String: FontFace]
+    public var typesetter: Typesetter
+
+    public init(fonts: [String: FontFace] = [:], typesetter: Typesetter = Typesetter()) {
+        self.fonts = fonts
+        self.typesetter = typesetter
+    }
+
+    /// The runs of a text layer as the typesetter takes them, and each run's colour; nil when a font is
+    /// missing (the loader reports it before any frame is drawn).
+    public func runs(of text: TextProperties) -> (runs: [TextRun], colors: [Color])? {
+        var runs: [TextRun] = []
+        var colors: [Color] = []
+        for span in text.spans {
+            guard let font = fonts[span.font ?? text.font] else { return nil }
+            var features = text.fontFeatures
+            for (k, v) in span.fontFeatures ?? [:] { features[k] = v }
+            let attributes = TextAttributes(
+                font: font, fontSize: span.fontSize ?? text.fontSize, features: features,
+                letterSpacing: span.letterSpacing ?? text.letterSpacing)
+            runs.append(TextRun(span.text, attributes))
+            colors.append(span.foregroundColor ?? text.foregroundColor)
+        }
+        return (runs, colors)
+    }
+
+    /// Lays out a text layer's model or presentation in its bounds.
+    public func typeset(_ text: TextProperties, in bounds: Rect) -> (TypesetText, colors: [Color])? {
+        guard let (runs, colors) = runs(of: text) else { return nil }
+        let style = ParagraphStyle(
+            alignment: TextAlignment(rawValue: text.alignmentMode.rawValue) ?? .natural, isWrapped: text.isWrapped,
+            truncationMode: TruncationMode(rawValue: text.truncationMode.rawValue) ?? .none, lineHeight: text.lineHeight)
+        return (typesetter.typeset(runs, style: style, in: bounds.size), colors)
+    }
+}
+
+extension SceneRenderer {
+    /// The commands that draw a text layer's glyphs (after its background, before its sublayers).
+    func textCommands(_ layer: PresentationLayer, toDevice3D: Transform3D, toDevice: Transform2D) -> [DisplayList.Command] {
+        let text = layer.text
+        guard let (set, colors) = self.text.typeset(text, in: layer.bounds), !set.glyphs.isEmpty else { return [] }
+        let origin = layer.bounds.origin
+        // Units whose animations apply, and each one's values now.
+        let animatedUnits = TextUnit.allCases.filter { u in text.unitAnimations.contains { $0.unit == u } }
+        func boxes(_ u: TextUnit) -> [Rect] {
+            switch u {
+            case .line: return set.lines
+            case .word: return set.words
+            case .cluster: return set.clusters
+            }
+        }
+        var presentations: [TextUnit: [UnitPresentation]] = [:]
+        for u in animatedUnits {
+            let n = boxes(u).count
+            presentations[u] = (0..<n).map { text.presentation(of: u, $0, count: n, at: layer.time) }
+        }
+        func index(_ g: PlacedGlyph, _ u: TextUnit) -> Int? {
+            switch u {
+            case .line: return g.line
+            case .word: return g.word
+            case .cluster: return g.cluster
+            }
+        }
+
+        // Glyphs gathered into one path per (run, units): one fill per colour and transform.
+        struct Key: Hashable {
+            var run: Int
+            var units: [Int]
+        }
+        var paths: [Key: Path] = [:]
+        var order: [Key] = []
+        for g in set.glyphs {
+            let outline = g.font.outline(of: g.glyph)
+            guard !outline.isEmpty else { continue }
+            let key = Key(run: g.run, units: animatedUnits.map { index(g, $0) ?? -1 })
+            let s = g.fontSize / Double(g.font.unitsPerEm)
+            // Font units are y up; the layer's points are y down.
+            let place = Transform2D(a: s, b: 0, c: 0, d: -s, tx: origin.x + g.origin.x, ty: origin.y + g.origin.y)
+            if paths[key] == nil { order.append(key) }
+            paths[key, default: Path()].addPath(outline.applying(place))
+        }
+
+        var out: [DisplayList.Command] = []
+        let strokeColor = layer.shape.strokeColor
+        let lineWidth = layer.shape.stroke.lineWidth
+        for key in order {
+            guard var path = paths[key] else { continue }
+            var color = colors[key.run]
+            var opacity = 1.0
+            var unitTransform = Transform3D.identity
+            // Innermost unit first (a cluster moves within its word, the word within its line).
+            for (u, k) in zip(animatedUnits, key.units).reversed() where k >= 0 {
+                guard let p = presentations[u]?[k] else { continue }
+                opacity *= p.opacity
+                if let c = p.foregroundColor { color = c }
+                if !p.transform.isIdentity {
+                    let box = boxes(u)[k]
+                    let c = Point(x: origin.x + box.midX, y: origin.y + box.midY)
+                    unitTransform = unitTransform.concatenating(
+                        Transform3D.translation(-c.x, -c.y).concatenating(p.transform).concatenating(.translation(c.x, c.y)))
+                }
+            }
+            guard opacity > 0 else { continue }
+            let toUnitDevice = unitTransform.isIdentity ? toDevice3D : unitTransform.concatenating(toDevice3D)
+            color.alpha *= min(opacity, 1)
+            if color.alpha > 0 {
+                out.append(.fill(path: path.applying(toUnitDevice), color: color, rule: .nonZero))
+            }
+            if var stroke = strokeColor, stroke.alpha > 0, lineWidth > 0 {
+                stroke.alpha *= min(opacity, 1)
+                if toUnitDevice.isAffineOnPlane {
+                    if !unitTransform.isIdentity { path = path.applying(unitTransform.affine) }
+                    out.append(.stroke(path: path, style: layer.shape.stroke, transform: toDevice, paint: .solid(stroke), opacity: 1))
+                } else {
+                    let outline = Stroker.outline(
+                        path, style: layer.shape.stroke, tolerance: defaultFlatteningTolerance / max(toDevice.maxScale, 1e-9))
+                    out.append(.fill(path: outline.applying(toUnitDevice), color: stroke))
+                }
+            }
+        }
+        return out
+    }
+}

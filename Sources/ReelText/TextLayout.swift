@@ -1,0 +1,109 @@
+/// What text layout takes and gives: styled runs and a paragraph style in, glyphs placed in the layer's
+/// points out, with the boxes of the lines, words and glyph clusters that per-unit animation moves.
+import ReelGeometry
+
+/// How one run of text is drawn: font, size, OpenType features, spacing.
+public struct TextAttributes: Sendable, Hashable {
+    public var font: FontFace
+    /// Points (pixels at scale 1).
+    public var fontSize: Double
+    /// OpenType features and their values (`["liga": 0, "tnum": 1]`) on top of HarfBuzz's defaults.
+    public var features: [String: UInt32]
+    /// Points added after each glyph cluster.
+    public var letterSpacing: Double
+
+    public init(font: FontFace, fontSize: Double, features: [String: UInt32] = [:], letterSpacing: Double = 0) {
+        self.font = font
+        self.fontSize = fontSize
+        self.features = features
+        self.letterSpacing = letterSpacing
+    }
+
+    public static func == (a: Self, b: Self) -> Bool {
+        a.font === b.font && a.fontSize == b.fontSize && a.features == b.features && a.letterSpacing == b.letterSpacing
+    }
+
+    public func hash(into h: inout Hasher) {
+        h.combine(ObjectIdentifier(font))
+        h.combine(fontSize)
+        h.combine(features)
+        h.combine(letterSpacing)
+    }
+}
+
+/// A run of an attributed string: text with one set of attributes.
+public struct TextRun: Sendable, Hashable {
+    public var text: String
+    public var attributes: TextAttributes
+
+    public init(_ text: String, _ attributes: TextAttributes) {
+        self.text = text
+        self.attributes = attributes
+    }
+}
+
+/// `CATextLayerAlignmentMode`.
+public enum TextAlignment: String, Sendable, CaseIterable {
+    /// Left, or right in a right-to-left paragraph.
+    case natural
+    case left, right, center
+    /// Lines but each paragraph's last stretched to the width at their spaces.
+    case justified
+}
+
+/// `CATextLayerTruncationMode`: where "…" replaces what does not fit.
+public enum TruncationMode: String, Sendable, CaseIterable {
+    case none, start, end, middle
+}
+
+/// How the lines of a text are broken and placed in its box.
+public struct ParagraphStyle: Sendable, Hashable {
+    public var alignment: TextAlignment
+    /// Break lines at the box's width (Unicode line-break opportunities; a word longer than the width
+    /// breaks between clusters).
+    public var isWrapped: Bool
+    public var truncationMode: TruncationMode
+    /// A multiple of each line's natural height (ascender − descender + line gap).
+    public var lineHeight: Double
+
+    public init(
+        alignment: TextAlignment = .natural, isWrapped: Bool = false, truncationMode: TruncationMode = .none,
+        lineHeight: Double = 1
+    ) {
+        self.alignment = alignment
+        self.isWrapped = isWrapped
+        self.truncationMode = truncationMode
+        self.lineHeight = lineHeight
+    }
+}
+
+/// One glyph where it is drawn.
+public struct PlacedGlyph: Sendable {
+    public var glyph: UInt32
+    public var font: FontFace
+    public var fontSize: Double
+    /// The glyph's origin on its baseline, in the text box's points (y down), unrounded.
+    public var origin: Point
+    /// Which run (of those given) it belongs to, for its colour and other paint.
+    public var run: Int
+    /// Its line, word and cluster, numbered in reading order; a space is in no word and no cluster.
+    public var line: Int
+    public var word: Int?
+    public var cluster: Int?
+}
+
+/// Text laid out in its box.
+public struct TypesetText: Sendable {
+    public var glyphs: [PlacedGlyph] = []
+    /// Each line's box (its advance width, from ascender to descender), in reading order.
+    public var lines: [Rect] = []
+    /// Each word's box and each glyph cluster's box, in reading order.
+    public var words: [Rect] = []
+    public var clusters: [Rect] = []
+    /// Fonts a character had to fall back to (the run's font lacked it), by file path.
+    public var fallbackFonts: [String] = []
+    /// Whether some text lies outside the box (drawn anyway, as Core Animation does).
+    public var overflows = false
+
+    public init() {}
+}

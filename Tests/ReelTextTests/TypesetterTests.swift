@@ -1,0 +1,144 @@
+/// Layout against hand-computed positions. DejaVu Sans has 2048 units per em, ascender 1901, descender
+/// −483, no line gap; at fontSize 20.48 a font unit is 0.01 point, so positions are the shaping
+/// advances (checked against uharfbuzz in ShapingTests: A 1270 before V, V 1401) divided by 100.
+import Foundation
+import ReelGeometry
+import ReelText
+import Testing
+
+@Suite struct TypesetterTests {
+    static let size = 20.48
+    static let ascent = 19.01, lineAdvance = 19.01 + 4.83
+
+    static func font() throws -> FontFace? {
+        guard FileManager.default.fileExists(atPath: ShapingTests.dejaVu) else {
+            print("TypesetterTests: \(ShapingTests.dejaVu) is not installed (scripts/setup.sh installs it); skipped")
+            return nil
+        }
+        return try FontFace(path: ShapingTests.dejaVu)
+    }
+
+    func lay(
+        _ text: String, width: Double = 100, height: Double = 100, _ style: ParagraphStyle = ParagraphStyle(),
+        letterSpacing: Double = 0, fallback: @escaping Typesetter.Fallback = { _, _ in nil }
+    ) throws -> TypesetText? {
+        guard let font = try Self.font() else { return nil }
+        let run = TextRun(text, TextAttributes(font: font, fontSize: Self.size, letterSpacing: letterSpacing))
+        return Typesetter(fallback: fallback).typeset([run], style: style, in: Size(width: width, height: height))
+    }
+
+    func near(_ a: Double, _ b: Double) -> Bool { abs(a - b) < 1e-9 }
+
+    @Test func firstBaselineIsOneAscenderDownAndAlignmentMovesTheLine() throws {
+        for (alignment, x0) in [(TextAlignment.left, 0.0), (.natural, 0), (.center, (100 - 26.71) / 2), (.right, 100 - 26.71)] {
+            guard let t = try lay("AV", ParagraphStyle(alignment: alignment)) else { return }
+            #expect(t.glyphs.count == 2)
+            #expect(near(t.glyphs[0].origin.x, x0) && near(t.glyphs[1].origin.x, x0 + 12.70), "\(alignment)")
+            #expect(t.glyphs.allSatisfy { near($0.origin.y, Self.ascent) })
+            #expect(near(t.lines[0].width, 26.71) && near(t.lines[0].minY, 0) && near(t.lines[0].height, 19.01 + 4.83))
+            #expect(!t.overflows)
+        }
+    }
+
+    @Test func linesAreOneLineHeightApartTimesTheMultiple() throws {
+        guard let one = try lay("A\nV"), let wide = try lay("A\nV", ParagraphStyle(lineHeight: 1.5)) else { return }
+        #expect(near(one.glyphs[1].origin.y, Self.ascent + Self.lineAdvance))
+        #expect(near(wide.glyphs[1].origin.y, Self.ascent + 1.5 * Self.lineAdvance))
+        // An empty line between two still takes its height.
+        guard let gap = try lay("A\n\nV") else { return }
+        #expect(near(gap.glyphs[1].origin.y, Self.ascent + 2 * Self.lineAdvance))
+        #expect(gap.lines.count == 3)
+    }
+
+    @Test func letterSpacingFollowsEachClusterButNotTheLinesEnd() throws {
+        guard let t = try lay("AV", ParagraphStyle(alignment: .center), letterSpacing: 2) else { return }
+        let x0 = (100 - 28.71) / 2
+        #expect(near(t.glyphs[0].origin.x, x0) && near(t.glyphs[1].origin.x, x0 + 14.70))
+    }
+
+    @Test func wrappingBreaksAtSpacesAndStacksTheLines() throws {
+        guard let t = try lay("AV AV AV", width: 30, ParagraphStyle(isWrapped: true)) else { return }
+        #expect(t.lines.count == 3)
+        #expect(t.glyphs.count == 6)  // the spaces at the line ends are not drawn
+        for (k, pair) in stride(from: 0, to: 6, by: 2).enumerated() {
+            #expect(near(t.glyphs[pair].origin.x, 0) && near(t.glyphs[pair + 1].origin.x, 12.70))
+            #expect(near(t.glyphs[pair].origin.y, Self.ascent + Double(k) * Self.lineAdvance))
+        }
+        #expect(t.words.count == 3 && t.clusters.count == 6)
+    }
+
+    @Test func aWordWiderThanTheBoxBreaksBetweenClusters() throws {
+        guard let t = try lay("AVAVAV", width: 30, ParagraphStyle(isWrapped: true)) else { return }
+        #expect(t.lines.count == 3)
+        #expect(t.lines.allSatisfy { $0.width <= 30 })
+    }
+
+    @Test func justifiedLinesReachBothEdgesButTheParagraphsLast() throws {
+        guard let t = try lay("AV AV AV", width: 70, ParagraphStyle(alignment: .justified, isWrapped: true)) else { return }
+        #expect(t.lines.count == 2)
+        #expect(near(t.glyphs[0].origin.x, 0))
+        #expect(near(t.glyphs[3].origin.x + 14.01, 70))  // the second V ends at the right edge
+        #expect(near(t.glyphs[4].origin.x, 0))  // the paragraph's last line stays left
+        // One line with a line feed after it is its paragraph's last: not stretched.
+        guard let last = try lay("AV AV\nAV", ParagraphStyle(alignment: .justified)) else { return }
+        #expect(near(last.glyphs[2].origin.x, 26.71 + 6.51) || last.glyphs[2].origin.x < 40)
+    }
+
+    @Test func ligaturesAndMarksAreOneClusterAndWordsSplitAtSpaces() throws {
+        guard let t = try lay("Office \u{FB01} AV", width: 400) else { return }
+        #expect(t.words.count == 3)
+        #expect(t.clusters.count == 7)  // O, ffi, c, e, ﬁ, A, V
+        #expect(t.glyphs.compactMap(\.cluster) == [0, 1, 2, 3, 4, 5, 6])
+        #expect(t.glyphs.compactMap(\.word) == [0, 0, 0, 0, 1, 2, 2])
+        // x + U+0301 (no precomposed form) is one cluster of two glyphs.
+        guard let e = try lay("x\u{301}y") else { return }
+        #expect(e.clusters.count == 2 && e.glyphs.count == 3 && e.glyphs[0].cluster == e.glyphs[1].cluster)
+    }
+
+    @Test func truncationElidesWhatDoesNotFit() throws {
+        guard let font = try Self.font() else { return }
+        let ellipsis = try font.shape("\u{2026}")[0]
+        for mode in [TruncationMode.end, .start, .middle] {
+            guard let t = try lay("AVAVAVAVAV", width: 60, ParagraphStyle(truncationMode: mode)) else { return }
+            #expect(t.lines[0].width <= 60, "\(mode)")
+            #expect(t.glyphs.contains { $0.glyph == ellipsis.glyph }, "\(mode)")
+            let at = t.glyphs.firstIndex { $0.glyph == ellipsis.glyph }!
+            switch mode {
+            case .end: #expect(at == t.glyphs.count - 1)
+            case .start: #expect(at == 0)
+            default: #expect(at > 0 && at < t.glyphs.count - 1)
+            }
+        }
+        // Without truncation the line overflows, and says so.
+        guard let over = try lay("AVAVAVAVAV", width: 60) else { return }
+        #expect(over.overflows && over.glyphs.count == 10)
+    }
+
+    @Test func wrappedTextBelowTheBoxIsCutWithAnEllipsis() throws {
+        guard let t = try lay("AV AV AV AV", width: 30, height: 40, ParagraphStyle(isWrapped: true, truncationMode: .end))
+        else { return }
+        #expect(t.lines.count == 1)  // a second line's descender would pass 40
+        guard let font = try Self.font() else { return }
+        #expect(t.glyphs.last?.glyph == (try font.shape("\u{2026}"))[0].glyph)
+    }
+
+    @Test func aCharacterTheFontLacksComesFromTheFallback() throws {
+        guard let font = try Self.font() else { return }
+        // DejaVu Sans has no CJK: the fallback gives another face (here DejaVu again, opened as a second
+        // face object, so the test needs no other font) and is reported.
+        let other = try FontFace(path: ShapingTests.dejaVu)
+        let run = TextRun("A\u{4E2D}", TextAttributes(font: font, fontSize: Self.size))
+        let t = Typesetter(fallback: { s, f in s.value == 0x4E2D && f === font ? other : nil })
+            .typeset([run], style: ParagraphStyle(), in: Size(width: 100, height: 100))
+        #expect(t.glyphs.count == 2 && t.glyphs[0].font === font && t.glyphs[1].font === other)
+        #expect(t.fallbackFonts == [ShapingTests.dejaVu])
+    }
+
+    @Test func aRightToLeftParagraphIsRightAlignedAndInVisualOrder() throws {
+        // DejaVu Sans has Hebrew. "אב" (alef, bet) shows bet first from the left; natural alignment is right.
+        guard let font = try Self.font(), let t = try lay("\u{5D0}\u{5D1}") else { return }
+        let alef = try font.shape("\u{5D0}")[0], bet = try font.shape("\u{5D1}")[0]
+        #expect(t.glyphs.map(\.glyph) == [bet.glyph, alef.glyph])
+        #expect(near(t.glyphs[1].origin.x + alef.xAdvance / 100, 100))
+    }
+}
