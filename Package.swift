@@ -55,7 +55,7 @@ let package = Package(
         .executableTarget(
             name: "reel",
             dependencies: [
-                "Reel", "ReelDocument", "ReelScene", "ReelGeometry", "ReelMedia",
+                "Reel", "ReelDocument", "ReelScene", "ReelGeometry", "ReelMedia", "ReelText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -61,3 +61,11 @@ public final class FontFace: @unchecked Sendable {
         return FontExtents(ascender: Double(e.ascender), descender: Double(e.descender), lineGap: Double(e.line_gap))
     }
 }
+
+extension FontFace {
+    /// Whether the font maps `scalar` to a glyph of its own (what it lacks comes from a fallback font).
+    public func hasGlyph(for scalar: Unicode.Scalar) -> Bool {
+        var glyph: hb_codepoint_t = 0
+        return hb_font_get_nominal_glyph(font, scalar.value, &glyph) != 0
+    }
+}

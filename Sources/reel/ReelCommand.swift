@@ -20,7 +20,9 @@ struct ReelCommand: ParsableCommand {
               reel sheet examples/star-button.yaml -o sheet.png --count 12
             """,
         version: ReelVersion.string,
-        subcommands: [Render.self, Batch.self, Concat.self, Still.self, Sheet.self, Presets.self, Timeline.self, Info.self]
+        subcommands: [
+            Render.self, Batch.self, Concat.self, Still.self, Sheet.self, Presets.self, Fonts.self, Timeline.self, Info.self,
+        ]
     )
 
     /// ArgumentParser's own `main`, except that with `--progress json` a malformed command line is

@@ -33,6 +33,8 @@ let helpSnapshots: [String: String] = [
                               each labelled with its time.
       presets                 List the shipped output presets (use one with reel
                               render --preset NAME).
+      fonts                   List the installed fonts: family, style, PostScript
+                              name and file.
       timeline                Print a layer's presentation value of one key path
                               over time.
       info                    Validate a scene and summarise it: canvas, timing,
@@ -265,6 +267,27 @@ let helpSnapshots: [String: String] = [
     USAGE: reel presets
 
     OPTIONS:
+      --version               Show the version.
+      -h, --help              Show help information.
+    """,
+    "fonts": """
+    OVERVIEW: List the installed fonts: family, style, PostScript name and file.
+
+    A text layer's font takes any of these names: a PostScript name
+    (Inter-SemiBoldItalic), a family with an optional style (Inter, Inter Semi Bold
+    Italic), or the path of a font file relative to the scene (fonts/Brand.otf). A
+    family alone means its regular face. A font that is not installed is an error,
+    never a silent substitute.
+
+    USAGE: reel fonts [<pattern>] [--json]
+
+    ARGUMENTS:
+      <pattern>               Only the fonts whose family, style, full or
+                              PostScript name contains this (any case).
+
+    OPTIONS:
+      --json                  Print a JSON array of objects with the keys family,
+                              style, postScriptName and file.
       --version               Show the version.
       -h, --help              Show help information.
     """,
