@@ -5,6 +5,7 @@ import Foundation
 import ReelDocument
 import ReelMedia
 import ReelScene
+import ReelText
 
 /// One output of a planned batch job: where it goes and how it is rendered.
 public struct BatchOutput: Sendable {
@@ -244,7 +245,8 @@ extension Reel {
         return (0..<Int(g.gl_pathc)).compactMap { g.gl_pathv[$0].map { String(cString: $0) } }.sorted()
     }
 
-    /// The files a clip reads: the scene and the images its layers show.
+    /// The files a clip reads: the scene, the images its layers show and the fonts its text is set in
+    /// (an installed font by the file it resolves to, so that a font updated or replaced re-renders).
     public static func inputFiles(of scene: Scene, path: String) -> [String] {
         let base = URL(fileURLWithPath: path).deletingLastPathComponent()
         var files = Set<String>()
@@ -254,6 +256,13 @@ extension Reel {
             if let mask = layer.mask { visit(mask) }
         }
         scene.layers.forEach(visit)
+        for name in scene.fontNames {
+            if isFontFile(name) {
+                files.insert(name.hasPrefix("/") ? name : base.appendingPathComponent(name).path)
+            } else if let font = FontLibrary.shared.catalog.font(named: name) {
+                files.insert(font.path)
+            }
+        }
         return [path] + files.sorted()
     }
 

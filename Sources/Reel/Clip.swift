@@ -38,7 +38,19 @@ public enum Reel {
     public static func load(_ path: String, overrides: SceneOverrides = SceneOverrides(), sandboxed: Bool = false)
         throws(ReelError) -> Clip
     {
-        let scene = try loadScene(path, overrides: overrides)
+        try prepare(try loadScene(path, overrides: overrides), file: path, sandboxed: sandboxed)
+    }
+
+    /// A scene made with the Swift API, ready to render: the images its layers show and the fonts its
+    /// text names are opened, file names relative to `folder`.
+    public static func clip(for scene: Scene, folder: String = FileManager.default.currentDirectoryPath) throws(ReelError)
+        -> Clip
+    {
+        try prepare(scene, file: URL(fileURLWithPath: folder).appendingPathComponent("(scene)").path, sandboxed: false)
+    }
+
+    /// Decodes images and opens fonts; `file` is the scene file (its folder is where names are relative to).
+    static func prepare(_ scene: Scene, file path: String, sandboxed: Bool) throws(ReelError) -> Clip {
         let base = URL(fileURLWithPath: path).deletingLastPathComponent()
         var images: [String: RasterImage] = [:]
         func visit(_ layer: Layer) throws(ReelError) {

@@ -35,7 +35,8 @@ extension Reel {
                         fix: "put the font in the scene's folder and name it relative to the scene")
                 }
                 guard FileManager.default.fileExists(atPath: path) else {
-                    throw failure("no font file \"\(name)\" (looked for \(path))", fix: "font files are named relative to the scene file")
+                    throw failure(
+                        "no font file \"\(name)\" (looked for \(path))", fix: "font files are named relative to the scene file")
                 }
                 do {
                     fonts[name] = try library.face(path: path)
@@ -51,7 +52,9 @@ extension Reel {
                 let hint = suggestions.first.map { "did you mean \"\($0)\"? " } ?? ""
                 throw failure(
                     "no font \"\(name)\"",
-                    fix: "\(hint)`reel fonts` lists the installed fonts; a font file can be named by its path relative to the scene")
+                    fix:
+                        "\(hint)`reel fonts` lists the installed fonts; a font file can be named by its path relative to the scene"
+                )
             case .unreadable(let error):
                 throw failure("the font \"\(name)\" cannot be read: \(error.message)", fix: "reinstall it, or name another font")
             }

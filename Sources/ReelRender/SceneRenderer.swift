@@ -13,7 +13,8 @@ public struct SceneRenderer: Sendable {
     /// The fonts text layers name, and the typesetter.
     public var text: TextResources
 
-    public init(rasterizer: Rasterizer = Rasterizer(), images: [String: RasterImage] = [:], text: TextResources = TextResources()) {
+    public init(rasterizer: Rasterizer = Rasterizer(), images: [String: RasterImage] = [:], text: TextResources = TextResources())
+    {
         self.rasterizer = rasterizer
         self.images = images
         self.text = text

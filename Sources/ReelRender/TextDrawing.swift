@@ -80,15 +80,26 @@ extension SceneRenderer {
             var units: [Int]
         }
         var paths: [Key: Path] = [:]
+        var pictures: [Key: [(GlyphBitmap, Rect)]] = [:]
         var order: [Key] = []
         for g in set.glyphs {
-            let outline = g.font.outline(of: g.glyph)
-            guard !outline.isEmpty else { continue }
             let key = Key(run: g.run, units: animatedUnits.map { index(g, $0) ?? -1 })
+            let outline = g.font.outline(of: g.glyph)
+            guard !outline.isEmpty else {
+                // A colour emoji is a picture: scaled from its strike to the font size, placed on the pen.
+                guard g.font.hasColorBitmaps, let bitmap = g.font.colorBitmap(of: g.glyph) else { continue }
+                let k = g.fontSize / bitmap.pixelsPerEm
+                let frame = Rect(
+                    x: origin.x + g.origin.x + bitmap.left * k, y: origin.y + g.origin.y - bitmap.top * k,
+                    width: Double(bitmap.width) * k, height: Double(bitmap.height) * k)
+                if paths[key] == nil && pictures[key] == nil { order.append(key) }
+                pictures[key, default: []].append((bitmap, frame))
+                continue
+            }
             let s = g.fontSize / Double(g.font.unitsPerEm)
             // Font units are y up; the layer's points are y down.
             let place = Transform2D(a: s, b: 0, c: 0, d: -s, tx: origin.x + g.origin.x, ty: origin.y + g.origin.y)
-            if paths[key] == nil { order.append(key) }
+            if paths[key] == nil && pictures[key] == nil { order.append(key) }
             paths[key, default: Path()].addPath(outline.applying(place))
         }
 
@@ -96,7 +107,7 @@ extension SceneRenderer {
         let strokeColor = layer.shape.strokeColor
         let lineWidth = layer.shape.stroke.lineWidth
         for key in order {
-            guard var path = paths[key] else { continue }
+            var path = paths[key] ?? Path()
             var color = colors[key.run]
             var opacity = 1.0
             var unitTransform = Transform3D.identity
@@ -114,15 +125,27 @@ extension SceneRenderer {
             }
             guard opacity > 0 else { continue }
             let toUnitDevice = unitTransform.isIdentity ? toDevice3D : unitTransform.concatenating(toDevice3D)
+            for (bitmap, frame) in pictures[key] ?? [] {
+                guard let image = RasterImage(width: bitmap.width, height: bitmap.height, premultipliedRGBA: bitmap.rgba)
+                else { continue }
+                let toFrame = Transform2D.scale(x: frame.width / Double(bitmap.width), y: frame.height / Double(bitmap.height))
+                    .concatenating(.translation(x: frame.minX, y: frame.minY))
+                out.append(
+                    .fill(
+                        path: Path(rect: frame).applying(toUnitDevice),
+                        paint: .image(image, transform: toFrame.concatenating(toUnitDevice.affine)), opacity: min(opacity, 1),
+                        rule: .nonZero))
+            }
             color.alpha *= min(opacity, 1)
-            if color.alpha > 0 {
+            if color.alpha > 0 && !path.isEmpty {
                 out.append(.fill(path: path.applying(toUnitDevice), color: color, rule: .nonZero))
             }
-            if var stroke = strokeColor, stroke.alpha > 0, lineWidth > 0 {
+            if var stroke = strokeColor, stroke.alpha > 0, lineWidth > 0, !path.isEmpty {
                 stroke.alpha *= min(opacity, 1)
                 if toUnitDevice.isAffineOnPlane {
                     if !unitTransform.isIdentity { path = path.applying(unitTransform.affine) }
-                    out.append(.stroke(path: path, style: layer.shape.stroke, transform: toDevice, paint: .solid(stroke), opacity: 1))
+                    out.append(
+                        .stroke(path: path, style: layer.shape.stroke, transform: toDevice, paint: .solid(stroke), opacity: 1))
                 } else {
                     let outline = Stroker.outline(
                         path, style: layer.shape.stroke, tolerance: defaultFlatteningTolerance / max(toDevice.maxScale, 1e-9))

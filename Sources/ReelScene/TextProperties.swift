@@ -199,3 +199,21 @@ extension Scene {
         return names
     }
 }
+
+extension Layer {
+    /// A text layer (`CATextLayer`) showing `string` in `font` at `fontSize` points, in `bounds` at
+    /// `position`; set `layer.text` for the rest (alignment, wrapping, runs, per-unit animations).
+    public static func text(
+        _ name: String, string: String, font: String = "Inter", fontSize: Double = 36, color: Color = .white,
+        position: Point = .zero, bounds: Rect = .zero
+    ) -> Layer {
+        var layer = Layer(name: name, type: .text)
+        layer.text.string = string
+        layer.text.font = font
+        layer.text.fontSize = fontSize
+        layer.text.foregroundColor = color
+        layer.position = position
+        layer.bounds = bounds
+        return layer
+    }
+}

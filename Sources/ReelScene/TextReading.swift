@@ -33,7 +33,8 @@ extension Reader {
         if let n = m["lineHeight"] {
             let v = try number(n, join(path, "lineHeight"))
             guard v > 0, v <= 100 else {
-                throw fail(n, join(path, "lineHeight"), "lineHeight is a multiple of the font's line height in (0, 100], got \(v)")
+                throw fail(
+                    n, join(path, "lineHeight"), "lineHeight is a multiple of the font's line height in (0, 100], got \(v)")
             }
             text.lineHeight = v
         }
@@ -51,7 +52,9 @@ extension Reader {
                 var span = TextSpan(try limitedText(t, join(p, "text")))
                 total += span.text.unicodeScalars.count
                 if total > Self.maximumTextLength {
-                    throw fail(t, join(p, "text"), "the runs hold more than \(Self.maximumTextLength) characters", fix: "split the text over several layers")
+                    throw fail(
+                        t, join(p, "text"), "the runs hold more than \(Self.maximumTextLength) characters",
+                        fix: "split the text over several layers")
                 }
                 if let f = r["font"] { span.font = try fontName(f, join(p, "font"), layer: layer.name) }
                 if let f = r["fontSize"] { span.fontSize = try fontSize(f, join(p, "fontSize")) }

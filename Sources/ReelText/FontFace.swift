@@ -26,6 +26,8 @@ public final class FontFace: @unchecked Sendable {
     public let unitsPerEm: Int
     /// Glyph outlines decomposed so far (GlyphOutlines.swift).
     let outlines = OutlineCache()
+    /// FreeType's view of a bitmap colour font (ColorGlyphs.swift); nil for outline fonts.
+    let colorGlyphs: ColorGlyphs?
 
     /// Reads face `index` of a font file (`.ttf`, `.otf`, or a member of a `.ttc` collection).
     public init(path: String, index: Int = 0) throws(TextError) {
@@ -47,6 +49,7 @@ public final class FontFace: @unchecked Sendable {
         self.font = font
         self.path = path
         unitsPerEm = Int(hb_face_get_upem(face))
+        colorGlyphs = hb_ot_color_has_png(face) != 0 ? ColorGlyphs(path: path, index: index) : nil
     }
 
     deinit {

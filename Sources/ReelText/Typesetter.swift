@@ -320,7 +320,9 @@ private struct Layout {
         let starts = chars.indices.filter { line.startsCluster[$0] }
         let clusters = starts.indices.map { i in starts[i]..<(i + 1 < starts.count ? starts[i + 1] : chars.count) }
         func kept(_ k: Int) -> [Char] {
-            func trim(_ c: ArraySlice<Char>) -> [Char] { Array(c.drop(while: \.isSpace).reversed().drop(while: \.isSpace).reversed()) }
+            func trim(_ c: ArraySlice<Char>) -> [Char] {
+                Array(c.drop(while: \.isSpace).reversed().drop(while: \.isSpace).reversed())
+            }
             let n = clusters.count
             guard k > 0 else { return [ellipsis] }
             switch mode {
@@ -453,4 +455,3 @@ private struct Layout {
         return Rect(x: minX, y: minY, width: max(a.maxX, b.maxX) - minX, height: max(a.maxY, b.maxY) - minY)
     }
 }
-

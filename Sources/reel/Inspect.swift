@@ -27,9 +27,31 @@ struct Info: ParsableCommand {
                 print(
                     "\(indent)\(layer.name) (\(layer.type.rawValue)) at [\(fmt(layer.position.x)), \(fmt(layer.position.y))], bounds \(fmt(layer.bounds.width))×\(fmt(layer.bounds.height))"
                 )
+                if layer.type == .text { print("\(indent)  \(describeText(layer.text))") }
                 for a in layer.animations { print("\(indent)  \(describe(a))") }
+                for u in layer.text.unitAnimations where layer.type == .text {
+                    print(
+                        "\(indent)  per \(u.unit.rawValue), stagger \(fmt(u.stagger)) s \(u.order.rawValue): "
+                            + u.animations.map(describe).joined(separator: "; "))
+                }
             }
         }
+        // The fonts are inputs like images: which file each name opened.
+        let fonts = s.fontNames
+        if !fonts.isEmpty {
+            print("fonts:")
+            for name in fonts { print("  \(name): \(clip.text.fonts[name]?.path ?? "?")") }
+        }
+        for note in clip.notes { print("note: \(note)") }
+    }
+
+    func describeText(_ t: TextProperties) -> String {
+        let text = t.runs.isEmpty ? t.string : t.runs.map(\.text).joined()
+        let shown = text.count > 40 ? String(text.prefix(39)) + "…" : text
+        let quoted = shown.replacingOccurrences(of: "\n", with: "\\n")
+        let runs = t.runs.isEmpty ? "" : " in \(t.runs.count) runs"
+        return "text \"\(quoted)\"\(runs), \(t.font) \(fmt(t.fontSize)) pt, \(t.alignmentMode.rawValue)"
+            + (t.isWrapped ? ", wrapped" : "")
     }
 
     func describe(_ a: Animation) -> String {

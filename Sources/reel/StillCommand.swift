@@ -41,6 +41,7 @@ struct Still: ParsableCommand {
         var options = RenderOptions()
         options.cancellation = Interrupts.cancellation
         options.threads = threads ?? ProcessInfo.processInfo.activeProcessorCount  // one frame: every core on it
+        for note in clip.notes { Console.say(.note(note.forCommandLine)) }
         try Reel.still(clip, at: at, to: output, options: options)
     }
 }

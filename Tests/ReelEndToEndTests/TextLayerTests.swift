@@ -1,0 +1,163 @@
+/// Text layers through the CLI and the facade: fonts found by name or file (a missing one is a located
+/// error with a suggestion), colour emoji, per-unit animation in rendered pixels against hand-computed
+/// values, fonts as batch inputs, `reel info`, the notes, and the Swift API drawing what the file does.
+import Foundation
+import Reel
+import ReelGeometry
+import ReelMedia
+import ReelScene
+import Testing
+
+@Suite struct TextLayerTests {
+    static let inter = "/usr/share/fonts/opentype/inter/Inter-Regular.otf"
+    static let emoji = "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf"
+
+    static func installed(_ files: String...) -> Bool {
+        for f in files where !FileManager.default.fileExists(atPath: f) {
+            print("TextLayerTests: \(f) is not installed (scripts/setup.sh installs it); skipped")
+            return false
+        }
+        return true
+    }
+
+    func scene(_ layer: String, width: Int = 200, height: Int = 80, background: String = "#ffffff") -> String {
+        """
+        width: \(width)
+        height: \(height)
+        fps: 10
+        duration: 1
+        background: "\(background)"
+        layers:
+          - name: t
+            type: text
+            position: [\(width / 2), \(height / 2)]
+            bounds: [\(width), \(height)]
+        \(layer.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
+        """
+    }
+
+    @Test func aFontThatIsNotInstalledIsALocatedErrorWithASuggestion() throws {
+        guard Self.installed(Self.inter) else { return }
+        let ws = try Workspace()
+        let file = ws.write("scene.yaml", scene("string: Hello\nfont: Intr Bold"))
+        let r = try runReel(["still", file, "--at", "0", "-o", ws.file("out.png")])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("scene.yaml:12:11: layers[0].font: no font \"Intr Bold\""), "\(r.stderr)")
+        #expect(r.stderr.contains("did you mean \"Inter Bold\"?"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: ws.file("out.png")))
+    }
+
+    @Test func aFontFileIsReadRelativeToTheSceneAndConfinedBySandbox() throws {
+        guard Self.installed(Self.inter) else { return }
+        let ws = try Workspace()
+        try FileManager.default.createDirectory(atPath: ws.file("fonts"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.inter, toPath: ws.file("fonts/Brand.otf"))
+        let good = ws.write("good.yaml", scene("string: Hello\nfont: fonts/Brand.otf\nforegroundColor: \"#000000\""))
+        #expect(try runReel(["still", good, "--at", "0", "-o", ws.file("a.png"), "--sandbox"]).status == 0)
+        let missing = ws.write("missing.yaml", scene("string: Hello\nfont: fonts/Nope.otf"))
+        let r = try runReel(["still", missing, "--at", "0", "-o", ws.file("b.png")])
+        #expect(r.status == 1 && r.stderr.contains("layers[0].font: no font file \"fonts/Nope.otf\""), "\(r.stderr)")
+        let outside = ws.write("outside.yaml", scene("string: Hello\nfont: \(Self.inter)"))
+        let s = try runReel(["still", outside, "--at", "0", "-o", ws.file("c.png"), "--sandbox"])
+        #expect(s.status == 1 && s.stderr.contains("outside the scene's folder"), "\(s.stderr)")
+        // Not a font at all.
+        _ = ws.write("fonts/Fake.ttf", "not a font")
+        let fake = ws.write("fake.yaml", scene("string: Hello\nfont: fonts/Fake.ttf"))
+        let f = try runReel(["still", fake, "--at", "0", "-o", ws.file("d.png")])
+        #expect(f.status == 1 && f.stderr.contains("cannot be read as a font"), "\(f.stderr)")
+    }
+
+    @Test func emojiAreDrawnInColour() throws {
+        guard Self.installed(Self.inter, Self.emoji) else { return }
+        let ws = try Workspace()
+        // 😀 is yellow in Noto Color Emoji; the text colour (black) must not tint it.
+        let file = ws.write("e.yaml", scene("string: \"\u{1F600}\"\nfont: Inter\nfontSize: 60\nforegroundColor: \"#000000\""))
+        let r = try runReel(["still", file, "--at", "0", "-o", ws.file("e.png")])
+        #expect(r.status == 0, "\(r.stderr)")
+        let png = try ImageFile.read(path: ws.file("e.png"))
+        var yellow = 0
+        for i in stride(from: 0, to: png.rgba.count, by: 4) {
+            let (red, green, blue) = (Int(png.rgba[i]), Int(png.rgba[i + 1]), Int(png.rgba[i + 2]))
+            if red > 200 && green > 150 && blue < 90 { yellow += 1 }
+        }
+        // A 60-point face is about 55×55 points; most of it is yellow.
+        #expect(yellow > 1000, "\(yellow) yellow pixels")
+        #expect(r.stderr.contains("NotoColorEmoji.ttf"), "the fallback is named: \(r.stderr)")
+    }
+
+    /// Two words, black on white, opacity 0→1 linear over 1 s with a 0.5 s stagger: at t = 0.5 the first
+    /// word is at opacity 0.5 (a fully covered pixel is 255·0.5 = 127.5, so 127 or 128) and the second at
+    /// 0 (nothing drawn); at 1.0 the first is 1 (0) and the second 0.5.
+    @Test func perWordOpacityFollowsTheStagger() throws {
+        guard Self.installed(Self.inter) else { return }
+        let ws = try Workspace()
+        let layer = """
+            string: "II II"
+            font: Inter
+            fontSize: 60
+            foregroundColor: "#000000"
+            unitAnimations:
+              - unit: word
+                stagger: 0.5
+                animations:
+                  - {type: basic, keyPath: opacity, fromValue: 0, toValue: 1, duration: 1, fillMode: both}
+            """
+        let file = ws.write("u.yaml", scene(layer, width: 200, height: 80))
+        func darkest(_ t: Double, _ x: Range<Int>) throws -> Int {
+            let out = ws.file("u-\(t).png")
+            let r = try runReel(["still", file, "--at", "\(t)", "-o", out])
+            #expect(r.status == 0, "\(r.stderr)")
+            let png = try ImageFile.read(path: out)
+            var low = 255
+            for y in 0..<png.height { for xx in x { low = min(low, Int(png.rgba[(y * png.width + xx) * 4])) } }
+            return low
+        }
+        // "II" in Inter 60 is about 40 points wide: the first word lies left of 60, the second right of 70.
+        #expect([127, 128].contains(try darkest(0.5, 0..<60)))
+        #expect(try darkest(0.5, 70..<200) == 255)
+        #expect(try darkest(1.0, 0..<60) == 0)
+        #expect([127, 128].contains(try darkest(1.0, 70..<200)))
+    }
+
+    @Test func fontsAreInputsAndInfoListsThem() throws {
+        guard Self.installed(Self.inter) else { return }
+        let ws = try Workspace()
+        let file = ws.write("i.yaml", scene("string: Hello\nfont: Inter"))
+        let scene = try Reel.loadScene(file)
+        #expect(Reel.inputFiles(of: scene, path: file).contains(Self.inter))
+        let r = try runReel(["info", file])
+        #expect(r.status == 0 && r.stdout.contains("Inter: \(Self.inter)"), "\(r.stdout)")
+        #expect(r.stdout.contains("text \"Hello\", Inter 36 pt"), "\(r.stdout)")
+    }
+
+    @Test func overflowingTextIsDrawnAndNotedOnce() throws {
+        guard Self.installed(Self.inter) else { return }
+        let ws = try Workspace()
+        let file = ws.write("o.yaml", scene("string: This line is far too long for its box\nfont: Inter", width: 100, height: 60))
+        let r = try runReel(["still", file, "--at", "0", "-o", ws.file("o.png")])
+        #expect(r.status == 0)
+        #expect(r.stderr.components(separatedBy: "overflows its bounds").count == 2, "\(r.stderr)")
+    }
+
+    /// The Swift API's `Layer.text` and `Reel.clip(for:)` draw exactly what the same scene file does.
+    @Test func theSwiftAPIDrawsWhatTheFileDoes() throws {
+        guard Self.installed(Self.inter) else { return }
+        let ws = try Workspace()
+        let file = ws.write(
+            "s.yaml",
+            scene("string: \"Swift API\"\nfont: Inter\nfontSize: 30\nforegroundColor: \"#102030\"\nalignmentMode: center"))
+        let fromFile = try Reel.load(file)
+        var scene = Scene(width: 200, height: 80, fps: FrameRate(numerator: 10, denominator: 1)!, duration: 1)
+        scene.background = .white
+        var layer = Layer.text(
+            "t", string: "Swift API", font: "Inter", fontSize: 30, color: Color(hex: "#102030")!, position: Point(x: 100, y: 40),
+            bounds: Rect(x: 0, y: 0, width: 200, height: 80))
+        layer.text.alignmentMode = .center
+        scene.layers = [layer]
+        let fromCode = try Reel.clip(for: scene)
+        let a = try fromFile.renderer(threads: 1).frame(for: fromFile.scene, at: 0)
+        let b = try fromCode.renderer(threads: 1).frame(for: fromCode.scene, at: 0)
+        #expect(a.pixels == b.pixels)
+        #expect(a.pixels.contains { $0 < 128 })  // text was drawn
+    }
+}
