@@ -18,6 +18,7 @@ let package = Package(
         .executableTarget(name: "FuzzSVGPath", dependencies: ["FuzzSupport", .product(name: "Reel", package: "Reel")]),
         .executableTarget(name: "FuzzPreset", dependencies: ["FuzzSupport", .product(name: "Reel", package: "Reel")]),
         .executableTarget(name: "FuzzManifest", dependencies: ["FuzzSupport", .product(name: "Reel", package: "Reel")]),
+        .executableTarget(name: "FuzzText", dependencies: ["FuzzSupport", .product(name: "Reel", package: "Reel")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -11,6 +11,7 @@
 #   path      SVG path data (Path(svgPathData:)), then flattened, measured, trimmed and stroked
 #   preset    an output preset file (Preset.decode(yaml:file:name:))
 #   manifest  a batch manifest, as YAML and as JSON (BatchManifest.decode)
+#   text      text layout (Typesetter: bidi, fallback, shaping, wrapping, truncation) and glyph outlines
 #   all       each of them, SECONDS each
 #
 # Seeds come from examples/ and presets/ (and fuzz/seeds/); the corpus grows in fuzz/work/corpus/TARGET
@@ -25,7 +26,7 @@ cd "$(dirname "$0")/.."
 # shellcheck disable=SC1091 # (puts the toolchain on PATH)
 . scripts/env.sh
 
-targets=(json yaml path preset manifest)
+targets=(json yaml path preset manifest text)
 target=${1:-}
 seconds=${2:-600}
 if [[ -z $target || ! " ${targets[*]} all " =~ \ $target\  ]]; then
@@ -40,6 +41,7 @@ product() {
     path) echo FuzzSVGPath ;;
     preset) echo FuzzPreset ;;
     manifest) echo FuzzManifest ;;
+    text) echo FuzzText ;;
   esac
 }
 
@@ -120,6 +122,7 @@ dictionary() {
     preset) sources=(Sources/Reel/Preset.swift) ;;
     manifest) sources=(Sources/Reel/Manifest.swift Sources/Reel/Preset.swift) ;;
     path) cp fuzz/dicts/path.dict "$out" && echo "$out" && return ;;
+    text) cp fuzz/dicts/text.dict "$out" && echo "$out" && return ;;
   esac
   grep -ohE '"[A-Za-z][A-Za-z0-9.-]*"' "${sources[@]}" | sort -u >"$out"
   if [[ $name != json ]]; then cat fuzz/dicts/yaml.dict >>"$out"; fi

@@ -1,0 +1,92 @@
+/// Lines stacked and aligned in the box, and glyphs numbered into the lines, words and clusters that
+/// per-unit animation moves.
+import ReelGeometry
+
+extension Layout {
+
+    /// Lines stacked from the box's top (first baseline one ascender down) and aligned; glyphs numbered
+    /// into lines, words and clusters in reading order.
+    mutating func place(_ lines: [ShapedLine], rtl: [Bool]) -> TypesetText {
+        var out = TypesetText()
+        var baseline = 0.0
+        var wordOf: [Int: Int] = [:]  // text index → word
+        var clusterOf: [Int: Int] = [:]  // text index of a cluster's start → cluster
+        var words: [Rect] = []
+        var clusters: [Rect] = []
+        var boxes: [Rect] = []  // each placed glyph's advance box
+        for (n, line) in lines.enumerated() {
+            baseline += n == 0 ? line.ascent : (line.ascent + line.descent + line.gap) * style.lineHeight
+            let alignment: TextAlignment
+            switch style.alignment {
+            case .natural: alignment = rtl[n] ? .right : .left
+            case .justified where line.endsParagraph: alignment = rtl[n] ? .right : .left
+            default: alignment = style.alignment
+            }
+            var x0 = 0.0
+            var stretch = 0.0
+            switch alignment {
+            case .left, .natural: x0 = 0
+            case .right: x0 = size.width - line.width
+            case .center: x0 = (size.width - line.width) / 2
+            case .justified:
+                let spaces = line.chars.filter { $0.value == 0x20 }.count
+                if spaces > 0 && line.width < size.width { stretch = (size.width - line.width) / Double(spaces) }
+            }
+            if line.width > size.width + 1e-9 || baseline + line.descent > size.height + 1e-9 { overflows = true }
+            // Words and clusters in reading (logical) order on this line.
+            for (i, c) in line.chars.enumerated() where !c.isSpace {
+                if i == 0 || line.chars[i - 1].isSpace { words.append(.zero) }
+                wordOf[c.index] = words.count - 1
+            }
+            for g in line.glyphs where !line.chars[g.char].isSpace {
+                let index = line.chars[g.char].index
+                if clusterOf[index] == nil { clusterOf[index] = -1 }
+            }
+            var lineBox: Rect?
+            let top = baseline - line.ascent, height = line.ascent + line.descent
+            // Justification moves each glyph right by the stretched spaces before it, in visual order.
+            var shift = 0.0
+            for g in line.glyphs {
+                let c = line.chars[g.char]
+                if c.isSpace {
+                    // Spaces draw nothing; justification widens the ones between words.
+                    if c.value == 0x20 { shift += stretch }
+                    continue
+                }
+                let box = Rect(x: x0 + shift + g.penStart, y: top, width: g.penEnd - g.penStart, height: height)
+                lineBox = lineBox.map { union($0, box) } ?? box
+                boxes.append(box)
+                out.glyphs.append(
+                    PlacedGlyph(
+                        glyph: g.glyph, font: g.font, fontSize: g.fontSize, origin: Point(x: x0 + shift + g.x, y: baseline + g.y),
+                        run: c.run, line: n, word: c.isSpace ? nil : wordOf[c.index], cluster: c.isSpace ? nil : c.index))
+            }
+            out.lines.append(lineBox ?? Rect(x: x0, y: baseline - line.ascent, width: 0, height: line.ascent + line.descent))
+        }
+        // Clusters numbered by their text index (reading order), then boxes gathered.
+        let order = clusterOf.keys.sorted()
+        for (k, index) in order.enumerated() { clusterOf[index] = k }
+        clusters = Array(repeating: .zero, count: order.count)
+        var seenWord = Set<Int>(), seenCluster = Set<Int>()
+        for i in out.glyphs.indices {
+            let g = out.glyphs[i], box = boxes[i]
+            if let index = g.cluster, let k = clusterOf[index] {
+                out.glyphs[i].cluster = k
+                clusters[k] = seenCluster.insert(k).inserted ? box : union(clusters[k], box)
+            }
+            if let w = g.word {
+                words[w] = seenWord.insert(w).inserted ? box : union(words[w], box)
+            }
+        }
+        out.words = words
+        out.clusters = clusters
+        out.fallbackFonts = fallbacksUsed.sorted()
+        out.overflows = overflows
+        return out
+    }
+
+    func union(_ a: Rect, _ b: Rect) -> Rect {
+        let minX = min(a.minX, b.minX), minY = min(a.minY, b.minY)
+        return Rect(x: minX, y: minY, width: max(a.maxX, b.maxX) - minX, height: max(a.maxY, b.maxY) - minY)
+    }
+}
