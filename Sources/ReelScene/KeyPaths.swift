@@ -190,7 +190,7 @@ public enum LayerKeyPath: String, Sendable, CaseIterable {
         case (.colors, .colors(let c)): values.gradient.colors = c
         case (.locations, .numbers(let v)): values.gradient.locations = v
         case (.string, .string(let s)): values.text.string = s
-        case (.fontSize, .number(let v)): values.text.fontSize = max(0, v)
+        case (.fontSize, .number(let v)): values.text.fontSize = min(max(0, v), TextProperties.maximumFontSize)
         case (.foregroundColor, .color(let c)): values.text.foregroundColor = c
         case (.letterSpacing, .number(let v)): values.text.letterSpacing = v
         default: break

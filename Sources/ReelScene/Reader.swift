@@ -34,7 +34,7 @@ struct Reader: LocatedReader {
         case .rect: return .rect(try rect(node, path))
         case .color: return .color(try color(node, path))
         case .bool: return .bool(try bool(node, path))
-        case .string: return .string(try string(node, path))
+        case .string: return .string(try limitedText(node, path))
         }
     }
 

@@ -37,7 +37,9 @@ extension Reader {
             }
         }
         for (name, reference) in contentsReferences.items { scene.contentsReferences[name] = reference }
-        for (font, reference) in fontReferences.items where scene.fontReferences[font] == nil {
+        // The first place a font is written; the default font (written nowhere) only when it is nowhere.
+        for (font, reference) in fontReferences.items
+        where scene.fontReferences[font] == nil || (scene.fontReferences[font]?.location == nil && reference.location != nil) {
             scene.fontReferences[font] = reference
         }
         // Named sets of animations, defined once and played by timeline actions (`play`).

@@ -41,6 +41,11 @@ public struct TextSpan: Sendable, Hashable {
 
 /// `CATextLayer`'s own properties, with its defaults (white, 36 points), and Reel's additions.
 public struct TextProperties: Sendable {
+    /// Longest text a layer may hold (its runs together), in Unicode scalars: pages, so layout stays fast.
+    public static let maximumTextLength = 100_000
+    /// Largest font size, in points (an animated size is held to it too).
+    public static let maximumFontSize = 10_000.0
+
     /// The text; a line feed breaks a line. Animates in steps.
     public var string = ""
     /// Rich text: runs with their own attributes, replacing `string` when not empty.
@@ -89,9 +94,9 @@ public enum StaggerOrder: String, Sendable, CaseIterable {
 public struct UnitAnimation: Sendable {
     /// The key paths a unit has: its opacity, its transform (and `transform.*`), its colour.
     public static let keyPaths: [LayerKeyPath] = [
-        .opacity, .transform, .transformScale, .transformScaleX, .transformScaleY, .transformRotation, .transformRotationZ,
-        .transformRotationX, .transformRotationY, .transformTranslation, .transformTranslationX, .transformTranslationY,
-        .foregroundColor,
+        .opacity, .transform, .transformScale, .transformScaleX, .transformScaleY, .transformScaleZ, .transformRotation,
+        .transformRotationZ, .transformRotationX, .transformRotationY, .transformTranslation, .transformTranslationX,
+        .transformTranslationY, .transformTranslationZ, .foregroundColor,
     ]
     public var unit: TextUnit
     public var stagger: Double
@@ -177,7 +182,10 @@ extension TextProperties {
                 guard let keyPath = LayerKeyPath(rawValue: animation.keyPath) else { return }
                 let v = animation.apply(at: time, model: keyPath.get(model), running: keyPath.get(values), springStart: nil)
                 keyPath.set(v, on: &values)
-                if keyPath == .foregroundColor { changedColor = true }
+                // Only while it applies (active, or filling): otherwise the runs keep their own colours.
+                if keyPath == .foregroundColor, animation.value(at: time, model: keyPath.get(model)) != nil {
+                    changedColor = true
+                }
             }
             for animation in group.animations { apply(animation, at: local) }
         }

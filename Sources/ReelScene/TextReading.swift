@@ -11,10 +11,6 @@ extension Reader {
     ]
     static let runKeys = ["text", "font", "fontSize", "foregroundColor", "letterSpacing", "fontFeatures"]
     static let unitAnimationKeys = ["unit", "stagger", "order", "seed", "animations"]
-    /// Longest text a layer (or a run) may hold, in Unicode scalars: a few pages, so layout stays fast.
-    public static let maximumTextLength = 100_000
-    /// Largest font size, in points.
-    public static let maximumFontSize = 10_000.0
 
     /// The text keys of a layer of type `text`.
     func readText(_ m: [String: JSONNode], _ path: String, into layer: inout Layer) throws(SceneError) {
@@ -51,9 +47,9 @@ extension Reader {
                 guard let t = r["text"] else { throw fail(item, join(p, "text"), "a run needs its \"text\"") }
                 var span = TextSpan(try limitedText(t, join(p, "text")))
                 total += span.text.unicodeScalars.count
-                if total > Self.maximumTextLength {
+                if total > TextProperties.maximumTextLength {
                     throw fail(
-                        t, join(p, "text"), "the runs hold more than \(Self.maximumTextLength) characters",
+                        t, join(p, "text"), "the runs hold more than \(TextProperties.maximumTextLength) characters",
                         fix: "split the text over several layers")
                 }
                 if let f = r["font"] { span.font = try fontName(f, join(p, "font"), layer: layer.name) }
@@ -78,9 +74,10 @@ extension Reader {
 
     func limitedText(_ node: JSONNode, _ path: String) throws(SceneError) -> String {
         let s = try string(node, path)
-        guard s.unicodeScalars.count <= Self.maximumTextLength else {
+        guard s.unicodeScalars.count <= TextProperties.maximumTextLength else {
             throw fail(
-                node, path, "the text is \(s.unicodeScalars.count) characters, above the limit of \(Self.maximumTextLength)",
+                node, path,
+                "the text is \(s.unicodeScalars.count) characters, above the limit of \(TextProperties.maximumTextLength)",
                 fix: "split the text over several layers")
         }
         return s
@@ -98,16 +95,16 @@ extension Reader {
 
     func fontSize(_ node: JSONNode, _ path: String) throws(SceneError) -> Double {
         let v = try number(node, path)
-        guard v >= 0, v <= Self.maximumFontSize else {
-            throw fail(node, path, "fontSize is in points, 0…\(Int(Self.maximumFontSize)), got \(v)")
+        guard v >= 0, v <= TextProperties.maximumFontSize else {
+            throw fail(node, path, "fontSize is in points, 0…\(Int(TextProperties.maximumFontSize)), got \(v)")
         }
         return v
     }
 
     func spacing(_ node: JSONNode, _ path: String) throws(SceneError) -> Double {
         let v = try number(node, path)
-        guard abs(v) <= Self.maximumFontSize else {
-            throw fail(node, path, "letterSpacing is in points, within ±\(Int(Self.maximumFontSize)), got \(v)")
+        guard abs(v) <= TextProperties.maximumFontSize else {
+            throw fail(node, path, "letterSpacing is in points, within ±\(Int(TextProperties.maximumFontSize)), got \(v)")
         }
         return v
     }
@@ -172,15 +169,20 @@ extension Reader {
         return a
     }
 
-    /// A unit has an opacity, a transform and a colour, and nothing else to animate.
+    /// A unit has an opacity, a transform and a colour, and nothing else to animate; a group's
+    /// animations are checked where each is written.
     func checkUnitKeyPaths(_ animation: Animation, _ node: JSONNode, _ path: String) throws(SceneError) {
-        if case .group(let g) = animation {
-            for child in g.animations { try checkUnitKeyPaths(child, node, path) }
+        guard case .object(let members) = node.value else { return }
+        func member(_ key: String) -> JSONNode? { members.first { $0.key == key }?.value }
+        if case .group(let g) = animation, let list = member("animations"), case .array(let nodes) = list.value {
+            for (i, (child, childNode)) in zip(g.animations, nodes).enumerated() {
+                try checkUnitKeyPaths(child, childNode, "\(join(path, "animations"))[\(i)]")
+            }
             return
         }
         guard let k = LayerKeyPath(rawValue: animation.keyPath), UnitAnimation.keyPaths.contains(k) else {
             throw fail(
-                node, join(path, "keyPath"), "a text unit cannot animate \"\(animation.keyPath)\"",
+                member("keyPath") ?? node, join(path, "keyPath"), "a text unit cannot animate \"\(animation.keyPath)\"",
                 fix: "a unit animates \(UnitAnimation.keyPaths.map(\.rawValue).joined(separator: ", "))")
         }
     }

@@ -13,20 +13,48 @@ import Testing
         Set(((object["properties"] as? [String: Any]) ?? [:]).keys)
     }
 
-    @Test func schemaMatchesTheDecoder() throws {
+    /// The `enum` of one property of a definition.
+    func choices(_ object: [String: Any], _ key: String) -> Set<String> {
+        let property = (object["properties"] as? [String: Any])?[key] as? [String: Any]
+        return Set((property?["enum"] as? [String]) ?? [])
+    }
+
+    func schemaDefinitions() throws -> (schema: [String: Any], defs: [String: Any]) {
         let data = try Data(contentsOf: Self.schemaURL)
         let schema = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        let defs = try #require(schema["$defs"] as? [String: Any])
+        return (schema, try #require(schema["$defs"] as? [String: Any]))
+    }
+
+    @Test func schemaMatchesTheDecoder() throws {
+        let (schema, defs) = try schemaDefinitions()
         let keys = SceneDecoder.knownKeys
         func union(_ kinds: [String]) -> Set<String> { Set(kinds.flatMap { keys[$0] ?? [] }) }
 
         #expect(properties(schema) == Set(keys["scene"]!))
         #expect(
-            properties(defs["layer"] as! [String: Any]) == union(["layer", "shapeLayer", "gradientLayer", "replicatorLayer"]))
+            properties(defs["layer"] as! [String: Any])
+                == union(["layer", "shapeLayer", "gradientLayer", "replicatorLayer", "textLayer"]))
         #expect(
             properties(defs["animation"] as! [String: Any])
                 == union(["animationTiming", "basic", "keyframe", "spring", "popSpring", "group"]))
         #expect(properties(defs["action"] as! [String: Any]) == Set(keys["action"]!))
         #expect(properties(defs["transformStep"] as! [String: Any]) == Set(keys["transform"]!))
+        #expect(properties(try #require(defs["textRun"] as? [String: Any])) == Set(try #require(keys["textRun"])))
+        #expect(properties(try #require(defs["unitAnimation"] as? [String: Any])) == Set(try #require(keys["unitAnimation"])))
+    }
+
+    /// The choices the schema offers are the decoder's: a layer's type, a text layer's modes, a unit
+    /// animation's unit and order.
+    @Test func textChoicesMatchTheDecoder() throws {
+        let (_, defs) = try schemaDefinitions()
+        let layer = try #require(defs["layer"] as? [String: Any])
+        let unit = try #require(defs["unitAnimation"] as? [String: Any])
+        #expect(choices(layer, "type") == Set(LayerType.allCases.map(\.rawValue)))
+        #expect(choices(layer, "alignmentMode") == Set(TextAlignmentMode.allCases.map(\.rawValue)))
+        #expect(choices(layer, "truncationMode") == Set(TextTruncationMode.allCases.map(\.rawValue)))
+        #expect(choices(unit, "unit") == Set(TextUnit.allCases.map(\.rawValue)))
+        #expect(choices(unit, "order") == Set(StaggerOrder.allCases.map(\.rawValue)))
+        #expect(unit["required"] as? [String] == ["unit", "animations"])
+        #expect((defs["textRun"] as? [String: Any])?["required"] as? [String] == ["text"])
     }
 }
