@@ -81,7 +81,8 @@ let package = Package(
         .testTarget(
             name: "ReelEndToEndTests",
             dependencies: [
-                "Reel", "ReelDocument", "ReelMedia", "ReelRaster", "ReelRender", "ReelScene", "ReelTestSupport", "reel",
+                "Reel", "ReelDocument", "ReelMedia", "ReelRaster", "ReelRender", "ReelScene", "ReelTestSupport", "ReelText",
+                "reel",
                 "star-button-swift",
                 .product(name: "Yams", package: "Yams"),
             ]

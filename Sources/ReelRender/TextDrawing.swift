@@ -103,6 +103,12 @@ extension SceneRenderer {
             paths[key, default: Path()].addPath(outline.applying(place))
         }
 
+        // The line each unit lies on (a word or cluster never spans two), for its reveal's height and direction.
+        var lineOf: [TextUnit: [Int: Int]] = [:]
+        for g in set.glyphs {
+            for u in animatedUnits { if let k = index(g, u) { lineOf[u, default: [:]][k] = g.line } }
+        }
+
         var out: [DisplayList.Command] = []
         let strokeColor = layer.shape.strokeColor
         let lineWidth = layer.shape.stroke.lineWidth
@@ -111,26 +117,37 @@ extension SceneRenderer {
             var color = colors[key.run]
             var opacity = 1.0
             var unitTransform = Transform3D.identity
+            // The wipe of the innermost unit that has one: its box cut at the revealed fraction, from
+            // where its paragraph starts reading.
+            var revealClip: Rect?
             // Innermost unit first (a cluster moves within its word, the word within its line).
             for (u, k) in zip(animatedUnits, key.units).reversed() where k >= 0 {
                 guard let p = presentations[u]?[k] else { continue }
                 opacity *= p.opacity
                 if let c = p.foregroundColor { color = c }
+                let box = boxes(u)[k]
+                if p.reveal < 1 && revealClip == nil, let n = lineOf[u]?[k] {
+                    let line = set.lines[n], w = box.width * p.reveal
+                    // As tall as three lines, so that marks and tall glyphs are not cut above or below.
+                    revealClip = Rect(
+                        x: origin.x + (set.lineIsRightToLeft[n] ? box.maxX - w : box.minX), y: origin.y + line.minY - line.height,
+                        width: w, height: line.height * 3)
+                }
                 if !p.transform.isIdentity {
-                    let box = boxes(u)[k]
                     let c = Point(x: origin.x + box.midX, y: origin.y + box.midY)
                     unitTransform = unitTransform.concatenating(
                         Transform3D.translation(-c.x, -c.y).concatenating(p.transform).concatenating(.translation(c.x, c.y)))
                 }
             }
-            guard opacity > 0 else { continue }
+            guard opacity > 0, (revealClip?.width ?? 1) > 0 else { continue }
             let toUnitDevice = unitTransform.isIdentity ? toDevice3D : unitTransform.concatenating(toDevice3D)
+            var commands: [DisplayList.Command] = []
             for (bitmap, frame) in pictures[key] ?? [] {
                 guard let image = RasterImage(width: bitmap.width, height: bitmap.height, premultipliedRGBA: bitmap.rgba)
                 else { continue }
                 let toFrame = Transform2D.scale(x: frame.width / Double(bitmap.width), y: frame.height / Double(bitmap.height))
                     .concatenating(.translation(x: frame.minX, y: frame.minY))
-                out.append(
+                commands.append(
                     .fill(
                         path: Path(rect: frame).applying(toUnitDevice),
                         paint: .image(image, transform: toFrame.concatenating(toUnitDevice.affine)), opacity: min(opacity, 1),
@@ -138,19 +155,27 @@ extension SceneRenderer {
             }
             color.alpha *= min(opacity, 1)
             if color.alpha > 0 && !path.isEmpty {
-                out.append(.fill(path: path.applying(toUnitDevice), color: color, rule: .nonZero))
+                commands.append(.fill(path: path.applying(toUnitDevice), color: color, rule: .nonZero))
             }
             if var stroke = strokeColor, stroke.alpha > 0, lineWidth > 0, !path.isEmpty {
                 stroke.alpha *= min(opacity, 1)
                 if toUnitDevice.isAffineOnPlane {
                     if !unitTransform.isIdentity { path = path.applying(unitTransform.affine) }
-                    out.append(
+                    commands.append(
                         .stroke(path: path, style: layer.shape.stroke, transform: toDevice, paint: .solid(stroke), opacity: 1))
                 } else {
                     let outline = Stroker.outline(
                         path, style: layer.shape.stroke, tolerance: defaultFlatteningTolerance / max(toDevice.maxScale, 1e-9))
-                    out.append(.fill(path: outline.applying(toUnitDevice), color: stroke))
+                    commands.append(.fill(path: outline.applying(toUnitDevice), color: stroke))
                 }
+            }
+            guard !commands.isEmpty else { continue }
+            if let clip = revealClip {
+                out.append(.beginGroup(Group(clip: Path(rect: clip).applying(toUnitDevice))))
+                out += commands
+                out.append(.endGroup)
+            } else {
+                out += commands
             }
         }
         return out

@@ -96,7 +96,7 @@ public struct UnitAnimation: Sendable {
     public static let keyPaths: [LayerKeyPath] = [
         .opacity, .transform, .transformScale, .transformScaleX, .transformScaleY, .transformScaleZ, .transformRotation,
         .transformRotationZ, .transformRotationX, .transformRotationY, .transformTranslation, .transformTranslationX,
-        .transformTranslationY, .transformTranslationZ, .foregroundColor,
+        .transformTranslationY, .transformTranslationZ, .foregroundColor, .strokeEnd,
     ]
     public var unit: TextUnit
     public var stagger: Double
@@ -160,6 +160,8 @@ public struct UnitPresentation: Sendable, Equatable {
     public var transform: Transform3D = .identity
     /// Nil unless an animation sets it (the runs' own colours stay).
     public var foregroundColor: Color?
+    /// `strokeEnd` on a unit: how much of its box is shown, from its reading start (a wipe), 0…1.
+    public var reveal: Double = 1
 
     public init() {}
 }
@@ -193,6 +195,7 @@ extension TextProperties {
         p.opacity = values.opacity
         p.transform = values.transform
         p.foregroundColor = changedColor ? values.text.foregroundColor : nil
+        p.reveal = min(max(values.shape.stroke.strokeEnd, 0), 1)
         return p
     }
 }

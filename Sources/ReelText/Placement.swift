@@ -32,7 +32,10 @@ extension Layout {
                 let spaces = line.chars.filter { $0.value == 0x20 }.count
                 if spaces > 0 && line.width < size.width { stretch = (size.width - line.width) / Double(spaces) }
             }
-            if line.width > size.width + 1e-9 || baseline + line.descent > size.height + 1e-9 { overflows = true }
+            // Only drawn text overflows: an empty line takes height but shows nothing.
+            if !line.glyphs.isEmpty && (line.width > size.width + 1e-9 || baseline + line.descent > size.height + 1e-9) {
+                overflows = true
+            }
             // Words and clusters in reading (logical) order on this line.
             for (i, c) in line.chars.enumerated() where !c.isSpace {
                 if i == 0 || line.chars[i - 1].isSpace { words.append(.zero) }
@@ -61,6 +64,7 @@ extension Layout {
                         glyph: g.glyph, font: g.font, fontSize: g.fontSize, origin: Point(x: x0 + shift + g.x, y: baseline + g.y),
                         run: c.run, line: n, word: c.isSpace ? nil : wordOf[c.index], cluster: c.isSpace ? nil : c.index))
             }
+            out.lineIsRightToLeft.append(rtl[n])
             out.lines.append(lineBox ?? Rect(x: x0, y: baseline - line.ascent, width: 0, height: line.ascent + line.descent))
         }
         // Clusters numbered by their text index (reading order), then boxes gathered.

@@ -97,6 +97,8 @@ public struct TypesetText: Sendable {
     public var glyphs: [PlacedGlyph] = []
     /// Each line's box (its advance width, from ascender to descender), in reading order.
     public var lines: [Rect] = []
+    /// Whether each line's paragraph reads right to left (a unit's reveal starts at its right edge).
+    public var lineIsRightToLeft: [Bool] = []
     /// Each word's box and each glyph cluster's box, in reading order.
     public var words: [Rect] = []
     public var clusters: [Rect] = []

@@ -26,8 +26,8 @@ import Testing
             expected: ["scene.json:1:", "layers[0].cornerRadius: expected a number, found a string"]),
         Case(
             name: "unknown layer type",
-            scene: #"{"width": 64, "height": 48, "fps": 10, "duration": 1, "layers": [{"type": "text"}]}"#,
-            expected: ["layers[0].type: unknown layer type \"text\"", "known types: layer"]),
+            scene: #"{"width": 64, "height": 48, "fps": 10, "duration": 1, "layers": [{"type": "video"}]}"#,
+            expected: ["layers[0].type: unknown layer type \"video\"", "known types: layer"]),
         Case(
             name: "zero width", scene: #"{"width": 0, "height": 48, "fps": 10, "duration": 1}"#,
             expected: ["scene.json:1:11: width: width must be a positive number"]),

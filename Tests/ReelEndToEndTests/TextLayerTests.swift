@@ -6,6 +6,7 @@ import Reel
 import ReelGeometry
 import ReelMedia
 import ReelScene
+import ReelText
 import Testing
 
 @Suite struct TextLayerTests {
@@ -117,6 +118,40 @@ import Testing
         #expect(try darkest(0.5, 70..<200) == 255)
         #expect(try darkest(1.0, 0..<60) == 0)
         #expect([127, 128].contains(try darkest(1.0, 70..<200)))
+    }
+
+    /// `strokeEnd` on a unit wipes it in from its reading start: at 0.5 the left half of the word's
+    /// advance box is drawn and nothing right of it. The advance comes from shaping (checked against
+    /// uharfbuzz in ShapingReferenceTests): "IIII" in Inter at 60 points.
+    @Test func aUnitsStrokeEndRevealsItFromItsStart() throws {
+        guard Self.installed(Self.inter) else { return }
+        let face = try FontFace(path: Self.inter)
+        let width = try face.shape("IIII").reduce(0) { $0 + $1.xAdvance } * 60 / Double(face.unitsPerEm)
+        let ws = try Workspace()
+        let layer = """
+            string: "IIII"
+            font: Inter
+            fontSize: 60
+            foregroundColor: "#000000"
+            alignmentMode: left
+            unitAnimations:
+              - unit: word
+                animations:
+                  - {type: basic, keyPath: strokeEnd, fromValue: 0, toValue: 1, duration: 1, fillMode: both}
+            """
+        let file = ws.write("r.yaml", scene(layer, width: 200, height: 80))
+        let r = try runReel(["still", file, "--at", "0.5", "-o", ws.file("r.png")])
+        #expect(r.status == 0, "\(r.stderr)")
+        let png = try ImageFile.read(path: ws.file("r.png"))
+        func darkest(_ xs: Range<Int>) -> Int {
+            var low = 255
+            for y in 0..<png.height { for x in xs { low = min(low, Int(png.rgba[(y * png.width + x) * 4])) } }
+            return low
+        }
+        let cut = width / 2
+        #expect(width > 40 && width < 200)
+        #expect(darkest(0..<Int(cut.rounded(.down))) < 64)  // the left half is drawn
+        #expect(darkest(Int(cut.rounded(.up)) + 1..<200) == 255)  // nothing right of the cut
     }
 
     @Test func fontsAreInputsAndInfoListsThem() throws {
