@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Peer side of the rasterizer benchmark (run it through scripts/bench-raster.sh).
 
-  bench_raster.py gen SPEC.json                 write the path sets (deterministic, seeded)
+  bench_raster.py gen SPEC.json                 write the path sets (deterministic, seeded; the text rows'
+                                                glyph outlines from Inter through uharfbuzz)
   bench_raster.py run SPEC.json --reel BIN      time Reel and the peers on them, print a Markdown table
         [--iterations N] [--threads T] [--json OUT.json] [--skip PEER,...] [--tests NAME,...]
 
@@ -75,6 +76,94 @@ def world_map(r, n):
     return out
 
 
+# Words for the text row, written for this benchmark; sentences are drawn from them with a seed.
+TEXT_WORDS = ("the a frame layer glyph curve render every motion quiet paint shadow bright river under over "
+              "small large bounds scene clip timing spring ease colour path stroke fill window across twelve "
+              "before after slowly quickly moves lands rests turns fades holds draws each line word cluster "
+              "system north morning garden harbour paper signal orbit lantern meadow copper").split()
+TEXT_FONT = "/usr/share/fonts/opentype/inter/Inter-Regular.otf"
+
+
+def text_runs(r):
+    """Four paragraphs of Inter Regular at 16, 18, 20 and 24 px, shaped by HarfBuzz (uharfbuzz, kerning
+    and ligatures on), wrapped greedily at 900 px and placed at fractional positions; each glyph's
+    outline (CFF: cubic Béziers; a quadratic would be raised to a cubic, exactly) moved to its place.
+    Returns (one path per word, one path per glyph): the same outlines, grouped as Reel's text layers
+    group them (a fill per word) and as a glyph-at-a-time renderer would draw them."""
+    import uharfbuzz as hb
+    with open(TEXT_FONT, "rb") as f:
+        blob = hb.Blob(f.read())
+    face = hb.Face(blob)
+    font = hb.Font(face)
+    upem = face.upem
+    font.scale = (upem, upem)
+
+    class Pen:
+        def __init__(self, ox, oy, s):
+            self.ox, self.oy, self.s, self.cmds, self.cur = ox, oy, s, [], (0, 0)
+
+        def pt(self, p):
+            return round(self.ox + p[0] * self.s, 4), round(self.oy - p[1] * self.s, 4)
+
+        def moveTo(self, p):
+            self.cur = p
+            self.cmds.append(["M", *self.pt(p)])
+
+        def lineTo(self, p):
+            self.cur = p
+            self.cmds.append(["L", *self.pt(p)])
+
+        def curveTo(self, c1, c2, p):
+            self.cur = p
+            self.cmds.append(["C", *self.pt(c1), *self.pt(c2), *self.pt(p)])
+
+        def qCurveTo(self, c, p):
+            q0 = self.cur
+            c1 = (q0[0] + 2 / 3 * (c[0] - q0[0]), q0[1] + 2 / 3 * (c[1] - q0[1]))
+            c2 = (p[0] + 2 / 3 * (c[0] - p[0]), p[1] + 2 / 3 * (c[1] - p[1]))
+            self.curveTo(c1, c2, p)
+
+        def closePath(self):
+            self.cmds.append(["Z"])
+
+    def shape(text):
+        buf = hb.Buffer()
+        buf.add_str(text)
+        buf.guess_segment_properties()
+        hb.shape(font, buf)
+        return list(zip(buf.glyph_infos, buf.glyph_positions))
+
+    space = shape(" ")[0][1].x_advance
+    words_out, glyphs_out = [], []
+    y = 31.37
+    for size in [16, 18, 20, 24]:
+        s = size / upem
+        words = [r.choice(TEXT_WORDS) for _ in range({16: 150, 18: 120, 20: 100, 24: 70}[size])]
+        shaped = [(w, shape(w)) for w in words]
+        x0, x, first = 23.61, 23.61, True
+        for w, glyphs in shaped:
+            width = sum(p.x_advance for _, p in glyphs) * s
+            if not first and x + width > x0 + 900:
+                x, y = x0, y + size * 1.25 + 0.137
+            elif not first:
+                x += space * s
+            first = False
+            word = []
+            pen_x = x
+            for info, pos in glyphs:
+                pen = Pen(pen_x + pos.x_offset * s, y - pos.y_offset * s, s)
+                font.draw_glyph_with_pen(info.codepoint, pen)
+                pen_x += pos.x_advance * s
+                if pen.cmds:
+                    glyphs_out.append(pen.cmds)
+                    word += pen.cmds
+            x = pen_x
+            if word:
+                words_out.append(word)
+        y += size * 2.2
+    return words_out, glyphs_out
+
+
 def gen(path):
     r = random.Random(1)
     sets = {"rects": rotated_rects(r, 1000), "butterfly": butterflies(r, 20), "worldmap": world_map(r, 400)}
@@ -84,6 +173,11 @@ def gen(path):
         for suffix, mode, paint in [("", "fill", "solid"), ("_stroke", "stroke", "solid"), ("_linear", "fill", "linear"), ("_image", "fill", "image")]:
             tests.append({"name": name + suffix, "mode": mode, "paint": paint, "strokeWidth": 2 if mode == "stroke" else 0,
                           "paths": paths, "colors": colors})
+    words, glyphs = text_runs(random.Random(2))
+    ink = [0.08, 0.09, 0.11, 1.0]  # text is opaque: near-black on the white surface
+    for name, paths in [("text", words), ("text_glyphs", glyphs)]:
+        tests.append({"name": name, "mode": "fill", "paint": "solid", "strokeWidth": 0, "paths": paths,
+                      "colors": [ink] * len(paths)})
     image = []
     for y in range(64):
         for x in range(64):
@@ -378,7 +472,7 @@ def main():
     r.add_argument("--threads", type=int, default=os.cpu_count() or 2)
     r.add_argument("--json")
     r.add_argument("--skip", default="", help="peers left out, comma-separated: cairo,skia,blend2d,thorvg")
-    r.add_argument("--tests", default="", help="only these tests, comma-separated (default: all twelve)")
+    r.add_argument("--tests", default="", help="only these tests, comma-separated (default: all fourteen)")
     args = ap.parse_args()
     if args.cmd == "gen":
         gen(args.spec)
