@@ -6,46 +6,6 @@ import ReelRaster
 import ReelScene
 import ReelText
 
-/// What drawing text needs beyond the scene: the fonts it names, opened, and the typesetter (with
-/// its fallback fonts and its cache of layouts).
-public struct TextResources: Sendable {
-    /// Each font name a scene uses (as written in it), opened.
-    public var fonts: [String: FontFace]
-    public var typesetter: Typesetter
-
-    public init(fonts: [String: FontFace] = [:], typesetter: Typesetter = Typesetter()) {
-        self.fonts = fonts
-        self.typesetter = typesetter
-    }
-
-    /// The runs of a text layer as the typesetter takes them, and each run's colour; nil when a font is
-    /// missing (the loader reports it before any frame is drawn).
-    public func runs(of text: TextProperties) -> (runs: [TextRun], colors: [Color])? {
-        var runs: [TextRun] = []
-        var colors: [Color] = []
-        for span in text.spans {
-            guard let font = fonts[span.font ?? text.font] else { return nil }
-            var features = text.fontFeatures
-            for (k, v) in span.fontFeatures ?? [:] { features[k] = v }
-            let attributes = TextAttributes(
-                font: font, fontSize: span.fontSize ?? text.fontSize, features: features,
-                letterSpacing: span.letterSpacing ?? text.letterSpacing)
-            runs.append(TextRun(span.text, attributes))
-            colors.append(span.foregroundColor ?? text.foregroundColor)
-        }
-        return (runs, colors)
-    }
-
-    /// Lays out a text layer's model or presentation in its bounds.
-    public func typeset(_ text: TextProperties, in bounds: Rect) -> (TypesetText, colors: [Color])? {
-        guard let (runs, colors) = runs(of: text) else { return nil }
-        let style = ParagraphStyle(
-            alignment: TextAlignment(rawValue: text.alignmentMode.rawValue) ?? .natural, isWrapped: text.isWrapped,
-            truncationMode: TruncationMode(rawValue: text.truncationMode.rawValue) ?? .none, lineHeight: text.lineHeight)
-        return (typesetter.typeset(runs, style: style, in: bounds.size), colors)
-    }
-}
-
 extension SceneRenderer {
     /// The commands that draw a text layer's glyphs (after its background, before its sublayers).
     func textCommands(_ layer: PresentationLayer, toDevice3D: Transform3D, toDevice: Transform2D) -> [DisplayList.Command] {
