@@ -1,19 +1,91 @@
 /// Text layers drawn: the layer's runs laid out in its bounds, each glyph's outline placed at its
 /// unrounded position and filled (and stroked) like a shape, each line, word or cluster moved by its
-/// per-unit animations.
+/// per-unit animations. A layout's glyphs are gathered into paths once and reused every frame.
 import ReelGeometry
 import ReelRaster
 import ReelScene
 import ReelText
+import Synchronization
+
+/// A layout's glyphs gathered into one path per run and animated unit (one fill per colour and
+/// transform), in the text box's points (its top-left at 0, 0), with the colour emoji as pictures.
+struct GlyphRuns: Sendable {
+    struct Key: Hashable, Sendable {
+        var run: Int
+        /// The glyphs' line, word or cluster for each animated unit kind (−1: in none, a space).
+        var units: [Int]
+    }
+    struct Picture: Sendable {
+        var bitmap: GlyphBitmap
+        var frame: Rect
+    }
+    var order: [Key] = []
+    var paths: [Key: Path] = [:]
+    var pictures: [Key: [Picture]] = [:]
+    /// The line each unit lies on (a word or cluster never spans two), for its reveal.
+    var lineOf: [TextUnit: [Int: Int]] = [:]
+
+    init(_ set: TypesetText, units: [TextUnit]) {
+        func index(_ g: PlacedGlyph, _ u: TextUnit) -> Int? {
+            switch u {
+            case .line: return g.line
+            case .word: return g.word
+            case .cluster: return g.cluster
+            }
+        }
+        for g in set.glyphs {
+            let key = Key(run: g.run, units: units.map { index(g, $0) ?? -1 })
+            for u in units { if let k = index(g, u) { lineOf[u, default: [:]][k] = g.line } }
+            let outline = g.font.outline(of: g.glyph)
+            if paths[key] == nil && pictures[key] == nil { order.append(key) }
+            guard !outline.isEmpty else {
+                // A colour emoji is a picture: scaled from its strike to the font size, placed on the pen.
+                guard g.font.hasColorBitmaps, let bitmap = g.font.colorBitmap(of: g.glyph) else { continue }
+                let k = g.fontSize / bitmap.pixelsPerEm
+                let frame = Rect(
+                    x: g.origin.x + bitmap.left * k, y: g.origin.y - bitmap.top * k, width: Double(bitmap.width) * k,
+                    height: Double(bitmap.height) * k)
+                pictures[key, default: []].append(Picture(bitmap: bitmap, frame: frame))
+                continue
+            }
+            let s = g.fontSize / Double(g.font.unitsPerEm)
+            // Font units are y up; the text box's points are y down.
+            let place = Transform2D(a: s, b: 0, c: 0, d: -s, tx: g.origin.x, ty: g.origin.y)
+            paths[key, default: Path()].addPath(outline.applying(place))
+        }
+    }
+}
+
+/// Glyph runs by layout and animated unit kinds, shared by every thread that renders.
+final class GlyphRunCache: Sendable {
+    private struct Key: Hashable {
+        var layout: UInt64
+        var units: [TextUnit]
+    }
+    /// Most kept; it starts over when full (a clip whose text changes every frame makes one a frame).
+    static let limit = 1024
+    private let entries = Mutex<[Key: GlyphRuns]>([:])
+
+    func runs(for set: TypesetText, units: [TextUnit]) -> GlyphRuns {
+        let key = Key(layout: set.id, units: units)
+        if let hit = entries.withLock({ $0[key] }) { return hit }
+        let runs = GlyphRuns(set, units: units)
+        entries.withLock {
+            if $0.count >= Self.limit { $0.removeAll(keepingCapacity: true) }
+            $0[key] = runs
+        }
+        return runs
+    }
+}
 
 extension SceneRenderer {
     /// The commands that draw a text layer's glyphs (after its background, before its sublayers).
     func textCommands(_ layer: PresentationLayer, toDevice3D: Transform3D, toDevice: Transform2D) -> [DisplayList.Command] {
         let text = layer.text
         guard let (set, colors) = self.text.typeset(text, in: layer.bounds), !set.glyphs.isEmpty else { return [] }
-        let origin = layer.bounds.origin
         // Units whose animations apply, and each one's values now.
         let animatedUnits = TextUnit.allCases.filter { u in text.unitAnimations.contains { $0.unit == u } }
+        let runs = self.text.glyphRuns.runs(for: set, units: animatedUnits)
         func boxes(_ u: TextUnit) -> [Rect] {
             switch u {
             case .line: return set.lines
@@ -22,60 +94,18 @@ extension SceneRenderer {
             }
         }
         var presentations: [TextUnit: [UnitPresentation]] = [:]
-        for u in animatedUnits {
-            let n = boxes(u).count
-            presentations[u] = (0..<n).map { text.presentation(of: u, $0, count: n, at: layer.time) }
-        }
-        func index(_ g: PlacedGlyph, _ u: TextUnit) -> Int? {
-            switch u {
-            case .line: return g.line
-            case .word: return g.word
-            case .cluster: return g.cluster
-            }
-        }
+        for u in animatedUnits { presentations[u] = text.presentations(of: u, count: boxes(u).count, at: layer.time) }
 
-        // Glyphs gathered into one path per (run, units): one fill per colour and transform.
-        struct Key: Hashable {
-            var run: Int
-            var units: [Int]
-        }
-        var paths: [Key: Path] = [:]
-        var pictures: [Key: [(GlyphBitmap, Rect)]] = [:]
-        var order: [Key] = []
-        for g in set.glyphs {
-            let key = Key(run: g.run, units: animatedUnits.map { index(g, $0) ?? -1 })
-            let outline = g.font.outline(of: g.glyph)
-            guard !outline.isEmpty else {
-                // A colour emoji is a picture: scaled from its strike to the font size, placed on the pen.
-                guard g.font.hasColorBitmaps, let bitmap = g.font.colorBitmap(of: g.glyph) else { continue }
-                let k = g.fontSize / bitmap.pixelsPerEm
-                let frame = Rect(
-                    x: origin.x + g.origin.x + bitmap.left * k, y: origin.y + g.origin.y - bitmap.top * k,
-                    width: Double(bitmap.width) * k, height: Double(bitmap.height) * k)
-                if paths[key] == nil && pictures[key] == nil { order.append(key) }
-                pictures[key, default: []].append((bitmap, frame))
-                continue
-            }
-            let s = g.fontSize / Double(g.font.unitsPerEm)
-            // Font units are y up; the layer's points are y down.
-            let place = Transform2D(a: s, b: 0, c: 0, d: -s, tx: origin.x + g.origin.x, ty: origin.y + g.origin.y)
-            if paths[key] == nil && pictures[key] == nil { order.append(key) }
-            paths[key, default: Path()].addPath(outline.applying(place))
-        }
-
-        // The line each unit lies on (a word or cluster never spans two), for its reveal's height and direction.
-        var lineOf: [TextUnit: [Int: Int]] = [:]
-        for g in set.glyphs {
-            for u in animatedUnits { if let k = index(g, u) { lineOf[u, default: [:]][k] = g.line } }
-        }
-
-        var out: [DisplayList.Command] = []
+        // The text box's points to the layer's: its origin is the bounds' origin.
+        let origin = layer.bounds.origin
+        let boxToLayer = Transform3D.translation(origin.x, origin.y)
         let strokeColor = layer.shape.strokeColor
         let lineWidth = layer.shape.stroke.lineWidth
-        for key in order {
-            var path = paths[key] ?? Path()
+        var out: [DisplayList.Command] = []
+        for key in runs.order {
             var color = colors[key.run]
             var opacity = 1.0
+            // In the text box's points: each animated unit about its own centre.
             var unitTransform = Transform3D.identity
             // The wipe of the innermost unit that has one: its box cut at the revealed fraction, from
             // where its paragraph starts reading.
@@ -86,52 +116,57 @@ extension SceneRenderer {
                 opacity *= p.opacity
                 if let c = p.foregroundColor { color = c }
                 let box = boxes(u)[k]
-                if p.reveal < 1 && revealClip == nil, let n = lineOf[u]?[k] {
+                if p.reveal < 1 && revealClip == nil, let n = runs.lineOf[u]?[k] {
                     let line = set.lines[n], w = box.width * p.reveal
                     // As tall as three lines, so that marks and tall glyphs are not cut above or below.
                     revealClip = Rect(
-                        x: origin.x + (set.lineIsRightToLeft[n] ? box.maxX - w : box.minX), y: origin.y + line.minY - line.height,
-                        width: w, height: line.height * 3)
+                        x: set.lineIsRightToLeft[n] ? box.maxX - w : box.minX, y: line.minY - line.height, width: w,
+                        height: line.height * 3)
                 }
                 if !p.transform.isIdentity {
-                    let c = Point(x: origin.x + box.midX, y: origin.y + box.midY)
                     unitTransform = unitTransform.concatenating(
-                        Transform3D.translation(-c.x, -c.y).concatenating(p.transform).concatenating(.translation(c.x, c.y)))
+                        Transform3D.translation(-box.midX, -box.midY).concatenating(p.transform)
+                            .concatenating(.translation(box.midX, box.midY)))
                 }
             }
             guard opacity > 0, (revealClip?.width ?? 1) > 0 else { continue }
-            let toUnitDevice = unitTransform.isIdentity ? toDevice3D : unitTransform.concatenating(toDevice3D)
+            let boxToDevice = unitTransform.concatenating(boxToLayer).concatenating(toDevice3D)
             var commands: [DisplayList.Command] = []
-            for (bitmap, frame) in pictures[key] ?? [] {
-                guard let image = RasterImage(width: bitmap.width, height: bitmap.height, premultipliedRGBA: bitmap.rgba)
-                else { continue }
-                let toFrame = Transform2D.scale(x: frame.width / Double(bitmap.width), y: frame.height / Double(bitmap.height))
+            for picture in runs.pictures[key] ?? [] {
+                let b = picture.bitmap, frame = picture.frame
+                guard let image = RasterImage(width: b.width, height: b.height, premultipliedRGBA: b.rgba) else { continue }
+                let toFrame = Transform2D.scale(x: frame.width / Double(b.width), y: frame.height / Double(b.height))
                     .concatenating(.translation(x: frame.minX, y: frame.minY))
                 commands.append(
                     .fill(
-                        path: Path(rect: frame).applying(toUnitDevice),
-                        paint: .image(image, transform: toFrame.concatenating(toUnitDevice.affine)), opacity: min(opacity, 1),
+                        path: Path(rect: frame).applying(boxToDevice),
+                        paint: .image(image, transform: toFrame.concatenating(boxToDevice.affine)), opacity: min(opacity, 1),
                         rule: .nonZero))
             }
+            let path = runs.paths[key] ?? Path()
             color.alpha *= min(opacity, 1)
             if color.alpha > 0 && !path.isEmpty {
-                commands.append(.fill(path: path.applying(toUnitDevice), color: color, rule: .nonZero))
+                commands.append(.fill(path: path.applying(boxToDevice), color: color, rule: .nonZero))
             }
             if var stroke = strokeColor, stroke.alpha > 0, lineWidth > 0, !path.isEmpty {
                 stroke.alpha *= min(opacity, 1)
-                if toUnitDevice.isAffineOnPlane {
-                    if !unitTransform.isIdentity { path = path.applying(unitTransform.affine) }
+                let boxToLayerSpace = unitTransform.concatenating(boxToLayer)
+                if boxToDevice.isAffineOnPlane {
+                    // Stroked in the layer's own space, so a non-uniform scale shapes the pen as for shapes.
                     commands.append(
-                        .stroke(path: path, style: layer.shape.stroke, transform: toDevice, paint: .solid(stroke), opacity: 1))
+                        .stroke(
+                            path: path.applying(boxToLayerSpace.affine), style: layer.shape.stroke, transform: toDevice,
+                            paint: .solid(stroke), opacity: 1))
                 } else {
                     let outline = Stroker.outline(
-                        path, style: layer.shape.stroke, tolerance: defaultFlatteningTolerance / max(toDevice.maxScale, 1e-9))
-                    commands.append(.fill(path: outline.applying(toUnitDevice), color: stroke))
+                        path.applying(boxToLayerSpace.affine), style: layer.shape.stroke,
+                        tolerance: defaultFlatteningTolerance / max(toDevice.maxScale, 1e-9))
+                    commands.append(.fill(path: outline.applying(toDevice3D), color: stroke))
                 }
             }
             guard !commands.isEmpty else { continue }
             if let clip = revealClip {
-                out.append(.beginGroup(Group(clip: Path(rect: clip).applying(toUnitDevice))))
+                out.append(.beginGroup(Group(clip: Path(rect: clip).applying(boxToDevice))))
                 out += commands
                 out.append(.endGroup)
             } else {

@@ -10,6 +10,8 @@ public struct TextResources: Sendable {
     /// Each font name a scene uses (as written in it), opened.
     public var fonts: [String: FontFace]
     public var typesetter: Typesetter
+    /// Each layout's glyphs gathered into paths (TextDrawing.swift), made once per layout.
+    let glyphRuns = GlyphRunCache()
 
     public init(fonts: [String: FontFace] = [:], typesetter: Typesetter = Typesetter()) {
         self.fonts = fonts

@@ -94,6 +94,8 @@ public struct PlacedGlyph: Sendable {
 
 /// Text laid out in its box.
 public struct TypesetText: Sendable {
+    /// Tells layouts apart (unique in the process): what is made from a layout can be cached by it.
+    public internal(set) var id: UInt64 = 0
     public var glyphs: [PlacedGlyph] = []
     /// Each line's box (its advance width, from ascender to descender), in reading order.
     public var lines: [Rect] = []

@@ -21,6 +21,7 @@ public final class Typesetter: Sendable {
     static let cacheLimit = 4096
     private let fallback: Fallback
     private let cache = Mutex<[Key: TypesetText]>([:])
+    private static let nextID = Atomic<UInt64>(1)
 
     public init(fallback: @escaping Fallback = { _, _ in nil }) {
         self.fallback = fallback
@@ -32,7 +33,8 @@ public final class Typesetter: Sendable {
         let key = Key(runs: runs, style: style, width: size.width, height: size.height)
         if let hit = cache.withLock({ $0[key] }) { return hit }
         var layout = Layout(runs: runs, style: style, size: size, fallback: fallback)
-        let result = layout.run()
+        var result = layout.run()
+        result.id = Self.nextID.add(1, ordering: .relaxed).oldValue
         cache.withLock {
             if $0.count >= Self.cacheLimit { $0.removeAll(keepingCapacity: true) }
             $0[key] = result
