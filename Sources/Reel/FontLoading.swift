@@ -59,7 +59,7 @@ extension Reel {
                 throw failure("the font \"\(name)\" cannot be read: \(error.message)", fix: "reinstall it, or name another font")
             }
         }
-        return TextResources(fonts: fonts, typesetter: Typesetter(fallback: library.fallback))
+        return TextResources(fonts: fonts, typesetter: library.typesetter())
     }
 
     /// What the model of each text layer notes once: characters drawn from a fallback font (naming it),

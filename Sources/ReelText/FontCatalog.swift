@@ -132,10 +132,12 @@ public struct FontCatalog: Sendable {
     /// its sorted list for the font's family, weight and slant whose character set holds the character
     /// (a colour font first for a character shown as emoji by default, such as U+1F600).
     /// Cached per character and font, so rendering threads may ask freely.
-    public func fallback(for scalar: Unicode.Scalar, after font: FontDescription) -> FontDescription? {
-        let key = FallbackCache.Key(scalar: scalar, font: font)
+    /// `colour` asks for a colour font first whatever the character (one followed by U+FE0F, the emoji
+    /// presentation selector, such as ❤️).
+    public func fallback(for scalar: Unicode.Scalar, after font: FontDescription, colour: Bool = false) -> FontDescription? {
+        let key = FallbackCache.Key(scalar: scalar, font: font, colour: colour)
         if let known = fallbacks.entries.withLock({ $0[key] }) { return known }
-        let found = Fontconfig.shared?.fallback(for: scalar, after: font).map { found in
+        let found = Fontconfig.shared?.fallback(for: scalar, after: font, colour: colour).map { found in
             fonts.first { $0.path == found.path && $0.index == found.index } ?? found
         }
         fallbacks.entries.withLock { $0[key] = .some(found) }
@@ -183,6 +185,7 @@ private final class FallbackCache: Sendable {
     struct Key: Hashable {
         var scalar: Unicode.Scalar
         var font: FontDescription
+        var colour: Bool
     }
 
     let entries = Mutex<[Key: FontDescription?]>([:])

@@ -26,7 +26,12 @@ public final class FontLibrary: Sendable {
         let key = "\(path)#\(index)"
         if let face = faces.withLock({ $0[key] }) { return face }
         let face = try FontFace(path: path, index: index)
-        return faces.withLock { $0[key, default: face] }
+        // Two threads may open it at once: the first one stored is the one everybody gets.
+        return faces.withLock { faces in
+            if let first = faces[key] { return first }
+            faces[key] = face
+            return face
+        }
     }
 
     /// An installed font by PostScript name or family and style (see `FontCatalog.font(named:)`).
@@ -42,13 +47,24 @@ public final class FontLibrary: Sendable {
     }
 
     /// The fallback for layout: fontconfig's choice for a character `face` lacks, opened.
-    public var fallback: Typesetter.Fallback {
+    public var fallback: Typesetter.Fallback { { [self] scalar, face in fallbackFace(scalar, after: face, colour: false) } }
+
+    /// The colour font for a character shown as emoji: fontconfig's choice asked for colour first.
+    public var emoji: Typesetter.EmojiFont {
         { [self] scalar, face in
-            let description =
-                catalog.fonts.first { $0.path == face.path }
-                ?? FontDescription(family: "", style: "", fullName: "", postScriptName: "", path: face.path)
-            guard let other = catalog.fallback(for: scalar, after: description) else { return nil }
-            return try? self.face(path: other.path, index: other.index)
+            guard let found = fallbackFace(scalar, after: face, colour: true), found.hasColorBitmaps else { return nil }
+            return found
         }
+    }
+
+    /// A typesetter that falls back, and draws emoji, from the installed fonts.
+    public func typesetter() -> Typesetter { Typesetter(fallback: fallback, emoji: emoji) }
+
+    private func fallbackFace(_ scalar: Unicode.Scalar, after face: FontFace, colour: Bool) -> FontFace? {
+        let description =
+            catalog.fonts.first { $0.path == face.path }
+            ?? FontDescription(family: "", style: "", fullName: "", postScriptName: "", path: face.path)
+        guard let other = catalog.fallback(for: scalar, after: description, colour: colour) else { return nil }
+        return try? self.face(path: other.path, index: other.index)
     }
 }

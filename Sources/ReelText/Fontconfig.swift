@@ -38,11 +38,11 @@ final class Fontconfig: @unchecked Sendable {
 
     /// The first face in fontconfig's fallback order for `font` whose character set holds `scalar`,
     /// other than `font` itself.
-    func fallback(for scalar: Unicode.Scalar, after font: FontDescription) -> FontDescription? {
-        sorting.withLock { _ in sortedFallback(for: scalar, after: font) }
+    func fallback(for scalar: Unicode.Scalar, after font: FontDescription, colour: Bool) -> FontDescription? {
+        sorting.withLock { _ in sortedFallback(for: scalar, after: font, colour: colour) }
     }
 
-    private func sortedFallback(for scalar: Unicode.Scalar, after font: FontDescription) -> FontDescription? {
+    private func sortedFallback(for scalar: Unicode.Scalar, after font: FontDescription, colour: Bool) -> FontDescription? {
         guard let pattern = FcPatternCreate() else { return nil }
         defer { FcPatternDestroy(pattern) }
         guard let charset = FcCharSetCreate() else { return nil }
@@ -62,7 +62,7 @@ final class Fontconfig: @unchecked Sendable {
         FcPatternAddInteger(pattern, FC_SLANT, font.isItalic ? FC_SLANT_ITALIC : FC_SLANT_ROMAN)
         // fontconfig ranks colour before coverage: asked for it, a colour emoji font comes ahead of DejaVu
         // Sans, whose black-and-white smileys it would otherwise pick for a character shown as emoji by default.
-        if scalar.properties.isEmojiPresentation { FcPatternAddBool(pattern, FC_COLOR, FcTrue) }
+        if colour || scalar.properties.isEmojiPresentation { FcPatternAddBool(pattern, FC_COLOR, FcTrue) }
         FcConfigSubstitute(config, pattern, FcMatchPattern)
         FcDefaultSubstitute(pattern)
         var result = FcResultNoMatch

@@ -91,6 +91,9 @@ enum Scripts {
         let funcs = hb_unicode_funcs_get_default()
         var raw = text.map { hb_unicode_script(funcs, $0).rawValue }
         let common = HB_SCRIPT_COMMON.rawValue, inherited = HB_SCRIPT_INHERITED.rawValue, unknown = HB_SCRIPT_UNKNOWN.rawValue
+        // A mark, joiner or variation selector (Inherited) belongs to the character before it, whatever
+        // that one's script: an emoji's ZWJ and U+FE0F must not split the sequence.
+        for i in raw.indices.dropFirst() where raw[i] == inherited { raw[i] = raw[i - 1] }
         func isWeak(_ s: UInt32) -> Bool { s == common || s == inherited || s == unknown }
         var last: UInt32? = nil
         for i in raw.indices {
@@ -100,9 +103,11 @@ enum Scripts {
                 last = raw[i]
             }
         }
-        // Leading weak scalars take the first real script after them.
+        // Leading weak scalars take the first real script after them; with none, all are one (Common).
         if let first = raw.firstIndex(where: { !isWeak($0) }) {
             for i in 0..<first { raw[i] = raw[first] }
+        } else {
+            for i in raw.indices { raw[i] = common }
         }
         return raw
     }

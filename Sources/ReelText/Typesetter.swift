@@ -8,6 +8,9 @@ import Synchronization
 public final class Typesetter: Sendable {
     /// The font to draw a character with when the run's font has no glyph for it.
     public typealias Fallback = @Sendable (Unicode.Scalar, FontFace) -> FontFace?
+    /// The colour font to draw a character with when it is shown as emoji (by default, as 😀, or
+    /// asked for with U+FE0F, as ❤️), even where the run's font has a black-and-white glyph for it.
+    public typealias EmojiFont = @Sendable (Unicode.Scalar, FontFace) -> FontFace?
 
     private struct Key: Hashable {
         var runs: [TextRun]
@@ -20,11 +23,13 @@ public final class Typesetter: Sendable {
     /// value, and memory must stay flat over a long clip).
     static let cacheLimit = 4096
     private let fallback: Fallback
+    private let emoji: EmojiFont
     private let cache = Mutex<[Key: TypesetText]>([:])
     private static let nextID = Atomic<UInt64>(1)
 
-    public init(fallback: @escaping Fallback = { _, _ in nil }) {
+    public init(fallback: @escaping Fallback = { _, _ in nil }, emoji: @escaping EmojiFont = { _, _ in nil }) {
         self.fallback = fallback
+        self.emoji = emoji
     }
 
     /// Lays out `runs` in a box of `size` points (its width wraps, aligns and truncates; its height
@@ -32,7 +37,7 @@ public final class Typesetter: Sendable {
     public func typeset(_ runs: [TextRun], style: ParagraphStyle, in size: Size) -> TypesetText {
         let key = Key(runs: runs, style: style, width: size.width, height: size.height)
         if let hit = cache.withLock({ $0[key] }) { return hit }
-        var layout = Layout(runs: runs, style: style, size: size, fallback: fallback)
+        var layout = Layout(runs: runs, style: style, size: size, fallback: fallback, emoji: emoji)
         var result = layout.run()
         result.id = Self.nextID.add(1, ordering: .relaxed).oldValue
         cache.withLock {
@@ -89,11 +94,16 @@ struct Layout {
     let style: ParagraphStyle
     let size: Size
     let fallback: Typesetter.Fallback
+    let emoji: Typesetter.EmojiFont
     var features: [FeatureList]
     var fallbacksUsed: Set<String> = []
     var overflows = false
 
-    init(runs: [TextRun], style: ParagraphStyle, size: Size, fallback: @escaping Typesetter.Fallback) {
+    init(
+        runs: [TextRun], style: ParagraphStyle, size: Size, fallback: @escaping Typesetter.Fallback,
+        emoji: @escaping Typesetter.EmojiFont
+    ) {
+        self.emoji = emoji
         self.runs = runs
         self.style = style
         self.size = size
@@ -158,7 +168,9 @@ struct Layout {
     }
 
     /// The run's font when it has the character; marks, joiners and variation selectors stay with the
-    /// character before them (a cluster is drawn from one font); otherwise fontconfig's fallback.
+    /// character before them (a cluster is drawn from one font); a character shown as emoji (😀, or ❤
+    /// before U+FE0F) from a colour font even where the run's font has a plain glyph; otherwise
+    /// fontconfig's fallback.
     mutating func font(for chars: [Char], at i: Int) -> FontFace {
         let c = chars[i]
         let own = runs[c.run].attributes.font
@@ -170,6 +182,13 @@ struct Layout {
         default: follows = scalar.properties.isVariationSelector || scalar.properties.isEmojiModifier
         }
         if follows, i > 0, chars[i - 1].run == c.run { return chars[i - 1].font }
+        let next = i + 1 < chars.count ? chars[i + 1].value : 0
+        if next == 0xFE0F || (scalar.properties.isEmojiPresentation && next != 0xFE0E), !own.hasColorBitmaps,
+            let colour = emoji(scalar, own), colour.hasGlyph(for: scalar)
+        {
+            fallbacksUsed.insert(colour.path)
+            return colour
+        }
         if own.hasGlyph(for: scalar) || scalar.properties.isWhitespace || category == .control { return own }
         guard let other = fallback(scalar, own) else { return own }
         fallbacksUsed.insert(other.path)
