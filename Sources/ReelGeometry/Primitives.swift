@@ -54,3 +54,29 @@ public struct Rect: Hashable, Sendable {
     public var midX: Double { origin.x + size.width / 2 }
     public var midY: Double { origin.y + size.height / 2 }
 }
+
+extension Rect {
+    /// The smallest rectangle holding both.
+    public func union(_ other: Rect) -> Rect {
+        let x0 = min(minX, other.minX), y0 = min(minY, other.minY)
+        return Rect(x: x0, y: y0, width: max(maxX, other.maxX) - x0, height: max(maxY, other.maxY) - y0)
+    }
+
+    /// Whether the two share any point (edges touching count).
+    public func intersects(_ other: Rect) -> Bool {
+        minX <= other.maxX && other.minX <= maxX && minY <= other.maxY && other.minY <= maxY
+    }
+
+    /// Grown by `d` on every side (shrunk for a negative `d`).
+    public func insetBy(_ d: Double) -> Rect { Rect(x: minX + d, y: minY + d, width: width - 2 * d, height: height - 2 * d) }
+
+    /// The bounds of the rectangle's four corners under `t`.
+    public func applying(_ t: Transform2D) -> Rect {
+        let corners = [
+            t.apply(Point(x: minX, y: minY)), t.apply(Point(x: maxX, y: minY)), t.apply(Point(x: minX, y: maxY)),
+            t.apply(Point(x: maxX, y: maxY)),
+        ]
+        let xs = corners.map(\.x), ys = corners.map(\.y)
+        return Rect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
+    }
+}

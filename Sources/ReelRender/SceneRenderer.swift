@@ -12,6 +12,9 @@ public struct SceneRenderer: Sendable {
     public var images: [String: RasterImage]
     /// The fonts text layers name, and the typesetter.
     public var text: TextResources
+    /// The frame in device pixels while a display list is made: text wholly outside it is left out.
+    /// Nil where something could bring it into view (under a shadow, whose blur and offset reach out).
+    var visibleArea: Rect?
 
     public init(rasterizer: Rasterizer = Rasterizer(), images: [String: RasterImage] = [:], text: TextResources = TextResources())
     {
@@ -31,7 +34,9 @@ public struct SceneRenderer: Sendable {
         let ordered = snapshot.layers.enumerated().sorted {
             ($0.element.zPosition, $0.offset) < ($1.element.zPosition, $1.offset)
         }
-        for (_, layer) in ordered { emit(layer, parentToDevice: toPixels, into: &list.commands) }
+        var culling = self
+        culling.visibleArea = Rect(x: 0, y: 0, width: Double(scene.pixelWidth), height: Double(scene.pixelHeight))
+        for (_, layer) in ordered { culling.emit(layer, parentToDevice: toPixels, into: &list.commands) }
         return list
     }
 
@@ -59,6 +64,8 @@ public struct SceneRenderer: Sendable {
             : Transform3D.translation(-ap.x, -ap.y).concatenating(layer.sublayerTransform).concatenating(.translation(ap.x, ap.y))
                 .concatenating(toDevice3D)
         let boundsShape = Path(roundedRect: layer.bounds, cornerRadius: layer.cornerRadius)
+        // A layer that casts a shadow may bring what is off the frame into view: nothing under it is culled.
+        let scope = layer.shadowOpacity > 0 && layer.shadowColor.alpha > 0 ? unculled : self
 
         var body: [DisplayList.Command] = []
         if let bg = layer.backgroundColor, bg.alpha > 0, !layer.bounds.isEmpty {
@@ -80,7 +87,7 @@ public struct SceneRenderer: Sendable {
         case .layer, .replicator:
             break
         case .text:
-            body += textCommands(layer, toDevice3D: toDevice3D, toDevice: toDevice)
+            body += scope.textCommands(layer, toDevice3D: toDevice3D, toDevice: toDevice)
         case .shape:
             let shape = layer.shape
             if let fill = shape.fillColor, fill.alpha > 0, !shape.path.isEmpty {
@@ -112,9 +119,9 @@ public struct SceneRenderer: Sendable {
             ($0.element.zPosition, $0.offset) < ($1.element.zPosition, $1.offset)
         }
         if layer.type == .replicator {
-            emitInstances(of: layer, childToDevice: childToDevice, into: &body)
+            scope.emitInstances(of: layer, childToDevice: childToDevice, into: &body)
         } else {
-            for (_, sublayer) in ordered { emit(sublayer, parentToDevice: childToDevice, into: &body) }
+            for (_, sublayer) in ordered { scope.emit(sublayer, parentToDevice: childToDevice, into: &body) }
         }
         if layer.borderWidth > 0, layer.borderColor.alpha > 0, !layer.bounds.isEmpty {
             // The border lies inside the bounds, following the corner radius.
@@ -129,7 +136,7 @@ public struct SceneRenderer: Sendable {
         }
 
         var maskCommands: [DisplayList.Command] = []
-        if let mask = layer.mask { emit(mask, parentToDevice: toDevice3D, into: &maskCommands) }
+        if let mask = layer.mask { scope.emit(mask, parentToDevice: toDevice3D, into: &maskCommands) }
         let shadow = shadowOf(layer, toDevice: toDevice)
         let clip = layer.masksToBounds ? boundsShape.applying(toDevice3D) : nil
         let hasMask = layer.mask != nil
@@ -156,6 +163,13 @@ public struct SceneRenderer: Sendable {
             out.append(contentsOf: maskCommands)
         }
         out.append(.endGroup)
+    }
+
+    /// This renderer drawing everything, off the frame or not.
+    var unculled: SceneRenderer {
+        var r = self
+        r.visibleArea = nil
+        return r
     }
 
     /// A replicator's instances (CORE-ANIMATION.md §8.5): instance k is its sublayers as sampled at

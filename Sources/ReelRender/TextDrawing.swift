@@ -7,10 +7,12 @@ import ReelScene
 import ReelText
 import Synchronization
 
-/// A layout's glyphs gathered into one path per run and animated unit (one fill per colour and
-/// transform), in the text box's points (its top-left at 0, 0), with the colour emoji as pictures.
+/// A layout's glyphs gathered into one path per line, run and animated unit (one fill per colour and
+/// transform; a line off the frame is skipped whole), in the text box's points (its top-left at 0, 0),
+/// with the colour emoji as pictures.
 struct GlyphRuns: Sendable {
     struct Key: Hashable, Sendable {
+        var line: Int
         var run: Int
         /// The glyphs' line, word or cluster for each animated unit kind (−1: in none, a space).
         var units: [Int]
@@ -22,6 +24,8 @@ struct GlyphRuns: Sendable {
     var order: [Key] = []
     var paths: [Key: Path] = [:]
     var pictures: [Key: [Picture]] = [:]
+    /// What each key draws covers no more than this (outlines' control points, pictures' frames).
+    var bounds: [Key: Rect] = [:]
     /// The line each unit lies on (a word or cluster never spans two), for its reveal.
     var lineOf: [TextUnit: [Int: Int]] = [:]
 
@@ -34,7 +38,7 @@ struct GlyphRuns: Sendable {
             }
         }
         for g in set.glyphs {
-            let key = Key(run: g.run, units: units.map { index(g, $0) ?? -1 })
+            let key = Key(line: g.line, run: g.run, units: units.map { index(g, $0) ?? -1 })
             for u in units { if let k = index(g, u) { lineOf[u, default: [:]][k] = g.line } }
             let outline = g.font.outline(of: g.glyph)
             if paths[key] == nil && pictures[key] == nil { order.append(key) }
@@ -46,12 +50,15 @@ struct GlyphRuns: Sendable {
                     x: g.origin.x + bitmap.left * k, y: g.origin.y - bitmap.top * k, width: Double(bitmap.width) * k,
                     height: Double(bitmap.height) * k)
                 pictures[key, default: []].append(Picture(bitmap: bitmap, frame: frame))
+                bounds[key] = bounds[key].map { $0.union(frame) } ?? frame
                 continue
             }
             let s = g.fontSize / Double(g.font.unitsPerEm)
             // Font units are y up; the text box's points are y down.
             let place = Transform2D(a: s, b: 0, c: 0, d: -s, tx: g.origin.x, ty: g.origin.y)
-            paths[key, default: Path()].addPath(outline.applying(place))
+            let placed = outline.applying(place)
+            paths[key, default: Path()].addPath(placed)
+            if let box = placed.controlPointBounds { bounds[key] = bounds[key].map { $0.union(box) } ?? box }
         }
     }
 }
@@ -81,6 +88,10 @@ final class GlyphRunCache: Sendable {
 extension SceneRenderer {
     /// The commands that draw a text layer's glyphs (after its background, before its sublayers).
     func textCommands(_ layer: PresentationLayer, toDevice3D: Transform3D, toDevice: Transform2D) -> [DisplayList.Command] {
+        // Whatever lies wholly outside the frame is left out (the pen's half width and a pixel of margin
+        // around it); not in perspective, where a box's corners do not bound its projection simply.
+        let visible = visibleArea.flatMap { area in toDevice3D.isAffineOnPlane ? area : nil }
+        let pen = (layer.shape.strokeColor != nil ? layer.shape.stroke.lineWidth * toDevice.maxScale : 0) + 1
         let text = layer.text
         guard let (set, colors) = self.text.typeset(text, in: layer.bounds), !set.glyphs.isEmpty else { return [] }
         // Units whose animations apply, and each one's values now.
@@ -131,6 +142,11 @@ extension SceneRenderer {
             }
             guard opacity > 0, (revealClip?.width ?? 1) > 0 else { continue }
             let boxToDevice = unitTransform.concatenating(boxToLayer).concatenating(toDevice3D)
+            if let visible, let box = runs.bounds[key], boxToDevice.isAffineOnPlane,
+                !box.applying(boxToDevice.affine).insetBy(-pen).intersects(visible)
+            {
+                continue
+            }
             var commands: [DisplayList.Command] = []
             for picture in runs.pictures[key] ?? [] {
                 let b = picture.bitmap, frame = picture.frame

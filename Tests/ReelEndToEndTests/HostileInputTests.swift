@@ -166,6 +166,26 @@ import Testing
         #expect(run.seconds < Self.timeLimit, "\(name) took \(run.seconds) s")
     }
 
+    /// Text at its length limit lays out in linear time: one word of 100,000 letters wrapped in a narrow
+    /// box (line breaking between clusters once measured every span again, 11 s for 20,000), and most
+    /// of it below the frame, where it is not drawn.
+    @Test func longTextLaysOutInLinearTime() throws {
+        guard FileManager.default.fileExists(atPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf") else {
+            print("HostileInputTests: DejaVu Sans is not installed (scripts/setup.sh installs it); skipped")
+            return
+        }
+        let ws = try Workspace()
+        let word = String(repeating: "a", count: 100_000)
+        let scene = ws.write(
+            "scene.json",
+            "{\(Self.head), \"layers\": [{\"type\": \"text\", \"position\": [32, 24], \"bounds\": [60, 40], \"string\": \"\(word)\", \"font\": \"DejaVu Sans\", \"fontSize\": 12, \"isWrapped\": true}]}"
+        )
+        let run = try Self.measured(["still", scene, "--at", "0", "-o", ws.file("still.png")])
+        #expect(run.result.status == 0, "\(run.result.stderr)")
+        #expect(run.seconds < Self.timeLimit, "took \(run.seconds) s")
+        #expect(run.peakKiB < 1 << 20, "peak \(run.peakKiB) KiB")
+    }
+
     /// A scene file given as its own output (`reel render out/x.mp4 -o out/x.mp4`) is refused, and the
     /// scene is still there afterwards.
     @Test func outputThatIsAnInputIsRefused() throws {

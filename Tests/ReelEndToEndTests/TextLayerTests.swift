@@ -154,6 +154,40 @@ import Testing
         #expect(darkest(Int(cut.rounded(.up)) + 1..<200) == 255)  // nothing right of the cut
     }
 
+    /// Text wholly off the frame is left out of the drawing, except where a shadow can bring it into
+    /// view: here the text sits above the frame and its red shadow, 110 points lower, inside it.
+    @Test func textOffTheFrameStillCastsItsShadowIntoIt() throws {
+        guard Self.installed(Self.inter) else { return }
+        let ws = try Workspace()
+        let file = ws.write(
+            "s.yaml",
+            """
+            width: 200
+            height: 100
+            fps: 10
+            duration: 1
+            background: "#ffffff"
+            layers:
+              - type: text
+                position: [100, -60]
+                bounds: [200, 40]
+                string: HHHH
+                font: Inter
+                fontSize: 30
+                foregroundColor: "#000000"
+                shadowOpacity: 1
+                shadowRadius: 0
+                shadowColor: "#ff0000"
+                shadowOffset: [0, 110]
+            """)
+        let r = try runReel(["still", file, "--at", "0", "-o", ws.file("s.png")])
+        #expect(r.status == 0, "\(r.stderr)")
+        let png = try ImageFile.read(path: ws.file("s.png"))
+        var red = 0
+        for i in stride(from: 0, to: png.rgba.count, by: 4) where png.rgba[i] > 200 && png.rgba[i + 1] < 60 { red += 1 }
+        #expect(red > 200, "\(red) red pixels")
+    }
+
     @Test func fontsAreInputsAndInfoListsThem() throws {
         guard Self.installed(Self.inter) else { return }
         let ws = try Workspace()
