@@ -44,7 +44,7 @@ let package = Package(
             providers: [.apt(["libharfbuzz-dev", "libfreetype-dev", "libfontconfig-dev", "libfribidi-dev"])]
         ),
         .target(name: "CLineBreak", linkerSettings: [.linkedLibrary("icuuc")]),
-        .target(name: "ReelText", dependencies: ["CText", "CLineBreak", "ReelGeometry"]),
+        .target(name: "ReelText", dependencies: ["CText", "CLineBreak", "ReelGeometry", "ReelDocument"]),
         .target(
             name: "Reel",
             dependencies: [

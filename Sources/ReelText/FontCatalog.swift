@@ -1,6 +1,7 @@
 /// The installed fonts, and how a scene's `font` names one of them: a PostScript name, a family with an
 /// optional style, or nothing (never a silent substitute); near misses for a "did you mean", and the
 /// font fontconfig falls back to for a character a font lacks.
+import ReelDocument
 import Synchronization
 
 /// One face of a font file, with every name fontconfig knows it by.
@@ -119,7 +120,7 @@ public struct FontCatalog: Sendable {
         // No font name is that long: spare the edit distances (quadratic in the lengths).
         guard !word.isEmpty, word.count <= 64, limit > 0 else { return [] }
         let names = fonts.flatMap { $0.familyNames + $0.familyStyleNames + [$0.fullName, $0.postScriptName] }
-        let near = Set(names).filter { !$0.isEmpty }.map { ($0, Self.editDistance(word, Array(Self.collapsed($0)))) }
+        let near = Set(names).filter { !$0.isEmpty }.map { ($0, editDistance(word, Array(Self.collapsed($0)))) }
             .filter { $0.1 <= max(2, word.count / 3) }
             .sorted { ($0.1, $0.0.count, $0.0) < ($1.1, $1.0.count, $1.0) }
         var seen = Set<String>()
@@ -166,17 +167,6 @@ public struct FontCatalog: Sendable {
         String(name.lowercased().unicodeScalars.filter { $0.properties.isAlphabetic || $0.properties.numericType != nil })
     }
 
-    private static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-        var previous = Array(0...b.count)
-        for (i, ca) in a.enumerated() {
-            var current = [i + 1]
-            for (j, cb) in b.enumerated() {
-                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (ca == cb ? 0 : 1)))
-            }
-            previous = current
-        }
-        return previous[b.count]
-    }
 }
 
 /// Fallback answers (nil too: a character no font has is asked about on every frame), shared by the
