@@ -3,7 +3,6 @@
 import ReelGeometry
 
 extension Layout {
-
     /// Shapes one line's characters (trailing spaces dropped) item by item, items being maximal runs of
     /// one run, font, level and script, and places them in visual order from x = 0.
     func layOut(_ lineChars: [Char]) -> ShapedLine {

@@ -3,7 +3,6 @@
 import ReelGeometry
 
 extension Layout {
-
     /// Lines stacked from the box's top (first baseline one ascender down) and aligned; glyphs numbered
     /// into lines, words and clusters in reading order.
     mutating func place(_ lines: [ShapedLine], rtl: [Bool]) -> TypesetText {
@@ -57,7 +56,7 @@ extension Layout {
                     continue
                 }
                 let box = Rect(x: x0 + shift + g.penStart, y: top, width: g.penEnd - g.penStart, height: height)
-                lineBox = lineBox.map { union($0, box) } ?? box
+                lineBox = lineBox.map { $0.union(box) } ?? box
                 boxes.append(box)
                 out.glyphs.append(
                     PlacedGlyph(
@@ -76,10 +75,10 @@ extension Layout {
             let g = out.glyphs[i], box = boxes[i]
             if let index = g.cluster, let k = clusterOf[index] {
                 out.glyphs[i].cluster = k
-                clusters[k] = seenCluster.insert(k).inserted ? box : union(clusters[k], box)
+                clusters[k] = seenCluster.insert(k).inserted ? box : clusters[k].union(box)
             }
             if let w = g.word {
-                words[w] = seenWord.insert(w).inserted ? box : union(words[w], box)
+                words[w] = seenWord.insert(w).inserted ? box : words[w].union(box)
             }
         }
         out.words = words
@@ -87,10 +86,5 @@ extension Layout {
         out.fallbackFonts = fallbacksUsed.sorted()
         out.overflows = overflows
         return out
-    }
-
-    func union(_ a: Rect, _ b: Rect) -> Rect {
-        let minX = min(a.minX, b.minX), minY = min(a.minY, b.minY)
-        return Rect(x: minX, y: minY, width: max(a.maxX, b.maxX) - minX, height: max(a.maxY, b.maxY) - minY)
     }
 }

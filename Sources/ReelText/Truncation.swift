@@ -2,7 +2,6 @@
 /// box's bottom.
 
 extension Layout {
-
     /// With truncation on, wrapped lines below the box's bottom are dropped and the last one kept ends in
     /// "…".
     mutating func truncatedToHeight(_ lines: [ShapedLine], rtl: inout [Bool]) -> [ShapedLine] {
