@@ -282,8 +282,9 @@ extension Reel {
         }
     }
 
-    /// SHA-256 of everything an output depends on: Reel's version, the settings, the scene file and
-    /// the images it shows (their bytes, so a changed asset re-renders).
+    /// SHA-256 of everything an output depends on: Reel's version, the settings, the scene file, the
+    /// images it shows and the fonts it names (their bytes, so a changed asset re-renders). Fonts a
+    /// character fell back to are not counted: they follow from the installed fonts, not the scene.
     static func inputsHash(settings: String, files: [String]) -> String {
         var h = SHA256()
         h.update(data: Data("reel \(ReelVersion.string)\n\(settings)\n".utf8))
