@@ -12,7 +12,7 @@ let package = Package(
             name: "Reel",
             targets: [
                 "Reel", "ReelDocument", "ReelScene", "ReelAnimation", "ReelGeometry", "ReelRaster", "ReelRender", "ReelMedia",
-                "ReelText",
+                "ReelText", "ReelSVG",
             ]
         ),
         .executable(name: "reel", targets: ["reel"]),
@@ -45,11 +45,13 @@ let package = Package(
         ),
         .target(name: "CLineBreak", linkerSettings: [.linkedLibrary("icuuc")]),
         .target(name: "ReelText", dependencies: ["CText", "CLineBreak", "ReelGeometry", "ReelDocument"]),
+        // SVG files read (Foundation's XMLParser) into Reel's layers (issue #18).
+        .target(name: "ReelSVG", dependencies: ["ReelScene", "ReelGeometry", "ReelDocument"]),
         .target(
             name: "Reel",
             dependencies: [
                 "ReelGeometry", "ReelRaster", "ReelAnimation", "ReelDocument", "ReelScene", "ReelRender", "ReelMedia", "ReelText",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "ReelSVG", .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .executableTarget(
@@ -77,6 +79,7 @@ let package = Package(
         // Helpers shared by the test targets (temporary folders, test pictures, PSNR, GIF block reader).
         .target(name: "ReelTestSupport", path: "Tests/ReelTestSupport"),
         .testTarget(name: "ReelTextTests", dependencies: ["ReelText"]),
+        .testTarget(name: "ReelSVGTests", dependencies: ["ReelSVG", "ReelScene", "ReelDocument", "ReelGeometry"]),
         .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelTestSupport", "CFFmpeg"]),
         .testTarget(
             name: "ReelEndToEndTests",

@@ -6,6 +6,7 @@ import ReelGeometry
 import ReelMedia
 import ReelRaster
 import ReelRender
+import ReelSVG
 import ReelScene
 
 /// A scene ready to render: the model, the images its layers show and the fonts its text is set in.
@@ -83,13 +84,21 @@ public enum Reel {
         }
         for layer in scene.layers { try visit(layer) }
         let text = try loadFonts(for: scene, file: path, sandboxed: sandboxed)
-        return Clip(scene: scene, images: images, text: text, notes: textNotes(for: scene, text: text))
+        let notes = scene.importNotes.map { Message($0) } + textNotes(for: scene, text: text)
+        return Clip(scene: scene, images: images, text: text, notes: notes)
     }
 
     public static func loadScene(_ path: String, overrides: SceneOverrides = SceneOverrides()) throws(ReelError) -> Scene {
         var scene: Scene
         do {
-            scene = try SceneDecoder.load(contentsOf: path, variables: overrides.variables)
+            if URL(fileURLWithPath: path).pathExtension.lowercased() == "svg" {
+                // An SVG file alone is a one-layer scene the size of its viewport.
+                let (svg, warnings) = try SVGImport.scene(contentsOf: path)
+                scene = svg
+                scene.importNotes = warnings.map { "\(path): \($0)" }
+            } else {
+                scene = try SceneDecoder.load(contentsOf: path, variables: overrides.variables)
+            }
         } catch {
             throw .scene(error)
         }

@@ -216,6 +216,8 @@ public struct Scene: Sendable {
     /// Where each layer's `contents` is named in the scene file (by layer name), so that an image that
     /// cannot be read is reported at its line and column like any other bad value.
     public var contentsReferences: [String: SourceReference] = [:]
+    /// What importing another format left out (an SVG element not supported yet), said once per render.
+    public var importNotes: [String] = []
     /// Where each font a text layer uses is first named, so that a font not installed is reported there.
     public var fontReferences: [String: SourceReference] = [:]
     /// How many times repeated timeline actions happen in all (`repeatTimes`), held to

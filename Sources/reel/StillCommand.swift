@@ -10,7 +10,7 @@ struct Still: ParsableCommand {
         discussion: "The PNG keeps the alpha channel: a transparent background stays transparent."
     )
 
-    @Argument(help: ArgumentHelp("The scene file (JSON).", valueName: "scene"))
+    @Argument(help: ArgumentHelp("The scene file (JSON or YAML), or an SVG file.", valueName: "scene"))
     var scene: String
 
     @Option(help: ArgumentHelp("The time of the frame, in seconds from the start.", valueName: "seconds"))
@@ -22,6 +22,10 @@ struct Still: ParsableCommand {
     @Option(help: ArgumentHelp("Pixels per point, overriding the scene's scale.", valueName: "factor"))
     var scale: Double?
 
+    @Option(
+        help: ArgumentHelp("The picture's width in pixels (the scale follows from it; not with --scale).", valueName: "pixels"))
+    var width: Int?
+
     @Option(help: ArgumentHelp("Rasterizer threads (default: all cores).", valueName: "n"))
     var threads: Int?
 
@@ -31,12 +35,13 @@ struct Still: ParsableCommand {
     func validate() throws {
         if !(at >= 0 && at.isFinite) { throw ValidationError("--at must be a time in seconds ≥ 0, got \(at)") }
         if let scale, !(scale > 0 && scale.isFinite) { throw ValidationError("--scale must be a positive number, got \(scale)") }
+        if scale != nil && width != nil { throw ValidationError("give --scale or --width, not both") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
     }
 
     func run() throws {
         Interrupts.install()
-        let clip = try Reel.load(scene, overrides: SceneOverrides(scale: scale), sandboxed: sandbox)
+        let clip = try Reel.load(scene, overrides: SceneOverrides(scale: scale, width: width), sandboxed: sandbox)
         try Reel.checkNotAnInput(output, inputs: Reel.inputFiles(of: clip.scene, path: scene))
         var options = RenderOptions()
         options.cancellation = Interrupts.cancellation

@@ -215,16 +215,18 @@ let helpSnapshots: [String: String] = [
 
     The PNG keeps the alpha channel: a transparent background stays transparent.
 
-    USAGE: reel still <scene> [--at <seconds>] --output <file> [--scale <factor>] [--threads <n>] [--sandbox]
+    USAGE: reel still <scene> [--at <seconds>] --output <file> [--scale <factor>] [--width <pixels>] [--threads <n>] [--sandbox]
 
     ARGUMENTS:
-      <scene>                 The scene file (JSON).
+      <scene>                 The scene file (JSON or YAML), or an SVG file.
 
     OPTIONS:
       --at <seconds>          The time of the frame, in seconds from the start.
                               (default: 0.0)
       -o, --output <file>     Output file (.png).
       --scale <factor>        Pixels per point, overriding the scene's scale.
+      --width <pixels>        The picture's width in pixels (the scale follows from
+                              it; not with --scale).
       --threads <n>           Rasterizer threads (default: all cores).
       --sandbox               Read images only inside the scene's folder (for
                               render services; see docs/scene-format.md).

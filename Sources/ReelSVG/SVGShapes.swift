@@ -1,0 +1,70 @@
+/// The basic shapes and paths of SVG as `Path`s in user units, as the specification defines each
+/// (where it starts and which way it runs matters for dashes and `strokeEnd`).
+import ReelGeometry
+
+enum SVGShapes {
+    static func path(of e: SVGElement) -> Path? {
+        let a = e.attributes
+        func len(_ key: String) -> Double? { SVGValues.length(a[key]) }
+        switch e.name {
+        case "rect":
+            let x = len("x") ?? 0, y = len("y") ?? 0
+            guard let w = len("width"), let h = len("height"), w > 0, h > 0 else { return nil }
+            // rx and ry: one given stands for both; each at most half the side.
+            var rx = len("rx").flatMap { $0 >= 0 ? $0 : nil }, ry = len("ry").flatMap { $0 >= 0 ? $0 : nil }
+            if rx == nil { rx = ry }
+            if ry == nil { ry = rx }
+            let cx = min(rx ?? 0, w / 2), cy = min(ry ?? 0, h / 2)
+            guard cx > 0, cy > 0 else { return Path(rect: Rect(x: x, y: y, width: w, height: h)) }
+            let d = """
+                M \(x + cx) \(y) H \(x + w - cx) A \(cx) \(cy) 0 0 1 \(x + w) \(y + cy) V \(y + h - cy) \
+                A \(cx) \(cy) 0 0 1 \(x + w - cx) \(y + h) H \(x + cx) A \(cx) \(cy) 0 0 1 \(x) \(y + h - cy) \
+                V \(y + cy) A \(cx) \(cy) 0 0 1 \(x + cx) \(y) Z
+                """
+            return try? Path(svgPathData: d)
+        case "circle":
+            guard let r = len("r"), r > 0 else { return nil }
+            let cx = len("cx") ?? 0, cy = len("cy") ?? 0
+            return Path(ovalIn: Rect(x: cx - r, y: cy - r, width: 2 * r, height: 2 * r))
+        case "ellipse":
+            var rx = len("rx"), ry = len("ry")
+            if rx == nil { rx = ry }  // SVG 2: auto takes the other radius
+            if ry == nil { ry = rx }
+            guard let rx, let ry, rx > 0, ry > 0 else { return nil }
+            let cx = len("cx") ?? 0, cy = len("cy") ?? 0
+            return Path(ovalIn: Rect(x: cx - rx, y: cy - ry, width: 2 * rx, height: 2 * ry))
+        case "line":
+            var p = Path()
+            p.move(to: Point(x: len("x1") ?? 0, y: len("y1") ?? 0))
+            p.addLine(to: Point(x: len("x2") ?? 0, y: len("y2") ?? 0))
+            return p
+        case "polyline", "polygon":
+            // An odd count drops the last number; what was read before an error is drawn.
+            var numbers: [Double] = []
+            var rest = Substring(a["points"] ?? "")
+            while true {
+                rest = rest.drop { $0.isWhitespace || $0 == "," }
+                guard let (v, after) = SVGValues.number(rest) else { break }
+                numbers.append(v)
+                rest = after
+            }
+            guard numbers.count >= 4 else { return nil }
+            var p = Path()
+            p.move(to: Point(x: numbers[0], y: numbers[1]))
+            for i in stride(from: 2, to: numbers.count - 1, by: 2) { p.addLine(to: Point(x: numbers[i], y: numbers[i + 1])) }
+            if e.name == "polygon" { p.closeSubpath() }
+            return p
+        case "path":
+            guard let d = a["d"] else { return nil }
+            do {
+                return try Path(svgPathData: d)
+            } catch {
+                // SVG draws a path up to its first error.
+                let prefix = String(decoding: Array(d.utf8).prefix(error.offset), as: UTF8.self)
+                return (try? Path(svgPathData: prefix)) ?? nil
+            }
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,228 @@
+/// Styling: the properties each element ends up with, from presentation attributes, `<style>` sheets
+/// (type, class, id and universal selectors, by specificity then order) and `style` attributes, with
+/// inheritance, `inherit` and `currentColor`.
+import Foundation
+import ReelGeometry
+
+/// One rule of a style sheet: a simple selector and its declarations.
+struct CSSRule {
+    enum Selector: Equatable {
+        case universal
+        case type(String)
+        case className(String)
+        case id(String)
+        case typeAndClass(String, String)
+    }
+    var selector: Selector
+    var declarations: [(String, String)]
+    var order: Int
+
+    var specificity: Int {
+        switch selector {
+        case .universal: return 0
+        case .type: return 1
+        case .className: return 10
+        case .typeAndClass: return 11
+        case .id: return 100
+        }
+    }
+
+    func matches(_ e: SVGElement) -> Bool {
+        let classes = (e.attributes["class"] ?? "").split(separator: " ").map(String.init)
+        switch selector {
+        case .universal: return true
+        case .type(let t): return e.name == t
+        case .className(let c): return classes.contains(c)
+        case .typeAndClass(let t, let c): return e.name == t && classes.contains(c)
+        case .id(let i): return e.attributes["id"] == i
+        }
+    }
+}
+
+enum CSS {
+    /// `prop: value; …` (a `style` attribute or a rule's block).
+    static func declarations(_ text: Substring) -> [(String, String)] {
+        text.split(separator: ";").compactMap { part in
+            guard let colon = part.firstIndex(of: ":") else { return nil }
+            let name = part[..<colon].trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+            var value = part[part.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+            if value.hasSuffix("!important") { value = String(value.dropLast(10)).trimmingCharacters(in: .whitespaces) }
+            return name.isEmpty ? nil : (name, value)
+        }
+    }
+
+    /// The rules of a `<style>` sheet; selectors Reel does not understand (descendants, attributes,
+    /// pseudo-classes) are left out.
+    static func sheet(_ text: String, startingAt order: Int) -> [CSSRule] {
+        var rules: [CSSRule] = []
+        var rest = Substring(text)
+        // Comments first.
+        while let open = rest.range(of: "/*") {
+            let close = rest[open.upperBound...].range(of: "*/")?.upperBound ?? rest.endIndex
+            rest = rest[..<open.lowerBound] + rest[close...]
+        }
+        var n = order
+        while let brace = rest.firstIndex(of: "{") {
+            guard let end = rest[brace...].firstIndex(of: "}") else { break }
+            let selectors = rest[..<brace].split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            let block = declarations(rest[rest.index(after: brace)..<end])
+            for s in selectors {
+                let selector: CSSRule.Selector
+                if s == "*" {
+                    selector = .universal
+                } else if s.hasPrefix("#"), isName(s.dropFirst()) {
+                    selector = .id(String(s.dropFirst()))
+                } else if s.hasPrefix("."), isName(s.dropFirst()) {
+                    selector = .className(String(s.dropFirst()))
+                } else if let dot = s.firstIndex(of: "."), isName(s[..<dot]), isName(s[s.index(after: dot)...]) {
+                    selector = .typeAndClass(String(s[..<dot]), String(s[s.index(after: dot)...]))
+                } else if isName(Substring(s)) {
+                    selector = .type(s)
+                } else {
+                    continue
+                }
+                rules.append(CSSRule(selector: selector, declarations: block, order: n))
+                n += 1
+            }
+            rest = rest[rest.index(after: end)...]
+        }
+        return rules
+    }
+
+    static func isName(_ s: Substring) -> Bool {
+        !s.isEmpty && s.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
+    }
+}
+
+/// A fill or stroke paint.
+enum Paint: Equatable {
+    case none
+    case color(Color)
+    /// `url(#id)` (a gradient or pattern), with its fallback.
+    case reference(String, fallback: Color?)
+    case currentColor
+}
+
+/// The properties an element is drawn with once the cascade is done.
+struct SVGStyle {
+    var fill: Paint = .color(.black)
+    var fillOpacity = 1.0
+    var fillRuleEvenOdd = false
+    var stroke: Paint = .none
+    var strokeWidth = 1.0
+    var strokeOpacity = 1.0
+    var lineCap: LineCap = .butt
+    var lineJoin: LineJoin = .miter
+    var miterLimit = 4.0
+    var dashArray: [Double] = []
+    var dashOffset = 0.0
+    var color: Color = .black
+    var visible = true
+    // Not inherited:
+    var opacity = 1.0
+    var displayed = true
+
+    /// What a child starts from: the inherited properties (all but opacity and display).
+    var inherited: SVGStyle {
+        var s = self
+        s.opacity = 1
+        s.displayed = true
+        return s
+    }
+
+    /// Applies one declaration (`parent` answers `inherit`); an invalid value leaves the property as it
+    /// was, as CSS ignores a declaration it cannot parse.
+    mutating func apply(_ name: String, _ raw: String, parent: SVGStyle) {
+        let value = raw.trimmingCharacters(in: .whitespaces)
+        if value == "inherit" {
+            switch name {
+            case "fill": fill = parent.fill
+            case "stroke": stroke = parent.stroke
+            case "fill-opacity": fillOpacity = parent.fillOpacity
+            case "stroke-opacity": strokeOpacity = parent.strokeOpacity
+            case "stroke-width": strokeWidth = parent.strokeWidth
+            case "color": color = parent.color
+            case "opacity": opacity = parent.opacity
+            case "visibility": visible = parent.visible
+            default: break
+            }
+            return
+        }
+        switch name {
+        case "fill": if let p = Self.paint(value) { fill = p }
+        case "stroke": if let p = Self.paint(value) { stroke = p }
+        case "fill-opacity": if let v = Self.fraction(value) { fillOpacity = v }
+        case "stroke-opacity": if let v = Self.fraction(value) { strokeOpacity = v }
+        case "opacity": if let v = Self.fraction(value) { opacity = v }
+        case "fill-rule": if value == "evenodd" || value == "nonzero" { fillRuleEvenOdd = value == "evenodd" }
+        case "stroke-width": if let v = SVGValues.length(value, percentOf: 0), v >= 0 { strokeWidth = v }
+        case "stroke-linecap":
+            switch value {
+            case "butt": lineCap = .butt
+            case "round": lineCap = .round
+            case "square": lineCap = .square
+            default: break
+            }
+        case "stroke-linejoin":
+            switch value {
+            case "miter", "miter-clip": lineJoin = .miter
+            case "round": lineJoin = .round
+            case "bevel": lineJoin = .bevel
+            default: break
+            }
+        case "stroke-miterlimit": if let v = Double(value), v >= 1 { miterLimit = v }
+        case "stroke-dasharray":
+            if value == "none" {
+                dashArray = []
+            } else if let list = SVGValues.numbers(value.replacingOccurrences(of: "px", with: "")), list.allSatisfy({ $0 >= 0 }) {
+                // An odd list repeats to make an even one; all zeros draws a solid line.
+                let even = list.count % 2 == 1 ? list + list : list
+                dashArray = even.reduce(0, +) > 0 ? even : []
+            }
+        case "stroke-dashoffset": if let v = SVGValues.length(value) { dashOffset = v }
+        case "color": if let c = SVGValues.color(value) { color = c }
+        case "visibility": visible = value == "visible" || (value != "hidden" && value != "collapse" && visible)
+        case "display": displayed = value != "none"
+        default: break
+        }
+    }
+
+    static func fraction(_ value: String) -> Double? {
+        if value.hasSuffix("%"), let v = Double(value.dropLast()) { return Color.unit(v / 100) }
+        return Double(value).map(Color.unit)
+    }
+
+    static func paint(_ value: String) -> Paint? {
+        if value == "none" { return Paint.none }
+        if value == "currentColor" { return .currentColor }
+        if value.hasPrefix("url(") {
+            guard let close = value.firstIndex(of: ")") else { return nil }
+            var id = value[value.index(value.startIndex, offsetBy: 4)..<close].trimmingCharacters(in: .whitespaces)
+            id = id.trimmingCharacters(in: CharacterSet(charactersIn: "'\""))
+            guard id.hasPrefix("#") else { return nil }
+            let rest = value[value.index(after: close)...].trimmingCharacters(in: .whitespaces)
+            let fallback: Color? = rest.isEmpty ? nil : (rest == "none" ? nil : SVGValues.color(rest))
+            return .reference(String(id.dropFirst()), fallback: fallback)
+        }
+        return SVGValues.color(value).map(Paint.color)
+    }
+
+    /// The style of `e`: its parent's inherited properties, then its presentation attributes, the sheet's
+    /// rules that match it (lowest specificity first), and its `style` attribute last.
+    static func computed(for e: SVGElement, parent: SVGStyle, sheet: [CSSRule]) -> SVGStyle {
+        var s = parent.inherited
+        for name in properties { if let v = e.attributes[name] { s.apply(name, v, parent: parent) } }
+        for rule in sheet.filter({ $0.matches(e) }).sorted(by: { ($0.specificity, $0.order) < ($1.specificity, $1.order) }) {
+            for (name, value) in rule.declarations { s.apply(name, value, parent: parent) }
+        }
+        if let style = e.attributes["style"] {
+            for (name, value) in CSS.declarations(Substring(style)) { s.apply(name, value, parent: parent) }
+        }
+        return s
+    }
+
+    static let properties = [
+        "fill", "fill-opacity", "fill-rule", "stroke", "stroke-width", "stroke-opacity", "stroke-linecap", "stroke-linejoin",
+        "stroke-miterlimit", "stroke-dasharray", "stroke-dashoffset", "opacity", "color", "visibility", "display",
+    ]
+}

@@ -1,0 +1,132 @@
+/// An SVG file read into a tree of elements by Foundation's XMLParser (libxml2), never by hand: entity
+/// references and external resources are not followed, and the size, element count and depth are
+/// bounded, so a hostile file is refused quickly with its line and column.
+import Foundation
+import ReelDocument
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
+
+/// One element: its local name, attributes, children and text (for `<style>`), with where it starts.
+final class SVGElement {
+    let name: String
+    let attributes: [String: String]
+    var children: [SVGElement] = []
+    var text = ""
+    let location: SourceLocation
+
+    init(name: String, attributes: [String: String], location: SourceLocation) {
+        self.name = name
+        self.attributes = attributes
+        self.location = location
+    }
+}
+
+/// What an SVG file may hold before it is refused.
+public enum SVGLimits {
+    public static let maximumBytes = 32 << 20
+    public static let maximumElements = 250_000
+    public static let maximumDepth = 256
+}
+
+/// Builds the element tree from XMLParser's events.
+private final class TreeBuilder: NSObject, XMLParserDelegate {
+    var stack: [SVGElement] = []
+    var root: SVGElement?
+    var count = 0
+    var refusal: (String, SourceLocation)?
+    weak var parser: XMLParser?
+
+    var here: SourceLocation { SourceLocation(line: parser?.lineNumber ?? 0, column: parser?.columnNumber ?? 0) }
+
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
+        count += 1
+        if count > SVGLimits.maximumElements {
+            refusal = ("more than \(SVGLimits.maximumElements) elements", here)
+            parser.abortParsing()
+            return
+        }
+        if stack.count >= SVGLimits.maximumDepth {
+            refusal = ("elements nested more than \(SVGLimits.maximumDepth) deep", here)
+            parser.abortParsing()
+            return
+        }
+        // Attributes keep their local names (xlink:href and href alike).
+        var local: [String: String] = [:]
+        for (k, v) in attributes {
+            let name = k.split(separator: ":").last.map(String.init) ?? k
+            if k.hasPrefix("xlink:") && local[name] != nil { continue }  // SVG 2's href wins over xlink:href
+            local[name] = v
+        }
+        let element = SVGElement(name: elementName, attributes: local, location: here)
+        if let parent = stack.last { parent.children.append(element) } else if root == nil { root = element }
+        stack.append(element)
+    }
+
+    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+        _ = stack.popLast()
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        if let top = stack.last, top.name == "style" { top.text += string }
+    }
+
+    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
+        if let top = stack.last, top.name == "style" { top.text += String(decoding: CDATABlock, as: UTF8.self) }
+    }
+
+    func parser(_ parser: XMLParser, foundExternalEntityDeclarationWithName name: String, publicID: String?, systemID: String?) {
+        refusal = ("the file declares an external entity \"\(name)\", which Reel does not read", here)
+        parser.abortParsing()
+    }
+}
+
+enum SVGTree {
+    /// The root element of an SVG document.
+    static func parse(_ data: Data, file: String) throws(DocumentError) -> SVGElement {
+        guard data.count <= SVGLimits.maximumBytes else {
+            throw DocumentError(
+                file: file, message: "the file is \(data.count >> 20) MiB, above the limit of \(SVGLimits.maximumBytes >> 20) MiB"
+            )
+        }
+        // Entities are refused outright: an SVG needs none, and they are how "billion laughs" files grow.
+        if data.range(of: Data("<!ENTITY".utf8)) != nil {
+            let prefix = data[..<(data.range(of: Data("<!ENTITY".utf8))!.lowerBound)]
+            let line = prefix.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+            throw DocumentError(
+                file: file, location: SourceLocation(line: line, column: 1),
+                message: "the file declares XML entities, which Reel does not expand",
+                fix: "replace each entity reference with its text")
+        }
+        let parser = XMLParser(data: data)
+        parser.shouldProcessNamespaces = true
+        parser.shouldResolveExternalEntities = false
+        let builder = TreeBuilder()
+        builder.parser = parser
+        parser.delegate = builder
+        let ok = parser.parse()
+        if let (message, place) = builder.refusal {
+            throw DocumentError(file: file, location: place, message: message)
+        }
+        // libxml2 recovers from some mismatched tags without failing: an element left open is an error.
+        if ok, let open = builder.stack.last {
+            throw DocumentError(
+                file: file, location: SourceLocation(line: parser.lineNumber, column: parser.columnNumber),
+                message: "not a readable SVG file: <\(open.name)> (line \(open.location.line)) is never closed")
+        }
+        guard ok, let root = builder.root else {
+            let place = SourceLocation(line: parser.lineNumber, column: parser.columnNumber)
+            let reason = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "not well-formed XML"
+            throw DocumentError(file: file, location: place, message: "not a readable SVG file: \(reason)")
+        }
+        guard root.name == "svg" else {
+            throw DocumentError(
+                file: file, location: root.location, message: "the root element is <\(root.name)>, not <svg>")
+        }
+        return root
+    }
+}

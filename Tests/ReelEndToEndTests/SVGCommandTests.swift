@@ -1,0 +1,47 @@
+/// An SVG file alone through the CLI: `reel still icon.svg --width W` draws its viewport at W pixels
+/// wide (the scale follows), `reel render` makes a clip of it, an element Reel does not draw yet is
+/// named with its line, and a malformed file is one located error.
+import Foundation
+import ReelMedia
+import Testing
+
+@Suite struct SVGCommandTests {
+    static let icon = """
+        <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 100">
+          <rect x="0" y="0" width="100" height="100" fill="#ff0000"/>
+          <circle cx="150" cy="50" r="40" fill="rgb(0, 0, 255)"/>
+          <text x="10" y="10">later</text>
+        </svg>
+        """
+
+    @Test func aStillAtAWidth() throws {
+        let ws = try Workspace()
+        let svg = ws.write("icon.svg", Self.icon)
+        let r = try runReel(["still", svg, "--at", "0", "-o", ws.file("icon.png"), "--width", "300"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("icon.svg: line 4: <text> is not supported yet"), "\(r.stderr)")
+        let png = try ImageFile.read(path: ws.file("icon.png"))
+        #expect(png.width == 300 && png.height == 150)
+        func pixel(_ x: Int, _ y: Int) -> [UInt8] { Array(png.rgba[(y * 300 + x) * 4..<(y * 300 + x) * 4 + 4]) }
+        #expect(pixel(75, 75) == [255, 0, 0, 255])  // the red square's centre (50, 50) at 1.5 px per unit
+        #expect(pixel(225, 75) == [0, 0, 255, 255])  // the circle's centre
+        #expect(pixel(150, 5)[3] == 0)  // between them: transparent
+    }
+
+    @Test func aClipOfAnSVG() throws {
+        let ws = try Workspace()
+        let svg = ws.write("icon.svg", Self.icon)
+        let r = try runReel(["render", svg, "-o", ws.file("icon.mp4"), "--duration", "0.5", "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(FileManager.default.fileExists(atPath: ws.file("icon.mp4")))
+    }
+
+    @Test func aMalformedFileIsOneLocatedError() throws {
+        let ws = try Workspace()
+        let svg = ws.write("bad.svg", "<svg xmlns=\"http://www.w3.org/2000/svg\">\n  <rect width=\"1\"\n</svg>")
+        let r = try runReel(["still", svg, "--at", "0", "-o", ws.file("bad.png")])
+        #expect(r.status == 1)
+        #expect(r.stderr.hasPrefix("error: \(svg):3:"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: ws.file("bad.png")))
+    }
+}

@@ -1,0 +1,154 @@
+/// SVG reading against hand-computed values: colours in every CSS syntax, the transform list's order,
+/// preserveAspectRatio, shapes as the specification starts them, the cascade, and hostile files refused
+/// with their line (entities, deep nesting, malformed XML) or drawn safely (a `use` that refers to
+/// itself, numbers past any range).
+import Foundation
+import ReelDocument
+import ReelGeometry
+import ReelScene
+import Testing
+
+@testable import ReelSVG
+
+@Suite struct SVGReadingTests {
+    func near(_ a: Double, _ b: Double) -> Bool { abs(a - b) < 1e-9 }
+
+    func image(_ text: String) throws(DocumentError) -> SVGImage {
+        try SVGImport.image(Data(text.utf8), file: "t.svg", name: "t")
+    }
+
+    @Test func coloursInEveryCSSSyntax() {
+        #expect(SVGValues.color("#f00") == Color(red: 1, green: 0, blue: 0))
+        #expect(SVGValues.color("#FF000080") == Color(red: 1, green: 0, blue: 0, alpha: 128.0 / 255))
+        #expect(SVGValues.color("rgb(255, 0, 0)") == Color(red: 1, green: 0, blue: 0))
+        #expect(SVGValues.color("rgb(100%, 50%, 0%)") == Color(red: 1, green: 0.5, blue: 0))
+        #expect(SVGValues.color("rgba(0, 0, 255, 0.25)") == Color(red: 0, green: 0, blue: 1, alpha: 0.25))
+        #expect(SVGValues.color("hsl(120, 100%, 50%)") == Color(red: 0, green: 1, blue: 0))
+        // rebeccapurple is #663399 (CSS Color 4).
+        #expect(SVGValues.color("RebeccaPurple") == Color(red: 0x66 / 255.0, green: 0x33 / 255.0, blue: 0x99 / 255.0))
+        #expect(SVGValues.color("transparent") == .clear)
+        #expect(SVGValues.color("#12") == nil && SVGValues.color("bluish") == nil)
+    }
+
+    @Test func transformListsApplyRightmostFirst() throws {
+        let t = try #require(SVGValues.transform("translate(10 20) scale(2)"))
+        #expect(t.apply(Point(x: 1, y: 1)) == Point(x: 12, y: 22))
+        let r = try #require(SVGValues.transform("rotate(90 10 10)"))
+        let p = r.apply(Point(x: 20, y: 10))
+        #expect(near(p.x, 10) && near(p.y, 20))
+        #expect(SVGValues.transform("scale(1, 2, 3)") == nil)
+    }
+
+    @Test func lengthsInEveryUnit() {
+        #expect(SVGValues.length("1in") == 96)
+        #expect(near(SVGValues.length("25.4mm")!, 96))
+        #expect(SVGValues.length("12pt") == 16)
+        #expect(SVGValues.length("50%", percentOf: 300) == 150)
+        #expect(SVGValues.length("1e400") == nil)
+    }
+
+    /// viewBox 0 0 100 50 in a 200 × 200 viewport: meet scales by 2 and centres vertically (50 down);
+    /// slice scales by 4 and centres horizontally (−100); none stretches (2, 4).
+    @Test func preserveAspectRatio() {
+        let b = [0.0, 0, 100, 50], size = Size(width: 200, height: 200)
+        let meet = SVGImportFit.fit(b, size, nil)
+        #expect(meet.a == 2 && meet.d == 2 && meet.tx == 0 && meet.ty == 50)
+        let slice = SVGImportFit.fit(b, size, "xMidYMid slice")
+        #expect(slice.a == 4 && slice.d == 4 && slice.tx == -100 && slice.ty == 0)
+        let none = SVGImportFit.fit(b, size, "none")
+        #expect(none.a == 2 && none.d == 4 && none.tx == 0 && none.ty == 0)
+        let maxMeet = SVGImportFit.fit(b, size, "xMaxYMax meet")
+        #expect(maxMeet.ty == 100)
+    }
+
+    @Test func elementsWithIDsAreNamedLayersAndTheCascadeApplies() throws {
+        let svg = try image(
+            """
+            <svg xmlns="http://www.w3.org/2000/svg" width="40" height="20">
+              <style>rect { fill: blue } .warm { fill: orange } #hot { fill: red }</style>
+              <g id="group" fill="green" opacity="0.5">
+                <rect id="a" width="10" height="10"/>
+                <rect id="b" class="warm" width="10" height="10"/>
+                <rect id="hot" class="warm" width="10" height="10" style="stroke: black; stroke-width: 2"/>
+                <circle id="c" r="5"/>
+              </g>
+            </svg>
+            """)
+        #expect(svg.width == 40 && svg.height == 20 && svg.layer.name == "t")
+        let g = try #require(svg.layer.sublayers.first)
+        #expect(g.name == "t/group" && g.opacity == 0.5)
+        let fills = g.sublayers.map { $0.shape.fillColor }
+        #expect(g.sublayers.map(\.name) == ["t/a", "t/b", "t/hot", "t/c"])
+        // A sheet's type rule beats the inherited green; class beats type; id beats class.
+        #expect(fills[0] == Color(red: 0, green: 0, blue: 1))
+        #expect(fills[1] == SVGValues.color("orange"))
+        #expect(fills[2] == Color(red: 1, green: 0, blue: 0))
+        #expect(fills[3] == SVGValues.color("green"))  // inherited from the group
+        #expect(g.sublayers[2].shape.strokeColor == .black && g.sublayers[2].shape.stroke.lineWidth == 2)
+        // SVG's default miter limit is 4, not Core Animation's 10.
+        #expect(g.sublayers[2].shape.stroke.miterLimit == 4)
+    }
+
+    @Test func entitiesAreRefusedWithTheirLine() {
+        let billionLaughs = """
+            <?xml version="1.0"?>
+            <!DOCTYPE svg [
+              <!ENTITY a "aaaaaaaaaa">
+              <!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">
+            ]>
+            <svg xmlns="http://www.w3.org/2000/svg"><text>&b;</text></svg>
+            """
+        #expect {
+            try image(billionLaughs)
+        } throws: { error in
+            let e = error as? DocumentError
+            return e?.location?.line == 3 && e?.message.contains("entities") == true
+        }
+    }
+
+    @Test func deepNestingAndMalformedXMLAreLocatedErrors() {
+        let deep =
+            "<svg xmlns=\"http://www.w3.org/2000/svg\">" + String(repeating: "<g>", count: 300)
+            + String(repeating: "</g>", count: 300) + "</svg>"
+        #expect {
+            try image(deep)
+        } throws: { ($0 as? DocumentError)?.message.contains("nested more than 256") == true }
+        #expect {
+            try image("<svg xmlns=\"http://www.w3.org/2000/svg\">\n<rect width=\"1\" height=\"1\">\n</svg>")
+        } throws: { ($0 as? DocumentError)?.location?.line == 3 }
+        #expect {
+            try image("<html></html>")
+        } throws: { ($0 as? DocumentError)?.message == "the root element is <html>, not <svg>" }
+    }
+
+    @Test func aUseThatRefersToItselfIsLeftOutWithAWarning() throws {
+        let svg = try image(
+            """
+            <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">
+              <g id="loop"><use xlink:href="#loop"/><rect width="5" height="5"/></g>
+              <use href="#missing"/>
+              <filter id="f"/><foreignObject/>
+            </svg>
+            """)
+        #expect(svg.warnings.contains { $0.contains("refers back to itself") })
+        #expect(svg.warnings.contains { $0.hasPrefix("line 3:") && $0.contains("points at nothing") })
+        #expect(svg.warnings.contains { $0 == "line 4: <foreignObject> is not supported yet and is left out" })
+    }
+
+    /// Shapes start where the specification says, which is where dashes and strokeEnd begin: a circle
+    /// at (cx + r, cy), a rounded rect at (x + rx, y).
+    @Test func shapesStartWhereTheSpecificationSays() throws {
+        let svg = try image(
+            """
+            <svg xmlns="http://www.w3.org/2000/svg">
+              <circle cx="50" cy="40" r="10"/><rect x="10" y="20" width="30" height="20" rx="5"/>
+              <polyline points="0,0 10,0 10"/>
+            </svg>
+            """)
+        let circle = svg.layer.sublayers[0].shape.path, rect = svg.layer.sublayers[1].shape.path
+        #expect(circle.elements.first == .move(Point(x: 60, y: 40)))
+        #expect(rect.elements.first == .move(Point(x: 15, y: 20)))
+        // An odd number of coordinates drops the last one.
+        #expect(svg.layer.sublayers[2].shape.path.elements.count == 2)
+    }
+}
