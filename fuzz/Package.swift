@@ -19,6 +19,7 @@ let package = Package(
         .executableTarget(name: "FuzzPreset", dependencies: ["FuzzSupport", .product(name: "Reel", package: "Reel")]),
         .executableTarget(name: "FuzzManifest", dependencies: ["FuzzSupport", .product(name: "Reel", package: "Reel")]),
         .executableTarget(name: "FuzzText", dependencies: ["FuzzSupport", .product(name: "Reel", package: "Reel")]),
+        .executableTarget(name: "FuzzSVG", dependencies: ["FuzzSupport", .product(name: "Reel", package: "Reel")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -12,6 +12,7 @@
 #   preset    an output preset file (Preset.decode(yaml:file:name:))
 #   manifest  a batch manifest, as YAML and as JSON (BatchManifest.decode)
 #   text      text layout (Typesetter: bidi, fallback, shaping, wrapping, truncation) and glyph outlines
+#   svg       an SVG file (SVGImport: XML, styles, shapes, use) imported into layers
 #   all       each of them, SECONDS each
 #
 # Seeds come from examples/ and presets/ (and fuzz/seeds/); the corpus grows in fuzz/work/corpus/TARGET
@@ -26,7 +27,7 @@ cd "$(dirname "$0")/.."
 # shellcheck disable=SC1091 # (puts the toolchain on PATH)
 . scripts/env.sh
 
-targets=(json yaml path preset manifest text)
+targets=(json yaml path preset manifest text svg)
 target=${1:-}
 seconds=${2:-600}
 if [[ -z $target || ! " ${targets[*]} all " =~ \ $target\  ]]; then
@@ -42,6 +43,7 @@ product() {
     preset) echo FuzzPreset ;;
     manifest) echo FuzzManifest ;;
     text) echo FuzzText ;;
+    svg) echo FuzzSVG ;;
   esac
 }
 
@@ -123,6 +125,7 @@ dictionary() {
     manifest) sources=(Sources/Reel/Manifest.swift Sources/Reel/Preset.swift) ;;
     path) cp fuzz/dicts/path.dict "$out" && echo "$out" && return ;;
     text) cp fuzz/dicts/text.dict "$out" && echo "$out" && return ;;
+    svg) sources=(Sources/ReelSVG/*.swift) ;;
   esac
   grep -ohE '"[A-Za-z][A-Za-z0-9.-]*"' "${sources[@]}" | sort -u >"$out"
   if [[ $name != json ]]; then cat fuzz/dicts/yaml.dict >>"$out"; fi
@@ -138,7 +141,7 @@ run() {
   seed "$name"
   dict=$(dictionary "$name")
   case $name in
-    json | yaml) max_len=16384 ;;
+    json | yaml | svg) max_len=16384 ;;
     *) max_len=4096 ;;
   esac
   local mode=()

@@ -93,6 +93,13 @@ enum SVGTree {
                 file: file, message: "the file is \(data.count >> 20) MiB, above the limit of \(SVGLimits.maximumBytes >> 20) MiB"
             )
         }
+        // UTF-8 only: Foundation's XMLParser traps on some invalid sequences in names (found by fuzzing),
+        // and an SVG in another encoding is rare enough to ask for a re-save.
+        if let (line, column) = Self.invalidUTF8(data) {
+            throw DocumentError(
+                file: file, location: SourceLocation(line: line, column: column),
+                message: "the file is not valid UTF-8 here", fix: "save the SVG as UTF-8")
+        }
         // Entities are refused outright: an SVG needs none, and they are how "billion laughs" files grow.
         if data.range(of: Data("<!ENTITY".utf8)) != nil {
             let prefix = data[..<(data.range(of: Data("<!ENTITY".utf8))!.lowerBound)]
@@ -128,5 +135,25 @@ enum SVGTree {
                 file: file, location: root.location, message: "the root element is <\(root.name)>, not <svg>")
         }
         return root
+    }
+
+    /// Where the first byte that is not UTF-8 is (line and column, from 1), or nil when all is.
+    static func invalidUTF8(_ data: Data) -> (Int, Int)? {
+        var line = 1, column = 1
+        var decoder = UTF8()
+        var bytes = data.makeIterator()
+        while true {
+            switch decoder.decode(&bytes) {
+            case .scalarValue(let s):
+                if s == "\n" {
+                    line += 1
+                    column = 1
+                } else {
+                    column += 1
+                }
+            case .emptyInput: return nil
+            case .error: return (line, column)
+            }
+        }
     }
 }

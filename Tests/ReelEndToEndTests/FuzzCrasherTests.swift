@@ -4,6 +4,7 @@ import Foundation
 import Reel
 import ReelDocument
 import ReelGeometry
+import ReelSVG
 import Testing
 
 @testable import ReelScene
@@ -33,6 +34,13 @@ import Testing
             #expect(p.isFinite, "\(name) parsed to a non-finite path")
             _ = p.flattenedEdges()
             _ = Stroker.outline(p, style: StrokeStyle(), tolerance: 0.1)
+        } else if name.hasPrefix("svg-") {
+            // An SVG file, imported into layers as the fuzz target does.
+            do {
+                _ = try SVGImport.image(Data(bytes), file: name, name: "svg")
+            } catch {
+                #expect(!error.description.isEmpty)
+            }
         } else if name.hasPrefix("preset-") {
             do {
                 _ = try Preset.decode(yaml: String(decoding: bytes, as: UTF8.self), file: name, name: "p")

@@ -116,6 +116,13 @@ import Testing
         #expect {
             try image("<svg xmlns=\"http://www.w3.org/2000/svg\">\n<rect width=\"1\" height=\"1\">\n</svg>")
         } throws: { ($0 as? DocumentError)?.location?.line == 3 }
+        // Not UTF-8 (a name with bytes C5 C5, which once trapped inside Foundation's XMLParser).
+        var bytes = Array("<svg xmlns=\"http://www.w3.org/2000/svg\">\n<rect w".utf8)
+        bytes += [0xC5, 0xC5]
+        bytes += Array("=\"2\"/></svg>".utf8)
+        #expect {
+            try SVGImport.image(Data(bytes), file: "t.svg", name: "t")
+        } throws: { ($0 as? DocumentError).map { $0.location == SourceLocation(line: 2, column: 8) } == true }
         #expect {
             try image("<html></html>")
         } throws: { ($0 as? DocumentError)?.message == "the root element is <html>, not <svg>" }
