@@ -84,7 +84,8 @@ let package = Package(
         .testTarget(
             name: "ReelEndToEndTests",
             dependencies: [
-                "Reel", "ReelDocument", "ReelMedia", "ReelRaster", "ReelRender", "ReelScene", "ReelTestSupport", "ReelText",
+                "Reel", "ReelDocument", "ReelMedia", "ReelRaster", "ReelRender", "ReelScene", "ReelSVG", "ReelTestSupport",
+                "ReelText",
                 "reel",
                 "star-button-swift",
                 .product(name: "Yams", package: "Yams"),
