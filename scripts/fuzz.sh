@@ -47,6 +47,8 @@ product() {
   esac
 }
 
+# Leaks inside the toolchain (with their reasons in the file) are not Reel's: suppressed by name.
+export LSAN_OPTIONS="suppressions=$PWD/fuzz/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 scratch=.build-fuzz
 work=fuzz/work
 # The fuzz package pins what the main package pins (only the main one's pins are reviewed).
