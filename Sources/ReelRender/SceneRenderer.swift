@@ -90,17 +90,26 @@ public struct SceneRenderer: Sendable {
             body += scope.textCommands(layer, toDevice3D: toDevice3D, toDevice: toDevice)
         case .shape:
             let shape = layer.shape
+            let rule: FillRule = shape.fillRule == .evenOdd ? .evenOdd : .nonZero
             if let fill = shape.fillColor, fill.alpha > 0, !shape.path.isEmpty {
-                body.append(
-                    .fill(
-                        path: shape.path.applying(toDevice3D), color: fill, rule: shape.fillRule == .evenOdd ? .evenOdd : .nonZero
-                    ))
+                if let g = shape.fillGradient {
+                    body.append(
+                        .fill(
+                            path: shape.path.applying(toDevice3D), paint: .gradient(Self.gradient(g, toDevice: toDevice)),
+                            opacity: fill.alpha, rule: rule))
+                } else {
+                    body.append(.fill(path: shape.path.applying(toDevice3D), color: fill, rule: rule))
+                }
             }
             if let stroke = shape.strokeColor, stroke.alpha > 0, !shape.path.isEmpty, shape.stroke.lineWidth > 0 {
                 // Stroked in the layer's own space, so a non-uniform scale shapes the pen as it does on iOS.
                 if toDevice3D.isAffineOnPlane {
+                    let paint: Paint =
+                        shape.strokeGradient.map { .gradient(Self.gradient($0, toDevice: toDevice)) } ?? .solid(stroke)
                     body.append(
-                        .stroke(path: shape.path, style: shape.stroke, transform: toDevice, paint: .solid(stroke), opacity: 1))
+                        .stroke(
+                            path: shape.path, style: shape.stroke, transform: toDevice, paint: paint,
+                            opacity: shape.strokeGradient == nil ? 1 : stroke.alpha))
                 } else {
                     // In perspective: outline in the layer's space, then project the outline.
                     let outline = Stroker.outline(
@@ -212,6 +221,16 @@ public struct SceneRenderer: Sendable {
     /// CSS/Sketch blur b to `shadowRadius = b / 2`, and a CSS blur b is a Gaussian of σ = b / 2, so
     /// σ = shadowRadius.
     public static func shadowSigma(radius: Double) -> Double { max(radius, 0) }
+
+    /// A shape's gradient paint in device space.
+    static func gradient(_ g: ShapeGradient, toDevice: Transform2D) -> Gradient {
+        let kind: Gradient.Kind
+        switch g.kind {
+        case .axial(let s, let e): kind = .axial(start: s, end: e)
+        case .radial(let c, let r): kind = .radial(center: c, radiusX: r, radiusY: r)
+        }
+        return Gradient(kind: kind, colors: g.colors, locations: g.locations, transform: g.transform.concatenating(toDevice))
+    }
 
     /// A gradient layer's ramp in device space. Points are unit coordinates of the bounds; the
     /// parameter is computed in the layer's own (point) space, as CORE-ANIMATION.md §9.2 states it.

@@ -66,6 +66,8 @@ struct Importer {
     /// `use` elements being expanded, to refuse a reference back into itself.
     var expanding: [ObjectIdentifier] = []
     var drawn = 0
+    /// What user-space percentages are of (the root's viewBox, or its size).
+    var viewportSize = Size(width: 100, height: 100)
 
     static let maximumDrawn = 100_000
     static let notDrawn: Set<String> = [
@@ -91,6 +93,8 @@ struct Importer {
 
     mutating func run() -> SVGImage {
         let (w, h, viewBox) = viewport(of: root, width: nil, height: nil)
+        let box = root.attributes["viewBox"].flatMap(SVGValues.numbers).flatMap { $0.count == 4 ? $0 : nil }
+        viewportSize = box.map { Size(width: $0[2], height: $0[3]) } ?? Size(width: w, height: h)
         var layer = Layer(name: unique(prefix))
         layer.bounds = Rect(x: 0, y: 0, width: w, height: h)
         layer.anchorPoint = .zero
@@ -200,24 +204,47 @@ struct Importer {
 
     /// Fill and stroke of a shape layer.
     mutating func paint(_ layer: inout Layer, _ s: SVGStyle, _ e: SVGElement) {
+        let box = layer.shape.path.bounds()
+        var gradient: ShapeGradient?
         func resolve(_ p: Paint, opacity: Double) -> Color? {
             var c: Color?
+            gradient = nil
             switch p {
             case .none: c = nil
             case .color(let color): c = color
             case .currentColor: c = s.color
             case .reference(let id, let fallback):
-                warn(e, "the paint url(#\(id)) (gradients and patterns) is not supported yet")
-                c = fallback
+                guard let server = ids[id] else {
+                    // A reference to nothing paints the fallback, or nothing.
+                    c = fallback
+                    break
+                }
+                guard server.name == "linearGradient" || server.name == "radialGradient" else {
+                    warn(e, "the paint url(#\(id)) (a <\(server.name)>) is not supported yet")
+                    c = fallback
+                    break
+                }
+                var notes: [String] = []
+                switch SVGGradients.paint(server, ids: ids, box: box, viewport: viewportSize, warn: { notes.append($0) }) {
+                case .gradient(let g):
+                    gradient = g
+                    c = .white  // its alpha carries the opacity
+                case .color(let color): c = color
+                // No stops, or a bounding box with no area: the fallback colour if there is one.
+                case .nothing: c = fallback
+                }
+                for n in notes { warn(server, n) }
             }
             guard var color = c else { return nil }
             color.alpha *= opacity
             return color
         }
         layer.shape.fillColor = resolve(s.fill, opacity: s.fillOpacity)
+        layer.shape.fillGradient = gradient
         layer.shape.fillRule = s.fillRuleEvenOdd ? .evenOdd : .nonZero
         if let stroke = resolve(s.stroke, opacity: s.strokeOpacity), s.strokeWidth > 0 {
             layer.shape.strokeColor = stroke
+            layer.shape.strokeGradient = gradient
             layer.shape.stroke.lineWidth = s.strokeWidth
             layer.shape.stroke.lineCap = s.lineCap
             layer.shape.stroke.lineJoin = s.lineJoin

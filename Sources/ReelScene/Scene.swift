@@ -35,11 +35,37 @@ public struct ReplicatorProperties: Sendable {
     }
 }
 
+/// A colour ramp painting a shape layer's fill or stroke (what an SVG gradient imports as; Core
+/// Animation has only `CAGradientLayer`): axial or radial, in the layer's own coordinates.
+public struct ShapeGradient: Sendable, Hashable {
+    public enum Kind: Sendable, Hashable {
+        case axial(start: Point, end: Point)
+        case radial(center: Point, radius: Double)
+    }
+    public var kind: Kind
+    public var colors: [Color]
+    /// Stop positions, 0…1, increasing (outside them the end colours hold).
+    public var locations: [Double]
+    /// From the gradient's own space to the layer's.
+    public var transform: Transform2D
+
+    public init(kind: Kind, colors: [Color], locations: [Double], transform: Transform2D = .identity) {
+        self.kind = kind
+        self.colors = colors
+        self.locations = locations
+        self.transform = transform
+    }
+}
+
 /// `CAShapeLayer`'s own properties, with its defaults (CORE-ANIMATION.md §9.1).
 public struct ShapeProperties: Sendable {
     public var path = Path()
     public var fillColor: Color? = .black
+    /// Paints the fill instead of `fillColor` (with `fillColor`'s alpha as its opacity) when set.
+    public var fillGradient: ShapeGradient?
     public var strokeColor: Color?
+    /// Paints the stroke instead of `strokeColor` (with its alpha as the opacity) when set.
+    public var strokeGradient: ShapeGradient?
     public var fillRule: FillRuleName = .nonZero
     public var stroke = StrokeStyle()
 

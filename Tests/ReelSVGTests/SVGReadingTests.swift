@@ -158,4 +158,32 @@ import Testing
         // An odd number of coordinates drops the last one.
         #expect(svg.layer.sublayers[2].shape.path.elements.count == 2)
     }
+
+    /// A bounding-box gradient maps its unit square onto the shape's box (x 10…50, y 20…40) after its
+    /// gradientTransform; stops come through href; one stop paints a colour; a shape with no area takes
+    /// the fallback colour.
+    @Test func gradientsBecomeShapePaints() throws {
+        let svg = try image(
+            """
+            <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">
+              <linearGradient id="base"><stop offset="0" stop-color="red"/><stop offset="100%" stop-color="blue" stop-opacity="0.5"/></linearGradient>
+              <linearGradient id="lg" xlink:href="#base" x2="0" y2="1" gradientTransform="scale(0.5)"/>
+              <radialGradient id="one"><stop offset="0.3" style="stop-color: lime"/></radialGradient>
+              <rect x="10" y="20" width="40" height="20" fill="url(#lg)" fill-opacity="0.5"/>
+              <rect width="5" height="5" fill="url(#one)"/>
+              <line x2="10" stroke="url(#lg) green"/>
+            </svg>
+            """)
+        let rect = svg.layer.sublayers[0].shape
+        let g = try #require(rect.fillGradient)
+        #expect(g.kind == .axial(start: Point(x: 0, y: 0), end: Point(x: 0, y: 1)))
+        #expect(g.colors == [Color(red: 1, green: 0, blue: 0), Color(red: 0, green: 0, blue: 1, alpha: 0.5)])
+        #expect(g.locations == [0, 1])
+        #expect(g.transform.apply(Point(x: 1, y: 1)) == Point(x: 30, y: 30))  // scale(0.5), then the box
+        #expect(rect.fillColor?.alpha == 0.5)
+        #expect(svg.layer.sublayers[1].shape.fillGradient == nil)
+        #expect(svg.layer.sublayers[1].shape.fillColor == SVGValues.color("lime"))
+        #expect(svg.layer.sublayers[2].shape.strokeGradient == nil)
+        #expect(svg.layer.sublayers[2].shape.strokeColor == SVGValues.color("green"))
+    }
 }
