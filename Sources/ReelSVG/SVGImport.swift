@@ -197,9 +197,82 @@ struct Importer {
             warn(e, "<\(e.name)> is not supported yet and is left out")
             return nil
         }
+        if let reference = style.clipPath {
+            // A reference to nothing, or a CSS shape (circle(), inset()…) Reel does not draw yet: the
+            // element is drawn unclipped, as resvg and librsvg both do.
+            if let id = SVGStyle.referencedID(reference), let clip = ids[id], clip.name == "clipPath" {
+                layer.mask = clipMask(clip, for: layer)
+            } else {
+                warn(e, "clip-path \"\(reference)\" is not a <clipPath> Reel can use; the element is not clipped")
+            }
+        }
+        if let reference = style.mask {
+            warn(e, "mask \"\(reference)\" is not supported yet and is ignored")
+        }
         layer.transform = Transform3D(transform).concatenating(layer.transform)
         if style.opacity < 1 { layer.opacity = style.opacity }
         return layer
+    }
+
+    /// A `clipPath` as a mask layer: its shapes filled opaque with their clip-rule, in the clipped
+    /// element's coordinates (or its bounding box's, for objectBoundingBox units), after the clip path's
+    /// own transform.
+    mutating func clipMask(_ clip: SVGElement, for layer: Layer) -> Layer {
+        var mask = Layer(name: unique("\(layer.name)/clip"))
+        var place = Transform2D.identity
+        if clip.attributes["clipPathUnits"] == "objectBoundingBox" {
+            guard let b = Self.bounds(of: layer), b.width > 0, b.height > 0 else { return mask }  // clips everything
+            place = Transform2D(a: b.width, b: 0, c: 0, d: b.height, tx: b.minX, ty: b.minY)
+        }
+        if let t = clip.attributes["transform"] {
+            guard let parsed = SVGValues.transform(t) else { return mask }
+            place = parsed.concatenating(place)
+        }
+        mask.transform = Transform3D(place)
+        if clip.attributes["clip-path"] != nil { warn(clip, "clip-path on a <clipPath> is not supported yet and is ignored") }
+        let clipStyle = SVGStyle.computed(for: clip, parent: SVGStyle(), sheet: sheet)
+        for (i, child) in clip.children.enumerated() {
+            var element = child
+            var offset = Transform2D.identity
+            if child.name == "use", let href = child.attributes["href"], href.hasPrefix("#"),
+                let target = ids[String(href.dropFirst())]
+            {
+                // A use inside a clip path may point at a shape only.
+                element = target
+                offset = .translation(
+                    x: SVGValues.length(child.attributes["x"]) ?? 0, y: SVGValues.length(child.attributes["y"]) ?? 0)
+            }
+            guard ["rect", "circle", "ellipse", "line", "polyline", "polygon", "path"].contains(element.name) else {
+                if !Self.notDrawn.contains(child.name) { warn(child, "<\(child.name)> in a <clipPath> is not supported yet") }
+                continue
+            }
+            let style = SVGStyle.computed(for: element, parent: clipStyle, sheet: sheet)
+            guard style.displayed, style.visible, let path = SVGShapes.path(of: element) else { continue }
+            var shape = Layer(name: unique("\(mask.name)/\(element.name)[\(i)]"), type: .shape)
+            shape.shape.path = path
+            shape.shape.fillColor = .black
+            shape.shape.fillRule = style.clipRuleEvenOdd ? .evenOdd : .nonZero
+            var t = element.attributes["transform"].flatMap(SVGValues.transform) ?? .identity
+            if element !== child {
+                // The used shape's own transform, then the use's x and y, then the use's transform.
+                t = t.concatenating(offset).concatenating(child.attributes["transform"].flatMap(SVGValues.transform) ?? .identity)
+            }
+            shape.transform = Transform3D(t)
+            mask.sublayers.append(shape)
+        }
+        return mask
+    }
+
+    /// A layer tree's bounding box in its own coordinates (its transform not applied; its sublayers'
+    /// are): what objectBoundingBox units are relative to.
+    static func bounds(of layer: Layer) -> Rect? {
+        var box: Rect? = layer.type == .shape ? layer.shape.path.bounds() : nil
+        for sub in layer.sublayers {
+            guard let b = bounds(of: sub) else { continue }
+            let placed = b.applying(sub.transform.affine)
+            box = box.map { $0.union(placed) } ?? placed
+        }
+        return box
     }
 
     /// Fill and stroke of a shape layer.

@@ -118,15 +118,21 @@ struct SVGStyle {
     var dashOffset = 0.0
     var color: Color = .black
     var visible = true
+    var clipRuleEvenOdd = false
     // Not inherited:
     var opacity = 1.0
     var displayed = true
+    /// `clip-path` and `mask`: `url(#id)` references, or nil.
+    var clipPath: String?
+    var mask: String?
 
     /// What a child starts from: the inherited properties (all but opacity and display).
     var inherited: SVGStyle {
         var s = self
         s.opacity = 1
         s.displayed = true
+        s.clipPath = nil
+        s.mask = nil
         return s
     }
 
@@ -183,6 +189,9 @@ struct SVGStyle {
         case "color": if let c = SVGValues.color(value) { color = c }
         case "visibility": visible = value == "visible" || (value != "hidden" && value != "collapse" && visible)
         case "display": displayed = value != "none"
+        case "clip-rule": if value == "evenodd" || value == "nonzero" { clipRuleEvenOdd = value == "evenodd" }
+        case "clip-path": clipPath = value == "none" ? nil : value
+        case "mask": mask = value == "none" ? nil : value
         default: break
         }
     }
@@ -224,5 +233,14 @@ struct SVGStyle {
     static let properties = [
         "fill", "fill-opacity", "fill-rule", "stroke", "stroke-width", "stroke-opacity", "stroke-linecap", "stroke-linejoin",
         "stroke-miterlimit", "stroke-dasharray", "stroke-dashoffset", "opacity", "color", "visibility", "display",
+        "clip-rule", "clip-path", "mask",
     ]
+
+    /// The id in `url(#id)`, or nil.
+    static func referencedID(_ value: String) -> String? {
+        guard value.hasPrefix("url("), let close = value.firstIndex(of: ")") else { return nil }
+        let id = value[value.index(value.startIndex, offsetBy: 4)..<close].trimmingCharacters(
+            in: CharacterSet(charactersIn: " '\""))
+        return id.hasPrefix("#") ? String(id.dropFirst()) : nil
+    }
 }

@@ -186,4 +186,24 @@ import Testing
         #expect(svg.layer.sublayers[2].shape.strokeGradient == nil)
         #expect(svg.layer.sublayers[2].shape.strokeColor == SVGValues.color("green"))
     }
+
+    /// A clipPath becomes the element's mask: its shapes filled opaque with their clip-rule, in
+    /// bounding-box units mapped onto the element's box (10…50 × 20…40); a clip-path that points at
+    /// nothing leaves the element unclipped, with a warning.
+    @Test func clipPathsBecomeMasks() throws {
+        let svg = try image(
+            """
+            <svg xmlns="http://www.w3.org/2000/svg">
+              <clipPath id="c" clipPathUnits="objectBoundingBox"><circle cx="0.5" cy="0.5" r="0.5" clip-rule="evenodd"/></clipPath>
+              <rect x="10" y="20" width="40" height="20" clip-path="url(#c)"/>
+              <rect width="5" height="5" clip-path="url(#nothing)"/>
+            </svg>
+            """)
+        let mask = try #require(svg.layer.sublayers[0].mask)
+        #expect(mask.transform.affine.apply(Point(x: 1, y: 1)) == Point(x: 50, y: 40))
+        #expect(mask.sublayers.count == 1 && mask.sublayers[0].shape.fillColor == .black)
+        #expect(mask.sublayers[0].shape.fillRule == .evenOdd)
+        #expect(svg.layer.sublayers[1].mask == nil)
+        #expect(svg.warnings.contains { $0.hasPrefix("line 4:") && $0.contains("not clipped") })
+    }
 }
