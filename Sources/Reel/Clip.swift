@@ -18,6 +18,8 @@ public struct Clip: Sendable {
     public var text: TextResources
     /// What loading noticed and a render says once (a fallback font used, text overflowing its bounds).
     public var notes: [Message]
+    /// SVG files shown as `contents`, imported, by the name the scene gives them.
+    public var vectors: [String: VectorContents] = [:]
 
     public init(scene: Scene, images: [String: RasterImage] = [:], text: TextResources = TextResources(), notes: [Message] = []) {
         self.scene = scene
@@ -28,7 +30,7 @@ public struct Clip: Sendable {
 
     /// A renderer for this clip (its images and fonts) drawing with `threads` threads.
     public func renderer(threads: Int) -> SceneRenderer {
-        SceneRenderer(rasterizer: Rasterizer(threads: threads), images: images, text: text)
+        SceneRenderer(rasterizer: Rasterizer(threads: threads), images: images, text: text, vectors: vectors)
     }
 }
 /// The public facade: load a scene, render it to a file.
@@ -54,8 +56,10 @@ public enum Reel {
     static func prepare(_ scene: Scene, file path: String, sandboxed: Bool) throws(ReelError) -> Clip {
         let base = URL(fileURLWithPath: path).deletingLastPathComponent()
         var images: [String: RasterImage] = [:]
+        var vectors: [String: VectorContents] = [:]
+        var svgNotes: [Message] = []
         func visit(_ layer: Layer) throws(ReelError) {
-            if let name = layer.contents, images[name] == nil {
+            if let name = layer.contents, images[name] == nil, vectors[name] == nil {
                 let file = name.hasPrefix("/") ? name : base.appendingPathComponent(name).path
                 let place = scene.contentsReferences[layer.name]
                 func failure(_ message: String, fix: String? = nil) -> ReelError {
@@ -71,12 +75,24 @@ public enum Reel {
                     throw failure(
                         "\"\(name)\": no such image file (looked for \(file))", fix: "paths are relative to the scene file")
                 }
-                do {
-                    let still = try ImageFile.read(path: file, maximumPixels: Scene.maximumPixelArea)
-                    images[name] = RasterImage(width: still.width, height: still.height, premultipliedRGBA: still.rgba)
-                } catch {
-                    throw failure(
-                        "\"\(name)\" cannot be read as an image: \(error.message)", fix: "give a PNG, JPEG or WebP file")
+                if URL(fileURLWithPath: file).pathExtension.lowercased() == "svg" {
+                    // Drawn as vectors, fitted by contentsGravity at whatever size the bounds have.
+                    do {
+                        let svg = try SVGImport.load(contentsOf: file, name: layer.name + "/contents")
+                        vectors[name] = VectorContents(
+                            layer: Scene.present(svg.layer, at: 0), size: Size(width: svg.width, height: svg.height))
+                        svgNotes += svg.warnings.map { Message("\(name): \($0)") }
+                    } catch {
+                        throw failure("\"\(name)\" cannot be read as SVG: \(error.description)", fix: "give a valid SVG file")
+                    }
+                } else {
+                    do {
+                        let still = try ImageFile.read(path: file, maximumPixels: Scene.maximumPixelArea)
+                        images[name] = RasterImage(width: still.width, height: still.height, premultipliedRGBA: still.rgba)
+                    } catch {
+                        throw failure(
+                            "\"\(name)\" cannot be read as an image: \(error.message)", fix: "give a PNG, JPEG or WebP file")
+                    }
                 }
             }
             for sublayer in layer.sublayers { try visit(sublayer) }
@@ -84,8 +100,10 @@ public enum Reel {
         }
         for layer in scene.layers { try visit(layer) }
         let text = try loadFonts(for: scene, file: path, sandboxed: sandboxed)
-        let notes = scene.importNotes.map { Message($0) } + textNotes(for: scene, text: text)
-        return Clip(scene: scene, images: images, text: text, notes: notes)
+        let notes = scene.importNotes.map { Message($0) } + svgNotes + textNotes(for: scene, text: text)
+        var clip = Clip(scene: scene, images: images, text: text, notes: notes)
+        clip.vectors = vectors
+        return clip
     }
 
     public static func loadScene(_ path: String, overrides: SceneOverrides = SceneOverrides()) throws(ReelError) -> Scene {

@@ -12,12 +12,17 @@ public struct SceneRenderer: Sendable {
     public var images: [String: RasterImage]
     /// The fonts text layers name, and the typesetter.
     public var text: TextResources
+    /// Vector pictures for layers' `contents` (SVG files), by the name the scene gives.
+    public var vectors: [String: VectorContents] = [:]
     /// The frame in device pixels while a display list is made: text wholly outside it is left out.
     /// Nil where something could bring it into view (under a shadow, whose blur and offset reach out).
     var visibleArea: Rect?
 
-    public init(rasterizer: Rasterizer = Rasterizer(), images: [String: RasterImage] = [:], text: TextResources = TextResources())
-    {
+    public init(
+        rasterizer: Rasterizer = Rasterizer(), images: [String: RasterImage] = [:], text: TextResources = TextResources(),
+        vectors: [String: VectorContents] = [:]
+    ) {
+        self.vectors = vectors
         self.rasterizer = rasterizer
         self.images = images
         self.text = text
@@ -82,6 +87,15 @@ public struct SceneRenderer: Sendable {
                     path: Path(rect: place).applying(toDevice3D),
                     paint: .image(image, transform: toBounds.concatenating(toDevice)),
                     opacity: 1, rule: .nonZero))
+        }
+        if let name = layer.contents, let vector = vectors[name], !layer.bounds.isEmpty, vector.size.width > 0,
+            vector.size.height > 0
+        {
+            // Drawn as vectors into the frame the gravity gives its natural size: crisp at any scale.
+            let place = layer.contentsGravity.frame(for: vector.size, in: layer.bounds)
+            let toPlace = Transform2D.scale(x: place.width / vector.size.width, y: place.height / vector.size.height)
+                .concatenating(.translation(x: place.minX, y: place.minY))
+            scope.emit(vector.layer, parentToDevice: Transform3D(toPlace).concatenating(toDevice3D), into: &body)
         }
         switch layer.type {
         case .layer, .replicator:
@@ -247,5 +261,17 @@ public struct SceneRenderer: Sendable {
             kind = .conic(center: s, startAngle: atan2(e.y - s.y, e.x - s.x))
         }
         return Gradient(kind: kind, colors: g.colors, locations: g.locations, transform: toDevice)
+    }
+}
+
+/// A vector picture shown as a layer's contents (an SVG file): its layers as presented, and its natural
+/// size in points, which `contentsGravity` fits into the bounds.
+public struct VectorContents: Sendable {
+    public var layer: PresentationLayer
+    public var size: Size
+
+    public init(layer: PresentationLayer, size: Size) {
+        self.layer = layer
+        self.size = size
     }
 }

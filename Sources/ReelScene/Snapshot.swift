@@ -53,7 +53,8 @@ extension Scene {
         return Snapshot(time: sceneTime, layers: layers.map { Self.present($0, at: sceneTime) })
     }
 
-    static func present(_ layer: Layer, at t: Double) -> PresentationLayer {
+    /// One layer tree's presentation at `t`, on its own (an SVG drawn as a layer's contents).
+    public static func present(_ layer: Layer, at t: Double) -> PresentationLayer {
         // The model as of t: the timeline's sets up to t applied in order.
         var model = layer.properties
         for change in layer.modelChanges where change.time <= t { change.keyPath.set(change.value, on: &model) }

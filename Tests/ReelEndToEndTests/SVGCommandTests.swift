@@ -45,3 +45,42 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: ws.file("bad.png")))
     }
 }
+
+/// An SVG file as a layer's `contents`: drawn as vectors into the frame `contentsGravity` gives it, so
+/// edges stay exact at any scale. A 200 × 100 picture in 300 × 100 bounds with resizeAspect sits 50 points
+/// in; at scale 2 its red square covers pixels 100…299 exactly and its blue circle is centred at 400.
+@Suite struct SVGContentsTests {
+    @Test func anSVGAsContentsIsDrawnAsVectors() throws {
+        let ws = try Workspace()
+        _ = ws.write(
+            "logo.svg",
+            """
+            <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 100">
+              <rect width="100" height="100" fill="#ff0000"/><circle cx="150" cy="50" r="50" fill="#0000ff"/>
+            </svg>
+            """)
+        let scene = ws.write(
+            "scene.yaml",
+            """
+            width: 300
+            height: 100
+            scale: 2
+            fps: 10
+            duration: 1
+            background: "#ffffff"
+            layers:
+              - name: logo
+                position: [150, 50]
+                bounds: [300, 100]
+                contents: logo.svg
+                contentsGravity: resizeAspect
+            """)
+        let r = try runReel(["still", scene, "--at", "0", "-o", ws.file("out.png"), "--sandbox"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let png = try ImageFile.read(path: ws.file("out.png"))
+        func pixel(_ x: Int, _ y: Int) -> [UInt8] { Array(png.rgba[(y * png.width + x) * 4..<(y * png.width + x) * 4 + 3]) }
+        #expect(png.width == 600 && png.height == 200)
+        #expect(pixel(99, 100) == [255, 255, 255] && pixel(100, 100) == [255, 0, 0] && pixel(299, 100) == [255, 0, 0])
+        #expect(pixel(400, 100) == [0, 0, 255] && pixel(550, 100) == [255, 255, 255])
+    }
+}
