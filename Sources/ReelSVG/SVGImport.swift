@@ -100,7 +100,9 @@ struct Importer {
         layer.anchorPoint = .zero
         layer.masksToBounds = true
         if let viewBox { layer.sublayerTransform = Transform3D(viewBox) }
-        let style = SVGStyle.computed(for: root, parent: SVGStyle(), sheet: sheet)
+        var rootParent = SVGStyle()
+        rootParent.viewport = viewportSize
+        let style = SVGStyle.computed(for: root, parent: rootParent, sheet: sheet)
         if style.opacity < 1 { layer.opacity = style.opacity }
         layer.sublayers = children(of: root, style: style, path: prefix)
         return SVGImage(layer: layer, width: w, height: h, warnings: warnings)
@@ -189,7 +191,7 @@ struct Importer {
             guard let used = use(e, style: style, name: name, path: path) else { return nil }
             layer = used
         case "rect", "circle", "ellipse", "line", "polyline", "polygon", "path":
-            guard style.visible, let shape = SVGShapes.path(of: e) else { return nil }
+            guard style.visible, let shape = SVGShapes.path(of: e, viewport: style.viewport) else { return nil }
             layer = Layer(name: name, type: .shape)
             layer.shape.path = shape
             paint(&layer, style, e)
@@ -230,7 +232,9 @@ struct Importer {
         }
         mask.transform = Transform3D(place)
         if clip.attributes["clip-path"] != nil { warn(clip, "clip-path on a <clipPath> is not supported yet and is ignored") }
-        let clipStyle = SVGStyle.computed(for: clip, parent: SVGStyle(), sheet: sheet)
+        var clipParent = SVGStyle()
+        clipParent.viewport = viewportSize
+        let clipStyle = SVGStyle.computed(for: clip, parent: clipParent, sheet: sheet)
         for (i, child) in clip.children.enumerated() {
             var element = child
             var offset = Transform2D.identity
@@ -247,7 +251,9 @@ struct Importer {
                 continue
             }
             let style = SVGStyle.computed(for: element, parent: clipStyle, sheet: sheet)
-            guard style.displayed, style.visible, let path = SVGShapes.path(of: element) else { continue }
+            guard style.displayed, style.visible, let path = SVGShapes.path(of: element, viewport: style.viewport) else {
+                continue
+            }
             var shape = Layer(name: unique("\(mask.name)/\(element.name)[\(i)]"), type: .shape)
             shape.shape.path = path
             shape.shape.fillColor = .black

@@ -3,9 +3,20 @@
 import ReelGeometry
 
 enum SVGShapes {
-    static func path(of e: SVGElement) -> Path? {
+    /// `viewport` is what percentages are of: x-like attributes of its width, y-like of its height, a
+    /// radius of its normalized diagonal.
+    static func path(of e: SVGElement, viewport: Size) -> Path? {
         let a = e.attributes
-        func len(_ key: String) -> Double? { SVGValues.length(a[key]) }
+        let diagonal = (viewport.width * viewport.width + viewport.height * viewport.height).squareRoot() / 2.0.squareRoot()
+        func len(_ key: String) -> Double? {
+            let base: Double
+            switch key {
+            case "x", "width", "cx", "rx", "x1", "x2": base = viewport.width
+            case "y", "height", "cy", "ry", "y1", "y2": base = viewport.height
+            default: base = diagonal
+            }
+            return SVGValues.length(a[key], percentOf: base)
+        }
         switch e.name {
         case "rect":
             let x = len("x") ?? 0, y = len("y") ?? 0
@@ -27,8 +38,9 @@ enum SVGShapes {
             let cx = len("cx") ?? 0, cy = len("cy") ?? 0
             return Path(ovalIn: Rect(x: cx - r, y: cy - r, width: 2 * r, height: 2 * r))
         case "ellipse":
-            var rx = len("rx"), ry = len("ry")
-            if rx == nil { rx = ry }  // SVG 2: auto takes the other radius
+            // SVG 2: a missing or negative radius is auto, which takes the other one.
+            var rx = len("rx").flatMap { $0 >= 0 ? $0 : nil }, ry = len("ry").flatMap { $0 >= 0 ? $0 : nil }
+            if rx == nil { rx = ry }
             if ry == nil { ry = rx }
             guard let rx, let ry, rx > 0, ry > 0 else { return nil }
             let cx = len("cx") ?? 0, cy = len("cy") ?? 0

@@ -119,6 +119,10 @@ struct SVGStyle {
     var color: Color = .black
     var visible = true
     var clipRuleEvenOdd = false
+    /// What percentages of lengths are of: the nearest viewport (inherited, set by the importer).
+    var viewport = Size(width: 100, height: 100)
+    /// The viewport's normalized diagonal, √(w² + h²)/√2: what a percentage of a width or offset is of.
+    var diagonal: Double { (viewport.width * viewport.width + viewport.height * viewport.height).squareRoot() / 2.0.squareRoot() }
     // Not inherited:
     var opacity = 1.0
     var displayed = true
@@ -161,7 +165,7 @@ struct SVGStyle {
         case "stroke-opacity": if let v = Self.fraction(value) { strokeOpacity = v }
         case "opacity": if let v = Self.fraction(value) { opacity = v }
         case "fill-rule": if value == "evenodd" || value == "nonzero" { fillRuleEvenOdd = value == "evenodd" }
-        case "stroke-width": if let v = SVGValues.length(value, percentOf: 0), v >= 0 { strokeWidth = v }
+        case "stroke-width": if let v = SVGValues.length(value, percentOf: diagonal), v >= 0 { strokeWidth = v }
         case "stroke-linecap":
             switch value {
             case "butt": lineCap = .butt
@@ -180,12 +184,12 @@ struct SVGStyle {
         case "stroke-dasharray":
             if value == "none" {
                 dashArray = []
-            } else if let list = SVGValues.numbers(value.replacingOccurrences(of: "px", with: "")), list.allSatisfy({ $0 >= 0 }) {
+            } else if let list = Self.lengths(value, percentOf: diagonal), list.allSatisfy({ $0 >= 0 }) {
                 // An odd list repeats to make an even one; all zeros draws a solid line.
                 let even = list.count % 2 == 1 ? list + list : list
                 dashArray = even.reduce(0, +) > 0 ? even : []
             }
-        case "stroke-dashoffset": if let v = SVGValues.length(value) { dashOffset = v }
+        case "stroke-dashoffset": if let v = SVGValues.length(value, percentOf: diagonal) { dashOffset = v }
         case "color": if let c = SVGValues.color(value) { color = c }
         case "visibility": visible = value == "visible" || (value != "hidden" && value != "collapse" && visible)
         case "display": displayed = value != "none"
@@ -194,6 +198,16 @@ struct SVGStyle {
         case "mask": mask = value == "none" ? nil : value
         default: break
         }
+    }
+
+    /// A list of lengths separated by commas or white space (`stroke-dasharray: 5mm, 2%`).
+    static func lengths(_ value: String, percentOf base: Double) -> [Double]? {
+        var out: [Double] = []
+        for item in value.split(whereSeparator: { $0 == "," || $0.isWhitespace }) {
+            guard let v = SVGValues.length(String(item), percentOf: base) else { return nil }
+            out.append(v)
+        }
+        return out
     }
 
     static func fraction(_ value: String) -> Double? {

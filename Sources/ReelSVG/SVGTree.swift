@@ -55,12 +55,13 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
             parser.abortParsing()
             return
         }
-        // Attributes keep their local names (xlink:href and href alike).
+        // xlink:href is read as href (SVG 2's own href wins when both are there, whatever their order);
+        // other prefixed attributes keep their prefix, so `svg:href` is not an href.
         var local: [String: String] = [:]
-        for (k, v) in attributes {
-            let name = k.split(separator: ":").last.map(String.init) ?? k
-            if k.hasPrefix("xlink:") && local[name] != nil { continue }  // SVG 2's href wins over xlink:href
-            local[name] = v
+        for (k, v) in attributes where !k.hasPrefix("xlink:") { local[k] = v }
+        for (k, v) in attributes where k.hasPrefix("xlink:") {
+            let name = String(k.dropFirst(6))
+            if local[name] == nil { local[name] = v }
         }
         let element = SVGElement(name: elementName, attributes: local, location: here)
         if let parent = stack.last { parent.children.append(element) } else if root == nil { root = element }

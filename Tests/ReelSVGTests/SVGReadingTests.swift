@@ -206,4 +206,25 @@ import Testing
         #expect(svg.layer.sublayers[1].mask == nil)
         #expect(svg.warnings.contains { $0.hasPrefix("line 4:") && $0.contains("not clipped") })
     }
+
+    /// href beats xlink:href whatever their order in the file; a prefix that is not xlink's is not an
+    /// href at all; percentages are of the viewport (width, height, or its normalized diagonal).
+    @Test func hrefPrecedenceAndPercentages() throws {
+        let svg = try image(
+            """
+            <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" xmlns:svg="http://www.w3.org/2000/svg" viewBox="0 0 200 100">
+              <rect id="a" width="1" height="1"/><circle id="b" r="1"/>
+              <use xlink:href="#a" href="#b"/><use href="#b" xlink:href="#a"/><use svg:href="#a"/>
+              <rect width="50%" height="50%" stroke="black" stroke-width="10%"/>
+            </svg>
+            """)
+        let uses = svg.layer.sublayers.filter { $0.name.contains("use") }
+        #expect(uses.count == 2)
+        // The copy is named after what it copies: the circle, "t/b" (then "t/b#2").
+        #expect(uses.allSatisfy { $0.sublayers.first?.name.hasPrefix("t/b") == true })
+        let rect = try #require(svg.layer.sublayers.last)
+        #expect(rect.shape.path.controlPointBounds == Rect(x: 0, y: 0, width: 100, height: 50))
+        // 10 % of √(200² + 100²)/√2.
+        #expect(abs(rect.shape.stroke.lineWidth - 0.1 * (50_000.0).squareRoot() / 2.0.squareRoot()) < 1e-9)
+    }
 }
