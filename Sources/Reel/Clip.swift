@@ -108,8 +108,9 @@ public enum Reel {
 
     public static func loadScene(_ path: String, overrides: SceneOverrides = SceneOverrides()) throws(ReelError) -> Scene {
         var scene: Scene
+        let isSVG = URL(fileURLWithPath: path).pathExtension.lowercased() == "svg"
         do {
-            if URL(fileURLWithPath: path).pathExtension.lowercased() == "svg" {
+            if isSVG {
                 // An SVG file alone is a one-layer scene the size of its viewport.
                 let (svg, warnings) = try SVGImport.scene(contentsOf: path)
                 scene = svg
@@ -143,7 +144,11 @@ public enum Reel {
             }
             scene = scene.fitted(pixelWidth: size.width, pixelHeight: size.height)
         }
-        // The decoder validated the scene as written, so a problem now comes from an override.
+        // The decoder validated the scene as written, so a problem now comes from an override, or from an
+        // SVG's size (whose fix is to render it at a size that fits).
+        if let (_, message, _) = scene.validationProblem(), isSVG {
+            throw .usage("\(path): \(message)", fix: "render the SVG at a size that fits, e.g. \(Setting.width, "1024")")
+        }
         if let (key, message, fix) = scene.validationProblem() {
             let setting: Setting = ["fps": .fps, "duration": overrides.duration == nil ? .speed : .duration][key] ?? .scale
             throw .usage("\(setting): \(message)", fix: Message(fix))

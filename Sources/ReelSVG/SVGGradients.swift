@@ -63,7 +63,7 @@ enum SVGGradients {
             let t = text.trimmingCharacters(in: .whitespaces)
             return t.hasSuffix("%") ? (Double(t.dropLast()) ?? 0) / 100 : Double(t) ?? 0
         }
-        let diagonal = (viewport.width * viewport.width + viewport.height * viewport.height).squareRoot() / 2.0.squareRoot()
+        let diagonal = SVGValues.normalizedDiagonal(viewport)
         let kind: ShapeGradient.Kind
         if e.name == "linearGradient" {
             let s = Point(x: coordinate("x1", "0%", along: viewport.width), y: coordinate("y1", "0%", along: viewport.height))

@@ -39,6 +39,11 @@ public enum SVGImport {
     public static func scene(contentsOf path: String, duration: Double = 1) throws(DocumentError) -> (Scene, [String]) {
         let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         let svg = try load(contentsOf: path, name: name)
+        guard svg.width > 0, svg.height > 0, svg.width.isFinite, svg.height.isFinite else {
+            throw DocumentError(
+                file: path, message: "the SVG's viewport is \(svg.width)×\(svg.height): nothing to draw",
+                fix: "give the root <svg> a positive width and height, or a viewBox")
+        }
         guard let fps = FrameRate(numerator: 30, denominator: 1) else {
             throw DocumentError(file: path, message: "no frame rate")
         }

@@ -7,7 +7,7 @@ enum SVGShapes {
     /// radius of its normalized diagonal.
     static func path(of e: SVGElement, viewport: Size) -> Path? {
         let a = e.attributes
-        let diagonal = (viewport.width * viewport.width + viewport.height * viewport.height).squareRoot() / 2.0.squareRoot()
+        let diagonal = SVGValues.normalizedDiagonal(viewport)
         func len(_ key: String) -> Double? {
             let base: Double
             switch key {

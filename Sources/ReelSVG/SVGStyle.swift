@@ -121,8 +121,7 @@ struct SVGStyle {
     var clipRuleEvenOdd = false
     /// What percentages of lengths are of: the nearest viewport (inherited, set by the importer).
     var viewport = Size(width: 100, height: 100)
-    /// The viewport's normalized diagonal, √(w² + h²)/√2: what a percentage of a width or offset is of.
-    var diagonal: Double { (viewport.width * viewport.width + viewport.height * viewport.height).squareRoot() / 2.0.squareRoot() }
+    var diagonal: Double { SVGValues.normalizedDiagonal(viewport) }
     // Not inherited:
     var opacity = 1.0
     var displayed = true
@@ -219,13 +218,10 @@ struct SVGStyle {
         if value == "none" { return Paint.none }
         if value == "currentColor" { return .currentColor }
         if value.hasPrefix("url(") {
-            guard let close = value.firstIndex(of: ")") else { return nil }
-            var id = value[value.index(value.startIndex, offsetBy: 4)..<close].trimmingCharacters(in: .whitespaces)
-            id = id.trimmingCharacters(in: CharacterSet(charactersIn: "'\""))
-            guard id.hasPrefix("#") else { return nil }
+            guard let id = referencedID(value), let close = value.firstIndex(of: ")") else { return nil }
             let rest = value[value.index(after: close)...].trimmingCharacters(in: .whitespaces)
             let fallback: Color? = rest.isEmpty ? nil : (rest == "none" ? nil : SVGValues.color(rest))
-            return .reference(String(id.dropFirst()), fallback: fallback)
+            return .reference(id, fallback: fallback)
         }
         return SVGValues.color(value).map(Paint.color)
     }

@@ -89,6 +89,7 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
 enum SVGTree {
     /// The root element of an SVG document.
     static func parse(_ data: Data, file: String) throws(DocumentError) -> SVGElement {
+        guard !data.isEmpty else { throw DocumentError(file: file, message: "the file is empty", fix: "give an SVG file") }
         guard data.count <= SVGLimits.maximumBytes else {
             throw DocumentError(
                 file: file, message: "the file is \(data.count >> 20) MiB, above the limit of \(SVGLimits.maximumBytes >> 20) MiB"
@@ -102,8 +103,8 @@ enum SVGTree {
                 message: "the file is not valid UTF-8 here", fix: "save the SVG as UTF-8")
         }
         // Entities are refused outright: an SVG needs none, and they are how "billion laughs" files grow.
-        if data.range(of: Data("<!ENTITY".utf8)) != nil {
-            let prefix = data[..<(data.range(of: Data("<!ENTITY".utf8))!.lowerBound)]
+        if let entity = data.range(of: Data("<!ENTITY".utf8)) {
+            let prefix = data[..<entity.lowerBound]
             let line = prefix.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
             throw DocumentError(
                 file: file, location: SourceLocation(line: line, column: 1),
@@ -127,7 +128,8 @@ enum SVGTree {
                 message: "not a readable SVG file: <\(open.name)> (line \(open.location.line)) is never closed")
         }
         guard ok, let root = builder.root else {
-            let place = SourceLocation(line: parser.lineNumber, column: parser.columnNumber)
+            // libxml2 says line 0 when it stopped before reading anything it could place.
+            let place = parser.lineNumber > 0 ? SourceLocation(line: parser.lineNumber, column: parser.columnNumber) : nil
             let reason = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "not well-formed XML"
             throw DocumentError(file: file, location: place, message: "not a readable SVG file: \(reason)")
         }

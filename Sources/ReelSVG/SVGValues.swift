@@ -46,6 +46,12 @@ enum SVGValues {
         }
     }
 
+    /// A viewport's normalized diagonal, √(w² + h²)/√2: what a percentage of a length that is neither
+    /// horizontal nor vertical (a radius, a stroke width, a dash) is of.
+    static func normalizedDiagonal(_ viewport: Size) -> Double {
+        (viewport.width * viewport.width + viewport.height * viewport.height).squareRoot() / 2.0.squareRoot()
+    }
+
     /// A length in user units; `percentOf` is what 100 % is (a viewport side, or its diagonal).
     static func length(_ text: String?, percentOf base: Double = 0, fontSize: Double = 16) -> Double? {
         guard let t = text?.trimmingCharacters(in: .whitespaces), let (v, unit) = number(Substring(t)) else { return nil }

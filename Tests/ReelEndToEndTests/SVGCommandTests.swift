@@ -84,3 +84,27 @@ import Testing
         #expect(pixel(400, 100) == [0, 0, 255] && pixel(550, 100) == [255, 255, 255])
     }
 }
+
+/// What a user meets first with SVG files of the wrong size: one error naming the file and the fix,
+/// exit 1, no output; a huge SVG renders at a --width that fits.
+@Suite struct SVGSizeTests {
+    func still(_ ws: Workspace, _ name: String, _ text: String, _ extra: [String] = []) throws -> RunResult {
+        let svg = ws.write(name, text)
+        return try runReel(["still", svg, "--at", "0", "-o", ws.file("out.png")] + extra)
+    }
+
+    @Test func hugeEmptyAndSizelessFiles() throws {
+        let ws = try Workspace()
+        let huge = #"<svg xmlns="http://www.w3.org/2000/svg" width="100000" height="100000"><rect width="9" height="9"/></svg>"#
+        let r = try still(ws, "huge.svg", huge)
+        #expect(r.status == 1 && r.stderr.contains("huge.svg: the canvas would be 100000×100000 pixels"), "\(r.stderr)")
+        #expect(r.stderr.contains("--width 1024"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: ws.file("out.png")))
+        #expect(try still(ws, "huge2.svg", huge, ["--width", "400"]).status == 0)
+        let zero = try still(ws, "zero.svg", #"<svg xmlns="http://www.w3.org/2000/svg" width="0" height="0"/>"#)
+        #expect(zero.status == 1 && zero.stderr.contains("zero.svg: the SVG's viewport is 0.0×0.0"), "\(zero.stderr)")
+        let empty = try still(ws, "empty.svg", "")
+        #expect(
+            empty.status == 1 && empty.stderr.hasPrefix("error: \(ws.file("empty.svg")): the file is empty"), "\(empty.stderr)")
+    }
+}
