@@ -256,6 +256,7 @@ extension Reel {
             if let mask = layer.mask { visit(mask) }
         }
         scene.layers.forEach(visit)
+        files.formUnion(scene.importedFiles.values)
         for name in scene.fontNames {
             if isFontFile(name) {
                 files.insert(name.hasPrefix("/") ? name : base.appendingPathComponent(name).path)

@@ -41,7 +41,7 @@ public enum Reel {
     public static func load(_ path: String, overrides: SceneOverrides = SceneOverrides(), sandboxed: Bool = false)
         throws(ReelError) -> Clip
     {
-        try prepare(try loadScene(path, overrides: overrides), file: path, sandboxed: sandboxed)
+        try prepare(try loadScene(path, overrides: overrides, sandboxed: sandboxed), file: path, sandboxed: sandboxed)
     }
 
     /// A scene made with the Swift API, ready to render: the images its layers show and the fonts its
@@ -106,7 +106,11 @@ public enum Reel {
         return clip
     }
 
-    public static func loadScene(_ path: String, overrides: SceneOverrides = SceneOverrides()) throws(ReelError) -> Scene {
+    /// The scene a file describes, overrides applied; `type: svg` layers imported (with `sandboxed`,
+    /// only from inside the scene's folder).
+    public static func loadScene(_ path: String, overrides: SceneOverrides = SceneOverrides(), sandboxed: Bool = false)
+        throws(ReelError) -> Scene
+    {
         var scene: Scene
         let isSVG = URL(fileURLWithPath: path).pathExtension.lowercased() == "svg"
         do {
@@ -116,7 +120,9 @@ public enum Reel {
                 scene = svg
                 scene.importNotes = warnings.map { "\(path): \($0)" }
             } else {
-                scene = try SceneDecoder.load(contentsOf: path, variables: overrides.variables)
+                let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+                scene = try SceneDecoder.load(
+                    contentsOf: path, variables: overrides.variables, importer: svgImporter(folder: folder, sandboxed: sandboxed))
             }
         } catch {
             throw .scene(error)

@@ -18,20 +18,23 @@ public struct SVGImage: Sendable {
 }
 
 public enum SVGImport {
-    /// Reads an SVG file into layers named under `name` (`name/id` for each element with an id).
-    public static func load(contentsOf path: String, name: String) throws(DocumentError) -> SVGImage {
+    /// Reads an SVG file into layers named under `name` (`name/id` for each element with an id); the
+    /// root is named `rootName` (default `name`), reserved before any id.
+    public static func load(contentsOf path: String, name: String, rootName: String? = nil) throws(DocumentError) -> SVGImage {
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
             throw DocumentError(file: path, message: "cannot read the file: \(error.localizedDescription)")
         }
-        return try image(data, file: path, name: name)
+        return try image(data, file: path, name: name, rootName: rootName)
     }
 
-    public static func image(_ data: Data, file: String, name: String) throws(DocumentError) -> SVGImage {
+    public static func image(_ data: Data, file: String, name: String, rootName: String? = nil) throws(DocumentError)
+        -> SVGImage
+    {
         let root = try SVGTree.parse(data, file: file)
-        var importer = Importer(root: root, prefix: name)
+        var importer = Importer(root: root, prefix: name, rootName: rootName ?? name)
         return importer.run()
     }
 
@@ -64,6 +67,7 @@ enum SVGImportFit {
 struct Importer {
     let root: SVGElement
     let prefix: String
+    let rootName: String
     var ids: [String: SVGElement] = [:]
     var sheet: [CSSRule] = []
     var warnings: [String] = []
@@ -80,9 +84,10 @@ struct Importer {
         "marker", "pattern", "filter", "script",
     ]
 
-    init(root: SVGElement, prefix: String) {
+    init(root: SVGElement, prefix: String, rootName: String) {
         self.root = root
         self.prefix = prefix
+        self.rootName = rootName
         var order = 0
         func index(_ e: SVGElement) {
             if let id = e.attributes["id"], ids[id] == nil { ids[id] = e }
@@ -100,7 +105,7 @@ struct Importer {
         let (w, h, viewBox) = viewport(of: root, width: nil, height: nil)
         let box = root.attributes["viewBox"].flatMap(SVGValues.numbers).flatMap { $0.count == 4 ? $0 : nil }
         viewportSize = box.map { Size(width: $0[2], height: $0[3]) } ?? Size(width: w, height: h)
-        var layer = Layer(name: unique(prefix))
+        var layer = Layer(name: unique(rootName))
         layer.bounds = Rect(x: 0, y: 0, width: w, height: h)
         layer.anchorPoint = .zero
         layer.masksToBounds = true

@@ -18,35 +18,39 @@ extension Reader {
         "lineDashPhase", "strokeStart", "strokeEnd",
     ]
     static let gradientLayerKeys = ["colors", "locations", "startPoint", "endPoint", "gradientType"]
+    /// `type: svg`: a plain layer whose sublayers are imported from an SVG file.
+    static let svgLayerKeys = ["file"]
     static let replicatorLayerKeys = [
         "instanceCount", "instanceDelay", "instanceTransform", "instanceColor", "instanceRedOffset", "instanceGreenOffset",
         "instanceBlueOffset", "instanceAlphaOffset",
     ]
 
-    func layerType(_ node: JSONNode, _ path: String) throws(SceneError) -> LayerType {
+    /// A layer's type, and whether it is `svg` (a plain layer holding an imported file's layers).
+    func layerType(_ node: JSONNode, _ path: String) throws(SceneError) -> (LayerType, imported: Bool) {
         guard case .object(let list) = node.value, let typeNode = list.first(where: { $0.key == "type" })?.value else {
-            return .layer
+            return (.layer, false)
         }
         let s = try string(typeNode, join(path, "type"))
+        if s == "svg" { return (.layer, true) }
         guard let t = LayerType(rawValue: s) else {
             throw fail(
                 typeNode, join(path, "type"), "unknown layer type \"\(s)\"",
-                fix: "known types: \(LayerType.allCases.map(\.rawValue).joined(separator: ", "))")
+                fix: "known types: \(SceneDecoder.layerTypes.joined(separator: ", "))")
         }
-        return t
+        return (t, false)
     }
 
     func layer(_ node: JSONNode, _ path: String, names: inout Set<String>) throws(SceneError) -> Layer {
-        let type = try layerType(node, path)
+        let (type, imported) = try layerType(node, path)
         var known = Self.commonLayerKeys
         switch type {
-        case .layer: break
+        case .layer: if imported { known += Self.svgLayerKeys }
         case .shape: known += Self.shapeLayerKeys
         case .gradient: known += Self.gradientLayerKeys
         case .replicator: known += Self.replicatorLayerKeys
         case .text: known += Self.textLayerKeys
         }
-        let m = try members(node, path, known: known, what: "a layer of type \"\(type.rawValue)\"")
+        let m = try members(node, path, known: known, what: "a layer of type \"\(imported ? "svg" : type.rawValue)\"")
         let name = try m["name"].map { n throws(SceneError) in try string(n, join(path, "name")) } ?? path
         guard names.insert(name).inserted else {
             throw fail(
@@ -188,7 +192,8 @@ extension Reader {
             if let v = try num(key) { layer.replicator.colorOffsets[i] = v }
         }
         if type == .text { try readText(m, path, into: &layer) }
-        // Children.
+        // Children: an SVG's first, then those the scene adds on top.
+        if imported { try importLayers(m, node, path, into: &layer, names: &names) }
         if let n = m["sublayers"] {
             for (i, child) in try array(n, join(path, "sublayers")).enumerated() {
                 layer.sublayers.append(try self.layer(child, "\(join(path, "sublayers"))[\(i)]", names: &names))

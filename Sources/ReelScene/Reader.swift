@@ -15,6 +15,10 @@ struct Reader: LocatedReader {
     let layerNodes = ReferenceLog()
     /// Each font a text layer names and where (the first place wins), for a font not installed.
     let fontReferences = ReferenceLog()
+    /// Imports `type: svg` layers (nil: such layers are an error).
+    var importer: LayerImporter?
+    /// The files imported on the way.
+    let imports = ImportLog()
 
     func value(_ node: JSONNode, _ path: String, type: LayerKeyPath.ValueType) throws(SceneError) -> AnimatableValue {
         switch type {

@@ -242,6 +242,8 @@ public struct Scene: Sendable {
     /// Where each layer's `contents` is named in the scene file (by layer name), so that an image that
     /// cannot be read is reported at its line and column like any other bad value.
     public var contentsReferences: [String: SourceReference] = [:]
+    /// The file each `type: svg` layer imported (by layer name, resolved): inputs of the render.
+    public var importedFiles: [String: String] = [:]
     /// What importing another format left out (an SVG element not supported yet), said once per render.
     public var importNotes: [String] = []
     /// Where each font a text layer uses is first named, so that a font not installed is reported there.

@@ -6,8 +6,11 @@ import ReelGeometry
 
 /// Reads a scene file into a `Scene`, reporting the first problem with its line, column and key path.
 public enum SceneDecoder {
-    /// `variables` are values for the variables the scene declares (see `SceneVariables`).
-    public static func load(contentsOf path: String, variables: [String: JSONNode] = [:]) throws(SceneError) -> Scene {
+    /// `variables` are values for the variables the scene declares (see `SceneVariables`); `importer`
+    /// reads the files `type: svg` layers name.
+    public static func load(contentsOf path: String, variables: [String: JSONNode] = [:], importer: LayerImporter? = nil)
+        throws(SceneError) -> Scene
+    {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw SceneError(
@@ -34,21 +37,26 @@ public enum SceneDecoder {
                     file: path, location: DocumentLimits.firstInvalidUTF8([UInt8](data)),
                     message: "invalid YAML: this byte is not UTF-8 text", fix: "save the file as UTF-8")
             }
-            return try decode(yaml: text, file: path, variables: variables)
+            return try decode(yaml: text, file: path, variables: variables, importer: importer)
         }
-        return try decode([UInt8](data), file: path, variables: variables)
+        return try decode([UInt8](data), file: path, variables: variables, importer: importer)
     }
 
     /// A scene written in YAML: the same keys, values and errors as JSON.
-    public static func decode(yaml text: String, file: String, variables: [String: JSONNode] = [:]) throws(SceneError)
+    public static func decode(
+        yaml text: String, file: String, variables: [String: JSONNode] = [:], importer: LayerImporter? = nil
+    )
+        throws(SceneError)
         -> Scene
     {
         let root = try SceneVariables.resolve(YAMLReader.parse(text, file: file), file: file, values: variables)
         var reader = Reader(file: file)
+        reader.importer = importer
         return try reader.scene(root)
     }
 
-    public static func decode(_ bytes: [UInt8], file: String, variables: [String: JSONNode] = [:]) throws(SceneError)
+    public static func decode(_ bytes: [UInt8], file: String, variables: [String: JSONNode] = [:], importer: LayerImporter? = nil)
+        throws(SceneError)
         -> Scene
     {
         var root: JSONNode
@@ -59,18 +67,23 @@ public enum SceneDecoder {
         }
         root = try SceneVariables.resolve(root, file: file, values: variables)
         var reader = Reader(file: file)
+        reader.importer = importer
         return try reader.scene(root)
     }
 }
 
 extension SceneDecoder {
+    /// The values of a layer's `type`: the layer classes, and `svg` (a plain layer holding an SVG's layers).
+    public static var layerTypes: [String] { LayerType.allCases.map(\.rawValue) + ["svg"] }
+
     /// Every key the decoder accepts, by the kind of object that holds it (the JSON Schema in
     /// `schema/scene.schema.json` is checked against this).
     public static var knownKeys: [String: [String]] {
         [
             "scene": Reader.sceneKeys, "action": Reader.actionKeys, "layer": Reader.commonLayerKeys,
             "shapeLayer": Reader.shapeLayerKeys, "gradientLayer": Reader.gradientLayerKeys,
-            "replicatorLayer": Reader.replicatorLayerKeys, "textLayer": Reader.textLayerKeys, "textRun": Reader.runKeys,
+            "replicatorLayer": Reader.replicatorLayerKeys, "textLayer": Reader.textLayerKeys, "svgLayer": Reader.svgLayerKeys,
+            "textRun": Reader.runKeys,
             "unitAnimation": Reader.unitAnimationKeys, "animationTiming": Reader.timingKeys, "basic": Reader.basicKeys,
             "keyframe": Reader.keyframeKeys, "spring": Reader.springKeys, "popSpring": Reader.popSpringKeys,
             "group": Reader.groupKeys, "transform": Reader.transformOps,

@@ -37,6 +37,8 @@ extension Reader {
             }
         }
         for (name, reference) in contentsReferences.items { scene.contentsReferences[name] = reference }
+        for (name, file) in imports.files { scene.importedFiles[name] = file }
+        scene.importNotes += imports.notes
         // The first place a font is written; the default font (written nowhere) only when it is nowhere.
         for (font, reference) in fontReferences.items
         where scene.fontReferences[font] == nil || (scene.fontReferences[font]?.location == nil && reference.location != nil) {

@@ -24,8 +24,10 @@ struct Info: ParsableCommand {
         for root in s.layers {
             for (layer, depth) in root.flattened() {
                 let indent = String(repeating: "  ", count: depth + 1)
+                // An svg layer names the file its sublayers came from, relative to the scene.
+                let kind = s.importedFiles[layer.name].map { "svg \(relative($0))" } ?? layer.type.rawValue
                 print(
-                    "\(indent)\(layer.name) (\(layer.type.rawValue)) at [\(fmt(layer.position.x)), \(fmt(layer.position.y))], bounds \(fmt(layer.bounds.width))×\(fmt(layer.bounds.height))"
+                    "\(indent)\(layer.name) (\(kind)) at [\(fmt(layer.position.x)), \(fmt(layer.position.y))], bounds \(fmt(layer.bounds.width))×\(fmt(layer.bounds.height))"
                 )
                 if layer.type == .text { print("\(indent)  \(describeText(layer.text))") }
                 for a in layer.animations { print("\(indent)  \(describe(a))") }
@@ -45,6 +47,11 @@ struct Info: ParsableCommand {
         for note in clip.notes { print("note: \(note)") }
     }
 
+    func relative(_ file: String) -> String {
+        let folder = URL(fileURLWithPath: scene).deletingLastPathComponent().standardized.path
+        return file.hasPrefix(folder + "/") ? String(file.dropFirst(folder.count + 1)) : file
+    }
+
     func describeText(_ t: TextProperties) -> String {
         let text = t.runs.isEmpty ? t.string : t.runs.map(\.text).joined()
         let shown = text.count > 40 ? String(text.prefix(39)) + "…" : text
@@ -56,8 +63,10 @@ struct Info: ParsableCommand {
 
     func describe(_ a: Animation) -> String {
         func window(_ t: MediaTiming) -> String {
-            let end = t.endTime.isFinite ? fmt(t.endTime) : "∞"
-            return "\(fmt(t.beginTime))–\(end) s"
+            // Microseconds are enough, and 0.91 + 0.5 prints as 1.41, not 1.4100000000000001.
+            func seconds(_ v: Double) -> String { fmt((v * 1e6).rounded() / 1e6) }
+            let end = t.endTime.isFinite ? seconds(t.endTime) : "∞"
+            return "\(seconds(t.beginTime))–\(end) s"
         }
         switch a {
         case .basic(let b): return "basic \(b.keyPath), \(window(b.timing))"

@@ -33,7 +33,7 @@ import Testing
         #expect(properties(schema) == Set(keys["scene"]!))
         #expect(
             properties(defs["layer"] as! [String: Any])
-                == union(["layer", "shapeLayer", "gradientLayer", "replicatorLayer", "textLayer"]))
+                == union(["layer", "shapeLayer", "gradientLayer", "replicatorLayer", "textLayer", "svgLayer"]))
         #expect(
             properties(defs["animation"] as! [String: Any])
                 == union(["animationTiming", "basic", "keyframe", "spring", "popSpring", "group"]))
@@ -49,7 +49,7 @@ import Testing
         let (_, defs) = try schemaDefinitions()
         let layer = try #require(defs["layer"] as? [String: Any])
         let unit = try #require(defs["unitAnimation"] as? [String: Any])
-        #expect(choices(layer, "type") == Set(LayerType.allCases.map(\.rawValue)))
+        #expect(choices(layer, "type") == Set(SceneDecoder.layerTypes))
         #expect(choices(layer, "alignmentMode") == Set(TextAlignmentMode.allCases.map(\.rawValue)))
         #expect(choices(layer, "truncationMode") == Set(TextTruncationMode.allCases.map(\.rawValue)))
         #expect(choices(unit, "unit") == Set(TextUnit.allCases.map(\.rawValue)))

@@ -1,0 +1,67 @@
+/// `type: svg` layers: the file a layer names imported through the decoder's `LayerImporter`, placed in
+/// the layer's bounds by its `contentsGravity`, its layers' names checked against the scene's.
+import Foundation
+import ReelDocument
+import ReelGeometry
+
+/// Files imported while a scene is read, and what their imports left out.
+final class ImportLog {
+    /// Layer name → the file's resolved path.
+    var files: [(String, String)] = []
+    var notes: [String] = []
+}
+
+extension Reader {
+    /// Imports the layer's `file` and adds its root as the first sublayer, fitted into the bounds (the
+    /// file's own size when the layer gives none) by `contentsGravity`.
+    func importLayers(
+        _ m: [String: JSONNode], _ node: JSONNode, _ path: String, into layer: inout Layer, names: inout Set<String>
+    ) throws(SceneError) {
+        let filePath = join(path, "file")
+        guard let fileNode = m["file"] else {
+            throw fail(node, filePath, "an svg layer needs the \"file\" it shows", fix: "add \"file\": \"logo.svg\"")
+        }
+        let name = try string(fileNode, filePath)
+        guard let importer else {
+            throw fail(
+                fileNode, filePath, "this reader cannot import files", fix: "load the scene with Reel.load, which imports SVG")
+        }
+        let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
+        let resolved = name.hasPrefix("/") ? name : folder.appendingPathComponent(name).standardized.path
+        let imported: ImportedLayers
+        do {
+            imported = try importer.importFile(resolved, layer.name)
+        } catch {
+            let problem = error.location.map { "\(error.file):\($0.line):\($0.column): \(error.message)" } ?? error.message
+            throw fail(
+                fileNode, filePath, "\"\(name)\" cannot be imported: \(problem)", fix: error.fix ?? "give a valid SVG file")
+        }
+        let size = imported.size
+        guard size.width > 0, size.height > 0, size.width.isFinite, size.height.isFinite else {
+            throw fail(
+                fileNode, filePath, "\"\(name)\" has no size (\(size.width)×\(size.height))",
+                fix: "give the file's root a positive width and height, or a viewBox")
+        }
+        if m["bounds"] == nil { layer.bounds = Rect(origin: .zero, size: size) }
+        var root = imported.layer
+        let place = layer.contentsGravity.frame(for: size, in: layer.bounds)
+        root.anchorPoint = .zero
+        root.position = place.origin
+        root.transform = Transform3D.scale(place.width / size.width, place.height / size.height, 1)
+        var clash: String?
+        func claim(_ l: Layer) {
+            if !names.insert(l.name).inserted, clash == nil { clash = l.name }
+            l.sublayers.forEach(claim)
+            if let mask = l.mask { claim(mask) }
+        }
+        claim(root)
+        if let clash {
+            throw fail(
+                fileNode, filePath, "\"\(name)\" makes a layer named \"\(clash)\", and another layer has that name",
+                fix: "rename the scene's layer, or this svg layer (its name prefixes every imported one)")
+        }
+        layer.sublayers.insert(root, at: 0)
+        imports.files.append((layer.name, resolved))
+        imports.notes += imported.notes.map { "\(name): \($0)" }
+    }
+}

@@ -1,0 +1,29 @@
+/// Files a scene imports as layer trees (`type: svg` with a `file`): the hook through which the modules
+/// that read other formats, which depend on this one, feed the scene decoder.
+import ReelDocument
+import ReelGeometry
+
+/// A file imported as layers: the tree's root (its viewport, `size` user units, origin at the top left,
+/// clipped), and what the import left out.
+public struct ImportedLayers: Sendable {
+    public var layer: Layer
+    public var size: Size
+    public var notes: [String]
+
+    public init(layer: Layer, size: Size, notes: [String] = []) {
+        self.layer = layer
+        self.size = size
+        self.notes = notes
+    }
+}
+
+/// Imports the file at `path` (already resolved against the scene's folder) as layers named under
+/// `name` (`name/id` for an element with an id). A failure is a `DocumentError` about that file; the
+/// decoder places it at the `file` key that named it.
+public struct LayerImporter: Sendable {
+    public var importFile: @Sendable (_ path: String, _ name: String) throws(DocumentError) -> ImportedLayers
+
+    public init(_ importFile: @escaping @Sendable (_ path: String, _ name: String) throws(DocumentError) -> ImportedLayers) {
+        self.importFile = importFile
+    }
+}
