@@ -7,6 +7,25 @@ import ReelSVG
 import ReelScene
 
 extension Reel {
+    /// An SVG file as layers, for a scene made in Swift (what `type: svg` is in a scene file): a layer
+    /// named `name` of `bounds` (the SVG's own size when nil) holding the drawing, fitted by `gravity`;
+    /// each element with an id is the layer `name/id`. The notes say what the import left out.
+    public static func svgLayer(
+        contentsOf path: String, name: String, bounds: Rect? = nil, gravity: ContentsGravity = .resize
+    ) throws(ReelError) -> (layer: Layer, notes: [String]) {
+        let imported: ImportedLayers
+        do {
+            imported = try svgImporter(folder: "/", sandboxed: false).importFile(path, name)
+        } catch {
+            throw .scene(error)
+        }
+        var layer = Layer(name: name)
+        layer.bounds = bounds ?? Rect(origin: .zero, size: imported.size)
+        layer.contentsGravity = gravity
+        layer.sublayers = [layer.fitted(imported)]
+        return (layer, imported.notes)
+    }
+
     /// Imports SVG files for a scene in `folder`; with `sandboxed`, only files inside it.
     static func svgImporter(folder: String, sandboxed: Bool) -> LayerImporter {
         LayerImporter { (path: String, name: String) throws(DocumentError) -> ImportedLayers in

@@ -143,7 +143,23 @@ struct BandPainter {
         guard let mask = group.mask else { return body(nil) }
         withOffscreen(x0: canvas.x0, y0: canvas.y0, width: canvas.width, rows: canvas.rows) { m in
             paint(mask, into: m)
+            if group.maskByLuminance { Self.luminanceToAlpha(m) }
             body(m)
+        }
+    }
+
+    /// A luminance mask as an alpha mask: each pixel's alpha becomes the luminance of its premultiplied
+    /// colour, which is luminance × alpha of the colour itself (SVG masking's coefficients, applied to
+    /// sRGB values as resvg and browsers do for the default `color-interpolation`).
+    static func luminanceToAlpha(_ m: Canvas) {
+        for y in m.y0..<m.y1 {
+            let row = m.row(y)
+            for x in 0..<m.width {
+                let p = row + x * 4
+                guard p[3] != 0 else { continue }
+                let l = 0.2125 * Float(p[0]) + 0.7154 * Float(p[1]) + 0.0721 * Float(p[2])
+                p[3] = UInt8(min(max(l.rounded(), 0), 255))
+            }
         }
     }
 

@@ -17,7 +17,7 @@ public struct DisplayList: Sendable, Equatable {
         case stroke(path: Path, style: StrokeStyle, transform: Transform2D, paint: Paint, opacity: Double)
         case beginGroup(Group)
         /// Ends the content of a group that has `hasMask`; what follows, to `endGroup`, draws the mask,
-        /// whose alpha multiplies the group.
+        /// whose alpha (or luminance, with `maskByLuminance`) multiplies the group.
         case beginMask
         case endGroup
 
@@ -49,6 +49,9 @@ public struct Group: Sendable, Equatable {
     public var clip: Path?
     /// Whether `beginMask` follows the content.
     public var hasMask: Bool
+    /// The mask multiplies by its luminance (premultiplied: luminance × alpha, SVG's default `mask-type`)
+    /// rather than by its alpha (Core Animation's `mask`).
+    public var maskByLuminance = false
     public var shadow: Shadow?
     /// Multiplies the group's colours and alpha (a replicator's `instanceColor`).
     public var tint: Color?

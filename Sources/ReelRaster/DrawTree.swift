@@ -21,6 +21,8 @@ struct DrawTree: @unchecked Sendable {
         let shadow: PreparedShadow?
         var content: [Node]
         var mask: [Node]?
+        /// The mask's luminance × alpha multiplies the group, not its alpha.
+        var maskByLuminance = false
         /// Extra rows and columns of content needed around a canvas to draw this group's shadows.
         var reach: Int
         /// Device pixels the group can paint (its content's, widened by its shadow), as whole pixels
@@ -145,6 +147,7 @@ struct DrawTree: @unchecked Sendable {
                     }, clip: clip, clippedAway: g.clip != nil && clip == nil,
                     shadow: shadow, content: content, mask: mask, reach: innerReach + (shadow?.margin ?? 0))
                 var bounded = group
+                bounded.maskByLuminance = g.maskByLuminance
                 bounded.bounds = Self.bounds(of: content, shadow: shadow)
                 if group.opacity > 0 && !group.clippedAway && !content.isEmpty { out.append(.group(bounded)) }
             case .beginMask, .endGroup:

@@ -179,7 +179,9 @@ public struct SceneRenderer: Sendable {
             return
         }
         guard !body.isEmpty else { return }
-        out.append(.beginGroup(Group(opacity: min(layer.opacity, 1), clip: clip, hasMask: hasMask, shadow: shadow)))
+        var group = Group(opacity: min(layer.opacity, 1), clip: clip, hasMask: hasMask, shadow: shadow)
+        group.maskByLuminance = layer.maskMode == .luminance
+        out.append(.beginGroup(group))
         out.append(contentsOf: body)
         if hasMask {
             out.append(.beginMask)

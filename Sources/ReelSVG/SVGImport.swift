@@ -69,11 +69,15 @@ struct Importer {
     let prefix: String
     let rootName: String
     var ids: [String: SVGElement] = [:]
+    /// Each element's parent, for the styles a `clipPath` or `mask` inherits where it is written.
+    var parents: [ObjectIdentifier: SVGElement] = [:]
     var sheet: [CSSRule] = []
     var warnings: [String] = []
     var names = Set<String>()
     /// `use` elements being expanded, to refuse a reference back into itself.
     var expanding: [ObjectIdentifier] = []
+    /// `mask` elements being expanded, to leave out a mask that refers back to itself.
+    var masking: [ObjectIdentifier] = []
     var drawn = 0
     /// What user-space percentages are of (the root's viewBox, or its size).
     var viewportSize = Size(width: 100, height: 100)
@@ -96,7 +100,10 @@ struct Importer {
                 order += rules.count
                 sheet += rules
             }
-            e.children.forEach(index)
+            for child in e.children {
+                parents[ObjectIdentifier(child)] = e
+                index(child)
+            }
         }
         index(root)
     }
@@ -114,7 +121,17 @@ struct Importer {
         rootParent.viewport = viewportSize
         let style = SVGStyle.computed(for: root, parent: rootParent, sheet: sheet)
         if style.opacity < 1 { layer.opacity = style.opacity }
-        layer.sublayers = children(of: root, style: style, path: prefix)
+        guard style.displayed else { return SVGImage(layer: layer, width: w, height: h, warnings: warnings) }
+        let content = children(of: root, style: style, path: prefix)
+        if style.clipPath != nil || style.mask != nil {
+            // A clip or mask on the root applies in its user space (inside the viewBox): to a layer
+            // holding the content.
+            var inner = Layer(name: unique("\(rootName)/content"))
+            inner.sublayers = content
+            layer.sublayers = [masking(inner, e: root, style: style)]
+        } else {
+            layer.sublayers = content
+        }
         return SVGImage(layer: layer, width: w, height: h, warnings: warnings)
     }
 
@@ -171,7 +188,8 @@ struct Importer {
 
     /// The layer for one element, or nil when it draws nothing.
     mutating func convert(_ e: SVGElement, parent: SVGStyle, path: String) -> Layer? {
-        guard !Self.notDrawn.contains(e.name) else { return nil }
+        // Not drawn, or not SVG at all (an element of another namespace).
+        guard !Self.notDrawn.contains(e.name), !e.name.hasPrefix("{") else { return nil }
         drawn += 1
         guard drawn <= Self.maximumDrawn else {
             if drawn == Self.maximumDrawn + 1 {
@@ -183,12 +201,13 @@ struct Importer {
         guard style.displayed else { return nil }
         let name = unique(e.attributes["id"].map { "\(prefix)/\($0)" } ?? path)
         var transform = Transform2D.identity
-        if let t = e.attributes["transform"] {
-            guard let parsed = SVGValues.transform(t) else {
-                warn(e, "the transform \"\(t)\" cannot be read; the element is left out")
-                return nil
+        if let t = style.transform ?? e.attributes["transform"] {
+            // One that cannot be read is ignored (the element drawn untransformed), as resvg and librsvg do.
+            if let parsed = SVGValues.transform(t) {
+                transform = parsed
+            } else {
+                warn(e, "the transform \"\(t)\" cannot be read and is ignored")
             }
-            transform = parsed
         }
         var layer: Layer
         switch e.name {
@@ -201,28 +220,46 @@ struct Importer {
             guard let used = use(e, style: style, name: name, path: path) else { return nil }
             layer = used
         case "rect", "circle", "ellipse", "line", "polyline", "polygon", "path":
-            guard style.visible, let shape = SVGShapes.path(of: e, viewport: style.viewport) else { return nil }
+            guard let shape = SVGShapes.path(of: e, viewport: style.viewport, fontSize: style.fontSize) else { return nil }
             layer = Layer(name: name, type: .shape)
             layer.shape.path = shape
+            // Invisible, but part of its group's bounding box (and a timeline may show it).
+            layer.hidden = !style.visible
             paint(&layer, style, e)
         default:
             warn(e, "<\(e.name)> is not supported yet and is left out")
             return nil
         }
+        layer = masking(layer, e: e, style: style)
+        layer.transform = Transform3D(transform).concatenating(layer.transform)
+        if style.opacity < 1 { layer.opacity = style.opacity }
+        return layer
+    }
+
+    /// The layer with the element's `clip-path` and `mask` applied.
+    mutating func masking(_ input: Layer, e: SVGElement, style: SVGStyle) -> Layer {
+        var layer = input
+        var clipMask: Layer?
         if let reference = style.clipPath {
             // A reference to nothing, or a CSS shape (circle(), inset()…) Reel does not draw yet: the
             // element is drawn unclipped, as resvg and librsvg both do.
             if let id = SVGStyle.referencedID(reference), let clip = ids[id], clip.name == "clipPath" {
-                layer.mask = clipMask(clip, for: layer)
+                clipMask = self.clipMask(clip, for: layer)
             } else {
                 warn(e, "clip-path \"\(reference)\" is not a <clipPath> Reel can use; the element is not clipped")
             }
         }
         if let reference = style.mask {
-            warn(e, "mask \"\(reference)\" is not supported yet and is ignored")
+            if let id = SVGStyle.referencedID(reference), let mask = ids[id], mask.name == "mask" {
+                layer = masked(layer, by: mask, clip: clipMask)
+            } else {
+                // A reference to nothing is ignored, as resvg and librsvg both do.
+                warn(e, "mask \"\(reference)\" is not a <mask> Reel can use and is ignored")
+                layer.mask = clipMask
+            }
+        } else {
+            layer.mask = clipMask
         }
-        layer.transform = Transform3D(transform).concatenating(layer.transform)
-        if style.opacity < 1 { layer.opacity = style.opacity }
         return layer
     }
 
@@ -242,9 +279,7 @@ struct Importer {
         }
         mask.transform = Transform3D(place)
         if clip.attributes["clip-path"] != nil { warn(clip, "clip-path on a <clipPath> is not supported yet and is ignored") }
-        var clipParent = SVGStyle()
-        clipParent.viewport = viewportSize
-        let clipStyle = SVGStyle.computed(for: clip, parent: clipParent, sheet: sheet)
+        let clipStyle = styleInPlace(clip)
         for (i, child) in clip.children.enumerated() {
             var element = child
             var offset = Transform2D.identity
@@ -261,7 +296,9 @@ struct Importer {
                 continue
             }
             let style = SVGStyle.computed(for: element, parent: clipStyle, sheet: sheet)
-            guard style.displayed, style.visible, let path = SVGShapes.path(of: element, viewport: style.viewport) else {
+            guard style.displayed, style.visible,
+                let path = SVGShapes.path(of: element, viewport: style.viewport, fontSize: style.fontSize)
+            else {
                 continue
             }
             var shape = Layer(name: unique("\(mask.name)/\(element.name)[\(i)]"), type: .shape)
@@ -277,6 +314,95 @@ struct Importer {
             mask.sublayers.append(shape)
         }
         return mask
+    }
+
+    /// The style `e` computes where it is written (its ancestors' cascade), for elements drawn where
+    /// they are referenced, such as a clip path's or a mask's content.
+    func styleInPlace(_ e: SVGElement) -> SVGStyle {
+        var chain: [SVGElement] = []
+        var next: SVGElement? = e
+        while let element = next, chain.count < SVGLimits.maximumDepth + 1 {
+            chain.append(element)
+            next = parents[ObjectIdentifier(element)]
+        }
+        var style = SVGStyle()
+        style.viewport = viewportSize
+        for element in chain.reversed() { style = SVGStyle.computed(for: element, parent: style, sheet: sheet) }
+        return style
+    }
+
+    /// `layer` masked by a `mask` element (and clipped by `clip` if it has one too: the layer then sits
+    /// in a group of its name that the clip masks). A mask already being expanded (a mask that masks
+    /// itself, directly or not) is left out, as resvg does.
+    mutating func masked(_ layer: Layer, by element: SVGElement, clip: Layer?) -> Layer {
+        let key = ObjectIdentifier(element)
+        guard !masking.contains(key), masking.count < 16 else {
+            warn(element, "the mask refers back to itself; that reference is ignored")
+            var plain = layer
+            plain.mask = clip
+            return plain
+        }
+        masking.append(key)
+        defer { masking.removeLast() }
+        var inner = layer
+        let mask = maskLayer(element, for: layer)
+        inner.mask = mask.layer
+        inner.maskMode = mask.byAlpha ? .alpha : .luminance
+        guard let clip else { return inner }
+        var outer = Layer(name: layer.name)
+        inner.name = unique("\(layer.name)/masked")
+        outer.sublayers = [inner]
+        outer.mask = clip
+        return outer
+    }
+
+    /// A `mask` element as a mask layer in the masked element's coordinates: its region (x, y, width,
+    /// height in maskUnits, by default the bounding box grown by 10 % each side) clipping its content
+    /// (in maskContentUnits), and whether it masks by alpha (`mask-type: alpha`) or luminance.
+    mutating func maskLayer(_ m: SVGElement, for layer: Layer) -> (layer: Layer, byAlpha: Bool) {
+        let style = styleInPlace(m)
+        var mask = Layer(name: unique("\(layer.name)/mask"))
+        let box = Self.bounds(of: layer)
+        let a = m.attributes
+        let region: Rect
+        if a["maskUnits"] == "userSpaceOnUse" {
+            let v = viewportSize
+            region = Rect(
+                x: SVGValues.length(a["x"], percentOf: v.width) ?? -0.1 * v.width,
+                y: SVGValues.length(a["y"], percentOf: v.height) ?? -0.1 * v.height,
+                width: SVGValues.length(a["width"], percentOf: v.width) ?? 1.2 * v.width,
+                height: SVGValues.length(a["height"], percentOf: v.height) ?? 1.2 * v.height)
+        } else {
+            // Fractions (or percentages) of the bounding box; a box with no area masks everything away.
+            guard let b = box, b.width > 0, b.height > 0 else { return (mask, false) }
+            let x = SVGValues.length(a["x"], percentOf: 1) ?? -0.1, y = SVGValues.length(a["y"], percentOf: 1) ?? -0.1
+            let w = SVGValues.length(a["width"], percentOf: 1) ?? 1.2, h = SVGValues.length(a["height"], percentOf: 1) ?? 1.2
+            region = Rect(x: b.minX + x * b.width, y: b.minY + y * b.height, width: w * b.width, height: h * b.height)
+        }
+        guard region.width > 0, region.height > 0 else { return (mask, style.maskTypeAlpha) }
+        // Bounds at the region and position at its origin: the mask's coordinates are the element's,
+        // clipped to the region.
+        mask.bounds = region
+        mask.anchorPoint = .zero
+        mask.position = region.origin
+        mask.masksToBounds = true
+        var content = children(of: m, style: style, path: mask.name)
+        if a["maskContentUnits"] == "objectBoundingBox" {
+            guard let b = box, b.width > 0, b.height > 0 else { return (mask, style.maskTypeAlpha) }
+            var scaled = Layer(name: unique("\(mask.name)/content"))
+            scaled.transform = Transform3D(Transform2D(a: b.width, b: 0, c: 0, d: b.height, tx: b.minX, ty: b.minY))
+            scaled.sublayers = content
+            content = [scaled]
+        }
+        mask.sublayers = content
+        // A mask on the mask element masks its content (by that mask's own type).
+        if let reference = style.mask, let id = SVGStyle.referencedID(reference), let other = ids[id], other.name == "mask" {
+            var holder = Layer(name: unique("\(mask.name)/masked"))
+            holder.sublayers = mask.sublayers
+            holder = masked(holder, by: other, clip: nil)
+            mask.sublayers = [holder]
+        }
+        return (mask, style.maskTypeAlpha)
     }
 
     /// A layer tree's bounding box in its own coordinates (its transform not applied; its sublayers'
@@ -302,7 +428,13 @@ struct Importer {
             case .none: c = nil
             case .color(let color): c = color
             case .currentColor: c = s.color
-            case .reference(let id, let fallback):
+            case .reference(let id, let fallbackPaint):
+                var fallback: Color?
+                switch fallbackPaint {
+                case .color(let color)?: fallback = color
+                case .currentColor?: fallback = s.color
+                default: fallback = nil
+                }
                 guard let server = ids[id] else {
                     // A reference to nothing paints the fallback, or nothing.
                     c = fallback
@@ -343,16 +475,40 @@ struct Importer {
         }
     }
 
-    /// A nested `svg`: a viewport at x, y of its own size, clipped, with its viewBox.
+    /// A nested `svg`: a viewport at x, y of its own size (by default all of the enclosing viewport;
+    /// percentages are of it), clipped, with its viewBox.
     mutating func nestedViewport(_ e: SVGElement, style: SVGStyle, name: String, path: String) -> Layer {
-        let (w, h, viewBox) = viewport(of: e, width: nil, height: nil)
+        let outer = style.viewport
+        let a = e.attributes
+        let w = SVGValues.length(a["width"], percentOf: outer.width).flatMap { $0 > 0 ? $0 : nil } ?? outer.width
+        let h = SVGValues.length(a["height"], percentOf: outer.height).flatMap { $0 > 0 ? $0 : nil } ?? outer.height
+        return viewportLayer(
+            e, style: style, name: name, path: path, size: Size(width: w, height: h),
+            origin: Point(
+                x: SVGValues.length(a["x"], percentOf: outer.width) ?? 0,
+                y: SVGValues.length(a["y"], percentOf: outer.height) ?? 0
+            ))
+    }
+
+    /// A new viewport (a nested `svg`, or a `symbol` a `use` draws): a layer at `origin` of `size`,
+    /// clipped unless `overflow` is visible, mapping the element's viewBox into it; inside it,
+    /// percentages are of the viewBox (or of the size).
+    mutating func viewportLayer(
+        _ e: SVGElement, style: SVGStyle, name: String, path: String, size: Size, origin: Point
+    ) -> Layer {
+        let (_, _, viewBox) = viewport(of: e, width: size.width, height: size.height)
         var layer = Layer(name: name)
         layer.anchorPoint = .zero
-        layer.position = Point(x: SVGValues.length(e.attributes["x"]) ?? 0, y: SVGValues.length(e.attributes["y"]) ?? 0)
-        layer.bounds = Rect(x: 0, y: 0, width: w, height: h)
+        layer.position = origin
+        layer.bounds = Rect(origin: .zero, size: size)
         layer.masksToBounds = e.attributes["overflow"].map { $0 != "visible" && $0 != "auto" } ?? true
         if let viewBox { layer.sublayerTransform = Transform3D(viewBox) }
-        layer.sublayers = children(of: e, style: style, path: path)
+        var inner = style
+        let box = e.attributes["viewBox"].flatMap(SVGValues.numbers).flatMap {
+            $0.count == 4 && $0[2] > 0 && $0[3] > 0 ? $0 : nil
+        }
+        inner.viewport = box.map { Size(width: $0[2], height: $0[3]) } ?? size
+        layer.sublayers = children(of: e, style: inner, path: path)
         return layer
     }
 
@@ -373,18 +529,32 @@ struct Importer {
         var layer = Layer(name: name)
         let x = SVGValues.length(e.attributes["x"]) ?? 0, y = SVGValues.length(e.attributes["y"]) ?? 0
         layer.transform = Transform3D(Transform2D.translation(x: x, y: y))
-        if target.name == "symbol" {
-            let w = SVGValues.length(e.attributes["width"]) ?? SVGValues.length(target.attributes["width"])
-            let h = SVGValues.length(e.attributes["height"]) ?? SVGValues.length(target.attributes["height"])
+        if target.name == "symbol" || target.name == "svg" {
+            // A new viewport: the use's width and height (SVG 2), else the symbol's, else 100 %.
+            let outer = style.viewport
+            func length(_ key: String, _ of: Double) -> Double? {
+                (SVGValues.length(e.attributes[key], percentOf: of) ?? SVGValues.length(target.attributes[key], percentOf: of))
+                    .flatMap { $0 > 0 ? $0 : nil }
+            }
             let targetStyle = SVGStyle.computed(for: target, parent: style, sheet: sheet)
-            var symbol = Layer(name: unique("\(name)/symbol"))
-            let (sw, sh, viewBox) = viewport(of: target, width: w ?? 100, height: h ?? 100)
-            symbol.anchorPoint = .zero
-            symbol.bounds = Rect(x: 0, y: 0, width: sw, height: sh)
-            symbol.masksToBounds = target.attributes["overflow"].map { $0 != "visible" && $0 != "auto" } ?? true
-            if let viewBox { symbol.sublayerTransform = Transform3D(viewBox) }
-            symbol.sublayers = children(of: target, style: targetStyle, path: "\(path)/symbol")
-            layer.sublayers = [symbol]
+            var origin = Point.zero
+            if target.name == "svg" {
+                origin = Point(
+                    x: SVGValues.length(target.attributes["x"], percentOf: outer.width) ?? 0,
+                    y: SVGValues.length(target.attributes["y"], percentOf: outer.height) ?? 0)
+            }
+            let symbol = viewportLayer(
+                target, style: targetStyle, name: unique("\(name)/\(target.name)"), path: "\(path)/\(target.name)",
+                size: Size(
+                    width: length("width", outer.width) ?? outer.width, height: length("height", outer.height) ?? outer.height),
+                origin: origin)
+            if targetStyle.opacity < 1 {
+                var faded = symbol
+                faded.opacity = targetStyle.opacity
+                layer.sublayers = [faded]
+            } else {
+                layer.sublayers = [symbol]
+            }
         } else if let copy = convert(target, parent: style, path: "\(path)/\(target.name)") {
             layer.sublayers = [copy]
         }

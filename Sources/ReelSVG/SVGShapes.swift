@@ -5,7 +5,7 @@ import ReelGeometry
 enum SVGShapes {
     /// `viewport` is what percentages are of: x-like attributes of its width, y-like of its height, a
     /// radius of its normalized diagonal.
-    static func path(of e: SVGElement, viewport: Size) -> Path? {
+    static func path(of e: SVGElement, viewport: Size, fontSize: Double = 12) -> Path? {
         let a = e.attributes
         let diagonal = SVGValues.normalizedDiagonal(viewport)
         func len(_ key: String) -> Double? {
@@ -15,7 +15,7 @@ enum SVGShapes {
             case "y", "height", "cy", "ry", "y1", "y2": base = viewport.height
             default: base = diagonal
             }
-            return SVGValues.length(a[key], percentOf: base)
+            return SVGValues.length(a[key], percentOf: base, fontSize: fontSize)
         }
         switch e.name {
         case "rect":
@@ -71,12 +71,30 @@ enum SVGShapes {
             do {
                 return try Path(svgPathData: d)
             } catch {
-                // SVG draws a path up to its first error.
-                let prefix = String(decoding: Array(d.utf8).prefix(error.offset), as: UTF8.self)
-                return (try? Path(svgPathData: prefix)) ?? nil
+                // SVG draws a path up to its first error: the segments before it that are complete. Up to
+                // 8 trailing tokens (an arc has 7 numbers) are dropped until what is left reads.
+                var bytes = Array(d.utf8).prefix(error.offset)
+                for _ in 0..<8 {
+                    if let p = try? Path(svgPathData: String(decoding: bytes, as: UTF8.self)) { return p }
+                    while let last = bytes.last, last == 0x20 || last == 0x2C || (0x09...0x0D).contains(last) {
+                        bytes.removeLast()
+                    }
+                    guard let last = bytes.last else { return nil }
+                    if Self.isCommand(last) {
+                        bytes.removeLast()
+                    } else {
+                        while let c = bytes.last, c != 0x20, c != 0x2C, !(0x09...0x0D).contains(c), !Self.isCommand(c) {
+                            bytes.removeLast()
+                        }
+                    }
+                }
+                return nil
             }
         default:
             return nil
         }
     }
+
+    /// A path command letter (not `e`/`E`, which are exponents).
+    static func isCommand(_ b: UInt8) -> Bool { "MmLlHhVvCcSsQqTtAaZz".utf8.contains(b) }
 }

@@ -15,6 +15,8 @@ struct CSSRule {
     }
     var selector: Selector
     var declarations: [(String, String)]
+    /// Those marked `!important`, which beat every declaration that is not.
+    var important: [(String, String)] = []
     var order: Int
 
     var specificity: Int {
@@ -42,30 +44,45 @@ struct CSSRule {
 enum CSS {
     /// `prop: value; …` (a `style` attribute or a rule's block).
     static func declarations(_ text: Substring) -> [(String, String)] {
-        text.split(separator: ";").compactMap { part in
+        prioritized(text).map { ($0.0, $0.1) }
+    }
+
+    /// The declarations with whether each is `!important`; comments are left out.
+    static func prioritized(_ text: Substring) -> [(String, String, important: Bool)] {
+        withoutComments(text).split(separator: ";").compactMap { part in
             guard let colon = part.firstIndex(of: ":") else { return nil }
             let name = part[..<colon].trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
             var value = part[part.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
-            if value.hasSuffix("!important") { value = String(value.dropLast(10)).trimmingCharacters(in: .whitespaces) }
-            return name.isEmpty ? nil : (name, value)
+            var important = false
+            if value.hasSuffix("!important") {
+                value = String(value.dropLast(10)).trimmingCharacters(in: .whitespaces)
+                important = true
+            }
+            return name.isEmpty ? nil : (name, value, important)
         }
+    }
+
+    static func withoutComments(_ text: Substring) -> Substring {
+        var rest = text
+        while let open = rest.range(of: "/*") {
+            let close = rest[open.upperBound...].range(of: "*/")?.upperBound ?? rest.endIndex
+            rest = rest[..<open.lowerBound] + rest[close...]
+        }
+        return rest
     }
 
     /// The rules of a `<style>` sheet; selectors Reel does not understand (descendants, attributes,
     /// pseudo-classes) are left out.
     static func sheet(_ text: String, startingAt order: Int) -> [CSSRule] {
         var rules: [CSSRule] = []
-        var rest = Substring(text)
-        // Comments first.
-        while let open = rest.range(of: "/*") {
-            let close = rest[open.upperBound...].range(of: "*/")?.upperBound ?? rest.endIndex
-            rest = rest[..<open.lowerBound] + rest[close...]
-        }
+        var rest = withoutComments(Substring(text))
         var n = order
         while let brace = rest.firstIndex(of: "{") {
             guard let end = rest[brace...].firstIndex(of: "}") else { break }
             let selectors = rest[..<brace].split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-            let block = declarations(rest[rest.index(after: brace)..<end])
+            let all = prioritized(rest[rest.index(after: brace)..<end])
+            let block = all.filter { !$0.important }.map { ($0.0, $0.1) }
+            let important = all.filter(\.important).map { ($0.0, $0.1) }
             for s in selectors {
                 let selector: CSSRule.Selector
                 if s == "*" {
@@ -81,7 +98,7 @@ enum CSS {
                 } else {
                     continue
                 }
-                rules.append(CSSRule(selector: selector, declarations: block, order: n))
+                rules.append(CSSRule(selector: selector, declarations: block, important: important, order: n))
                 n += 1
             }
             rest = rest[rest.index(after: end)...]
@@ -98,8 +115,8 @@ enum CSS {
 enum Paint: Equatable {
     case none
     case color(Color)
-    /// `url(#id)` (a gradient or pattern), with its fallback.
-    case reference(String, fallback: Color?)
+    /// `url(#id)` (a gradient or pattern), with its fallback (a colour or currentColor).
+    indirect case reference(String, fallback: Paint?)
     case currentColor
 }
 
@@ -117,6 +134,8 @@ struct SVGStyle {
     var dashArray: [Double] = []
     var dashOffset = 0.0
     var color: Color = .black
+    /// What `em` and `ex` lengths are of (inherited; resvg's default).
+    var fontSize = 12.0
     var visible = true
     var clipRuleEvenOdd = false
     /// What percentages of lengths are of: the nearest viewport (inherited, set by the importer).
@@ -128,6 +147,10 @@ struct SVGStyle {
     /// `clip-path` and `mask`: `url(#id)` references, or nil.
     var clipPath: String?
     var mask: String?
+    /// A `mask` element's `mask-type`: alpha instead of luminance.
+    var maskTypeAlpha = false
+    /// A CSS `transform` (which replaces the attribute), unparsed.
+    var transform: String?
 
     /// What a child starts from: the inherited properties (all but opacity and display).
     var inherited: SVGStyle {
@@ -136,6 +159,8 @@ struct SVGStyle {
         s.displayed = true
         s.clipPath = nil
         s.mask = nil
+        s.maskTypeAlpha = false
+        s.transform = nil
         return s
     }
 
@@ -164,7 +189,11 @@ struct SVGStyle {
         case "stroke-opacity": if let v = Self.fraction(value) { strokeOpacity = v }
         case "opacity": if let v = Self.fraction(value) { opacity = v }
         case "fill-rule": if value == "evenodd" || value == "nonzero" { fillRuleEvenOdd = value == "evenodd" }
-        case "stroke-width": if let v = SVGValues.length(value, percentOf: diagonal), v >= 0 { strokeWidth = v }
+        // A negative width draws no stroke, as resvg and librsvg both do.
+        case "stroke-width":
+            if let v = SVGValues.length(value, percentOf: diagonal, fontSize: fontSize) { strokeWidth = max(v, 0) }
+        case "font-size":
+            if let v = SVGValues.length(value, percentOf: parent.fontSize, fontSize: parent.fontSize), v >= 0 { fontSize = v }
         case "stroke-linecap":
             switch value {
             case "butt": lineCap = .butt
@@ -183,27 +212,30 @@ struct SVGStyle {
         case "stroke-dasharray":
             if value == "none" {
                 dashArray = []
-            } else if let list = Self.lengths(value, percentOf: diagonal), list.allSatisfy({ $0 >= 0 }) {
+            } else if let list = Self.lengths(value, percentOf: diagonal, fontSize: fontSize), list.allSatisfy({ $0 >= 0 }) {
                 // An odd list repeats to make an even one; all zeros draws a solid line.
                 let even = list.count % 2 == 1 ? list + list : list
                 dashArray = even.reduce(0, +) > 0 ? even : []
             }
-        case "stroke-dashoffset": if let v = SVGValues.length(value, percentOf: diagonal) { dashOffset = v }
+        case "stroke-dashoffset":
+            if let v = SVGValues.length(value, percentOf: diagonal, fontSize: fontSize) { dashOffset = v }
         case "color": if let c = SVGValues.color(value) { color = c }
         case "visibility": visible = value == "visible" || (value != "hidden" && value != "collapse" && visible)
         case "display": displayed = value != "none"
         case "clip-rule": if value == "evenodd" || value == "nonzero" { clipRuleEvenOdd = value == "evenodd" }
         case "clip-path": clipPath = value == "none" ? nil : value
         case "mask": mask = value == "none" ? nil : value
+        case "transform": transform = value
+        case "mask-type": if value == "alpha" || value == "luminance" { maskTypeAlpha = value == "alpha" }
         default: break
         }
     }
 
     /// A list of lengths separated by commas or white space (`stroke-dasharray: 5mm, 2%`).
-    static func lengths(_ value: String, percentOf base: Double) -> [Double]? {
+    static func lengths(_ value: String, percentOf base: Double, fontSize: Double) -> [Double]? {
         var out: [Double] = []
         for item in value.split(whereSeparator: { $0 == "," || $0.isWhitespace }) {
-            guard let v = SVGValues.length(String(item), percentOf: base) else { return nil }
+            guard let v = SVGValues.length(String(item), percentOf: base, fontSize: fontSize) else { return nil }
             out.append(v)
         }
         return out
@@ -220,8 +252,12 @@ struct SVGStyle {
         if value.hasPrefix("url(") {
             guard let id = referencedID(value), let close = value.firstIndex(of: ")") else { return nil }
             let rest = value[value.index(after: close)...].trimmingCharacters(in: .whitespaces)
-            let fallback: Color? = rest.isEmpty ? nil : (rest == "none" ? nil : SVGValues.color(rest))
-            return .reference(id, fallback: fallback)
+            // A fallback that cannot be read (an ICC colour) makes the whole value invalid, as in resvg
+            // and librsvg.
+            if rest.isEmpty || rest == "none" { return .reference(id, fallback: nil) }
+            if rest == "currentColor" { return .reference(id, fallback: .currentColor) }
+            guard let color = SVGValues.color(rest) else { return nil }
+            return .reference(id, fallback: .color(color))
         }
         return SVGValues.color(value).map(Paint.color)
     }
@@ -231,19 +267,22 @@ struct SVGStyle {
     static func computed(for e: SVGElement, parent: SVGStyle, sheet: [CSSRule]) -> SVGStyle {
         var s = parent.inherited
         for name in properties { if let v = e.attributes[name] { s.apply(name, v, parent: parent) } }
-        for rule in sheet.filter({ $0.matches(e) }).sorted(by: { ($0.specificity, $0.order) < ($1.specificity, $1.order) }) {
-            for (name, value) in rule.declarations { s.apply(name, value, parent: parent) }
-        }
-        if let style = e.attributes["style"] {
-            for (name, value) in CSS.declarations(Substring(style)) { s.apply(name, value, parent: parent) }
-        }
+        let rules = sheet.filter { $0.matches(e) }.sorted { ($0.specificity, $0.order) < ($1.specificity, $1.order) }
+        for rule in rules { for (name, value) in rule.declarations { s.apply(name, value, parent: parent) } }
+        let inline = e.attributes["style"].map { CSS.prioritized(Substring($0)) } ?? []
+        for (name, value, important) in inline where !important { s.apply(name, value, parent: parent) }
+        // `!important` beats the rest: the sheet's, then the style attribute's.
+        for rule in rules { for (name, value) in rule.important { s.apply(name, value, parent: parent) } }
+        for (name, value, important) in inline where important { s.apply(name, value, parent: parent) }
         return s
     }
 
+    /// Presentation attributes, in the order they apply (font-size first: `em` lengths need it).
     static let properties = [
-        "fill", "fill-opacity", "fill-rule", "stroke", "stroke-width", "stroke-opacity", "stroke-linecap", "stroke-linejoin",
+        "font-size", "fill", "fill-opacity", "fill-rule", "stroke", "stroke-width", "stroke-opacity", "stroke-linecap",
+        "stroke-linejoin",
         "stroke-miterlimit", "stroke-dasharray", "stroke-dashoffset", "opacity", "color", "visibility", "display",
-        "clip-rule", "clip-path", "mask",
+        "clip-rule", "clip-path", "mask", "mask-type",
     ]
 
     /// The id in `url(#id)`, or nil.

@@ -63,7 +63,12 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
             let name = String(k.dropFirst(6))
             if local[name] == nil { local[name] = v }
         }
-        let element = SVGElement(name: elementName, attributes: local, location: here)
+        // An element of another XML namespace is kept (for the counts and the depth) under a name no
+        // SVG element has; one with no namespace at all is taken as SVG, as browsers do for files that
+        // forget the xmlns.
+        let foreign = namespaceURI.map { !$0.isEmpty && $0 != "http://www.w3.org/2000/svg" } ?? false
+        let element = SVGElement(
+            name: foreign ? "{\(namespaceURI ?? "")}\(elementName)" : elementName, attributes: local, location: here)
         if let parent = stack.last { parent.children.append(element) } else if root == nil { root = element }
         stack.append(element)
     }

@@ -142,7 +142,9 @@ enum SVGValues {
         func alpha(_ i: Int) -> Double? { i < args.count ? component(args[i], scale: 1) : 1 }
         switch function {
         case "rgb", "rgba":
-            guard args.count == 3 || args.count == 4, let r = component(args[0], scale: 255),
+            // Percentages and numbers do not mix among r, g and b (CSS Color).
+            guard args.count == 3 || args.count == 4, Set(args.prefix(3).map { $0.hasSuffix("%") }).count == 1,
+                let r = component(args[0], scale: 255),
                 let g = component(args[1], scale: 255), let b = component(args[2], scale: 255), let a = alpha(3)
             else { return nil }
             return Color(red: Color.unit(r), green: Color.unit(g), blue: Color.unit(b), alpha: Color.unit(a))

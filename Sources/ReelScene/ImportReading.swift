@@ -43,11 +43,7 @@ extension Reader {
                 fix: "give the file's root a positive width and height, or a viewBox")
         }
         if m["bounds"] == nil { layer.bounds = Rect(origin: .zero, size: size) }
-        var root = imported.layer
-        let place = layer.contentsGravity.frame(for: size, in: layer.bounds)
-        root.anchorPoint = .zero
-        root.position = place.origin
-        root.transform = Transform3D.scale(place.width / size.width, place.height / size.height, 1)
+        let root = layer.fitted(imported)
         var clash: String?
         func claim(_ l: Layer) {
             if !names.insert(l.name).inserted, clash == nil { clash = l.name }

@@ -17,6 +17,21 @@ public struct ImportedLayers: Sendable {
     }
 }
 
+extension Layer {
+    /// An imported file's root placed in this layer's bounds by its `contentsGravity` (the root keeps
+    /// its own size and viewport; a transform scales it into the frame the gravity gives).
+    public func fitted(_ imported: ImportedLayers) -> Layer {
+        var root = imported.layer
+        let size = imported.size
+        guard size.width > 0, size.height > 0 else { return root }
+        let place = self.contentsGravity.frame(for: size, in: self.bounds)
+        root.anchorPoint = .zero
+        root.position = place.origin
+        root.transform = Transform3D.scale(place.width / size.width, place.height / size.height, 1)
+        return root
+    }
+}
+
 /// Imports the file at `path` (already resolved against the scene's folder) as layers named under
 /// `name` (`name/id` for an element with an id). A failure is a `DocumentError` about that file; the
 /// decoder places it at the `file` key that named it.

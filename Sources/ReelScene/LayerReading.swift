@@ -9,7 +9,7 @@ extension Reader {
         "name", "type", "position", "bounds", "anchorPoint", "transform", "sublayerTransform", "zPosition", "opacity", "hidden",
         "backgroundColor", "cornerRadius",
         "borderWidth",
-        "borderColor", "masksToBounds", "shadowColor", "shadowOpacity", "shadowOffset", "shadowRadius", "contents",
+        "borderColor", "masksToBounds", "maskMode", "shadowColor", "shadowOpacity", "shadowOffset", "shadowRadius", "contents",
         "contentsGravity", "contentsScale", "sublayers",
         "mask", "animations",
     ]
@@ -82,6 +82,7 @@ extension Reader {
         if let v = try num("borderWidth") { layer.borderWidth = v }
         if let n = m["borderColor"] { layer.borderColor = try color(n, join(path, "borderColor")) }
         if let n = m["masksToBounds"] { layer.masksToBounds = try bool(n, join(path, "masksToBounds")) }
+        if let n = m["maskMode"] { layer.maskMode = try choice(n, join(path, "maskMode"), MaskMode.self) }
         if let n = m["shadowColor"] { layer.shadowColor = try color(n, join(path, "shadowColor")) }
         if let v = try num("shadowOpacity") { layer.shadowOpacity = v }
         if let n = m["shadowOffset"] {

@@ -94,6 +94,12 @@ public struct GradientProperties: Sendable {
     public init() {}
 }
 
+/// What of a mask layer masks: its alpha, or its luminance times its alpha.
+public enum MaskMode: String, Sendable, CaseIterable {
+    case alpha
+    case luminance
+}
+
 /// The values of a layer's properties (Core Animation's names and defaults, CORE-ANIMATION.md §8.1):
 /// a model layer holds them as set, a presentation layer as they are on screen at one time.
 public struct LayerProperties: Sendable {
@@ -113,6 +119,9 @@ public struct LayerProperties: Sendable {
     public var borderWidth: Double = 0
     public var borderColor: Color = .black
     public var masksToBounds = false
+    /// What of the `mask` layer masks this one: its alpha (Core Animation's only way), or its luminance
+    /// (SVG masks, Lottie luma mattes).
+    public var maskMode: MaskMode = .alpha
     public var shadowColor: Color = .black
     public var shadowOpacity: Double = 0
     public var shadowOffset = Point(x: 0, y: -3)

@@ -3,6 +3,7 @@
 /// of the render; and every mistake one error at the `file` key.
 import Foundation
 import Reel
+import ReelGeometry
 import ReelMedia
 import ReelScene
 import Testing
@@ -100,6 +101,39 @@ import Testing
             #expect(left == 0 || !red(left - 1), "\(gravity)")
             #expect(right == 200 || !red(right), "\(gravity)")
         }
+    }
+
+    /// The Swift API's `Reel.svgLayer` draws what `type: svg` in a scene file does, and its names match.
+    @Test func theSwiftAPIDrawsWhatTheFileDoes() throws {
+        let ws = try Workspace()
+        _ = ws.write("drawing.svg", Self.drawing)
+        let file = ws.write(
+            "scene.yaml",
+            """
+            width: 200
+            height: 100
+            fps: 10
+            duration: 1
+            background: "#ffffff"
+            layers:
+              - {name: art, type: svg, file: drawing.svg, position: [100, 50], bounds: [200, 50], contentsGravity: resizeAspect}
+            """)
+        let fromFile = try Reel.load(file)
+        var scene = Scene(width: 200, height: 100, fps: FrameRate(numerator: 10, denominator: 1)!, duration: 1)
+        scene.background = .white
+        let imported = try Reel.svgLayer(
+            contentsOf: ws.file("drawing.svg"), name: "art", bounds: Rect(x: 0, y: 0, width: 200, height: 50),
+            gravity: .resizeAspect)
+        var art = imported.layer
+        art.position = Point(x: 100, y: 50)
+        scene.layers = [art]
+        #expect(imported.notes.isEmpty)
+        #expect(scene.layers.find("art/square")?.type == .shape)
+        let fromCode = try Reel.clip(for: scene)
+        let a = try fromFile.renderer(threads: 1).frame(for: fromFile.scene, at: 0)
+        let b = try fromCode.renderer(threads: 1).frame(for: fromCode.scene, at: 0)
+        #expect(a.pixels == b.pixels)
+        #expect(a.pixels.contains { $0 < 128 })  // the drawing was drawn
     }
 
     @Test func mistakesAreOneErrorAtTheFileKey() throws {

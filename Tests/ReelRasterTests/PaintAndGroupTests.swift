@@ -171,6 +171,32 @@ func rect(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> Path { Path(rec
         #expect(f.pixel(x: 6, y: 1) == (0, 0, 0, 0))
     }
 
+    /// A luminance mask multiplies by 0.2125·R + 0.7154·G + 0.0721·B of its premultiplied colour. Over
+    /// columns 0–1 the mask is opaque green: 0.7154 × 255 = 182.4 → 182, so red 255 becomes 182; over 2–3
+    /// half-transparent white: luminance 1 × alpha ½ → 128 (the premultiplied 8-bit value, 127.5 rounded);
+    /// over 4–5 opaque black (luminance 0): nothing; 6–7 have no mask: nothing. Rounding: ±1 level.
+    @Test func maskMultipliesByLuminance() throws {
+        var list = DisplayList(background: .clear)
+        var group = Group(hasMask: true)
+        group.maskByLuminance = true
+        list.commands = [
+            .beginGroup(group),
+            .fill(path: rect(0, 0, 8, 8), color: red),
+            .beginMask,
+            .fill(path: rect(0, 0, 2, 8), color: Color(red: 0, green: 1, blue: 0)),
+            .fill(path: rect(2, 0, 2, 8), color: Color(red: 1, green: 1, blue: 1, alpha: 0.5)),
+            .fill(path: rect(4, 0, 2, 8), color: .black),
+            .endGroup,
+        ]
+        let f = try Rasterizer(threads: 1).render(list, width: 8, height: 8)
+        func near(_ p: (r: UInt8, g: UInt8, b: UInt8, a: UInt8), _ r: Int, _ a: Int) -> Bool {
+            abs(Int(p.r) - r) <= 1 && p.g == 0 && p.b == 0 && abs(Int(p.a) - a) <= 1
+        }
+        #expect(near(f.pixel(x: 1, y: 3), 182, 182), "\(f.pixel(x: 1, y: 3))")
+        #expect(near(f.pixel(x: 3, y: 3), 128, 128), "\(f.pixel(x: 3, y: 3))")
+        #expect(f.pixel(x: 5, y: 3) == (0, 0, 0, 0) && f.pixel(x: 7, y: 3) == (0, 0, 0, 0))
+    }
+
     /// Across a long straight edge the blurred shadow is the Gaussian's CDF: with the edge on a pixel
     /// boundary at x = e, pixel x's alpha is Φ((e − (x + ½) + offset)/σ)… computed here from erf; the
     /// kernel is the density integrated over each pixel, so this holds to rounding (1 level).

@@ -48,6 +48,20 @@ func decodeError(_ text: String) -> SceneError? {
         #expect(s.sample(at: 0.25).layers[0].position.x == 50)
     }
 
+    /// `maskMode` chooses what of the mask masks; an svg layer read without an importer is an error at
+    /// its `file` that says how to load it.
+    @Test func maskModeAndSVGLayersWithoutAnImporter() throws {
+        let s = try decode(
+            ##"{"width": 10, "height": 10, "fps": 1, "duration": 1, "layers": [{"name": "a", "maskMode": "luminance"}]}"##)
+        #expect(s.layers[0].maskMode == .luminance)
+        let bad = decodeError(
+            ##"{"width": 10, "height": 10, "fps": 1, "duration": 1, "layers": [{"name": "a", "maskMode": "luma"}]}"##)
+        #expect(bad?.path == "layers[0].maskMode")
+        let svg = decodeError(
+            ##"{"width": 10, "height": 10, "fps": 1, "duration": 1, "layers": [{"type": "svg", "file": "x.svg"}]}"##)
+        #expect(svg?.path == "layers[0].file" && svg?.fix?.contains("Reel.load") == true)
+    }
+
     @Test func malformedJSONNamesLineAndColumn() {
         let e = decodeError("{\n  \"width\": 100,\n  \"height\": ,\n}")
         #expect(e?.location == SourceLocation(line: 3, column: 13))
