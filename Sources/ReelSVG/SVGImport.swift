@@ -69,8 +69,6 @@ struct Importer {
     let prefix: String
     let rootName: String
     var ids: [String: SVGElement] = [:]
-    /// Each element's parent, for the styles a `clipPath` or `mask` inherits where it is written.
-    var parents: [ObjectIdentifier: SVGElement] = [:]
     var sheet: [CSSRule] = []
     var warnings: [String] = []
     var names = Set<String>()
@@ -100,10 +98,7 @@ struct Importer {
                 order += rules.count
                 sheet += rules
             }
-            for child in e.children {
-                parents[ObjectIdentifier(child)] = e
-                index(child)
-            }
+            e.children.forEach(index)
         }
         index(root)
     }
@@ -323,7 +318,7 @@ struct Importer {
         var next: SVGElement? = e
         while let element = next, chain.count < SVGLimits.maximumDepth + 1 {
             chain.append(element)
-            next = parents[ObjectIdentifier(element)]
+            next = element.parent
         }
         var style = SVGStyle()
         style.viewport = viewportSize

@@ -1,44 +1,20 @@
 /// Styling: the properties each element ends up with, from presentation attributes, `<style>` sheets
-/// (type, class, id and universal selectors, by specificity then order) and `style` attributes, with
+/// (selectors as CSSSelectors reads them, by specificity then order) and `style` attributes, with
 /// inheritance, `inherit` and `currentColor`.
 import Foundation
 import ReelGeometry
 
-/// One rule of a style sheet: a simple selector and its declarations.
+/// One rule of a style sheet: a selector and its declarations.
 struct CSSRule {
-    enum Selector: Equatable {
-        case universal
-        case type(String)
-        case className(String)
-        case id(String)
-        case typeAndClass(String, String)
-    }
-    var selector: Selector
+    var selector: CSSSelector
     var declarations: [(String, String)]
     /// Those marked `!important`, which beat every declaration that is not.
     var important: [(String, String)] = []
     var order: Int
 
-    var specificity: Int {
-        switch selector {
-        case .universal: return 0
-        case .type: return 1
-        case .className: return 10
-        case .typeAndClass: return 11
-        case .id: return 100
-        }
-    }
+    var specificity: Int { selector.specificity }
 
-    func matches(_ e: SVGElement) -> Bool {
-        let classes = (e.attributes["class"] ?? "").split(separator: " ").map(String.init)
-        switch selector {
-        case .universal: return true
-        case .type(let t): return e.name == t
-        case .className(let c): return classes.contains(c)
-        case .typeAndClass(let t, let c): return e.name == t && classes.contains(c)
-        case .id(let i): return e.attributes["id"] == i
-        }
-    }
+    func matches(_ e: SVGElement) -> Bool { selector.matches(e) }
 }
 
 enum CSS {
@@ -84,20 +60,7 @@ enum CSS {
             let block = all.filter { !$0.important }.map { ($0.0, $0.1) }
             let important = all.filter(\.important).map { ($0.0, $0.1) }
             for s in selectors {
-                let selector: CSSRule.Selector
-                if s == "*" {
-                    selector = .universal
-                } else if s.hasPrefix("#"), isName(s.dropFirst()) {
-                    selector = .id(String(s.dropFirst()))
-                } else if s.hasPrefix("."), isName(s.dropFirst()) {
-                    selector = .className(String(s.dropFirst()))
-                } else if let dot = s.firstIndex(of: "."), isName(s[..<dot]), isName(s[s.index(after: dot)...]) {
-                    selector = .typeAndClass(String(s[..<dot]), String(s[s.index(after: dot)...]))
-                } else if isName(Substring(s)) {
-                    selector = .type(s)
-                } else {
-                    continue
-                }
+                guard let selector = CSSSelector.parse(s) else { continue }
                 rules.append(CSSRule(selector: selector, declarations: block, important: important, order: n))
                 n += 1
             }
@@ -106,9 +69,6 @@ enum CSS {
         return rules
     }
 
-    static func isName(_ s: Substring) -> Bool {
-        !s.isEmpty && s.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
-    }
 }
 
 /// A fill or stroke paint.

@@ -13,6 +13,8 @@ final class SVGElement {
     let name: String
     let attributes: [String: String]
     var children: [SVGElement] = []
+    /// Unowned by the child: the tree is held from its root.
+    weak var parent: SVGElement?
     var text = ""
     let location: SourceLocation
 
@@ -69,7 +71,12 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
         let foreign = namespaceURI.map { !$0.isEmpty && $0 != "http://www.w3.org/2000/svg" } ?? false
         let element = SVGElement(
             name: foreign ? "{\(namespaceURI ?? "")}\(elementName)" : elementName, attributes: local, location: here)
-        if let parent = stack.last { parent.children.append(element) } else if root == nil { root = element }
+        if let parent = stack.last {
+            parent.children.append(element)
+            element.parent = parent
+        } else if root == nil {
+            root = element
+        }
         stack.append(element)
     }
 

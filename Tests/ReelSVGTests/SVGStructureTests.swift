@@ -126,6 +126,43 @@ import Testing
         #expect(svg.layer.find("t/foreign") == nil)
     }
 
+    /// Selectors beyond the simple ones: descendant and child combinators, attribute tests and
+    /// `:first-child`, ranked by specificity (an id beats any number of classes); a selector Reel does
+    /// not match (a sibling combinator, another pseudo-class) drops only its own rule.
+    @Test func compoundSelectorsAndCombinators() throws {
+        let svg = try image(
+            """
+            <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 200">
+              <style>
+                g rect { fill: blue }
+                g > rect.c { fill: green }
+                #outer rect[data-k="v"] { fill: lime }
+                rect:first-child { stroke: red }
+                rect + rect { fill: yellow }
+                rect:hover { fill: yellow }
+                .a.b.c { stroke: black }
+                #i { stroke: white }
+              </style>
+              <g id="outer">
+                <rect id="first" width="1" height="1"/>
+                <rect id="child" class="c" width="1" height="1"/>
+                <g><rect id="deep" class="c" data-k="v" width="1" height="1"/></g>
+              </g>
+              <rect id="i" class="a b c" width="1" height="1"/>
+            </svg>
+            """)
+        func fill(_ id: String) -> Color? { svg.layer.find("t/\(id)")?.shape.fillColor }
+        #expect(fill("first") == SVGValues.color("blue"))
+        #expect(fill("child") == SVGValues.color("green"))
+        #expect(fill("deep") == SVGValues.color("lime"))  // (1, 1, 1) beats (0, 1, 2)
+        #expect(svg.layer.find("t/first")?.shape.strokeColor == SVGValues.color("red"))
+        #expect(svg.layer.find("t/child")?.shape.strokeColor == nil)
+        #expect(fill("i") == .black)  // no rule for it but the unmatched ones
+        #expect(svg.layer.find("t/i")?.shape.strokeColor == .white)
+        #expect(CSSSelector.parse("a + b") == nil && CSSSelector.parse("p:hover") == nil)
+        #expect(CSSSelector.parse("#x .y > z[w]")?.specificity == 10_000 + 2 * 100 + 1)
+    }
+
     /// What resvg and librsvg agree on for bad values: a transform that cannot be read is ignored (the
     /// element is drawn); a path is drawn up to its last complete segment; rgb() mixing numbers and
     /// percentages is invalid (the fill stays the default black); a fallback that cannot be read (an
