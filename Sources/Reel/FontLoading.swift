@@ -16,8 +16,11 @@ extension Reel {
     }
 
     /// Opens every font the scene's text layers use; `file` is the scene file, for messages and paths.
-    static func loadFonts(for scene: Scene, file: String, sandboxed: Bool) throws(ReelError) -> TextResources {
-        let names = scene.fontNames
+    /// `also` are fonts named elsewhere (text in SVG files shown as contents).
+    static func loadFonts(for scene: Scene, file: String, sandboxed: Bool, also: [String] = []) throws(ReelError)
+        -> TextResources
+    {
+        let names = scene.fontNames + also.filter { !scene.fontNames.contains($0) }
         guard !names.isEmpty else { return TextResources() }
         let library = FontLibrary.shared
         let base = URL(fileURLWithPath: file).deletingLastPathComponent()
@@ -44,6 +47,22 @@ extension Reel {
                     throw failure("\"\(name)\" cannot be read as a font: \(error.message)", fix: "give a .ttf, .otf or .ttc file")
                 }
                 continue
+            }
+            if name.contains(",") {
+                // A list, as CSS writes font-family (an SVG's text): the first installed one, else any
+                // installed font. It is a preference, never an error.
+                let candidates = name.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                var found: FontFace?
+                for candidate in candidates where found == nil {
+                    if case .found(let face) = library.installed(candidate) { found = face }
+                }
+                if found == nil, let any = library.catalog.fonts.first {
+                    found = try? library.face(path: any.path, index: any.index)
+                }
+                if let found {
+                    fonts[name] = found
+                    continue
+                }
             }
             switch library.installed(name) {
             case .found(let face):

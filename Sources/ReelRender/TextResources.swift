@@ -41,7 +41,8 @@ public struct TextResources: Sendable {
         guard let (runs, colors) = runs(of: text) else { return nil }
         let style = ParagraphStyle(
             alignment: TextAlignment(rawValue: text.alignmentMode.rawValue) ?? .natural, isWrapped: text.isWrapped,
-            truncationMode: TruncationMode(rawValue: text.truncationMode.rawValue) ?? .none, lineHeight: text.lineHeight)
+            truncationMode: TruncationMode(rawValue: text.truncationMode.rawValue) ?? .none, lineHeight: text.lineHeight,
+            firstBaselineAtTop: text.firstBaselineAtTop)
         return (typesetter.typeset(runs, style: style, in: bounds.size), colors)
     }
 }

@@ -184,7 +184,7 @@ struct Importer {
     /// The layer for one element, or nil when it draws nothing.
     mutating func convert(_ e: SVGElement, parent: SVGStyle, path: String) -> Layer? {
         // Not drawn, or not SVG at all (an element of another namespace).
-        guard !Self.notDrawn.contains(e.name), !e.name.hasPrefix("{") else { return nil }
+        guard !Self.notDrawn.contains(e.name), !e.name.hasPrefix("{"), e.name != SVGElement.characters else { return nil }
         drawn += 1
         guard drawn <= Self.maximumDrawn else {
             if drawn == Self.maximumDrawn + 1 {
@@ -221,6 +221,9 @@ struct Importer {
             // Invisible, but part of its group's bounding box (and a timeline may show it).
             layer.hidden = !style.visible
             paint(&layer, style, e)
+        case "text":
+            guard let text = textLayer(e, style: style, name: name) else { return nil }
+            layer = text
         default:
             warn(e, "<\(e.name)> is not supported yet and is left out")
             return nil

@@ -96,6 +96,12 @@ struct SVGStyle {
     var color: Color = .black
     /// What `em` and `ex` lengths are of (inherited; resvg's default).
     var fontSize = 12.0
+    /// Text: the family list as written, weight (100…900), italic, anchor and letter spacing (inherited).
+    var fontFamily = "serif"
+    var fontWeight = 400
+    var italic = false
+    var textAnchor = "start"
+    var letterSpacing = 0.0
     var visible = true
     var clipRuleEvenOdd = false
     /// What percentages of lengths are of: the nearest viewport (inherited, set by the importer).
@@ -154,6 +160,23 @@ struct SVGStyle {
             if let v = SVGValues.length(value, percentOf: diagonal, fontSize: fontSize) { strokeWidth = max(v, 0) }
         case "font-size":
             if let v = SVGValues.length(value, percentOf: parent.fontSize, fontSize: parent.fontSize), v >= 0 { fontSize = v }
+        case "font-family": if !value.isEmpty { fontFamily = value }
+        case "font-weight":
+            switch value {
+            case "normal": fontWeight = 400
+            case "bold": fontWeight = 700
+            case "bolder": fontWeight = min(parent.fontWeight + 300, 900)
+            case "lighter": fontWeight = max(parent.fontWeight - 300, 100)
+            default: if let w = Int(value), (1...1000).contains(w) { fontWeight = w }
+            }
+        case "font-style": if ["normal", "italic", "oblique"].contains(value) { italic = value != "normal" }
+        case "text-anchor": if ["start", "middle", "end"].contains(value) { textAnchor = value }
+        case "letter-spacing":
+            if value == "normal" {
+                letterSpacing = 0
+            } else if let v = SVGValues.length(value, percentOf: fontSize, fontSize: fontSize) {
+                letterSpacing = v
+            }
         case "stroke-linecap":
             switch value {
             case "butt": lineCap = .butt
@@ -239,7 +262,8 @@ struct SVGStyle {
 
     /// Presentation attributes, in the order they apply (font-size first: `em` lengths need it).
     static let properties = [
-        "font-size", "fill", "fill-opacity", "fill-rule", "stroke", "stroke-width", "stroke-opacity", "stroke-linecap",
+        "font-size", "font-family", "font-weight", "font-style", "text-anchor", "letter-spacing", "fill", "fill-opacity",
+        "fill-rule", "stroke", "stroke-width", "stroke-opacity", "stroke-linecap",
         "stroke-linejoin",
         "stroke-miterlimit", "stroke-dasharray", "stroke-dashoffset", "opacity", "color", "visibility", "display",
         "clip-rule", "clip-path", "mask", "mask-type",

@@ -18,6 +18,11 @@ final class SVGElement {
     var text = ""
     let location: SourceLocation
 
+    /// The name of the character data inside a text element (no element has it).
+    static let characters = "#text"
+    /// The elements whose character data is drawn.
+    static let textContainers: Set<String> = ["text", "tspan", "a"]
+
     init(name: String, attributes: [String: String], location: SourceLocation) {
         self.name = name
         self.attributes = attributes
@@ -85,7 +90,19 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
     }
 
     func parser(_ parser: XMLParser, foundCharacters string: String) {
-        if let top = stack.last, top.name == "style" { top.text += string }
+        guard let top = stack.last else { return }
+        if top.name == "style" { top.text += string }
+        if SVGElement.textContainers.contains(top.name) {
+            // Text and its tspans interleave: the characters are kept as children, in order.
+            if let last = top.children.last, last.name == SVGElement.characters {
+                last.text += string
+            } else {
+                let node = SVGElement(name: SVGElement.characters, attributes: [:], location: here)
+                node.text = string
+                node.parent = top
+                top.children.append(node)
+            }
+        }
     }
 
     func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {

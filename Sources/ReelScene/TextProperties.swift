@@ -65,6 +65,9 @@ public struct TextProperties: Sendable {
     public var fontFeatures: [String: UInt32] = [:]
     /// Animations of each line, word or cluster (applied on top of the layer's own).
     public var unitAnimations: [UnitAnimation] = []
+    /// The first baseline on the bounds' top edge (text placed by its baseline, as SVG's `text` is)
+    /// rather than one ascent below it as `CATextLayer` draws.
+    public var firstBaselineAtTop = false
 
     public init() {}
 

@@ -14,7 +14,11 @@ extension Layout {
         var clusters: [Rect] = []
         var boxes: [Rect] = []  // each placed glyph's advance box
         for (n, line) in lines.enumerated() {
-            baseline += n == 0 ? line.ascent : (line.ascent + line.descent + line.gap) * style.lineHeight
+            if n == 0 {
+                baseline = style.firstBaselineAtTop ? 0 : line.ascent
+            } else {
+                baseline += (line.ascent + line.descent + line.gap) * style.lineHeight
+            }
             let alignment: TextAlignment
             switch style.alignment {
             case .natural: alignment = rtl[n] ? .right : .left
@@ -32,7 +36,9 @@ extension Layout {
                 if spaces > 0 && line.width < size.width { stretch = (size.width - line.width) / Double(spaces) }
             }
             // Only drawn text overflows: an empty line takes height but shows nothing.
-            if !line.glyphs.isEmpty && (line.width > size.width + 1e-9 || baseline + line.descent > size.height + 1e-9) {
+            if !line.glyphs.isEmpty && !style.firstBaselineAtTop
+                && (line.width > size.width + 1e-9 || baseline + line.descent > size.height + 1e-9)
+            {
                 overflows = true
             }
             // Words and clusters in reading (logical) order on this line.

@@ -65,15 +65,19 @@ public struct ParagraphStyle: Sendable, Hashable {
     public var truncationMode: TruncationMode
     /// A multiple of each line's natural height (ascender − descender + line gap).
     public var lineHeight: Double
+    /// The first line's baseline on the box's top edge instead of one ascent below it: text placed by
+    /// its baseline (SVG's text, at x, y), which then never overflows the box.
+    public var firstBaselineAtTop: Bool
 
     public init(
         alignment: TextAlignment = .natural, isWrapped: Bool = false, truncationMode: TruncationMode = .none,
-        lineHeight: Double = 1
+        lineHeight: Double = 1, firstBaselineAtTop: Bool = false
     ) {
         self.alignment = alignment
         self.isWrapped = isWrapped
         self.truncationMode = truncationMode
         self.lineHeight = lineHeight
+        self.firstBaselineAtTop = firstBaselineAtTop
     }
 }
 

@@ -10,7 +10,7 @@ import Testing
         <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 100">
           <rect x="0" y="0" width="100" height="100" fill="#ff0000"/>
           <circle cx="150" cy="50" r="40" fill="rgb(0, 0, 255)"/>
-          <text x="10" y="10">later</text>
+          <foreignObject x="10" y="10" width="5" height="5"/>
         </svg>
         """
 
@@ -19,7 +19,7 @@ import Testing
         let svg = ws.write("icon.svg", Self.icon)
         let r = try runReel(["still", svg, "--at", "0", "-o", ws.file("icon.png"), "--width", "300"])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stderr.contains("icon.svg: line 4: <text> is not supported yet"), "\(r.stderr)")
+        #expect(r.stderr.contains("icon.svg: line 4: <foreignObject> is not supported yet"), "\(r.stderr)")
         let png = try ImageFile.read(path: ws.file("icon.png"))
         #expect(png.width == 300 && png.height == 150)
         func pixel(_ x: Int, _ y: Int) -> [UInt8] { Array(png.rgba[(y * 300 + x) * 4..<(y * 300 + x) * 4 + 4]) }
@@ -43,6 +43,37 @@ import Testing
         #expect(r.status == 1)
         #expect(r.stderr.hasPrefix("error: \(svg):3:"), "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: ws.file("bad.png")))
+    }
+}
+
+/// SVG text drawn by Reel's text engine, placed by its baseline. DejaVu Sans's H is 1493/2048 em tall
+/// on the baseline, with equal side bearings: at 40 px, "HHH" at y = 60 inks rows 30 (0.16 covered:
+/// its top is at 60 − 29.16) to 59 and nothing from row 60, and text-anchor middle centres its ink on
+/// x = 100 (within a pixel: the ink's edges fall inside pixels).
+@Suite struct SVGTextTests {
+    @Test func textSitsOnItsBaselineAndAnchor() throws {
+        guard FileManager.default.fileExists(atPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf") else {
+            print("SVGTextTests skipped: DejaVu Sans is not installed (scripts/setup.sh installs it)")
+            return
+        }
+        let ws = try Workspace()
+        let svg = ws.write(
+            "text.svg",
+            """
+            <svg xmlns="http://www.w3.org/2000/svg" width="200" height="100">
+              <rect width="200" height="100" fill="white"/>
+              <text x="100" y="60" font-family="DejaVu Sans" font-size="40" text-anchor="middle">HHH</text>
+            </svg>
+            """)
+        let r = try runReel(["still", svg, "--at", "0", "-o", ws.file("text.png")])
+        #expect(r.status == 0, "\(r.stderr)")
+        let png = try ImageFile.read(path: ws.file("text.png"))
+        func dark(_ x: Int, _ y: Int) -> Bool { png.rgba[(y * png.width + x) * 4] < 250 }
+        let rows = (0..<100).filter { y in (0..<200).contains { dark($0, y) } }
+        let columns = (0..<200).filter { x in (0..<100).contains { dark(x, $0) } }
+        #expect(rows.first == 30 && rows.last == 59, "\(rows)")
+        let centre = Double(columns.first! + columns.last! + 1) / 2
+        #expect(abs(centre - 100) <= 1, "ink columns \(columns.first!)…\(columns.last!)")
     }
 }
 

@@ -190,6 +190,32 @@ import Testing
         #expect(svg.warnings.contains { $0.contains("\"qwe\" cannot be read and is ignored") })
     }
 
+    /// Text becomes text layers placed by their baseline: runs for the text's own characters and its
+    /// tspans (font, size, colour), white space collapsed across them, a tspan with its own x or dy a
+    /// new line (x as given, y = 40 + 1.5 × 20 = 70), text-anchor as the alignment, and the font a list
+    /// of the families asked for, with the weight, then the usual installed families.
+    @Test func textBecomesBaselinePlacedTextLayers() throws {
+        let svg = try image(
+            """
+            <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 200" font-family="Inter, sans-serif">
+              <text id="t1" x="10" y="40" font-size="20" fill="#102030" text-anchor="middle">
+                Hello   <tspan font-weight="bold" fill="red">bold</tspan>
+                world<tspan id="second" x="10" dy="1.5em">again</tspan>
+              </text>
+            </svg>
+            """)
+        let group = try #require(svg.layer.find("t/t1"))
+        let first = try #require(group.sublayers.first), second = try #require(svg.layer.find("t/second"))
+        #expect(first.type == .text && first.position == Point(x: 10, y: 40) && first.anchorPoint == .zero)
+        #expect(first.text.firstBaselineAtTop && first.text.alignmentMode == .center)
+        #expect(first.text.runs.map(\.text) == ["Hello ", "bold", " world"])
+        #expect(first.text.runs[1].foregroundColor == SVGValues.color("red"))
+        #expect(first.text.runs[0].fontSize == 20)
+        #expect(first.text.runs[1].font?.hasPrefix("Inter Bold, Noto Sans Bold") == true)
+        #expect(first.text.runs[0].font?.hasPrefix("Inter, Noto Sans, DejaVu Sans") == true)
+        #expect(second.position == Point(x: 10, y: 70) && second.text.runs.map(\.text) == ["again"])
+    }
+
     /// display: none on the root draws nothing; a clip path on the root clips in its user space.
     @Test func theRootCanBeHiddenOrClipped() throws {
         let hidden = try image(
