@@ -65,6 +65,15 @@ public enum Reel {
                 func failure(_ message: String, fix: String? = nil) -> ReelError {
                     .scene(SceneError(file: path, location: place?.location, path: place?.path, message: message, fix: fix))
                 }
+                if DataURI.isDataURI(name) {
+                    // The picture is in the string: no file to find, so nothing for the sandbox to confine.
+                    images[name] = try decodeDataURI(name) { message in
+                        failure(
+                            "\"\(DataURI.abbreviated(name))\" cannot be read as an image: \(message)",
+                            fix: "give a base64 PNG, JPEG, WebP or GIF: data:image/png;base64,…")
+                    }
+                    return try visitSublayers(of: layer)
+                }
                 if sandboxed && (name.hasPrefix("/") || !Sandbox.contains(base.path, file)) {
                     throw failure(
                         "\"\(name)\" is outside the scene's folder, and a sandboxed render reads only inside it",
@@ -76,14 +85,20 @@ public enum Reel {
                         "\"\(name)\": no such image file (looked for \(file))", fix: "paths are relative to the scene file")
                 }
                 if URL(fileURLWithPath: file).pathExtension.lowercased() == "svg" {
+                    var embedded = Layer(name: "")
                     // Drawn as vectors, fitted by contentsGravity at whatever size the bounds have.
                     do {
                         let svg = try SVGImport.load(contentsOf: file, name: layer.name + "/contents")
                         vectors[name] = VectorContents(
                             layer: Scene.present(svg.layer, at: 0), size: Size(width: svg.width, height: svg.height))
                         svgNotes += svg.warnings.map { Message("\(name): \($0)") }
+                        embedded = svg.layer
                     } catch {
                         throw failure("\"\(name)\" cannot be read as SVG: \(error.description)", fix: "give a valid SVG file")
+                    }
+                    // Its <image> elements' pictures are drawn from the same table as the scene's.
+                    try embeddedImages(of: embedded) { message in
+                        failure("\"\(name)\" has an image that cannot be read: \(message)", fix: "embed a PNG, JPEG, WebP or GIF")
                     }
                 } else {
                     do {
@@ -95,8 +110,29 @@ public enum Reel {
                     }
                 }
             }
+            try visitSublayers(of: layer)
+        }
+        func visitSublayers(of layer: Layer) throws(ReelError) {
             for sublayer in layer.sublayers { try visit(sublayer) }
             if let mask = layer.mask { try visit(mask) }
+        }
+        func decodeDataURI(_ uri: String, failure: (String) -> ReelError) throws(ReelError) -> RasterImage {
+            do {
+                let still = try ImageFile.read(dataURI: uri, maximumPixels: Scene.maximumPixelArea)
+                if let image = RasterImage(width: still.width, height: still.height, premultipliedRGBA: still.rgba) {
+                    return image
+                }
+            } catch {
+                throw failure(error.message)
+            }
+            throw failure("the decoded picture's size and pixel count disagree")
+        }
+        func embeddedImages(of layer: Layer, failure: (String) -> ReelError) throws(ReelError) {
+            if let uri = layer.contents, images[uri] == nil, DataURI.isDataURI(uri) {
+                images[uri] = try decodeDataURI(uri, failure: failure)
+            }
+            for sublayer in layer.sublayers { try embeddedImages(of: sublayer, failure: failure) }
+            if let mask = layer.mask { try embeddedImages(of: mask, failure: failure) }
         }
         for layer in scene.layers { try visit(layer) }
         let text = try loadFonts(for: scene, file: path, sandboxed: sandboxed)

@@ -1,4 +1,5 @@
-/// Still images through FFmpeg: any picture it decodes read to premultiplied RGBA, and PNG written.
+/// Still images through FFmpeg: any picture it decodes read to premultiplied RGBA (from a file, or from
+/// bytes in memory such as a `data:` URI's), and PNG written.
 internal import CFFmpeg
 import Foundation
 
@@ -29,7 +30,7 @@ public enum ImageFile {
         } catch {
             throw MediaError(
                 call: error.call, code: error.code,
-                message: error.message + " (not an image FFmpeg can read, or larger than \(maximumPixels / 1_000_000) megapixels)"
+                message: error.message + " (not an image FFmpeg can read, or larger than \(pixelLimit(maximumPixels)))"
             )
         }
         let (w, h) = (reader.info.width, reader.info.height)
@@ -37,20 +38,115 @@ public enum ImageFile {
             throw MediaError(
                 call: "ImageFile.read(\(path))",
                 message:
-                    "the file holds no picture of a known size (not an image, or one above \(maximumPixels / 1_000_000) megapixels)"
+                    "the file holds no picture of a known size (not an image, or one above \(pixelLimit(maximumPixels)))"
             )
         }
         guard w <= maximumPixels / h else {
             throw MediaError(
                 call: "ImageFile.read(\(path))",
-                message: "the picture is \(w)×\(h) pixels, above the limit of \(maximumPixels / 1_000_000) megapixels")
+                message: "the picture is \(w)×\(h) pixels, above the limit of \(pixelLimit(maximumPixels))")
         }
         guard let first = try reader.decodeAll(limit: 1).first else {
             throw MediaError(call: "ImageFile.read(\(path))", message: "the file holds no picture")
         }
-        var px = first.rgba
+        return StillImage(width: first.width, height: first.height, rgba: premultiplied(first.rgba))
+    }
+
+    /// Decodes a picture held in memory: the bytes of a PNG, JPEG, WebP or GIF file (told apart by their
+    /// first bytes; of an animated one, the first picture), to premultiplied RGBA. A picture above
+    /// `maximumPixels` is refused; one far above it, from its header, before anything is allocated.
+    public static func decode(_ bytes: [UInt8], maximumPixels: Int = 8192 * 8192) throws(MediaError) -> StillImage {
+        guard let format = PictureFormat(sniffing: bytes) else {
+            throw MediaError(call: "ImageFile.decode", message: "the data is not a PNG, JPEG, WebP or GIF picture")
+        }
+        let call = "ImageFile.decode(\(format.rawValue))"
+        // av_new_packet takes an Int32 size, with room for the padding decoders over-read.
+        guard bytes.count < Int(Int32.max) - 64 else {
+            throw MediaError(call: call, message: "the data is \(bytes.count >> 20) MiB, too large to decode in one piece")
+        }
+        _ = configureFFmpegLogging
+        let id: AVCodecID
+        switch format {
+        case .png: id = AV_CODEC_ID_PNG
+        case .jpeg: id = AV_CODEC_ID_MJPEG
+        case .webp: id = AV_CODEC_ID_WEBP
+        case .gif: id = AV_CODEC_ID_GIF
+        }
+        guard let decoder = avcodec_find_decoder(id) else {
+            throw MediaError(call: call, message: "this FFmpeg has no \(format.rawValue) decoder")
+        }
+        let codec = try CodecContext(codec: decoder)
+        // FFmpeg checks its buffer's size (rows rounded up to its alignment, up to 64 pixels) against
+        // max_pixels: twice the limit still refuses a huge declared picture before allocating it, and
+        // the exact limit is checked on the decoded size below.
+        codec.pointer.pointee.max_pixels = 2 * Int64(maximumPixels)
+        try ff("avcodec_open2(\(codec.name))", avcodec_open2(codec.pointer, decoder, nil))
+        // The whole file is one packet: each of these decoders reads a complete picture file (what
+        // FFmpeg's image2pipe demuxers hand them), header included.
+        let packet = try PacketHandle()
+        try ff("av_new_packet", av_new_packet(packet.pointer, Int32(bytes.count)))
+        if let data = packet.pointer.pointee.data {
+            bytes.withUnsafeBufferPointer { src in
+                if let base = src.baseAddress { data.update(from: base, count: src.count) }
+            }
+        }
+        let frame = try FrameHandle()
+        func limitNote(_ error: MediaError) -> MediaError {
+            MediaError(
+                call: error.call, code: error.code,
+                message: error.message
+                    + " (not a \(format.rawValue) picture FFmpeg can decode, or larger than \(pixelLimit(maximumPixels)))")
+        }
+        var status: Int32
+        do throws(MediaError) {
+            try ff("avcodec_send_packet(\(codec.name))", avcodec_send_packet(codec.pointer, packet.pointer))
+            status = avcodec_receive_frame(codec.pointer, frame.pointer)
+            if status == averrorEAGAIN {
+                // Decoders that hold a picture back until they know no more data follows.
+                try ff("avcodec_send_packet(\(codec.name), flush)", avcodec_send_packet(codec.pointer, nil))
+                status = avcodec_receive_frame(codec.pointer, frame.pointer)
+            }
+            if status == averrorEOF || status == averrorEAGAIN {
+                throw MediaError(call: call, message: "the data holds no complete picture")
+            }
+            try ff("avcodec_receive_frame(\(codec.name))", status)
+        } catch {
+            throw limitNote(error)
+        }
+        let f = frame.pointer
+        let (w, h) = (Int(f.pointee.width), Int(f.pointee.height))
+        guard w > 0, h > 0, w <= maximumPixels / h else {
+            throw MediaError(
+                call: call, message: "the picture is \(w)×\(h) pixels, above the limit of \(pixelLimit(maximumPixels))")
+        }
+        let rgba = try RGBAConverter().rgba(f)
+        return StillImage(width: w, height: h, rgba: premultiplied(rgba))
+    }
+
+    /// Decodes the picture a `data:` URI holds (base64 or percent-encoded; its bytes decide the format,
+    /// whatever media type it declares, as browsers do), to premultiplied RGBA.
+    public static func read(dataURI: String, maximumPixels: Int = 8192 * 8192) throws(MediaError) -> StillImage {
+        let uri = try DataURI(dataURI)
+        guard PictureFormat(sniffing: uri.bytes) != nil else {
+            let declared = uri.mediaType.isEmpty ? "" : " (declared \(uri.mediaType))"
+            if uri.mediaType == "image/svg+xml" {
+                throw MediaError(call: "data: URI", message: "it holds an SVG document; only PNG, JPEG, WebP and GIF are read")
+            }
+            throw MediaError(call: "data: URI", message: "its data is not a PNG, JPEG, WebP or GIF picture\(declared)")
+        }
+        return try decode(uri.bytes, maximumPixels: maximumPixels)
+    }
+
+    /// A pixel limit as a message says it: megapixels, unless below one.
+    static func pixelLimit(_ pixels: Int) -> String {
+        pixels >= 1_000_000 ? "\(pixels / 1_000_000) megapixels" : "\(pixels) pixels"
+    }
+
+    /// RGBA with straight alpha to premultiplied, rounded to nearest.
+    static func premultiplied(_ straight: [UInt8]) -> [UInt8] {
+        var px = straight
         var i = 0
-        while i < px.count {
+        while i + 3 < px.count {
             let a = UInt32(px[i + 3])
             if a != 255 {
                 px[i] = UInt8((UInt32(px[i]) * a + 127) / 255)
@@ -59,7 +155,7 @@ public enum ImageFile {
             }
             i += 4
         }
-        return StillImage(width: first.width, height: first.height, rgba: px)
+        return px
     }
 
     /// Writes straight-alpha RGBA as a PNG file at `path` (the caller picks a temporary name).
