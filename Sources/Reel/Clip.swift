@@ -135,7 +135,17 @@ public enum Reel {
             if let mask = layer.mask { try embeddedImages(of: mask, failure: failure) }
         }
         for layer in scene.layers { try visit(layer) }
-        let text = try loadFonts(for: scene, file: path, sandboxed: sandboxed)
+        // Text in SVG files shown as contents names its fonts as lists, which never fail to open.
+        var vectorFonts: [String] = []
+        func collect(_ layer: PresentationLayer) {
+            if layer.type == .text {
+                for name in layer.text.fontNames where !vectorFonts.contains(name) { vectorFonts.append(name) }
+            }
+            layer.sublayers.forEach(collect)
+            if let mask = layer.mask { collect(mask) }
+        }
+        for name in vectors.keys.sorted() { collect(vectors[name]!.layer) }
+        let text = try loadFonts(for: scene, file: path, sandboxed: sandboxed, also: vectorFonts)
         let notes = scene.importNotes.map { Message($0) } + svgNotes + textNotes(for: scene, text: text)
         var clip = Clip(scene: scene, images: images, text: text, notes: notes)
         clip.vectors = vectors

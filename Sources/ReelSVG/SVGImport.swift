@@ -72,6 +72,7 @@ struct Importer {
     var sheet: [CSSRule] = []
     var warnings: [String] = []
     var names = Set<String>()
+    var nextSuffix: [String: Int] = [:]
     /// `use` elements being expanded, to refuse a reference back into itself.
     var expanding: [ObjectIdentifier] = []
     /// `mask` elements being expanded, to leave out a mask that refers back to itself.
@@ -159,13 +160,14 @@ struct Importer {
         return Transform2D(a: sx, b: 0, c: 0, d: sy, tx: tx, ty: ty)
     }
 
+    /// `name`, or `name#2`, `name#3`… when taken. Each name remembers the next number to try, so that
+    /// the copies a `use` fan-out makes of one id cost O(1) each, not a walk past all the earlier ones.
     mutating func unique(_ name: String) -> String {
-        var n = name, k = 2
-        while !names.insert(n).inserted {
-            n = "\(name)#\(k)"
-            k += 1
-        }
-        return n
+        guard !names.insert(name).inserted else { return name }
+        var k = nextSuffix[name, default: 2]
+        while !names.insert("\(name)#\(k)").inserted { k += 1 }
+        nextSuffix[name] = k + 1
+        return "\(name)#\(k)"
     }
 
     mutating func warn(_ e: SVGElement, _ what: String) {
@@ -214,6 +216,9 @@ struct Importer {
         case "use":
             guard let used = use(e, style: style, name: name, path: path) else { return nil }
             layer = used
+        case "image":
+            guard let shown = image(e, style: style, name: name) else { return nil }
+            layer = shown
         case "rect", "circle", "ellipse", "line", "polyline", "polygon", "path":
             guard let shape = SVGShapes.path(of: e, viewport: style.viewport, fontSize: style.fontSize) else { return nil }
             layer = Layer(name: name, type: .shape)
@@ -407,12 +412,25 @@ struct Importer {
     /// are): what objectBoundingBox units are relative to.
     static func bounds(of layer: Layer) -> Rect? {
         var box: Rect? = layer.type == .shape ? layer.shape.path.bounds() : nil
+        if layer.contents != nil, !layer.bounds.isEmpty { box = box.map { $0.union(layer.bounds) } ?? layer.bounds }
+        // Sublayers' space to this layer's: the sublayer transform about the anchor point.
+        let children = Transform2D.translation(x: -anchor(of: layer).x, y: -anchor(of: layer).y)
+            .concatenating(layer.sublayerTransform.affine).concatenating(
+                .translation(x: anchor(of: layer).x, y: anchor(of: layer).y))
         for sub in layer.sublayers {
             guard let b = bounds(of: sub) else { continue }
-            let placed = b.applying(sub.transform.affine)
+            // Core Animation's placement: q ↦ (q − anchor)·transform + position.
+            let a = anchor(of: sub)
+            let toParent = Transform2D.translation(x: -a.x, y: -a.y).concatenating(sub.transform.affine)
+                .concatenating(.translation(x: sub.position.x, y: sub.position.y))
+            let placed = b.applying(toParent.concatenating(children))
             box = box.map { $0.union(placed) } ?? placed
         }
         return box
+    }
+
+    static func anchor(of l: Layer) -> Point {
+        Point(x: l.bounds.minX + l.anchorPoint.x * l.bounds.width, y: l.bounds.minY + l.anchorPoint.y * l.bounds.height)
     }
 
     /// Fill and stroke of a shape layer.
@@ -526,7 +544,8 @@ struct Importer {
         defer { expanding.removeLast() }
         var layer = Layer(name: name)
         let x = SVGValues.length(e.attributes["x"]) ?? 0, y = SVGValues.length(e.attributes["y"]) ?? 0
-        layer.transform = Transform3D(Transform2D.translation(x: x, y: y))
+        // x and y move what is used inside the use's own transform (SVG: transform, then translate(x, y)).
+        layer.sublayerTransform = Transform3D(Transform2D.translation(x: x, y: y))
         if target.name == "symbol" || target.name == "svg" {
             // A new viewport: the use's width and height (SVG 2), else the symbol's, else 100 %.
             let outer = style.viewport

@@ -121,10 +121,17 @@ extension LayerTree {
 
     /// Every layer of the tree, depth first, with its depth.
     public func flattened(depth: Int = 0) -> [(layer: Self, depth: Int)] {
-        var out = [(self, depth)]
-        for s in sublayers { out += s.flattened(depth: depth + 1) }
-        if let m = mask { out += m.flattened(depth: depth + 1) }
+        var out: [(layer: Self, depth: Int)] = []
+        appendFlattened(depth: depth, to: &out)
         return out
+    }
+
+    /// One array for the whole tree: each layer is copied once, however deep (an imported SVG's
+    /// `use` fan-out makes trees of 100,000 layers 20 deep).
+    private func appendFlattened(depth: Int, to out: inout [(layer: Self, depth: Int)]) {
+        out.append((self, depth))
+        for s in sublayers { s.appendFlattened(depth: depth + 1, to: &out) }
+        mask?.appendFlattened(depth: depth + 1, to: &out)
     }
 }
 

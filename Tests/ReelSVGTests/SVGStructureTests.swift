@@ -216,6 +216,35 @@ import Testing
         #expect(second.position == Point(x: 10, y: 70) && second.text.runs.map(\.text) == ["again"])
     }
 
+    /// A use's x and y move what it uses inside its own transform: with transform="scale(2)" and x="10",
+    /// the used rect at 0…5 lands at 20…30 (scale(2)·translate(10)), not 10…20.
+    @Test func useTranslatesBeforeItsTransform() throws {
+        let svg = try image(
+            """
+            <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 200">
+              <defs><rect id="r" width="5" height="5"/></defs>
+              <g id="g" clip-path="url(#c)"><use id="u" href="#r" x="10" transform="scale(2)"/></g>
+              <clipPath id="c" clipPathUnits="objectBoundingBox"><rect width="1" height="1"/></clipPath>
+            </svg>
+            """)
+        let g = try #require(svg.layer.find("t/g"))
+        #expect(Importer.bounds(of: g) == Rect(x: 20, y: 0, width: 10, height: 10))
+    }
+
+    /// A `use` fan-out (8 levels of 10 uses: 10⁸ copies) stops at the import's limit of 100,000 drawn
+    /// elements with one warning; names stay unique (`t/l0`, `t/l0#2`, …) without a walk past the
+    /// earlier ones, so the import takes seconds, not minutes.
+    @Test func aUseFanOutStopsAtTheLimit() throws {
+        var text = #"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><defs><rect id="l0" width="1" height="1"/>"#
+        for i in 1...8 { text += "<g id=\"l\(i)\">" + String(repeating: "<use href=\"#l\(i - 1)\"/>", count: 10) + "</g>" }
+        text += ##"</defs><use href="#l8"/></svg>"##
+        let svg = try image(text)
+        #expect(svg.warnings.contains { $0.contains("more than 100000 elements to draw") })
+        let names = svg.layer.flattened().map(\.layer.name)
+        #expect(Set(names).count == names.count)
+        #expect(names.contains("t/l0#2") && names.count > 100_000)
+    }
+
     /// display: none on the root draws nothing; a clip path on the root clips in its user space.
     @Test func theRootCanBeHiddenOrClipped() throws {
         let hidden = try image(
