@@ -251,7 +251,10 @@ extension Reel {
         let base = URL(fileURLWithPath: path).deletingLastPathComponent()
         var files = Set<String>()
         func visit(_ layer: Layer) {
-            if let name = layer.contents { files.insert(name.hasPrefix("/") ? name : base.appendingPathComponent(name).path) }
+            // A data: URI is in the scene itself, which is hashed already.
+            if let name = layer.contents, !name.hasPrefix("data:") {
+                files.insert(name.hasPrefix("/") ? name : base.appendingPathComponent(name).path)
+            }
             layer.sublayers.forEach(visit)
             if let mask = layer.mask { visit(mask) }
         }

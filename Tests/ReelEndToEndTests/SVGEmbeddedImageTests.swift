@@ -72,6 +72,8 @@ import Testing
         #expect(pixel(frame, 2, 2) == [255, 0, 0, 255] && pixel(frame, 12, 17) == [255, 0, 0, 255])
         #expect(pixel(frame, 26, 2) == [0, 0, 255, 255] && pixel(frame, 38, 18) == [0, 0, 255, 255])
         #expect(pixel(frame, 52, 2) == [255, 0, 0, 255] && pixel(frame, 88, 18) == [0, 0, 255, 255])
+        // A batch's inputs: the scene (which holds the URI) and the SVG file, no path made of the URI.
+        #expect(Reel.inputFiles(of: clip.scene, path: file) == [file, ws.file("inner.svg")])
     }
 
     /// Bad base64 in a scene file: one error at the contents key (line 3), quoting the URI's first 40
