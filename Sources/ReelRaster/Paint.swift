@@ -1,5 +1,5 @@
-/// What a fill paints with: a solid colour, a gradient (axial, radial, conic) or an image, mapped into
-/// device space.
+/// What a fill paints with: a solid colour, a gradient (axial, radial, conic, two-point conical; padded,
+/// reflected or repeated) or an image, mapped into device space.
 import ReelGeometry
 
 /// What fills the covered pixels.
@@ -11,8 +11,8 @@ public enum Paint: Sendable, Equatable {
     case image(RasterImage, transform: Transform2D)
 }
 
-/// A colour ramp over one of the three `CAGradientLayer` shapes, defined in its own space and mapped
-/// into device space by `transform`.
+/// A colour ramp over one of the three `CAGradientLayer` shapes, or SVG's two-point conical gradient,
+/// defined in its own space and mapped into device space by `transform`.
 public struct Gradient: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         /// s = ((P − start)·(end − start)) / ‖end − start‖².
@@ -21,6 +21,31 @@ public struct Gradient: Sendable, Equatable {
         case radial(center: Point, radiusX: Double, radiusY: Double)
         /// s = angle from `startAngle` round to +y, over 2π.
         case conic(center: Point, startAngle: Double)
+        /// SVG's radial gradient with a focal circle (and canvas's `createRadialGradient`): s is the
+        /// largest t whose circle — centre start + t·(end − start), radius startRadius + t·(endRadius −
+        /// startRadius), never negative — passes through P. Where no circle does (outside the cone the
+        /// two circles span, when one is not inside the other) nothing is painted.
+        case conical(start: Point, startRadius: Double, end: Point, endRadius: Double)
+    }
+
+    /// How s outside 0…1 maps back onto the ramp (SVG's `spreadMethod`).
+    public enum Spread: Sendable, Equatable {
+        /// The end colours hold (Core Animation's only behaviour).
+        case pad
+        /// Back and forth: 1…2 runs the ramp backwards.
+        case reflect
+        /// Over and over: only the fraction of s counts.
+        case `repeat`
+    }
+
+    /// Which colours are mixed between two stops.
+    public enum Interpolation: Sendable, Equatable {
+        /// Premultiplied colours, so a fade to transparent does not darken (Reel's Core Animation
+        /// gradients).
+        case premultiplied
+        /// Straight (non-premultiplied) sRGB, premultiplied afterwards: what SVG asks for and resvg
+        /// does, where a fade to transparent black passes through grey.
+        case unpremultiplied
     }
 
     public var kind: Kind
@@ -28,12 +53,19 @@ public struct Gradient: Sendable, Equatable {
     /// Stop positions in 0…1, increasing; nil (or a count that does not match) spaces them evenly.
     public var locations: [Double]?
     public var transform: Transform2D
+    public var spread: Spread
+    public var interpolation: Interpolation
 
-    public init(kind: Kind, colors: [Color], locations: [Double]? = nil, transform: Transform2D = .identity) {
+    public init(
+        kind: Kind, colors: [Color], locations: [Double]? = nil, transform: Transform2D = .identity, spread: Spread = .pad,
+        interpolation: Interpolation = .premultiplied
+    ) {
         self.kind = kind
         self.colors = colors
         self.locations = locations
         self.transform = transform
+        self.spread = spread
+        self.interpolation = interpolation
     }
 }
 

@@ -33,10 +33,13 @@ let ditherOffsets: [Float] = [
 ].map { (Float($0) + 0.5) / 64 - 0.5 }
 
 /// Evaluates a gradient at pixel centres: a 1024-entry ramp of premultiplied colours (interpolated in
-/// premultiplied space, so a fade to transparent does not darken), looked up by the gradient parameter
-/// s, then dithered by ±½ level so no band survives 8-bit storage, YUV conversion or a GIF palette.
+/// premultiplied space, so a fade to transparent does not darken, unless the gradient asks for straight
+/// colours as SVG does), looked up by the gradient parameter s once the spread has folded it into 0…1,
+/// then dithered by ±½ level so no band survives 8-bit storage, YUV conversion or a GIF palette.
 struct GradientShader {
     static let rampSize = 1024
+    /// `rampSize` colours, then one transparent entry: what a two-point conical gradient paints where no
+    /// circle passes (index `rampSize`, never reached by the other kinds).
     let ramp: [SIMD4<Float>]
     /// Every colour of the ramp is opaque.
     let opaque: Bool
@@ -68,11 +71,13 @@ struct GradientShader {
     }
     let inverse: Transform2D
     let kind: Gradient.Kind
+    let spread: Gradient.Spread
 
     init?(_ g: Gradient, opacity: Double) {
         guard !g.colors.isEmpty, let inverse = g.transform.inverted else { return nil }
         self.inverse = inverse
         self.kind = g.kind
+        self.spread = g.spread
         let n = g.colors.count
         var locations = (0..<n).map { n == 1 ? 0 : Double($0) / Double(n - 1) }
         if let given = g.locations, given.count == n, given.allSatisfy({ $0.isFinite }) {
@@ -81,11 +86,19 @@ struct GradientShader {
             locations = given
             for i in 1..<max(n, 1) where locations[i] < locations[i - 1] { locations[i] = locations[i - 1] }
         }
+        let straight = g.interpolation == .unpremultiplied
         let stops = g.colors.map { c -> SIMD4<Float> in
+            if straight {
+                // Mixed as they are written; premultiplied below, once mixed.
+                let a = Color.unit(c.alpha) * Color.unit(opacity)
+                return SIMD4(
+                    Float(Color.unit(c.red) * 255), Float(Color.unit(c.green) * 255), Float(Color.unit(c.blue) * 255),
+                    Float(a * 255))
+            }
             let p = c.premultiplied(opacity: opacity)
             return SIMD4(p.r, p.g, p.b, p.a)
         }
-        var ramp = [SIMD4<Float>](repeating: .zero, count: Self.rampSize)
+        var ramp = [SIMD4<Float>](repeating: .zero, count: Self.rampSize + 1)
         var k = 0
         for i in 0..<Self.rampSize {
             let s = Double(i) / Double(Self.rampSize - 1)
@@ -100,10 +113,60 @@ struct GradientShader {
                 let t = Float(span > 0 ? (s - locations[k]) / span : 1)
                 ramp[i] = stops[k] + (stops[k + 1] - stops[k]) * t
             }
+            if straight {
+                let a = ramp[i].w
+                ramp[i] = SIMD4(ramp[i].x * a / 255, ramp[i].y * a / 255, ramp[i].z * a / 255, a)
+            }
         }
         self.ramp = ramp
-        opaque = ramp.allSatisfy { $0.w >= 255 }
-        guard ramp.contains(where: { $0.w > 0 }) else { return nil }
+        let colours = ramp[..<Self.rampSize]
+        opaque = colours.allSatisfy { $0.w >= 255 } && Self.coversThePlane(g.kind)
+        guard colours.contains(where: { $0.w > 0 }) else { return nil }
+    }
+
+    /// Whether every point has a parameter: false for a two-point conical gradient whose start circle
+    /// pokes out of its end circle (a cone, with nothing painted outside it).
+    static func coversThePlane(_ kind: Gradient.Kind) -> Bool {
+        guard case .conical(let s, let r0, let e, let r1) = kind else { return true }
+        let dx = e.x - s.x, dy = e.y - s.y
+        return (dx * dx + dy * dy).squareRoot() < r1 - r0
+    }
+
+    /// s folded into 0…1 by the spread: clamped, reflected (1…2 backwards) or repeated (its fraction).
+    @inline(__always) static func spread(_ s: Double, _ spread: Gradient.Spread) -> Double {
+        switch spread {
+        case .pad: return min(max(s, 0), 1)
+        case .repeat: return s - s.rounded(.down)
+        case .reflect:
+            let m = s - 2 * (s / 2).rounded(.down)
+            return m > 1 ? 2 - m : m
+        }
+    }
+
+    /// The two-point conical parameter at (x, y), or nil where no circle passes (see
+    /// `Gradient.Kind.conical`). |P − C(t)| = r(t) is the quadratic a·t² − 2b·t + c = 0 with
+    /// a = ‖Δc‖² − Δr², b = (P − c₀)·Δc + r₀·Δr, c = ‖P − c₀‖² − r₀²; of its roots the larger one
+    /// whose radius is not negative.
+    @inline(__always) static func conicalParameter(
+        _ x: Double, _ y: Double, start: Point, r0: Double, dcx: Double, dcy: Double, dr: Double, a: Double
+    ) -> Double? {
+        let px = x - start.x, py = y - start.y
+        let b = px * dcx + py * dcy + r0 * dr
+        let c = px * px + py * py - r0 * r0
+        if a == 0 {
+            // The start circle touches the end circle from inside: one root.
+            guard b != 0 else { return nil }
+            let t = c / (2 * b)
+            return r0 + t * dr >= 0 ? t : nil
+        }
+        let disc = b * b - a * c
+        guard disc >= 0 else { return nil }
+        let root = disc.squareRoot()
+        let t1 = (b + root) / a, t2 = (b - root) / a
+        let high = max(t1, t2), low = min(t1, t2)
+        if r0 + high * dr >= 0 { return high }
+        if r0 + low * dr >= 0 { return low }
+        return nil
     }
 
     /// The gradient parameter at a point of gradient space (CORE-ANIMATION.md §9.2).
@@ -120,7 +183,19 @@ struct GradientShader {
             var a = atan2(y - c.y, x - c.x) - start
             a -= 2 * Double.pi * (a / (2 * Double.pi)).rounded(.down)
             return a / (2 * Double.pi)
+        case .conical(let s, let r0, let e, let r1):
+            let dcx = e.x - s.x, dcy = e.y - s.y, dr = r1 - r0
+            let a = Self.conicalA(dcx, dcy, dr)
+            return Self.conicalParameter(x, y, start: s, r0: r0, dcx: dcx, dcy: dcy, dr: dr, a: a) ?? .nan
         }
+    }
+
+    /// ‖Δc‖² − Δr², snapped to 0 when rounding is all that keeps it from 0 (a focal point on the end
+    /// circle), where the quadratic becomes linear.
+    static func conicalA(_ dcx: Double, _ dcy: Double, _ dr: Double) -> Double {
+        let d2 = dcx * dcx + dcy * dcy, r2 = dr * dr
+        let a = d2 - r2
+        return abs(a) <= 1e-9 * max(d2, r2) ? 0 : a
     }
 
     /// Colours of pixels x0…x1 of row y into `out[0…]`. The parameter is stepped along the row (the
@@ -164,8 +239,9 @@ struct GradientShader {
         let count = x1 - x0 + 1
         let row = (y & 7) &* 8
         let last = Double(Self.rampSize - 1)
+        let spread = self.spread
         @inline(__always) func put(_ i: Int, _ s: Double) {
-            let index = s.isNaN ? 0 : Int(min(max(s, 0), 1) * last + 0.5)
+            let index = s.isNaN ? 0 : Int(Self.spread(min(max(s, -1e9), 1e9), spread) * last + 0.5)
             body(i, index, row &+ ((x0 &+ i) & 7))
         }
         switch kind {
@@ -187,6 +263,18 @@ struct GradientShader {
         case .conic:
             for i in 0..<count {
                 put(i, parameter(gx, gy))
+                gx += stepX
+                gy += stepY
+            }
+        case .conical(let s, let r0, let e, let r1):
+            let dcx = e.x - s.x, dcy = e.y - s.y, dr = r1 - r0
+            let a = Self.conicalA(dcx, dcy, dr)
+            for i in 0..<count {
+                if let t = Self.conicalParameter(gx, gy, start: s, r0: r0, dcx: dcx, dcy: dcy, dr: dr, a: a) {
+                    put(i, t)
+                } else {
+                    body(i, Self.rampSize, 0)
+                }
                 gx += stepX
                 gy += stepY
             }

@@ -244,8 +244,19 @@ public struct SceneRenderer: Sendable {
         switch g.kind {
         case .axial(let s, let e): kind = .axial(start: s, end: e)
         case .radial(let c, let r): kind = .radial(center: c, radiusX: r, radiusY: r)
+        // A focal point at the centre with no radius is the plain radial ramp, kept on its faster path.
+        case .focal(let f, let fr, let c, let r) where f == c && fr == 0: kind = .radial(center: c, radiusX: r, radiusY: r)
+        case .focal(let f, let fr, let c, let r): kind = .conical(start: f, startRadius: fr, end: c, endRadius: r)
         }
-        return Gradient(kind: kind, colors: g.colors, locations: g.locations, transform: g.transform.concatenating(toDevice))
+        let spread: Gradient.Spread
+        switch g.spread {
+        case .pad: spread = .pad
+        case .reflect: spread = .reflect
+        case .repeat: spread = .repeat
+        }
+        return Gradient(
+            kind: kind, colors: g.colors, locations: g.locations, transform: g.transform.concatenating(toDevice),
+            spread: spread, interpolation: g.straightInterpolation ? .unpremultiplied : .premultiplied)
     }
 
     /// A gradient layer's ramp in device space. Points are unit coordinates of the bounds; the

@@ -36,24 +36,41 @@ public struct ReplicatorProperties: Sendable {
 }
 
 /// A colour ramp painting a shape layer's fill or stroke (what an SVG gradient imports as; Core
-/// Animation has only `CAGradientLayer`): axial or radial, in the layer's own coordinates.
+/// Animation has only `CAGradientLayer`): axial, radial or radial with a focal circle, in the layer's own
+/// coordinates, padded, reflected or repeated past its ends.
 public struct ShapeGradient: Sendable, Hashable {
     public enum Kind: Sendable, Hashable {
         case axial(start: Point, end: Point)
         case radial(center: Point, radius: Double)
+        /// SVG's radial gradient with a focal point: s = 0 on the focal circle (`focus`, `focalRadius`),
+        /// 1 on the end circle (`center`, `radius`), the circles in between interpolated; outside the cone
+        /// they span nothing is painted. A zero focal radius at the centre is `radial`.
+        case focal(focus: Point, focalRadius: Double, center: Point, radius: Double)
+    }
+    /// SVG's `spreadMethod`: what lies past the ends of the ramp.
+    public enum Spread: Sendable, Hashable {
+        case pad, reflect, `repeat`
     }
     public var kind: Kind
     public var colors: [Color]
-    /// Stop positions, 0…1, increasing (outside them the end colours hold).
+    /// Stop positions, 0…1, increasing.
     public var locations: [Double]
     /// From the gradient's own space to the layer's.
     public var transform: Transform2D
+    public var spread: Spread
+    /// Colours mixed unpremultiplied (as written, as SVG does) rather than premultiplied.
+    public var straightInterpolation: Bool
 
-    public init(kind: Kind, colors: [Color], locations: [Double], transform: Transform2D = .identity) {
+    public init(
+        kind: Kind, colors: [Color], locations: [Double], transform: Transform2D = .identity, spread: Spread = .pad,
+        straightInterpolation: Bool = false
+    ) {
         self.kind = kind
         self.colors = colors
         self.locations = locations
         self.transform = transform
+        self.spread = spread
+        self.straightInterpolation = straightInterpolation
     }
 }
 
