@@ -77,6 +77,8 @@ struct Importer {
     var expanding: [ObjectIdentifier] = []
     /// `mask` elements being expanded, to leave out a mask that refers back to itself.
     var masking: [ObjectIdentifier] = []
+    /// `clipPath` elements being expanded, likewise.
+    var clipping: [ObjectIdentifier] = []
     var drawn = 0
     /// What user-space percentages are of (the root's viewBox, or its size).
     var viewportSize = Size(width: 100, height: 100)
@@ -94,7 +96,8 @@ struct Importer {
         var order = 0
         func index(_ e: SVGElement) {
             if let id = e.attributes["id"], ids[id] == nil { ids[id] = e }
-            if e.name == "style" {
+            // A sheet of another type than CSS is not read (SVG: type defaults to text/css).
+            if e.name == "style", ["", "text/css"].contains(e.attributes["type"]?.trimmingCharacters(in: .whitespaces) ?? "") {
                 let rules = CSS.sheet(e.text, startingAt: order)
                 order += rules.count
                 sheet += rules
@@ -271,6 +274,9 @@ struct Importer {
     /// own transform.
     mutating func clipMask(_ clip: SVGElement, for layer: Layer) -> Layer {
         var mask = Layer(name: unique("\(layer.name)/clip"))
+        let key = ObjectIdentifier(clip)
+        clipping.append(key)
+        defer { clipping.removeLast() }
         var place = Transform2D.identity
         if clip.attributes["clipPathUnits"] == "objectBoundingBox" {
             guard let b = Self.bounds(of: layer), b.width > 0, b.height > 0 else { return mask }  // clips everything
@@ -281,7 +287,6 @@ struct Importer {
             place = parsed.concatenating(place)
         }
         mask.transform = Transform3D(place)
-        if clip.attributes["clip-path"] != nil { warn(clip, "clip-path on a <clipPath> is not supported yet and is ignored") }
         let clipStyle = styleInPlace(clip)
         for (i, child) in clip.children.enumerated() {
             var element = child
@@ -314,9 +319,38 @@ struct Importer {
                 t = t.concatenating(offset).concatenating(child.attributes["transform"].flatMap(SVGValues.transform) ?? .identity)
             }
             shape.transform = Transform3D(t)
+            // A clip path on a child of the clip path clips that child, in its own coordinates.
+            if let reference = style.clipPath, let id = SVGStyle.referencedID(reference), let other = ids[id],
+                other.name == "clipPath", usable(other, from: child)
+            {
+                var content = shape
+                content.transform = .identity
+                shape.sublayers = [content]
+                shape.type = .layer
+                shape.shape = ShapeProperties()
+                shape.mask = clipMask(other, for: content)
+                shape.name = unique("\(content.name)/clipped")
+            }
             mask.sublayers.append(shape)
         }
+        // A clip path on the clip path intersects the two, in the clipped element's coordinates.
+        if let reference = clipStyle.clipPath, let id = SVGStyle.referencedID(reference), let other = ids[id],
+            other.name == "clipPath", usable(other, from: clip)
+        {
+            var outer = Layer(name: unique("\(mask.name)/intersection"))
+            outer.sublayers = [mask]
+            outer.mask = clipMask(other, for: layer)
+            return outer
+        }
         return mask
+    }
+
+    /// Whether a clip path may clip inside another: not one being expanded (a clip path that clips
+    /// itself, directly or not), whose reference is dropped with a warning, as resvg does.
+    mutating func usable(_ clip: SVGElement, from e: SVGElement) -> Bool {
+        guard clipping.contains(ObjectIdentifier(clip)) || clipping.count >= 16 else { return true }
+        warn(e, "the clip path refers back to itself; that reference is ignored")
+        return false
     }
 
     /// The style `e` computes where it is written (its ancestors' cascade), for elements drawn where
@@ -462,7 +496,9 @@ struct Importer {
                     break
                 }
                 var notes: [String] = []
-                switch SVGGradients.paint(server, ids: ids, box: box, viewport: viewportSize, warn: { notes.append($0) }) {
+                switch SVGGradients.paint(
+                    server, ids: ids, box: box, viewport: viewportSize, sheet: sheet, warn: { notes.append($0) })
+                {
                 case .gradient(let g):
                     gradient = g
                     c = .white  // its alpha carries the opacity

@@ -245,6 +245,46 @@ import Testing
         #expect(names.contains("t/l0#2") && names.count > 100_000)
     }
 
+    /// Style sheets reach gradient stops: a one-stop gradient whose stop colour comes from a rule paints
+    /// that colour.
+    @Test func styleSheetsReachGradientStops() throws {
+        let svg = try image(
+            """
+            <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 200">
+              <style>.s { stop-color: lime }</style>
+              <linearGradient id="g"><stop class="s" offset="0"/></linearGradient>
+              <rect id="r" width="10" height="10" fill="url(#g)"/>
+            </svg>
+            """)
+        #expect(svg.layer.find("t/r")?.shape.fillColor == SVGValues.color("lime"))
+    }
+
+    /// A clip path on a clip path intersects them (a group holding the first, masked by the second); a
+    /// clip path on a clip path's child clips that child; one that clips itself drops that reference
+    /// with a warning, as resvg does; a style sheet of another type than CSS is not read.
+    @Test func clipPathsOnClipPaths() throws {
+        let svg = try image(
+            """
+            <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 200">
+              <style type="text/foo">rect { fill: red }</style>
+              <clipPath id="b"><rect width="50" height="50"/></clipPath>
+              <clipPath id="a" clip-path="url(#b)"><rect width="100" height="100" clip-path="url(#b)"/></clipPath>
+              <clipPath id="self" clip-path="url(#self)"><rect width="10" height="10"/></clipPath>
+              <rect id="r" width="200" height="200" clip-path="url(#a)"/>
+              <rect id="s" width="200" height="200" clip-path="url(#self)"/>
+            </svg>
+            """)
+        let r = try #require(svg.layer.find("t/r"))
+        let intersection = try #require(r.mask)
+        #expect(intersection.mask?.sublayers.first?.shape.path.bounds()?.width == 50)
+        let childClipped = try #require(intersection.sublayers.first?.sublayers.first)
+        #expect(childClipped.mask != nil && childClipped.sublayers.first?.shape.path.bounds()?.width == 100)
+        let s = try #require(svg.layer.find("t/s"))
+        #expect(s.mask?.sublayers.first?.shape.path.bounds()?.width == 10 && s.mask?.mask == nil)
+        #expect(svg.warnings.contains { $0.contains("the clip path refers back to itself") })
+        #expect(r.shape.fillColor == .black)
+    }
+
     /// display: none on the root draws nothing; a clip path on the root clips in its user space.
     @Test func theRootCanBeHiddenOrClipped() throws {
         let hidden = try image(
