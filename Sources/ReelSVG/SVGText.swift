@@ -68,7 +68,8 @@ extension Importer {
                         (stop.attributes["stop-color"]).flatMap(SVGValues.color)
                     }
                 }
-                if color == nil { return nil }
+                // Text takes a paint server's first colour; one Reel cannot read draws in currentColor.
+                if color == nil { color = ids[id] == nil ? nil : s.color }
             }
             guard var fill = color else { return nil }
             fill.alpha *= s.fillOpacity
