@@ -58,6 +58,17 @@ public enum Reel {
         var images: [String: RasterImage] = [:]
         var vectors: [String: VectorContents] = [:]
         var svgNotes: [Message] = []
+        // Every picture is held decoded for the whole render: together at most four of the largest.
+        var decodedPixels = 0
+        func admit(_ image: RasterImage, _ failure: (String) -> ReelError) throws(ReelError) -> RasterImage {
+            decodedPixels += image.width * image.height
+            guard decodedPixels <= Self.maximumDecodedPixels else {
+                throw failure(
+                    "the clip's pictures together pass \(Self.maximumDecodedPixels / 1_000_000) megapixels decoded; this one is left out"
+                )
+            }
+            return image
+        }
         func visit(_ layer: Layer) throws(ReelError) {
             if let name = layer.contents, images[name] == nil, vectors[name] == nil {
                 let file = name.hasPrefix("/") ? name : base.appendingPathComponent(name).path
@@ -101,13 +112,15 @@ public enum Reel {
                         failure("\"\(name)\" has an image that cannot be read: \(message)", fix: "embed a PNG, JPEG, WebP or GIF")
                     }
                 } else {
+                    let decoded: RasterImage?
                     do {
                         let still = try ImageFile.read(path: file, maximumPixels: Scene.maximumPixelArea)
-                        images[name] = RasterImage(width: still.width, height: still.height, premultipliedRGBA: still.rgba)
+                        decoded = RasterImage(width: still.width, height: still.height, premultipliedRGBA: still.rgba)
                     } catch {
                         throw failure(
                             "\"\(name)\" cannot be read as an image: \(error.message)", fix: "give a PNG, JPEG or WebP file")
                     }
+                    if let decoded { images[name] = try admit(decoded) { failure($0) } }
                 }
             }
             try visitSublayers(of: layer)
@@ -117,13 +130,14 @@ public enum Reel {
             if let mask = layer.mask { try visit(mask) }
         }
         func decodeDataURI(_ uri: String, failure: (String) -> ReelError) throws(ReelError) -> RasterImage {
+            let still: StillImage
             do {
-                let still = try ImageFile.read(dataURI: uri, maximumPixels: Scene.maximumPixelArea)
-                if let image = RasterImage(width: still.width, height: still.height, premultipliedRGBA: still.rgba) {
-                    return image
-                }
+                still = try ImageFile.read(dataURI: uri, maximumPixels: Scene.maximumPixelArea)
             } catch {
                 throw failure(error.message)
+            }
+            if let image = RasterImage(width: still.width, height: still.height, premultipliedRGBA: still.rgba) {
+                return try admit(image, failure)
             }
             throw failure("the decoded picture's size and pixel count disagree")
         }
@@ -151,6 +165,9 @@ public enum Reel {
         clip.vectors = vectors
         return clip
     }
+
+    /// Decoded pixels a clip's pictures may hold together (1 GiB of RGBA).
+    static let maximumDecodedPixels = 4 * Scene.maximumPixelArea
 
     /// The scene a file describes, overrides applied; `type: svg` layers imported (with `sandboxed`,
     /// only from inside the scene's folder).

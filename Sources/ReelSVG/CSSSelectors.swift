@@ -30,7 +30,8 @@ struct CSSSelector: Equatable {
             && zip(a.compounds, b.compounds).allSatisfy { $0.combinator == $1.combinator && $0.compound == $1.compound }
     }
 
-    /// (ids, classes + attributes + pseudo-classes, types) as one number, as CSS compares them.
+    /// (ids, classes + attributes + pseudo-classes, types) as one number that compares as CSS compares
+    /// the three in turn (each count held below 1,000, far more than any selector has).
     var specificity: Int {
         var a = 0, b = 0, c = 0
         for (_, x) in compounds {
@@ -38,25 +39,48 @@ struct CSSSelector: Equatable {
             b += x.classes.count + x.attributes.count + (x.firstChild ? 1 : 0)
             c += x.type == nil ? 0 : 1
         }
-        return a * 10_000 + b * 100 + c
+        return min(a, 999) * 1_000_000 + min(b, 999) * 1_000 + min(c, 999)
     }
 
-    func matches(_ e: SVGElement) -> Bool { matches(e, upTo: compounds.count - 1) }
+    /// What an element must be for the selector's last compound to match it: its id, a class, its type,
+    /// or nil (any element), so that a sheet is searched by these keys rather than rule by rule.
+    var key: String? {
+        guard let last = compounds.last?.compound else { return nil }
+        if let id = last.ids.first { return "#" + id }
+        if let cls = last.classes.first { return "." + cls }
+        return last.type
+    }
 
-    private func matches(_ e: SVGElement, upTo i: Int) -> Bool {
-        guard i >= 0, Self.matches(compounds[i].compound, e) else { return false }
+    func matches(_ e: SVGElement) -> Bool {
+        var failed = Set<Pair>()
+        return matches(e, upTo: compounds.count - 1, failed: &failed)
+    }
+
+    private struct Pair: Hashable {
+        let element: ObjectIdentifier
+        let index: Int
+    }
+
+    /// Whether compounds 0…i match with `e` as compound i's element. Each (element, i) that failed is
+    /// remembered, so a descendant selector costs at most elements × compounds, not a walk of every
+    /// combination of ancestors.
+    private func matches(_ e: SVGElement, upTo i: Int, failed: inout Set<Pair>) -> Bool {
+        let pair = Pair(element: ObjectIdentifier(e), index: i)
+        guard i >= 0, !failed.contains(pair), Self.matches(compounds[i].compound, e) else { return false }
         if i == 0 { return true }
+        var found = false
         switch compounds[i].combinator {
         case .child:
-            return e.parent.map { matches($0, upTo: i - 1) } ?? false
+            found = e.parent.map { matches($0, upTo: i - 1, failed: &failed) } ?? false
         case .descendant:
             var ancestor = e.parent
-            while let a = ancestor {
-                if matches(a, upTo: i - 1) { return true }
+            while let a = ancestor, !found {
+                found = matches(a, upTo: i - 1, failed: &failed)
                 ancestor = a.parent
             }
-            return false
         }
+        if !found { failed.insert(pair) }
+        return found
     }
 
     private static func matches(_ c: Compound, _ e: SVGElement) -> Bool {
@@ -66,7 +90,10 @@ struct CSSSelector: Equatable {
             let classes = (e.attributes["class"] ?? "").split(whereSeparator: \.isWhitespace).map(String.init)
             if !c.classes.allSatisfy(classes.contains) { return false }
         }
-        if c.firstChild, let parent = e.parent, parent.children.first !== e { return false }
+        // The first element child: the character data of text elements does not count.
+        if c.firstChild, let parent = e.parent, parent.children.first(where: { $0.name != SVGElement.characters }) !== e {
+            return false
+        }
         for test in c.attributes {
             guard let v = e.attributes[test.name] else { return false }
             let ok: Bool

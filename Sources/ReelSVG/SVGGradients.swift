@@ -21,7 +21,7 @@ enum SVGGradients {
 
     /// `viewport` is what percentages of userSpaceOnUse coordinates are of; `sheet` styles the stops.
     static func paint(
-        _ e: SVGElement, ids: [String: SVGElement], box: Rect?, viewport: Size, sheet: [CSSRule] = [],
+        _ e: SVGElement, ids: [String: SVGElement], box: Rect?, viewport: Size, sheet: StyleSheet = StyleSheet(),
         warn: (String) -> Void
     ) -> Result {
         // The element and those it inherits from through href, nearest first.
@@ -45,8 +45,9 @@ enum SVGGradients {
         }
         let stopsOwner = chain.first { $0.children.contains { $0.name == "stop" } }
         var colors: [Color] = [], locations: [Double] = []
-        for stop in stopsOwner?.children.filter({ $0.name == "stop" }) ?? [] {
-            let offsetText = declared("offset", on: stop, sheet: [])?.trimmingCharacters(in: .whitespaces) ?? "0"
+        // A ramp finer than 1,024 stops draws no differently (the rasterizer's table has 1,024 steps).
+        for stop in (stopsOwner?.children.filter({ $0.name == "stop" }) ?? []).prefix(1_024) {
+            let offsetText = declared("offset", on: stop, sheet: StyleSheet())?.trimmingCharacters(in: .whitespaces) ?? "0"
             var offset = SVGStyle.fraction(offsetText) ?? 0
             offset = max(offset, locations.last ?? 0)
             colors.append(stopColor(stop, sheet: sheet))
@@ -131,7 +132,7 @@ enum SVGGradients {
     /// A stop's colour with its `stop-opacity`: `currentColor` is the stop's `color` (inherited down the
     /// tree to it), `inherit` the parent's `stop-color` (which is not inherited otherwise: not through
     /// `href`, nor from further up unless each level says `inherit`), and anything unreadable black.
-    static func stopColor(_ stop: SVGElement, sheet: [CSSRule]) -> Color {
+    static func stopColor(_ stop: SVGElement, sheet: StyleSheet) -> Color {
         var color: Color
         switch resolved("stop-color", on: stop, sheet: sheet) {
         case nil: color = .black
@@ -143,7 +144,7 @@ enum SVGGradients {
     }
 
     /// A property that is not inherited, with `inherit` taken from the parent (and so on up).
-    static func resolved(_ name: String, on e: SVGElement, sheet: [CSSRule]) -> String? {
+    static func resolved(_ name: String, on e: SVGElement, sheet: StyleSheet) -> String? {
         var element: SVGElement? = e
         var depth = 0
         while let current = element, depth <= SVGLimits.maximumDepth {
@@ -158,7 +159,7 @@ enum SVGGradients {
     }
 
     /// The `color` property where `e` is written: the cascade run from the root down to it.
-    static func currentColor(_ e: SVGElement, sheet: [CSSRule]) -> Color {
+    static func currentColor(_ e: SVGElement, sheet: StyleSheet) -> Color {
         var chain: [SVGElement] = []
         var next: SVGElement? = e
         while let element = next, chain.count <= SVGLimits.maximumDepth {
@@ -173,9 +174,9 @@ enum SVGGradients {
     /// What `e` declares for one property, as the cascade ranks declarations: its presentation
     /// attribute, then the sheet's matching rules (by specificity, then order), then its `style`
     /// attribute, each `!important` one above all of those.
-    static func declared(_ name: String, on e: SVGElement, sheet: [CSSRule]) -> String? {
+    static func declared(_ name: String, on e: SVGElement, sheet: StyleSheet) -> String? {
         var value = e.attributes[name]
-        let rules = sheet.filter { $0.matches(e) }.sorted { ($0.specificity, $0.order) < ($1.specificity, $1.order) }
+        let rules = sheet.matching(e)
         for rule in rules { for (n, v) in rule.declarations where n == name { value = v } }
         let inline = e.attributes["style"].map { CSS.prioritized(Substring($0)) } ?? []
         for (n, v, important) in inline where !important && n == name { value = v }

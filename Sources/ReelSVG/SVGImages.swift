@@ -24,7 +24,10 @@ extension Importer {
             return nil
         }
         let picture: SVGPicture
-        switch SVGPicture.read(href) {
+        // Read once per element: the copies a `use` fan-out makes share one URI string.
+        let reading = pictures[ObjectIdentifier(e)] ?? SVGPicture.read(href)
+        pictures[ObjectIdentifier(e)] = reading
+        switch reading {
         case .picture(let p): picture = p
         case .svg:
             warn(e, "<image> of an SVG document is not supported yet and is left out")

@@ -57,6 +57,12 @@ public enum SVGImport {
     }
 }
 
+/// A gradient resolved for one bounding box.
+struct PaintKey: Hashable {
+    var server: ObjectIdentifier
+    var box: Rect?
+}
+
 /// preserveAspectRatio's fit, reachable from the tests.
 enum SVGImportFit {
     static func fit(_ viewBox: [Double], _ size: Size, _ attribute: String?) -> Transform2D {
@@ -69,8 +75,15 @@ struct Importer {
     let prefix: String
     let rootName: String
     var ids: [String: SVGElement] = [:]
-    var sheet: [CSSRule] = []
+    var sheet = StyleSheet()
     var warnings: [String] = []
+    /// Embedded pictures read so far, by element.
+    var pictures: [ObjectIdentifier: SVGPicture.Reading] = [:]
+    /// Gradients resolved so far, by element and the bounding box they were resolved for.
+    var paints: [PaintKey: SVGGradients.Result] = [:]
+    /// How deep `convert` is (elements, uses, masks): held to `SVGLimits.maximumNesting`.
+    var nesting = 0
+    var warned = Set<String>()
     var names = Set<String>()
     var nextSuffix: [String: Int] = [:]
     /// `use` elements being expanded, to refuse a reference back into itself.
@@ -100,7 +113,7 @@ struct Importer {
             if e.name == "style", ["", "text/css"].contains(e.attributes["type"]?.trimmingCharacters(in: .whitespaces) ?? "") {
                 let rules = CSS.sheet(e.text, startingAt: order)
                 order += rules.count
-                sheet += rules
+                if !sheet.add(rules) { warn(e, "more than \(CSS.maximumRules) style rules; the rest are left out") }
             }
             e.children.forEach(index)
         }
@@ -175,7 +188,9 @@ struct Importer {
 
     mutating func warn(_ e: SVGElement, _ what: String) {
         let line = "line \(e.location.line): \(what)"
-        if !warnings.contains(line) { warnings.append(line) }
+        // At most 1,000 notes: a file with 100,000 unsupported elements says so without a wall of text.
+        guard warned.count < 1_000, warned.insert(line).inserted else { return }
+        warnings.append(line)
     }
 
     mutating func children(of e: SVGElement, style: SVGStyle, path: String) -> [Layer] {
@@ -190,6 +205,14 @@ struct Importer {
     mutating func convert(_ e: SVGElement, parent: SVGStyle, path: String) -> Layer? {
         // Not drawn, or not SVG at all (an element of another namespace).
         guard !Self.notDrawn.contains(e.name), !e.name.hasPrefix("{"), e.name != SVGElement.characters else { return nil }
+        // Uses and masks nest elements past the tree's own depth: held to the same limit, so the stack
+        // stays small whatever the file chains.
+        nesting += 1
+        defer { nesting -= 1 }
+        guard nesting <= SVGLimits.maximumNesting else {
+            warn(e, "elements, uses and masks nested more than \(SVGLimits.maximumNesting) deep are left out")
+            return nil
+        }
         drawn += 1
         guard drawn <= Self.maximumDrawn else {
             if drawn == Self.maximumDrawn + 1 {
@@ -257,7 +280,7 @@ struct Importer {
         }
         if let reference = style.mask {
             if let id = SVGStyle.referencedID(reference), let mask = ids[id], mask.name == "mask" {
-                layer = masked(layer, by: mask, clip: clipMask)
+                layer = masked(layer, by: mask, clip: clipMask, viewport: style.viewport)
             } else {
                 // A reference to nothing is ignored, as resvg and librsvg both do.
                 warn(e, "mask \"\(reference)\" is not a <mask> Reel can use and is ignored")
@@ -298,6 +321,12 @@ struct Importer {
                 element = target
                 offset = .translation(
                     x: SVGValues.length(child.attributes["x"]) ?? 0, y: SVGValues.length(child.attributes["y"]) ?? 0)
+            }
+            // Clip shapes count towards the elements drawn: clip paths on clip paths must not fan out.
+            drawn += 1
+            guard drawn <= Self.maximumDrawn else {
+                warn(child, "more than \(Self.maximumDrawn) elements to draw; the rest are left out")
+                break
             }
             guard ["rect", "circle", "ellipse", "line", "polyline", "polygon", "path"].contains(element.name) else {
                 if !Self.notDrawn.contains(child.name) { warn(child, "<\(child.name)> in a <clipPath> is not supported yet") }
@@ -371,7 +400,7 @@ struct Importer {
     /// `layer` masked by a `mask` element (and clipped by `clip` if it has one too: the layer then sits
     /// in a group of its name that the clip masks). A mask already being expanded (a mask that masks
     /// itself, directly or not) is left out, as resvg does.
-    mutating func masked(_ layer: Layer, by element: SVGElement, clip: Layer?) -> Layer {
+    mutating func masked(_ layer: Layer, by element: SVGElement, clip: Layer?, viewport: Size) -> Layer {
         let key = ObjectIdentifier(element)
         guard !masking.contains(key), masking.count < 16 else {
             warn(element, "the mask refers back to itself; that reference is ignored")
@@ -382,7 +411,7 @@ struct Importer {
         masking.append(key)
         defer { masking.removeLast() }
         var inner = layer
-        let mask = maskLayer(element, for: layer)
+        let mask = maskLayer(element, for: layer, viewport: viewport)
         inner.mask = mask.layer
         inner.maskMode = mask.byAlpha ? .alpha : .luminance
         guard let clip else { return inner }
@@ -396,14 +425,15 @@ struct Importer {
     /// A `mask` element as a mask layer in the masked element's coordinates: its region (x, y, width,
     /// height in maskUnits, by default the bounding box grown by 10 % each side) clipping its content
     /// (in maskContentUnits), and whether it masks by alpha (`mask-type: alpha`) or luminance.
-    mutating func maskLayer(_ m: SVGElement, for layer: Layer) -> (layer: Layer, byAlpha: Bool) {
+    mutating func maskLayer(_ m: SVGElement, for layer: Layer, viewport: Size) -> (layer: Layer, byAlpha: Bool) {
         let style = styleInPlace(m)
         var mask = Layer(name: unique("\(layer.name)/mask"))
         let box = Self.bounds(of: layer)
         let a = m.attributes
         let region: Rect
         if a["maskUnits"] == "userSpaceOnUse" {
-            let v = viewportSize
+            // Percentages of the viewport of the element it masks.
+            let v = viewport
             region = Rect(
                 x: SVGValues.length(a["x"], percentOf: v.width) ?? -0.1 * v.width,
                 y: SVGValues.length(a["y"], percentOf: v.height) ?? -0.1 * v.height,
@@ -436,7 +466,7 @@ struct Importer {
         if let reference = style.mask, let id = SVGStyle.referencedID(reference), let other = ids[id], other.name == "mask" {
             var holder = Layer(name: unique("\(mask.name)/masked"))
             holder.sublayers = mask.sublayers
-            holder = masked(holder, by: other, clip: nil)
+            holder = masked(holder, by: other, clip: nil, viewport: viewport)
             mask.sublayers = [holder]
         }
         return (mask, style.maskTypeAlpha)
@@ -496,9 +526,14 @@ struct Importer {
                     break
                 }
                 var notes: [String] = []
-                switch SVGGradients.paint(
-                    server, ids: ids, box: box, viewport: viewportSize, sheet: sheet, warn: { notes.append($0) })
-                {
+                // Resolved once per gradient and box: a fan-out's copies share the stops' arrays.
+                let key = PaintKey(server: ObjectIdentifier(server), box: box)
+                let result =
+                    paints[key]
+                    ?? SVGGradients.paint(
+                        server, ids: ids, box: box, viewport: viewportSize, sheet: sheet, warn: { notes.append($0) })
+                paints[key] = result
+                switch result {
                 case .gradient(let g):
                     gradient = g
                     c = .white  // its alpha carries the opacity

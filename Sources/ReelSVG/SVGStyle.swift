@@ -17,6 +17,37 @@ struct CSSRule {
     func matches(_ e: SVGElement) -> Bool { selector.matches(e) }
 }
 
+/// A document's style rules, indexed by what their last compound needs (an id, a class, a type), so an
+/// element is matched only against the rules that could match it.
+struct StyleSheet {
+    private(set) var rules: [CSSRule] = []
+    private var byKey: [String: [Int]] = [:]
+    private var unkeyed: [Int] = []
+
+    /// Adds rules in order; past `CSS.maximumRules` they are left out (false).
+    @discardableResult mutating func add(_ new: [CSSRule]) -> Bool {
+        for rule in new {
+            guard rules.count < CSS.maximumRules else { return false }
+            if let key = rule.selector.key { byKey[key, default: []].append(rules.count) } else { unkeyed.append(rules.count) }
+            rules.append(rule)
+        }
+        return true
+    }
+
+    /// The rules that match `e`, lowest specificity first, then in document order.
+    func matching(_ e: SVGElement) -> [CSSRule] {
+        guard !rules.isEmpty else { return [] }
+        var candidates = unkeyed
+        if let id = e.attributes["id"] { candidates += byKey["#" + id] ?? [] }
+        for cls in (e.attributes["class"] ?? "").split(whereSeparator: \.isWhitespace) {
+            candidates += byKey["." + cls] ?? []
+        }
+        candidates += byKey[e.name] ?? []
+        return Set(candidates).map { rules[$0] }.filter { $0.matches(e) }
+            .sorted { ($0.specificity, $0.order) < ($1.specificity, $1.order) }
+    }
+}
+
 enum CSS {
     /// `prop: value; …` (a `style` attribute or a rule's block).
     static func declarations(_ text: Substring) -> [(String, String)] {
@@ -30,30 +61,51 @@ enum CSS {
             let name = part[..<colon].trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
             var value = part[part.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
             var important = false
-            if value.hasSuffix("!important") {
-                value = String(value.dropLast(10)).trimmingCharacters(in: .whitespaces)
+            // `!important`, `! IMPORTANT`: the bang, optional space, the keyword in any case.
+            if let bang = value.lastIndex(of: "!"),
+                value[value.index(after: bang)...].trimmingCharacters(in: .whitespaces).lowercased() == "important"
+            {
+                value = String(value[..<bang]).trimmingCharacters(in: .whitespaces)
                 important = true
             }
             return name.isEmpty ? nil : (name, value, important)
         }
     }
 
+    /// The text with `/* … */` comments left out, in one pass (rebuilding it per comment was quadratic).
     static func withoutComments(_ text: Substring) -> Substring {
-        var rest = text
-        while let open = rest.range(of: "/*") {
-            let close = rest[open.upperBound...].range(of: "*/")?.upperBound ?? rest.endIndex
-            rest = rest[..<open.lowerBound] + rest[close...]
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 2 else { return text }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var i = 0, inComment = false, found = false
+        while i < bytes.count {
+            if !inComment, i + 1 < bytes.count, bytes[i] == 0x2F, bytes[i + 1] == 0x2A {  // "/*"
+                inComment = true
+                found = true
+                i += 2
+            } else if inComment, i + 1 < bytes.count, bytes[i] == 0x2A, bytes[i + 1] == 0x2F {  // "*/"
+                inComment = false
+                i += 2
+            } else {
+                if !inComment { out.append(bytes[i]) }
+                i += 1
+            }
         }
-        return rest
+        return found ? Substring(String(decoding: out, as: UTF8.self)) : text
     }
 
-    /// The rules of a `<style>` sheet; selectors Reel does not understand (descendants, attributes,
-    /// pseudo-classes) are left out.
+    /// The most rules a document's sheets may hold; the rest are left out (each element is matched
+    /// against every rule whose last compound could match it).
+    static let maximumRules = 10_000
+
+    /// The rules of a `<style>` sheet; selectors Reel does not match (other pseudo-classes, sibling
+    /// combinators) are left out.
     static func sheet(_ text: String, startingAt order: Int) -> [CSSRule] {
         var rules: [CSSRule] = []
         var rest = withoutComments(Substring(text))
         var n = order
-        while let brace = rest.firstIndex(of: "{") {
+        while rules.count < maximumRules, let brace = rest.firstIndex(of: "{") {
             guard let end = rest[brace...].firstIndex(of: "}") else { break }
             let selectors = rest[..<brace].split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             let all = prioritized(rest[rest.index(after: brace)..<end])
@@ -159,7 +211,10 @@ struct SVGStyle {
         case "stroke-width":
             if let v = SVGValues.length(value, percentOf: diagonal, fontSize: fontSize) { strokeWidth = max(v, 0) }
         case "font-size":
-            if let v = SVGValues.length(value, percentOf: parent.fontSize, fontSize: parent.fontSize), v >= 0 { fontSize = v }
+            // Held to 10,000 (Reel's largest text) so that nested em sizes cannot overflow.
+            if let v = SVGValues.length(value, percentOf: parent.fontSize, fontSize: parent.fontSize), v >= 0, v.isFinite {
+                fontSize = min(v, 10_000)
+            }
         case "font-family": if !value.isEmpty { fontFamily = value }
         case "font-weight":
             switch value {
@@ -247,10 +302,10 @@ struct SVGStyle {
 
     /// The style of `e`: its parent's inherited properties, then its presentation attributes, the sheet's
     /// rules that match it (lowest specificity first), and its `style` attribute last.
-    static func computed(for e: SVGElement, parent: SVGStyle, sheet: [CSSRule]) -> SVGStyle {
+    static func computed(for e: SVGElement, parent: SVGStyle, sheet: StyleSheet) -> SVGStyle {
         var s = parent.inherited
         for name in properties { if let v = e.attributes[name] { s.apply(name, v, parent: parent) } }
-        let rules = sheet.filter { $0.matches(e) }.sorted { ($0.specificity, $0.order) < ($1.specificity, $1.order) }
+        let rules = sheet.matching(e)
         for rule in rules { for (name, value) in rule.declarations { s.apply(name, value, parent: parent) } }
         let inline = e.attributes["style"].map { CSS.prioritized(Substring($0)) } ?? []
         for (name, value, important) in inline where !important { s.apply(name, value, parent: parent) }

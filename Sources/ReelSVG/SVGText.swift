@@ -45,11 +45,13 @@ extension Importer {
                 guard cs.displayed else { continue }
                 let x = first("x", child, of: v.width, cs), y = first("y", child, of: v.height, cs)
                 let dy = first("dy", child, of: v.height, cs)
-                if x != nil || y != nil || dy != nil {
-                    // A new line: x as given (else where the last line started), y as given plus dy.
-                    cursor = Point(
-                        x: (x ?? cursor.x) + (first("dx", child, of: v.width, cs) ?? 0), y: (y ?? cursor.y) + (dy ?? 0))
+                if let x {
+                    // A new line (a chunk of its own): at x, and y as given plus dy.
+                    cursor = Point(x: x + (first("dx", child, of: v.width, cs) ?? 0), y: (y ?? cursor.y) + (dy ?? 0))
                     chunks.append(TextChunk(origin: cursor, anchor: cs.textAnchor, name: child.attributes["id"]))
+                } else if y != nil || dy != nil || child.attributes["dx"] != nil {
+                    // A shift within the line (a superscript) needs the advance so far: drawn in line.
+                    unsupported.insert("tspan moved by y, dx or dy without an x")
                 }
                 walk(child, cs)
             }
@@ -79,7 +81,11 @@ extension Importer {
         }
 
         walk(e, style)
-        for name in unsupported.sorted() { warn(e, "<\(name)> in a <text> is not supported yet and is left out") }
+        for name in unsupported.sorted() {
+            warn(
+                e,
+                name.contains(" ") ? "a \(name) is drawn in line" : "<\(name)> in a <text> is not supported yet and is left out")
+        }
         if style.stroke != .none { warn(e, "a stroke on text is not supported yet; the text is filled only") }
         Self.collapseWhiteSpace(&chunks)
         var layers: [Layer] = []

@@ -35,6 +35,10 @@ public enum SVGLimits {
     public static let maximumBytes = 32 << 20
     public static let maximumElements = 250_000
     public static let maximumDepth = 256
+    /// How deep elements are drawn, uses and masks included: deeper ones are left out with a warning.
+    /// Converting and drawing recurse once per level, and a worker thread's stack is small (512 KiB);
+    /// design tools nest a few dozen levels at most.
+    public static let maximumNesting = 64
 }
 
 /// Builds the element tree from XMLParser's events.

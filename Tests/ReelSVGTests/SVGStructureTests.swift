@@ -160,7 +160,7 @@ import Testing
         #expect(fill("i") == .black)  // no rule for it but the unmatched ones
         #expect(svg.layer.find("t/i")?.shape.strokeColor == .white)
         #expect(CSSSelector.parse("a + b") == nil && CSSSelector.parse("p:hover") == nil)
-        #expect(CSSSelector.parse("#x .y > z[w]")?.specificity == 10_000 + 2 * 100 + 1)
+        #expect(CSSSelector.parse("#x .y > z[w]")?.specificity == 1_000_000 + 2 * 1_000 + 1)
     }
 
     /// What resvg and librsvg agree on for bad values: a transform that cannot be read is ignored (the
