@@ -12,7 +12,7 @@ let package = Package(
             name: "Reel",
             targets: [
                 "Reel", "ReelDocument", "ReelScene", "ReelAnimation", "ReelGeometry", "ReelRaster", "ReelRender", "ReelMedia",
-                "ReelText", "ReelSVG",
+                "ReelText", "ReelSVG", "ReelLottie",
             ]
         ),
         .executable(name: "reel", targets: ["reel"]),
@@ -47,11 +47,13 @@ let package = Package(
         .target(name: "ReelText", dependencies: ["CText", "CLineBreak", "ReelGeometry", "ReelDocument"]),
         // SVG files read (Foundation's XMLParser) into Reel's layers (issue #18).
         .target(name: "ReelSVG", dependencies: ["ReelScene", "ReelGeometry", "ReelDocument"]),
+        // Lottie (Bodymovin) JSON imported into Reel's layers and keyframe animations (issue #19).
+        .target(name: "ReelLottie", dependencies: ["ReelScene", "ReelAnimation", "ReelGeometry", "ReelDocument"]),
         .target(
             name: "Reel",
             dependencies: [
                 "ReelGeometry", "ReelRaster", "ReelAnimation", "ReelDocument", "ReelScene", "ReelRender", "ReelMedia", "ReelText",
-                "ReelSVG", .product(name: "Crypto", package: "swift-crypto"),
+                "ReelSVG", "ReelLottie", .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .executableTarget(
@@ -80,6 +82,11 @@ let package = Package(
         .target(name: "ReelTestSupport", path: "Tests/ReelTestSupport"),
         .testTarget(name: "ReelTextTests", dependencies: ["ReelText"]),
         .testTarget(name: "ReelSVGTests", dependencies: ["ReelSVG", "ReelScene", "ReelDocument", "ReelGeometry"]),
+        .testTarget(
+            name: "ReelLottieTests",
+            dependencies: [
+                "ReelLottie", "ReelScene", "ReelAnimation", "ReelDocument", "ReelGeometry", "ReelRender", "ReelRaster",
+            ]),
         .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelTestSupport", "CFFmpeg"]),
         .testTarget(
             name: "ReelEndToEndTests",

@@ -3,6 +3,7 @@
 import Foundation
 import ReelDocument
 import ReelGeometry
+import ReelLottie
 import ReelMedia
 import ReelRaster
 import ReelRender
@@ -166,6 +167,16 @@ public enum Reel {
         return clip
     }
 
+    /// The file's bytes when it is a Lottie animation (JSON with Lottie's keys), else nil.
+    static func lottieBytes(_ path: String) -> [UInt8]? {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        guard size <= DocumentLimits.maximumBytes, let data = FileManager.default.contents(atPath: path),
+            data.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "{")
+        else { return nil }
+        let bytes = [UInt8](data)
+        return LottieImport.looksLikeLottie(bytes) ? bytes : nil
+    }
+
     /// Decoded pixels a clip's pictures may hold together (1 GiB of RGBA).
     static let maximumDecodedPixels = 4 * Scene.maximumPixelArea
 
@@ -181,6 +192,11 @@ public enum Reel {
                 // An SVG file alone is a one-layer scene the size of its viewport.
                 let (svg, warnings) = try SVGImport.scene(contentsOf: path)
                 scene = svg
+                scene.importNotes = warnings.map { "\(path): \($0)" }
+            } else if let bytes = lottieBytes(path) {
+                // A Lottie animation, told by its content whatever the file's name.
+                let (lottie, warnings) = try LottieImport.scene(bytes, file: path)
+                scene = lottie
                 scene.importNotes = warnings.map { "\(path): \($0)" }
             } else {
                 let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path

@@ -45,9 +45,9 @@ import Testing
     }
 
     /// PSNR of a premultiplied frame against a reference, both over white; nil when the sizes differ by
-    /// more than a pixel (the common area is compared otherwise).
-    static func score(_ frame: [UInt8], _ fw: Int, _ fh: Int, _ reference: StillImage) -> Double? {
-        guard abs(fw - reference.width) <= 1, abs(fh - reference.height) <= 1 else { return nil }
+    /// more than `slack` pixels (the common area is compared otherwise).
+    static func score(_ frame: [UInt8], _ fw: Int, _ fh: Int, _ reference: StillImage, slack: Int = 1) -> Double? {
+        guard abs(fw - reference.width) <= slack, abs(fh - reference.height) <= slack else { return nil }
         let w = min(fw, reference.width), h = min(fh, reference.height)
         var sum = 0.0
         for y in 0..<h {

@@ -1,0 +1,258 @@
+/// A Lottie composition as a Reel scene: each layer a tree of Reel layers — its transform (anchor,
+/// position, scale, rotation, opacity) keyed as Core Animation animations, its parent's transforms
+/// around it, its content (shapes, a solid, a precomp's layers) inside, shown between its in and out
+/// points — with the timing of precomps and time stretch mapped onto scene seconds.
+import Foundation
+import ReelAnimation
+import ReelDocument
+import ReelGeometry
+import ReelScene
+
+public enum LottieImport {
+    /// A Lottie file as a scene of its size, frame rate and length (frame f at (f − ip)/fr seconds), on a
+    /// transparent background; the notes say what Reel left out, each with its JSON path.
+    public static func scene(_ bytes: [UInt8], file: String) throws(DocumentError) -> (Scene, [String]) {
+        guard bytes.count <= DocumentLimits.maximumBytes else {
+            throw DocumentError(
+                file: file, message: "is \(bytes.count >> 20) MiB, above the limit of \(DocumentLimits.maximumBytes >> 20) MiB")
+        }
+        let root: JSONNode
+        do {
+            root = try JSONParser.parse(bytes)
+        } catch {
+            throw DocumentError(file: file, location: error.location, message: "invalid JSON: \(error.message)")
+        }
+        func required(_ key: String) throws(DocumentError) -> Double {
+            guard let v = root[key]?.number else {
+                throw DocumentError(
+                    file: file, location: root[key]?.location ?? root.location, path: key,
+                    message: "a Lottie file needs a number \"\(key)\"", fix: "export the animation again with Bodymovin")
+            }
+            return v
+        }
+        let w = try required("w"), h = try required("h"), fr = try required("fr"), ip = try required("ip"),
+            op = try required("op")
+        guard w > 0, h > 0, w <= 100_000, h <= 100_000 else {
+            throw DocumentError(file: file, location: root.location, path: "w", message: "the canvas is \(w)×\(h)")
+        }
+        guard fr > 0, fr <= 1_000, let fps = FrameRate(value: fr) else {
+            throw DocumentError(
+                file: file, location: root["fr"]?.location, path: "fr", message: "the frame rate \(fr) is not 0…1000")
+        }
+        guard op > ip, (op - ip) / fr <= 24 * 3600 else {
+            throw DocumentError(
+                file: file, location: root["op"]?.location, path: "op",
+                message: "the out point \(op) is not after the in point \(ip)")
+        }
+        var scene = Scene(width: w, height: h, fps: fps, duration: (op - ip) / fr)
+        scene.background = .clear
+        var importer = LottieImporter(root: root)
+        let time = TimeMap(scale: 1 / fr, offset: -ip / fr)
+        var canvas = Layer(name: importer.unique(URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent))
+        canvas.anchorPoint = .zero
+        canvas.bounds = Rect(x: 0, y: 0, width: w, height: h)
+        canvas.sublayers = importer.layers(root["layers"]?.items ?? [], path: "layers", time: time, frames: (ip, op), depth: 0)
+        scene.layers = [canvas]
+        return (scene, importer.warnings)
+    }
+}
+
+struct LottieImporter {
+    let root: JSONNode
+    var warnings: [String] = []
+    var warned = Set<String>()
+    var names = Set<String>()
+    var nextSuffix: [String: Int] = [:]
+    var items = 0
+    var assets: [String: JSONNode] = [:]
+
+    init(root: JSONNode) {
+        self.root = root
+        for asset in root["assets"]?.items ?? [] {
+            if let id = asset["id"]?.string { assets[id] = asset }
+        }
+    }
+
+    mutating func warn(_ path: String, _ what: String) {
+        // One note per kind of thing: "layers[3].shapes[0]: the shape item "rp" …" for the first place.
+        let key = what
+        guard warned.count < 200, warned.insert(key).inserted else { return }
+        warnings.append("\(path): \(what)")
+    }
+
+    mutating func unique(_ name: String) -> String {
+        guard !names.insert(name).inserted else { return name }
+        var k = nextSuffix[name, default: 2]
+        while !names.insert("\(name)#\(k)").inserted { k += 1 }
+        nextSuffix[name] = k + 1
+        return "\(name)#\(k)"
+    }
+
+    /// Counts an item against `LottieLimits.maximumItems`; false past it.
+    mutating func count() -> Bool {
+        items += 1
+        if items == LottieLimits.maximumItems + 1 {
+            warn("layers", "more than \(LottieLimits.maximumItems) layers and shapes; the rest are left out")
+        }
+        return items <= LottieLimits.maximumItems
+    }
+
+    /// A composition's layers, bottom first (Lottie lists the top one first).
+    mutating func layers(_ list: [JSONNode], path: String, time: TimeMap, frames: (Double, Double), depth: Int) -> [Layer] {
+        guard depth < LottieLimits.maximumDepth else {
+            warn(path, "precomps nested more than \(LottieLimits.maximumDepth) deep are left out")
+            return []
+        }
+        var byIndex: [Int: JSONNode] = [:]
+        for l in list { if let ind = l["ind"]?.number { byIndex[Int(ind)] = l } }
+        var out: [Layer] = []
+        for (i, l) in list.enumerated().reversed() {
+            guard count() else { break }
+            let p = "\(path)[\(i)]"
+            if l["hd"]?.number == 1 || l["td"]?.number == 1 { continue }  // hidden, or a matte source
+            if l["tt"] != nil { warn(p, "track mattes are not supported yet; the layer is drawn unmatted") }
+            if l["masksProperties"]?.items?.isEmpty == false { warn(p, "masks are not supported yet and are ignored") }
+            if l["ef"]?.items?.isEmpty == false { warn(p, "effects are not supported and are ignored") }
+            if l["tm"] != nil { warn(p, "time remapping is not supported yet") }
+            let start = l["st"]?.number ?? 0, stretch = l["sr"]?.number.flatMap { $0 > 0 ? $0 : nil } ?? 1
+            let local = time.inner(start: start, stretch: stretch)
+            let name = l["nm"]?.string ?? "layer \(i)"
+            var content: [Layer] = []
+            switch Int(l["ty"]?.number ?? -1) {
+            case 0:  // precomp
+                guard let id = l["refId"]?.string, let asset = assets[id] else {
+                    warn(p, "a precomp's asset is missing")
+                    continue
+                }
+                var clip = Layer(name: unique("\(name)/precomp"))
+                clip.anchorPoint = .zero
+                clip.bounds = Rect(x: 0, y: 0, width: l["w"]?.number ?? 0, height: l["h"]?.number ?? 0)
+                clip.masksToBounds = !(clip.bounds.isEmpty)
+                clip.sublayers = layers(
+                    asset["layers"]?.items ?? [], path: "assets[\(id)].layers", time: local, frames: (-1e9, 1e9), depth: depth + 1
+                )
+                content = [clip]
+            case 1:  // solid
+                var solid = Layer(name: unique("\(name)/solid"), type: .shape)
+                solid.shape.path = Path(rect: Rect(x: 0, y: 0, width: l["sw"]?.number ?? 0, height: l["sh"]?.number ?? 0))
+                solid.shape.fillColor = Self.hexColor(l["sc"]?.string ?? "#000000")
+                content = [solid]
+            case 2:  // image
+                if let id = l["refId"]?.string, let asset = assets[id], let data = asset["p"]?.string, data.hasPrefix("data:") {
+                    var picture = Layer(name: unique("\(name)/image"))
+                    picture.anchorPoint = .zero
+                    picture.bounds = Rect(x: 0, y: 0, width: asset["w"]?.number ?? 0, height: asset["h"]?.number ?? 0)
+                    picture.contents = data
+                    content = [picture]
+                } else {
+                    warn(p, "an image layer whose picture is not embedded is left out")
+                }
+            case 3: break  // null: a transform for its children
+            case 4:
+                content = shapeItems(l["shapes"]?.items ?? [], path: "\(p).shapes", time: local, name: name, depth: 0)
+            case 5: warn(p, "text layers are not supported yet")
+            default: warn(p, "a layer of type \(l["ty"]?.number.map { String(Int($0)) } ?? "?") is not supported")
+            }
+            if Int(l["ty"]?.number ?? -1) == 3 { continue }
+            var layer = transformed(content, l["ks"], path: "\(p).ks", time: local, name: unique(name), opacity: true)
+            // Parents' transforms (not their opacity) around it, nearest innermost.
+            var parent = l["parent"]?.number.map(Int.init)
+            var seen = Set<Int>()
+            while let ind = parent, let pl = byIndex[ind], seen.insert(ind).inserted, seen.count < 64 {
+                let pst = pl["st"]?.number ?? 0, psr = pl["sr"]?.number.flatMap { $0 > 0 ? $0 : nil } ?? 1
+                layer = transformed(
+                    [layer], pl["ks"], path: "\(path)[parent \(ind)].ks", time: time.inner(start: pst, stretch: psr),
+                    name: unique("\(layer.name)/parent"), opacity: false)
+                parent = pl["parent"]?.number.map(Int.init)
+            }
+            // Shown from its in point to its out point (frames of the composition).
+            let inPoint = l["ip"]?.number ?? frames.0, outPoint = l["op"]?.number ?? frames.1
+            let shownFrom = max(inPoint, frames.0), shownTo = min(outPoint, frames.1)
+            if inPoint > frames.0 || outPoint < frames.1 {
+                layer = visible(layer, from: time.seconds(shownFrom), to: time.seconds(shownTo))
+            }
+            out.append(layer)
+        }
+        return out
+    }
+
+    /// The layer shown only in [from, to) seconds: hidden, with an animation that shows it then.
+    func visible(_ input: Layer, from: Double, to: Double) -> Layer {
+        var layer = input
+        layer.hidden = true
+        guard to > from else { return layer }
+        layer.addAnimation(
+            .basic(
+                BasicAnimation(
+                    keyPath: "hidden", fromValue: .bool(false), toValue: .bool(false),
+                    timing: MediaTiming(beginTime: from, duration: to - from, fillMode: .removed))))
+        return layer
+    }
+
+    static func hexColor(_ s: String) -> Color {
+        let hex = s.hasPrefix("#") ? String(s.dropFirst()) : s
+        guard hex.count == 6, let v = UInt32(hex, radix: 16) else { return .black }
+        return Color(red: Double((v >> 16) & 255) / 255, green: Double((v >> 8) & 255) / 255, blue: Double(v & 255) / 255)
+    }
+
+    /// `content` under a Lottie transform (`ks` of a layer, `tr` of a group): q ↦ p + R·S·(q − a), as
+    /// nested layers so that each keyed part animates alone from the identity — the outer one takes
+    /// position, rotation and opacity, then x scale, then y scale (with the anchor as its bounds'
+    /// origin), exactly, whatever the signs.
+    mutating func transformed(
+        _ content: [Layer], _ ks: JSONNode?, path: String, time: TimeMap, name: String, opacity: Bool = true
+    ) -> Layer {
+        let anchor = Property(ks?["a"]) ?? Property([0, 0])
+        let scale = Property(ks?["s"]) ?? Property([100, 100])
+        let rotation = Property(ks?["r"]) ?? Property(ks?["rz"]) ?? Property([0])
+        let alpha = Property(ks?["o"]) ?? Property([100])
+        if ks?["sk"].flatMap({ Property($0) }).map({ $0.isAnimated || $0.value.first != 0 }) == true {
+            warn(path, "skew is not supported yet and is ignored")
+        }
+        if anchor.isAnimated { warn(path, "an animated anchor point is not supported yet; its first value is used") }
+        // y scale, with the anchor: q ↦ (q − a)·Sy.
+        var inner = Layer(name: unique("\(name)/scale.y"))
+        let a = anchor.value
+        inner.bounds = Rect(x: a.first ?? 0, y: a.count > 1 ? a[1] : 0, width: 0, height: 0)
+        inner.anchorPoint = .zero
+        inner.sublayers = content
+        var middle = Layer(name: unique("\(name)/scale.x"))
+        let s = scale.value
+        inner.transform = .scale(1, (s.count > 1 ? s[1] : s.first ?? 100) / 100, 1)
+        middle.transform = .scale((s.first ?? 100) / 100, 1, 1)
+        if let anim = scale.animation("transform.scale.y", time, { .number(($0.count > 1 ? $0[1] : $0.first ?? 100) / 100) }) {
+            inner.addAnimation(anim)
+        }
+        if let anim = scale.animation("transform.scale.x", time, { .number(($0.first ?? 100) / 100) }) {
+            middle.addAnimation(anim)
+        }
+        middle.sublayers = [inner]
+        var outer = Layer(name: name)
+        outer.sublayers = [middle]
+        outer.transform = .rotation((rotation.value.first ?? 0) * .pi / 180, 0, 0, 1)
+        if let anim = rotation.animation("transform.rotation.z", time, { .number(($0.first ?? 0) * .pi / 180) }) {
+            outer.addAnimation(anim)
+        }
+        if let p = ks?["p"], p["s"]?.number == 1 {
+            // Split position: x and y keyed apart.
+            let x = Property(p["x"]) ?? Property([0]), y = Property(p["y"]) ?? Property([0])
+            outer.position = Point(x: x.value.first ?? 0, y: y.value.first ?? 0)
+            if let anim = x.animation("position.x", time, { .number($0.first ?? 0) }) { outer.addAnimation(anim) }
+            if let anim = y.animation("position.y", time, { .number($0.first ?? 0) }) { outer.addAnimation(anim) }
+        } else {
+            let position = Property(ks?["p"]) ?? Property([0, 0])
+            let v = position.value
+            outer.position = Point(x: v.first ?? 0, y: v.count > 1 ? v[1] : 0)
+            if let anim = position.animation("position", time, { .point(Point(x: $0.first ?? 0, y: $0.count > 1 ? $0[1] : 0)) }) {
+                outer.addAnimation(anim)
+            }
+        }
+        if opacity {
+            outer.opacity = min(max((alpha.value.first ?? 100) / 100, 0), 1)
+            if let anim = alpha.animation("opacity", time, { .number(min(max(($0.first ?? 100) / 100, 0), 1)) }) {
+                outer.addAnimation(anim)
+            }
+        }
+        return outer
+    }
+}

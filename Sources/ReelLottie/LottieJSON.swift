@@ -1,0 +1,63 @@
+/// Lottie (Bodymovin) JSON as Reel reads it: the located JSON tree with lenient accessors (files carry
+/// many keys Reel does not use), how a Lottie file is told from a scene file, and the limits.
+import Foundation
+import ReelDocument
+
+extension JSONNode {
+    subscript(_ key: String) -> JSONNode? {
+        guard case .object(let pairs) = value else { return nil }
+        return pairs.first { $0.key == key }?.value
+    }
+
+    var number: Double? {
+        switch value {
+        case .number(let v): return v.isFinite ? v : nil
+        case .bool(let b): return b ? 1 : 0
+        default: return nil
+        }
+    }
+
+    var string: String? {
+        if case .string(let s) = value { return s }
+        return nil
+    }
+
+    var items: [JSONNode]? {
+        if case .array(let a) = value { return a }
+        return nil
+    }
+
+    /// A number, or a list of numbers (a Lottie value of one or more dimensions).
+    var numbers: [Double]? {
+        if let v = number { return [v] }
+        guard let a = items else { return nil }
+        var out: [Double] = []
+        for item in a {
+            guard let v = item.number else { return nil }
+            out.append(v)
+        }
+        return out
+    }
+}
+
+public enum LottieLimits {
+    /// Layers, shape items and keyframes a file may hold in all, and how deep precomps and groups nest.
+    public static let maximumItems = 200_000
+    public static let maximumDepth = 64
+    /// Frames a property is sampled at when its keyframes do not map onto Core Animation's.
+    public static let maximumSampledFrames = 100_000
+}
+
+extension LottieImport {
+    /// Whether JSON bytes are a Lottie animation rather than a Reel scene: an object with Lottie's
+    /// frame rate, in and out points and layers, and none of a scene's required keys.
+    public static func looksLikeLottie(_ bytes: [UInt8]) -> Bool {
+        guard let root = try? JSONParser.parse(bytes) else { return false }
+        return looksLikeLottie(root)
+    }
+
+    static func looksLikeLottie(_ root: JSONNode) -> Bool {
+        root["fr"]?.number != nil && root["ip"]?.number != nil && root["op"]?.number != nil
+            && root["layers"]?.items != nil && root["width"] == nil && root["fps"] == nil
+    }
+}

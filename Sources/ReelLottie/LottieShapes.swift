@@ -1,0 +1,388 @@
+/// A shape layer's items as Reel layers: groups as layers with their transforms, rectangles, ellipses
+/// and Bézier paths as the geometry of the fills and strokes that follow them in their group (a fill
+/// or stroke paints what is listed before it), gradients as shape gradients, trim paths as strokeStart
+/// and strokeEnd. Items listed first are drawn on top.
+import Foundation
+import ReelAnimation
+import ReelDocument
+import ReelGeometry
+import ReelScene
+
+extension LottieImporter {
+    /// The layers a list of shape items draws, bottom first.
+    mutating func shapeItems(_ items: [JSONNode], path: String, time: TimeMap, name: String, depth: Int) -> [Layer] {
+        guard depth < LottieLimits.maximumDepth else {
+            warn(path, "groups nested more than \(LottieLimits.maximumDepth) deep are left out")
+            return []
+        }
+        var out: [Layer] = []
+        // Trim paths apply to the strokes of what is listed before them.
+        var trim: (start: Property, end: Property)?
+        for (i, item) in items.enumerated().reversed() {
+            let itemPath = "\(path)[\(i)]"
+            guard count() else { break }
+            if item["hd"]?.number == 1 { continue }
+            switch item["ty"]?.string ?? "" {
+            case "gr":
+                let children = item["it"]?.items ?? []
+                let transform = children.last { $0["ty"]?.string == "tr" }
+                let content = shapeItems(
+                    children, path: "\(itemPath).it", time: time, name: "\(name)/\(item["nm"]?.string ?? "group \(i)")",
+                    depth: depth + 1)
+                guard !content.isEmpty else { continue }
+                out.append(transformed(content, transform, path: itemPath, time: time, name: unique("\(name)/group")))
+            case "fl", "st", "gf", "gs":
+                let geometry = items[..<i].enumerated().filter {
+                    ["rc", "el", "sh", "sr"].contains($0.element["ty"]?.string ?? "")
+                }
+                guard !geometry.isEmpty else { continue }
+                if let layer = paint(
+                    item, geometry.map { ($0.element, "\(path)[\($0.offset)]") }, trim, path: itemPath, time: time, name: name)
+                {
+                    out.append(layer)
+                }
+            case "tm":
+                if let s = Property(item["s"]), let e = Property(item["e"]) {
+                    if let o = Property(item["o"]), o.isAnimated || o.value.first != 0 {
+                        warn(itemPath, "a trim path's offset is not supported yet and is ignored")
+                    }
+                    if item["m"]?.number == 2 {
+                        warn(itemPath, "trim paths trimmed one shape after another are trimmed together")
+                    }
+                    trim = (s, e)
+                }
+            case "rc", "el", "sh", "tr": break
+            case let other:
+                warn(itemPath, "the shape item \"\(other)\" (\(Self.shapeNames[other] ?? "unknown")) is not supported yet")
+            }
+        }
+        return out.reversed()
+    }
+
+    static let shapeNames = [
+        "sr": "polystar", "rd": "rounded corners", "mm": "merge paths", "rp": "repeater", "zz": "zig zag",
+        "pb": "pucker and bloat", "op": "offset path", "tw": "twist",
+    ]
+
+    /// A fill or stroke of the geometry before it: one shape layer, its path keyed where it moves.
+    mutating func paint(
+        _ item: JSONNode, _ geometry: [(JSONNode, String)], _ trim: (start: Property, end: Property)?, path: String,
+        time: TimeMap, name: String
+    ) -> Layer? {
+        var layer = Layer(name: unique("\(name)/\(item["nm"]?.string ?? (item["ty"]?.string ?? "paint"))"), type: .shape)
+        let kind = item["ty"]?.string ?? ""
+        // Geometry: exact keyframes for one animated path; every frame for anything else that moves.
+        let frames = geometry.flatMap { Self.geometryFrames($0.0) }
+        layer.shape.path = Self.outline(geometry.map(\.0), at: frames.first ?? 0)
+        if geometry.count == 1, geometry[0].0["ty"]?.string == "sh", let shape = PathProperty(geometry[0].0["ks"]),
+            shape.isAnimated
+        {
+            if let a = shape.animation(time) { layer.addAnimation(a) }
+        } else if let first = frames.min(), let last = frames.max(), last > first {
+            let count = min(Int((last - first).rounded(.up)), LottieLimits.maximumSampledFrames)
+            var values: [AnimatableValue] = [], keyTimes: [Double] = []
+            for s in 0...count {
+                let f = first + (last - first) * Double(s) / Double(count)
+                values.append(.path(Self.outline(geometry.map(\.0), at: f)))
+                keyTimes.append(Double(s) / Double(count))
+            }
+            let begin = time.seconds(first), end = time.seconds(last)
+            layer.addAnimation(
+                .keyframe(
+                    KeyframeAnimation(
+                        keyPath: "path", values: values, keyTimes: keyTimes,
+                        timing: MediaTiming(beginTime: begin, duration: end - begin, fillMode: .both, removedOnCompletion: false))
+                ))
+        }
+        let opacity = Property(item["o"]) ?? Property([100])
+        switch kind {
+        case "fl", "gf":
+            layer.shape.fillRule = item["r"]?.number == 2 ? .evenOdd : .nonZero
+            layer.shape.strokeColor = nil
+        default:
+            layer.shape.fillColor = nil
+            let width = Property(item["w"]) ?? Property([1])
+            layer.shape.stroke.lineWidth = width.value.first ?? 1
+            if let a = width.animation("lineWidth", time, { .number($0.first ?? 0) }) { layer.addAnimation(a) }
+            layer.shape.stroke.lineCap = [1: .butt, 2: .round, 3: .square][Int(item["lc"]?.number ?? 2)] ?? .round
+            layer.shape.stroke.lineJoin = [1: .miter, 2: .round, 3: .bevel][Int(item["lj"]?.number ?? 2)] ?? .round
+            layer.shape.stroke.miterLimit = item["ml"]?.number ?? 4
+            if let dashes = item["d"]?.items, !dashes.isEmpty {
+                var pattern: [Double] = []
+                var phase = 0.0
+                for d in dashes {
+                    let v = Property(d["v"])?.value.first ?? 0
+                    if d["n"]?.string == "o" { phase = v } else { pattern.append(max(v, 0)) }
+                }
+                if pattern.count % 2 == 1 { pattern += pattern }
+                if pattern.reduce(0, +) > 0 {
+                    layer.shape.stroke.lineDashPattern = pattern
+                    layer.shape.stroke.lineDashPhase = phase
+                }
+            }
+            if let trim {
+                layer.shape.stroke.strokeStart = min(max((trim.start.value.first ?? 0) / 100, 0), 1)
+                layer.shape.stroke.strokeEnd = min(max((trim.end.value.first ?? 100) / 100, 0), 1)
+                let clamp: ([Double]) -> AnimatableValue = { .number(min(max(($0.first ?? 0) / 100, 0), 1)) }
+                if let a = trim.start.animation("strokeStart", time, clamp) { layer.addAnimation(a) }
+                if let a = trim.end.animation("strokeEnd", time, clamp) { layer.addAnimation(a) }
+            }
+        }
+        let colorKey = kind == "fl" || kind == "gf" ? "fillColor" : "strokeColor"
+        if kind == "fl" || kind == "st" {
+            let color = Property(item["c"]) ?? Property([0, 0, 0, 1])
+            let make: ([Double]) -> Color = { c in
+                Self.color(c, alpha: 1)
+            }
+            // Colour and opacity animate apart in Lottie: keyed together at every frame either moves.
+            if color.isAnimated || opacity.isAnimated {
+                let frames = (color.keyframes + opacity.keyframes).map(\.frame)
+                var combined = Property([0])
+                combined.keyframes = Set(frames).sorted().map { Keyframe(frame: $0, value: [$0]) }
+                let sampled = Self.sampled(combined, time) { f in
+                    var c = make(color.value(at: f))
+                    c.alpha *= min(max((opacity.value(at: f).first ?? 100) / 100, 0), 1)
+                    return .color(c)
+                }
+                if let sampled { layer.addAnimation(.keyframe(sampled.with(keyPath: colorKey))) }
+            }
+            var c = make(color.value)
+            c.alpha *= min(max((opacity.value.first ?? 100) / 100, 0), 1)
+            if kind == "fl" { layer.shape.fillColor = c } else { layer.shape.strokeColor = c }
+        } else {
+            // A gradient: its first keyframe's ramp (animated ramps are not keyed yet).
+            guard let g = gradient(item, path: path) else { return nil }
+            let a = min(max((opacity.value.first ?? 100) / 100, 0), 1)
+            if kind == "gf" {
+                layer.shape.fillGradient = g
+                layer.shape.fillColor = Color(red: 1, green: 1, blue: 1, alpha: a)
+            } else {
+                layer.shape.strokeGradient = g
+                layer.shape.strokeColor = Color(red: 1, green: 1, blue: 1, alpha: a)
+            }
+        }
+        return layer
+    }
+
+    /// A Lottie colour: components in 0…1 (old files: 0…255).
+    static func color(_ c: [Double], alpha: Double) -> Color {
+        let scale = c.prefix(3).contains { $0 > 1 } ? 255.0 : 1
+        func unit(_ i: Int, _ d: Double) -> Double { i < c.count ? min(max(c[i] / scale, 0), 1) : d }
+        return Color(red: unit(0, 0), green: unit(1, 0), blue: unit(2, 0), alpha: alpha)
+    }
+
+    /// A gradient fill or stroke's ramp (colour stops, then alpha stops) and geometry.
+    mutating func gradient(_ item: JSONNode, path: String) -> ShapeGradient? {
+        guard let g = item["g"], let stops = Property(g["k"])?.value, let count = g["p"]?.number.map(Int.init),
+            count > 0, stops.count >= count * 4
+        else { return nil }
+        var locations: [Double] = [], colors: [Color] = []
+        for k in 0..<count {
+            locations.append(stops[k * 4])
+            colors.append(Self.color(Array(stops[(k * 4 + 1)..<(k * 4 + 4)]), alpha: 1))
+        }
+        // Alpha stops (offset, alpha) after the colours: interpolated at each colour stop.
+        let alphas = stride(from: count * 4, to: stops.count - 1, by: 2).map { (stops[$0], stops[$0 + 1]) }
+        if !alphas.isEmpty {
+            for k in colors.indices { colors[k].alpha = Self.interpolate(alphas, at: locations[k]) }
+        }
+        let s = Property(item["s"])?.value ?? [0, 0], e = Property(item["e"])?.value ?? [0, 0]
+        let start = Point(x: s.first ?? 0, y: s.count > 1 ? s[1] : 0), end = Point(x: e.first ?? 0, y: e.count > 1 ? e[1] : 0)
+        if item["t"]?.number == 2 {
+            let radius = hypot(end.x - start.x, end.y - start.y)
+            let h = min(max((Property(item["h"])?.value.first ?? 0) / 100, -0.99), 0.99)
+            if h != 0 {
+                let angle = atan2(end.y - start.y, end.x - start.x) + (Property(item["a"])?.value.first ?? 0) * .pi / 180
+                let focus = Point(x: start.x + cos(angle) * h * radius, y: start.y + sin(angle) * h * radius)
+                return ShapeGradient(
+                    kind: .focal(focus: focus, focalRadius: 0, center: start, radius: radius), colors: colors,
+                    locations: locations)
+            }
+            return ShapeGradient(kind: .radial(center: start, radius: radius), colors: colors, locations: locations)
+        }
+        return ShapeGradient(kind: .axial(start: start, end: end), colors: colors, locations: locations)
+    }
+
+    static func interpolate(_ stops: [(Double, Double)], at x: Double) -> Double {
+        guard let first = stops.first, let last = stops.last else { return 1 }
+        if x <= first.0 { return first.1 }
+        if x >= last.0 { return last.1 }
+        for k in 1..<stops.count where stops[k].0 >= x {
+            let (a, b) = (stops[k - 1], stops[k])
+            return b.0 > a.0 ? a.1 + (b.1 - a.1) * (x - a.0) / (b.0 - a.0) : b.1
+        }
+        return last.1
+    }
+
+    /// The keyframe frames of a geometry item's animated properties.
+    static func geometryFrames(_ item: JSONNode) -> [Double] {
+        var frames: [Double] = []
+        for key in ["p", "s", "r", "ks"] {
+            if key == "ks", let shape = PathProperty(item["ks"]), shape.isAnimated {
+                frames += shape.keyframes.map(\.frame)
+            } else if let p = Property(item[key]), p.isAnimated {
+                frames += p.keyframes.map(\.frame)
+            }
+        }
+        return frames
+    }
+
+    /// The geometry items' outlines at a frame, as one path.
+    static func outline(_ items: [JSONNode], at frame: Double) -> Path {
+        var out = Path()
+        for item in items.reversed() {
+            switch item["ty"]?.string ?? "" {
+            case "rc":
+                let p = Property(item["p"])?.value(at: frame) ?? [0, 0], s = Property(item["s"])?.value(at: frame) ?? [0, 0]
+                let r = Property(item["r"])?.value(at: frame).first ?? 0
+                let w = abs(s.first ?? 0), h = abs(s.count > 1 ? s[1] : 0)
+                let rect = Rect(x: (p.first ?? 0) - w / 2, y: (p.count > 1 ? p[1] : 0) - h / 2, width: w, height: h)
+                out.addPath(Path(roundedRect: rect, cornerRadius: min(max(r, 0), min(w, h) / 2)))
+            case "el":
+                let p = Property(item["p"])?.value(at: frame) ?? [0, 0], s = Property(item["s"])?.value(at: frame) ?? [0, 0]
+                let w = abs(s.first ?? 0), h = abs(s.count > 1 ? s[1] : 0)
+                out.addPath(
+                    Path(ovalIn: Rect(x: (p.first ?? 0) - w / 2, y: (p.count > 1 ? p[1] : 0) - h / 2, width: w, height: h)))
+            case "sh":
+                if let shape = PathProperty(item["ks"]) { out.addPath(shape.path(at: frame)) }
+            default: break
+            }
+        }
+        return out
+    }
+
+    /// `property` keyed at every frame between its first and last keyframes (values from `value`).
+    static func sampled(_ property: Property, _ time: TimeMap, _ value: (Double) -> AnimatableValue) -> KeyframeAnimation? {
+        guard let first = property.keyframes.first?.frame, let last = property.keyframes.last?.frame, last > first else {
+            return nil
+        }
+        let count = min(Int((last - first).rounded(.up)), LottieLimits.maximumSampledFrames)
+        var values: [AnimatableValue] = [], keyTimes: [Double] = []
+        for s in 0...count {
+            values.append(value(first + (last - first) * Double(s) / Double(count)))
+            keyTimes.append(Double(s) / Double(count))
+        }
+        let begin = time.seconds(first), end = time.seconds(last)
+        return KeyframeAnimation(
+            keyPath: "", values: values, keyTimes: keyTimes,
+            timing: MediaTiming(beginTime: begin, duration: end - begin, fillMode: .both, removedOnCompletion: false))
+    }
+}
+
+extension KeyframeAnimation {
+    func with(keyPath: String) -> KeyframeAnimation {
+        var a = self
+        a.keyPath = keyPath
+        return a
+    }
+}
+
+/// A Bézier path property (`sh`'s `ks`): vertices with in and out tangents, closed or not, keyed.
+struct PathProperty {
+    struct Shape {
+        var vertices: [Point]
+        var inTangents: [Point]
+        var outTangents: [Point]
+        var closed: Bool
+    }
+
+    var frames: [(frame: Double, shape: Shape, hold: Bool, ease: TimingFunction)] = []
+    var keyframes: [(frame: Double, shape: Shape)] { frames.map { ($0.frame, $0.shape) } }
+    var isAnimated: Bool { frames.count > 1 }
+
+    init?(_ node: JSONNode?) {
+        guard let node, let k = node["k"] else { return nil }
+        if let shape = Self.shape(k) {
+            frames = [(0, shape, false, .linear)]
+            return
+        }
+        guard let list = k.items else { return nil }
+        for (i, item) in list.prefix(LottieLimits.maximumSampledFrames).enumerated() {
+            guard let t = item["t"]?.number else { continue }
+            guard
+                let shape = (item["s"]).flatMap(Self.shape) ?? (i > 0 ? list[i - 1]["e"].flatMap(Self.shape) : nil)
+                    ?? frames.last?.shape
+            else { continue }
+            var ease = TimingFunction.linear
+            if let o = item["o"], let ii = item["i"], let ox = o["x"]?.numbers?.first, let oy = o["y"]?.numbers?.first,
+                let ix = ii["x"]?.numbers?.first, let iy = ii["y"]?.numbers?.first
+            {
+                ease = TimingFunction(ox, oy, ix, iy)
+            }
+            if let last = frames.last, t < last.frame { continue }
+            frames.append((t, shape, item["h"]?.number == 1, ease))
+        }
+        if frames.isEmpty { return nil }
+    }
+
+    static func shape(_ node: JSONNode) -> Shape? {
+        // A shape, or (old files) a list holding one.
+        let n = node.items?.first ?? node
+        guard let v = n["v"]?.items else { return nil }
+        func points(_ list: [JSONNode]?) -> [Point] {
+            (list ?? []).map { p in
+                let c = p.numbers ?? []
+                return Point(x: c.first ?? 0, y: c.count > 1 ? c[1] : 0)
+            }
+        }
+        let vertices = points(v)
+        var ins = points(n["i"]?.items), outs = points(n["o"]?.items)
+        ins += Array(repeating: .zero, count: max(0, vertices.count - ins.count))
+        outs += Array(repeating: .zero, count: max(0, vertices.count - outs.count))
+        return Shape(vertices: vertices, inTangents: ins, outTangents: outs, closed: n["c"]?.number == 1)
+    }
+
+    static func path(_ s: Shape) -> Path {
+        var p = Path()
+        guard let first = s.vertices.first else { return p }
+        p.move(to: first)
+        let n = s.vertices.count
+        for k in 0..<(s.closed ? n : n - 1) {
+            let a = s.vertices[k], b = s.vertices[(k + 1) % n]
+            p.addCurve(to: b, control1: a + s.outTangents[k], control2: b + s.inTangents[(k + 1) % n])
+        }
+        if s.closed { p.closeSubpath() }
+        return p
+    }
+
+    /// The shape at a frame: vertices and tangents interpolated where the counts match.
+    func path(at frame: Double) -> Path {
+        guard let first = frames.first else { return Path() }
+        if frames.count == 1 || frame <= first.frame { return Self.path(first.shape) }
+        guard let last = frames.last, frame < last.frame else { return Self.path(frames[frames.count - 1].shape) }
+        var k = 0
+        while k + 1 < frames.count - 1 && frames[k + 1].frame <= frame { k += 1 }
+        let a = frames[k], b = frames[k + 1]
+        guard !a.hold, b.frame > a.frame, a.shape.vertices.count == b.shape.vertices.count else { return Self.path(a.shape) }
+        let e = a.ease((frame - a.frame) / (b.frame - a.frame))
+        func mix(_ x: [Point], _ y: [Point]) -> [Point] { zip(x, y).map { $0 + ($1 - $0) * e } }
+        return Self.path(
+            Shape(
+                vertices: mix(a.shape.vertices, b.shape.vertices), inTangents: mix(a.shape.inTangents, b.shape.inTangents),
+                outTangents: mix(a.shape.outTangents, b.shape.outTangents), closed: a.shape.closed))
+    }
+
+    /// The keyed path as a keyframe animation: one value per keyframe, one timing function per segment.
+    func animation(_ time: TimeMap) -> Animation? {
+        guard isAnimated, let first = frames.first, let last = frames.last, last.frame > first.frame else { return nil }
+        var times: [Double] = [], values: [AnimatableValue] = [], functions: [TimingFunction] = []
+        for (k, f) in frames.enumerated() {
+            times.append(f.frame)
+            values.append(.path(Self.path(f.shape)))
+            guard k + 1 < frames.count else { break }
+            if f.hold {
+                times.append(max(frames[k + 1].frame - 0.001, f.frame))
+                values.append(.path(Self.path(f.shape)))
+                functions += [.linear, .linear]
+            } else {
+                functions.append(f.ease)
+            }
+        }
+        let begin = time.seconds(first.frame), end = time.seconds(last.frame)
+        var a = KeyframeAnimation(
+            keyPath: "path", values: values, keyTimes: times.map { (time.seconds($0) - begin) / (end - begin) },
+            timing: MediaTiming(beginTime: begin, duration: end - begin, fillMode: .both, removedOnCompletion: false))
+        a.timingFunctions = functions
+        return .keyframe(a)
+    }
+}

@@ -1,0 +1,96 @@
+/// Lottie import against hand-computed values: keyframes become Core Animation keyframe animations
+/// (key times, one cubic timing function per segment, holds as steps), frame f of a file at
+/// (f − ip)/fr seconds, a layer's transform as p + R·S·(q − a), shapes filled and stroked, layers shown
+/// between their in and out points, and the located errors of a file that is not one.
+import Foundation
+import ReelAnimation
+import ReelDocument
+import ReelGeometry
+import ReelRaster
+import ReelRender
+import ReelScene
+import Testing
+
+@testable import ReelLottie
+
+@Suite struct LottieImportTests {
+    /// A 100 × 100 composition at 10 fps from frame 10 to 30: one shape layer, a 20 × 20 red square at
+    /// (0, 0) in the layer, anchor (0, 0), moving from x 20 to 80 between frames 10 and 20 with the easing
+    /// (0.5, 0, 0.5, 1), then held at 80 until frame 25 and jumping to 40; rotated 90°, scaled 50 % in x;
+    /// shown from frame 12.
+    static let file = """
+        {"v": "5.7.0", "fr": 10, "ip": 10, "op": 30, "w": 100, "h": 100, "layers": [
+          {"ty": 4, "nm": "box", "ind": 1, "ip": 12, "op": 30, "st": 0, "ks": {
+             "a": {"a": 0, "k": [0, 0]},
+             "p": {"a": 1, "k": [
+                {"t": 10, "s": [20, 50], "o": {"x": [0.5], "y": [0]}, "i": {"x": [0.5], "y": [1]}},
+                {"t": 20, "s": [80, 50], "h": 1},
+                {"t": 25, "s": [40, 50]}]},
+             "r": {"a": 0, "k": 90}, "s": {"a": 0, "k": [50, 100]}, "o": {"a": 0, "k": 100}},
+           "shapes": [{"ty": "gr", "it": [
+              {"ty": "rc", "p": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [20, 20]}, "r": {"a": 0, "k": 0}},
+              {"ty": "fl", "c": {"a": 0, "k": [1, 0, 0, 1]}, "o": {"a": 0, "k": 100}},
+              {"ty": "tr", "p": {"a": 0, "k": [0, 0]}, "a": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [100, 100]},
+               "r": {"a": 0, "k": 0}, "o": {"a": 0, "k": 100}}]}]}]}
+        """
+
+    func scene() throws -> (Scene, [String]) { try LottieImport.scene(Array(Self.file.utf8), file: "t.json") }
+
+    @Test func theCompositionIsASceneOfItsTiming() throws {
+        let (scene, notes) = try scene()
+        #expect(scene.width == 100 && scene.height == 100 && scene.duration == 2)
+        #expect(scene.fps == FrameRate(numerator: 10, denominator: 1))
+        #expect(notes.isEmpty, "\(notes)")
+        #expect(LottieImport.looksLikeLottie(Array(Self.file.utf8)))
+        #expect(!LottieImport.looksLikeLottie(Array(#"{"width": 10, "height": 10, "fps": 10, "duration": 1}"#.utf8)))
+    }
+
+    /// Position keyed at frames 10, 20, 20 − 0.001 (the hold's step) and 25: scene seconds 0, 1, 1.4999
+    /// and 1.5 over a duration of 1.5 s; the first segment's timing function is the file's easing.
+    @Test func keyframesBecomeKeyframeAnimations() throws {
+        let (scene, _) = try scene()
+        let box = try #require(scene.layers.find("box"))
+        guard case .keyframe(let k)? = box.animations.first(where: { $0.keyPath == "position" }) else {
+            Issue.record("no position animation")
+            return
+        }
+        #expect(k.timing.beginTime == 0 && k.timing.duration == 1.5)
+        let times = try #require(k.keyTimes)
+        #expect(times.count == 4)
+        #expect(abs(times[1] - 1 / 1.5) < 1e-12 && abs(times[2] - 1.4999 / 1.5) < 1e-9 && times[3] == 1)
+        #expect(k.values[1] == .point(Point(x: 80, y: 50)) && k.values[2] == .point(Point(x: 80, y: 50)))
+        #expect(k.timingFunctions.first == TimingFunction(0.5, 0, 0.5, 1))
+    }
+
+    /// At frame 15 (0.5 s) the easing (0.5, 0, 0.5, 1) is symmetric, so x = 50. The square (0…20 in the
+    /// layer, centred on its origin: −10…10) is scaled to x −5…5, then turned 90° (x ↦ y, y ↦ −x) to
+    /// x −10…10, y −5…5, and placed at (50, 50): x 40…60, y 45…55. The layer is hidden before frame 12.
+    @Test func theTransformIsPositionRotationScaleAnchor() throws {
+        let (scene, _) = try scene()
+        let at = scene.sample(at: 0.5)
+        let box = try #require(at.layers.find("box"))
+        #expect(abs(box.position.x - 50) < 1e-9 && box.position.y == 50)
+        let early = scene.sample(at: 0.1)
+        #expect(early.layers.find("box")?.hidden == true && at.layers.find("box")?.hidden == false)
+        // After the hold: at 1.45 s (frame 24.5) still 80; at 1.5 s (frame 25) 40.
+        #expect(scene.sample(at: 1.45).layers.find("box")?.position.x == 80)
+        #expect(scene.sample(at: 1.5).layers.find("box")?.position.x == 40)
+        let frame = try SceneRenderer().frame(for: scene, at: 0.5)
+        #expect(frame.pixel(x: 41, y: 46) == (255, 0, 0, 255) && frame.pixel(x: 58, y: 53) == (255, 0, 0, 255))
+        #expect(frame.pixel(x: 39, y: 50).a == 0 && frame.pixel(x: 60, y: 50).a == 0 && frame.pixel(x: 50, y: 44).a == 0)
+        #expect(frame.pixel(x: 50, y: 55).a == 0)
+    }
+
+    @Test func notLottieIsALocatedError() {
+        #expect(throws: DocumentError.self) {
+            try LottieImport.scene(Array(#"{"fr": 10, "ip": 0, "layers": []}"#.utf8), file: "x.json")
+        }
+        do {
+            _ = try LottieImport.scene(
+                Array("{\"fr\": 10,\n \"ip\": 0, \"op\": [1], \"w\": 5, \"h\": 5, \"layers\": []}".utf8), file: "x.json")
+            Issue.record("no error")
+        } catch {
+            #expect(error.path == "op" && error.message.contains("\"op\""))
+        }
+    }
+}
