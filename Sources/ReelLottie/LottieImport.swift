@@ -115,7 +115,10 @@ struct LottieImporter {
             if l["ef"]?.items?.isEmpty == false { warn(p, "effects are not supported and are ignored") }
             if l["tm"] != nil { warn(p, "time remapping is not supported yet") }
             let start = l["st"]?.number ?? 0, stretch = l["sr"]?.number.flatMap { $0 > 0 ? $0 : nil } ?? 1
+            // A layer's own keyframes are in its composition's frames (Bodymovin writes them so); its start
+            // time and stretch move only what it holds (a precomp's layers).
             let local = time.inner(start: start, stretch: stretch)
+            let own = time
             let name = l["nm"]?.string ?? "layer \(i)"
             var content: [Layer] = []
             switch Int(l["ty"]?.number ?? -1) {
@@ -149,19 +152,18 @@ struct LottieImporter {
                 }
             case 3: break  // null: a transform for its children
             case 4:
-                content = shapeItems(l["shapes"]?.items ?? [], path: "\(p).shapes", time: local, name: name, depth: 0)
+                content = shapeItems(l["shapes"]?.items ?? [], path: "\(p).shapes", time: own, name: name, depth: 0)
             case 5: warn(p, "text layers are not supported yet")
             default: warn(p, "a layer of type \(l["ty"]?.number.map { String(Int($0)) } ?? "?") is not supported")
             }
             if Int(l["ty"]?.number ?? -1) == 3 { continue }
-            var layer = transformed(content, l["ks"], path: "\(p).ks", time: local, name: unique(name), opacity: true)
+            var layer = transformed(content, l["ks"], path: "\(p).ks", time: own, name: unique(name), opacity: true)
             // Parents' transforms (not their opacity) around it, nearest innermost.
             var parent = l["parent"]?.number.map(Int.init)
             var seen = Set<Int>()
             while let ind = parent, let pl = byIndex[ind], seen.insert(ind).inserted, seen.count < 64 {
-                let pst = pl["st"]?.number ?? 0, psr = pl["sr"]?.number.flatMap { $0 > 0 ? $0 : nil } ?? 1
                 layer = transformed(
-                    [layer], pl["ks"], path: "\(path)[parent \(ind)].ks", time: time.inner(start: pst, stretch: psr),
+                    [layer], pl["ks"], path: "\(path)[parent \(ind)].ks", time: time,
                     name: unique("\(layer.name)/parent"), opacity: false)
                 parent = pl["parent"]?.number.map(Int.init)
             }

@@ -9,15 +9,27 @@ import ReelGeometry
 import ReelScene
 
 extension LottieImporter {
-    /// The layers a list of shape items draws, bottom first.
-    mutating func shapeItems(_ items: [JSONNode], path: String, time: TimeMap, name: String, depth: Int) -> [Layer] {
+    /// A trim path: start and end in percent, offset in degrees (360° is the whole length).
+    typealias Trim = (start: Property, end: Property, offset: Property)
+
+    /// The layers a list of shape items draws, bottom first. A trim path trims every path listed before
+    /// it, in its group and in the groups before it (`inherited`: the enclosing groups' trims).
+    mutating func shapeItems(
+        _ items: [JSONNode], path: String, time: TimeMap, name: String, depth: Int, inherited: Trim? = nil
+    ) -> [Layer] {
         guard depth < LottieLimits.maximumDepth else {
             warn(path, "groups nested more than \(LottieLimits.maximumDepth) deep are left out")
             return []
         }
         var out: [Layer] = []
-        // Trim paths apply to the strokes of what is listed before them.
-        var trim: (start: Property, end: Property)?
+        func trim(after index: Int) -> Trim? {
+            for item in items[(index + 1)...] where item["ty"]?.string == "tm" {
+                if let s = Property(item["s"]), let e = Property(item["e"]) {
+                    return (s, e, Property(item["o"]) ?? Property([0]))
+                }
+            }
+            return inherited
+        }
         for (i, item) in items.enumerated().reversed() {
             let itemPath = "\(path)[\(i)]"
             guard count() else { break }
@@ -28,7 +40,7 @@ extension LottieImporter {
                 let transform = children.last { $0["ty"]?.string == "tr" }
                 let content = shapeItems(
                     children, path: "\(itemPath).it", time: time, name: "\(name)/\(item["nm"]?.string ?? "group \(i)")",
-                    depth: depth + 1)
+                    depth: depth + 1, inherited: trim(after: i))
                 guard !content.isEmpty else { continue }
                 out.append(transformed(content, transform, path: itemPath, time: time, name: unique("\(name)/group")))
             case "fl", "st", "gf", "gs":
@@ -36,21 +48,15 @@ extension LottieImporter {
                     ["rc", "el", "sh", "sr"].contains($0.element["ty"]?.string ?? "")
                 }
                 guard !geometry.isEmpty else { continue }
+                // Any trim after the geometry trims it, before or after this paint.
+                let trimmed = trim(after: geometry.map(\.offset).max() ?? i)
                 if let layer = paint(
-                    item, geometry.map { ($0.element, "\(path)[\($0.offset)]") }, trim, path: itemPath, time: time, name: name)
+                    item, geometry.map { ($0.element, "\(path)[\($0.offset)]") }, trimmed, path: itemPath, time: time, name: name)
                 {
                     out.append(layer)
                 }
             case "tm":
-                if let s = Property(item["s"]), let e = Property(item["e"]) {
-                    if let o = Property(item["o"]), o.isAnimated || o.value.first != 0 {
-                        warn(itemPath, "a trim path's offset is not supported yet and is ignored")
-                    }
-                    if item["m"]?.number == 2 {
-                        warn(itemPath, "trim paths trimmed one shape after another are trimmed together")
-                    }
-                    trim = (s, e)
-                }
+                if item["m"]?.number == 2 { warn(itemPath, "trim paths trimmed one shape after another are trimmed together") }
             case "rc", "el", "sh", "tr": break
             case let other:
                 warn(itemPath, "the shape item \"\(other)\" (\(Self.shapeNames[other] ?? "unknown")) is not supported yet")
@@ -66,7 +72,7 @@ extension LottieImporter {
 
     /// A fill or stroke of the geometry before it: one shape layer, its path keyed where it moves.
     mutating func paint(
-        _ item: JSONNode, _ geometry: [(JSONNode, String)], _ trim: (start: Property, end: Property)?, path: String,
+        _ item: JSONNode, _ geometry: [(JSONNode, String)], _ trim: Trim?, path: String,
         time: TimeMap, name: String
     ) -> Layer? {
         var layer = Layer(name: unique("\(name)/\(item["nm"]?.string ?? (item["ty"]?.string ?? "paint"))"), type: .shape)
@@ -121,11 +127,31 @@ extension LottieImporter {
                 }
             }
             if let trim {
-                layer.shape.stroke.strokeStart = min(max((trim.start.value.first ?? 0) / 100, 0), 1)
-                layer.shape.stroke.strokeEnd = min(max((trim.end.value.first ?? 100) / 100, 0), 1)
-                let clamp: ([Double]) -> AnimatableValue = { .number(min(max(($0.first ?? 0) / 100, 0), 1)) }
-                if let a = trim.start.animation("strokeStart", time, clamp) { layer.addAnimation(a) }
-                if let a = trim.end.animation("strokeEnd", time, clamp) { layer.addAnimation(a) }
+                // start ≤ end in 0…1, moved by the offset; a window that wraps past the end is cut there.
+                func window(_ f: Double) -> (Double, Double) {
+                    let a = (trim.start.value(at: f).first ?? 0) / 100, b = (trim.end.value(at: f).first ?? 100) / 100
+                    let o = (trim.offset.value(at: f).first ?? 0) / 360
+                    var lo = min(a, b) + o, hi = max(a, b) + o
+                    let shift = floor(lo)
+                    lo -= shift
+                    hi -= shift
+                    return (min(max(lo, 0), 1), min(max(hi, 0), 1))
+                }
+                let frames = (trim.start.keyframes + trim.end.keyframes + trim.offset.keyframes).map(\.frame)
+                let (s, e) = window(frames.min() ?? 0)
+                layer.shape.stroke.strokeStart = s
+                layer.shape.stroke.strokeEnd = e
+                if trim.start.isAnimated || trim.end.isAnimated || trim.offset.isAnimated {
+                    // Keyed at every frame: start, end and offset ease apart, and min/max mix them.
+                    var all = Property([0])
+                    all.keyframes = Set(frames).sorted().map { Keyframe(frame: $0, value: [$0]) }
+                    if let a = Self.sampled(all, time, { .number(window($0).0) }) {
+                        layer.addAnimation(.keyframe(a.with(keyPath: "strokeStart")))
+                    }
+                    if let a = Self.sampled(all, time, { .number(window($0).1) }) {
+                        layer.addAnimation(.keyframe(a.with(keyPath: "strokeEnd")))
+                    }
+                }
             }
         }
         let colorKey = kind == "fl" || kind == "gf" ? "fillColor" : "strokeColor"
