@@ -110,72 +110,100 @@ struct LottieImporter {
             guard count() else { break }
             let p = "\(path)[\(i)]"
             if l["hd"]?.number == 1 || l["td"]?.number == 1 { continue }  // hidden, or a matte source
-            if l["tt"] != nil { warn(p, "track mattes are not supported yet; the layer is drawn unmatted") }
-            if l["masksProperties"]?.items?.isEmpty == false { warn(p, "masks are not supported yet and are ignored") }
-            if l["ef"]?.items?.isEmpty == false { warn(p, "effects are not supported and are ignored") }
-            if l["tm"] != nil { warn(p, "time remapping is not supported yet") }
-            let start = l["st"]?.number ?? 0, stretch = l["sr"]?.number.flatMap { $0 > 0 ? $0 : nil } ?? 1
-            // A layer's own keyframes are in its composition's frames (Bodymovin writes them so); its start
-            // time and stretch move only what it holds (a precomp's layers).
-            let local = time.inner(start: start, stretch: stretch)
-            let own = time
-            let name = l["nm"]?.string ?? "layer \(i)"
-            var content: [Layer] = []
-            switch Int(l["ty"]?.number ?? -1) {
-            case 0:  // precomp
-                guard let id = l["refId"]?.string, let asset = assets[id] else {
-                    warn(p, "a precomp's asset is missing")
-                    continue
-                }
-                var clip = Layer(name: unique("\(name)/precomp"))
-                clip.anchorPoint = .zero
-                clip.bounds = Rect(x: 0, y: 0, width: l["w"]?.number ?? 0, height: l["h"]?.number ?? 0)
-                clip.masksToBounds = !(clip.bounds.isEmpty)
-                clip.sublayers = layers(
-                    asset["layers"]?.items ?? [], path: "assets[\(id)].layers", time: local, frames: (-1e9, 1e9), depth: depth + 1
-                )
-                content = [clip]
-            case 1:  // solid
-                var solid = Layer(name: unique("\(name)/solid"), type: .shape)
-                solid.shape.path = Path(rect: Rect(x: 0, y: 0, width: l["sw"]?.number ?? 0, height: l["sh"]?.number ?? 0))
-                solid.shape.fillColor = Self.hexColor(l["sc"]?.string ?? "#000000")
-                content = [solid]
-            case 2:  // image
-                if let id = l["refId"]?.string, let asset = assets[id], let data = asset["p"]?.string, data.hasPrefix("data:") {
-                    var picture = Layer(name: unique("\(name)/image"))
-                    picture.anchorPoint = .zero
-                    picture.bounds = Rect(x: 0, y: 0, width: asset["w"]?.number ?? 0, height: asset["h"]?.number ?? 0)
-                    picture.contents = data
-                    content = [picture]
+            guard var converted = layer(l, index: i, path: path, time: time, frames: frames, depth: depth, byIndex: byIndex)
+            else { continue }
+            if let tt = l["tt"]?.number.map(Int.init), tt >= 1 {
+                // A track matte: the layer above it (drawn only as the matte), masking this one in the
+                // composition's space; alpha, inverted alpha, luma, inverted luma.
+                let modes: [Int: MaskMode] = [1: .alpha, 2: .alphaInverted, 3: .luminance, 4: .luminanceInverted]
+                if i > 0, let mode = modes[tt],
+                    let matte = layer(
+                        list[i - 1], index: i - 1, path: path, time: time, frames: frames, depth: depth, byIndex: byIndex)
+                {
+                    var matted = Layer(name: unique("\(converted.name)/matted"))
+                    matted.sublayers = [converted]
+                    matted.mask = matte
+                    matted.maskMode = mode
+                    converted = matted
                 } else {
-                    warn(p, "an image layer whose picture is not embedded is left out")
+                    warn(p, "a track matte without its matte layer above it is ignored")
                 }
-            case 3: break  // null: a transform for its children
-            case 4:
-                content = shapeItems(l["shapes"]?.items ?? [], path: "\(p).shapes", time: own, name: name, depth: 0)
-            case 5: warn(p, "text layers are not supported yet")
-            default: warn(p, "a layer of type \(l["ty"]?.number.map { String(Int($0)) } ?? "?") is not supported")
             }
-            if Int(l["ty"]?.number ?? -1) == 3 { continue }
-            var layer = transformed(content, l["ks"], path: "\(p).ks", time: own, name: unique(name), opacity: true)
-            // Parents' transforms (not their opacity) around it, nearest innermost.
-            var parent = l["parent"]?.number.map(Int.init)
-            var seen = Set<Int>()
-            while let ind = parent, let pl = byIndex[ind], seen.insert(ind).inserted, seen.count < 64 {
-                layer = transformed(
-                    [layer], pl["ks"], path: "\(path)[parent \(ind)].ks", time: time,
-                    name: unique("\(layer.name)/parent"), opacity: false)
-                parent = pl["parent"]?.number.map(Int.init)
-            }
-            // Shown from its in point to its out point (frames of the composition).
-            let inPoint = l["ip"]?.number ?? frames.0, outPoint = l["op"]?.number ?? frames.1
-            let shownFrom = max(inPoint, frames.0), shownTo = min(outPoint, frames.1)
-            if inPoint > frames.0 || outPoint < frames.1 {
-                layer = visible(layer, from: time.seconds(shownFrom), to: time.seconds(shownTo))
-            }
-            out.append(layer)
+            out.append(converted)
         }
         return out
+    }
+
+    /// One layer of a composition (its content, transform, parents, masks and in/out points), nil when
+    /// it draws nothing.
+    mutating func layer(
+        _ l: JSONNode, index i: Int, path: String, time: TimeMap, frames: (Double, Double), depth: Int,
+        byIndex: [Int: JSONNode]
+    ) -> Layer? {
+        let p = "\(path)[\(i)]"
+        if l["ef"]?.items?.isEmpty == false { warn(p, "effects are not supported and are ignored") }
+        if l["tm"] != nil { warn(p, "time remapping is not supported yet") }
+        let start = l["st"]?.number ?? 0, stretch = l["sr"]?.number.flatMap { $0 > 0 ? $0 : nil } ?? 1
+        // A layer's own keyframes are in its composition's frames (Bodymovin writes them so); its start
+        // time and stretch move only what it holds (a precomp's layers).
+        let local = time.inner(start: start, stretch: stretch)
+        let own = time
+        let name = l["nm"]?.string ?? "layer \(i)"
+        var content: [Layer] = []
+        switch Int(l["ty"]?.number ?? -1) {
+        case 0:  // precomp
+            guard let id = l["refId"]?.string, let asset = assets[id] else {
+                warn(p, "a precomp's asset is missing")
+                return nil
+            }
+            var clip = Layer(name: unique("\(name)/precomp"))
+            clip.anchorPoint = .zero
+            clip.bounds = Rect(x: 0, y: 0, width: l["w"]?.number ?? 0, height: l["h"]?.number ?? 0)
+            clip.masksToBounds = !(clip.bounds.isEmpty)
+            clip.sublayers = layers(
+                asset["layers"]?.items ?? [], path: "assets[\(id)].layers", time: local, frames: (-1e9, 1e9), depth: depth + 1
+            )
+            content = [clip]
+        case 1:  // solid
+            var solid = Layer(name: unique("\(name)/solid"), type: .shape)
+            solid.shape.path = Path(rect: Rect(x: 0, y: 0, width: l["sw"]?.number ?? 0, height: l["sh"]?.number ?? 0))
+            solid.shape.fillColor = Self.hexColor(l["sc"]?.string ?? "#000000")
+            content = [solid]
+        case 2:  // image
+            if let id = l["refId"]?.string, let asset = assets[id], let data = asset["p"]?.string, data.hasPrefix("data:") {
+                var picture = Layer(name: unique("\(name)/image"))
+                picture.anchorPoint = .zero
+                picture.bounds = Rect(x: 0, y: 0, width: asset["w"]?.number ?? 0, height: asset["h"]?.number ?? 0)
+                picture.contents = data
+                content = [picture]
+            } else {
+                warn(p, "an image layer whose picture is not embedded is left out")
+            }
+        case 3: break  // null: a transform for its children
+        case 4:
+            content = shapeItems(l["shapes"]?.items ?? [], path: "\(p).shapes", time: own, name: name, depth: 0)
+        case 5: warn(p, "text layers are not supported yet")
+        default: warn(p, "a layer of type \(l["ty"]?.number.map { String(Int($0)) } ?? "?") is not supported")
+        }
+        if Int(l["ty"]?.number ?? -1) == 3 { return nil }
+        let mask = masks(l["masksProperties"]?.items ?? [], path: "\(p).masksProperties", time: own, name: name)
+        var layer = transformed(content, l["ks"], path: "\(p).ks", time: own, name: unique(name), opacity: true, mask: mask)
+        // Parents' transforms (not their opacity) around it, nearest innermost.
+        var parent = l["parent"]?.number.map(Int.init)
+        var seen = Set<Int>()
+        while let ind = parent, let pl = byIndex[ind], seen.insert(ind).inserted, seen.count < 64 {
+            layer = transformed(
+                [layer], pl["ks"], path: "\(path)[parent \(ind)].ks", time: time,
+                name: unique("\(layer.name)/parent"), opacity: false)
+            parent = pl["parent"]?.number.map(Int.init)
+        }
+        // Shown from its in point to its out point (frames of the composition).
+        let inPoint = l["ip"]?.number ?? frames.0, outPoint = l["op"]?.number ?? frames.1
+        let shownFrom = max(inPoint, frames.0), shownTo = min(outPoint, frames.1)
+        if inPoint > frames.0 || outPoint < frames.1 {
+            layer = visible(layer, from: time.seconds(shownFrom), to: time.seconds(shownTo))
+        }
+        return layer
     }
 
     /// The layer shown only in [from, to) seconds: hidden, with an animation that shows it then.
@@ -202,7 +230,8 @@ struct LottieImporter {
     /// position, rotation and opacity, then x scale, then y scale (with the anchor as its bounds'
     /// origin), exactly, whatever the signs.
     mutating func transformed(
-        _ content: [Layer], _ ks: JSONNode?, path: String, time: TimeMap, name: String, opacity: Bool = true
+        _ content: [Layer], _ ks: JSONNode?, path: String, time: TimeMap, name: String, opacity: Bool = true,
+        mask: Layer? = nil
     ) -> Layer {
         let anchor = Property(ks?["a"]) ?? Property([0, 0])
         let scale = Property(ks?["s"]) ?? Property([100, 100])
@@ -217,7 +246,15 @@ struct LottieImporter {
         let a = anchor.value
         inner.bounds = Rect(x: a.first ?? 0, y: a.count > 1 ? a[1] : 0, width: 0, height: 0)
         inner.anchorPoint = .zero
-        inner.sublayers = content
+        // Masks are in the layer's own coordinates, where its content is.
+        if let mask {
+            var masked = Layer(name: unique("\(name)/masked"))
+            masked.sublayers = content
+            masked.mask = mask
+            inner.sublayers = [masked]
+        } else {
+            inner.sublayers = content
+        }
         var middle = Layer(name: unique("\(name)/scale.x"))
         let s = scale.value
         inner.transform = .scale(1, (s.count > 1 ? s[1] : s.first ?? 100) / 100, 1)

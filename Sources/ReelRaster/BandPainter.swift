@@ -144,6 +144,7 @@ struct BandPainter {
         withOffscreen(x0: canvas.x0, y0: canvas.y0, width: canvas.width, rows: canvas.rows) { m in
             paint(mask, into: m)
             if group.maskByLuminance { Self.luminanceToAlpha(m) }
+            if group.maskInverted { Self.invertAlpha(m) }
             body(m)
         }
     }
@@ -160,6 +161,14 @@ struct BandPainter {
                 let l = 0.2125 * Float(p[0]) + 0.7154 * Float(p[1]) + 0.0721 * Float(p[2])
                 p[3] = UInt8(min(max(l.rounded(), 0), 255))
             }
+        }
+    }
+
+    /// An inverted mask: each pixel's alpha becomes what it leaves, 255 − alpha.
+    static func invertAlpha(_ m: Canvas) {
+        for y in m.y0..<m.y1 {
+            let row = m.row(y)
+            for x in 0..<m.width { row[x * 4 + 3] = 255 &- row[x * 4 + 3] }
         }
     }
 

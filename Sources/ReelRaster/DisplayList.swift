@@ -52,6 +52,8 @@ public struct Group: Sendable, Equatable {
     /// The mask multiplies by its luminance (premultiplied: luminance × alpha, SVG's default `mask-type`)
     /// rather than by its alpha (Core Animation's `mask`).
     public var maskByLuminance = false
+    /// The group is multiplied by one minus the mask's alpha (or luminance): what the mask leaves.
+    public var maskInverted = false
     public var shadow: Shadow?
     /// Multiplies the group's colours and alpha (a replicator's `instanceColor`).
     public var tint: Color?

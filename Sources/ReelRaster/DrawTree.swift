@@ -23,6 +23,7 @@ struct DrawTree: @unchecked Sendable {
         var mask: [Node]?
         /// The mask's luminance × alpha multiplies the group, not its alpha.
         var maskByLuminance = false
+        var maskInverted = false
         /// Extra rows and columns of content needed around a canvas to draw this group's shadows.
         var reach: Int
         /// Device pixels the group can paint (its content's, widened by its shadow), as whole pixels
@@ -148,6 +149,7 @@ struct DrawTree: @unchecked Sendable {
                     shadow: shadow, content: content, mask: mask, reach: innerReach + (shadow?.margin ?? 0))
                 var bounded = group
                 bounded.maskByLuminance = g.maskByLuminance
+                bounded.maskInverted = g.maskInverted
                 bounded.bounds = Self.bounds(of: content, shadow: shadow)
                 if group.opacity > 0 && !group.clippedAway && !content.isEmpty { out.append(.group(bounded)) }
             case .beginMask, .endGroup:

@@ -180,7 +180,8 @@ public struct SceneRenderer: Sendable {
         }
         guard !body.isEmpty else { return }
         var group = Group(opacity: min(layer.opacity, 1), clip: clip, hasMask: hasMask, shadow: shadow)
-        group.maskByLuminance = layer.maskMode == .luminance
+        group.maskByLuminance = layer.maskMode.byLuminance
+        group.maskInverted = layer.maskMode.inverted
         out.append(.beginGroup(group))
         out.append(contentsOf: body)
         if hasMask {

@@ -111,10 +111,16 @@ public struct GradientProperties: Sendable {
     public init() {}
 }
 
-/// What of a mask layer masks: its alpha, or its luminance times its alpha.
+/// What of a mask layer masks: its alpha, or its luminance times its alpha; or what either leaves
+/// (one minus it: Lottie's inverted mattes).
 public enum MaskMode: String, Sendable, CaseIterable {
     case alpha
     case luminance
+    case alphaInverted
+    case luminanceInverted
+
+    public var byLuminance: Bool { self == .luminance || self == .luminanceInverted }
+    public var inverted: Bool { self == .alphaInverted || self == .luminanceInverted }
 }
 
 /// The values of a layer's properties (Core Animation's names and defaults, CORE-ANIMATION.md §8.1):

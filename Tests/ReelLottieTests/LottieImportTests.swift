@@ -81,6 +81,31 @@ import Testing
         #expect(frame.pixel(x: 50, y: 55).a == 0)
     }
 
+    /// A mask (add, 50 % opacity) on a 40 × 40 red solid keeps the left half at half strength; an
+    /// inverted alpha matte (the layer above, a 20 × 40 rect on the left) keeps only the right half.
+    @Test func masksAndMattes() throws {
+        let file = """
+            {"v": "5.7.0", "fr": 10, "ip": 0, "op": 10, "w": 40, "h": 40, "layers": [
+              {"ty": 4, "nm": "matte", "ind": 1, "td": 1, "ip": 0, "op": 10, "st": 0,
+               "ks": {"a": {"a": 0, "k": [0, 0]}, "p": {"a": 0, "k": [0, 0]}},
+               "shapes": [{"ty": "rc", "p": {"a": 0, "k": [10, 20]}, "s": {"a": 0, "k": [20, 40]}, "r": {"a": 0, "k": 0}},
+                          {"ty": "fl", "c": {"a": 0, "k": [0, 0, 0, 1]}, "o": {"a": 0, "k": 100}}]},
+              {"ty": 1, "nm": "matted", "ind": 2, "tt": 2, "ip": 0, "op": 10, "st": 0, "sw": 40, "sh": 40, "sc": "#ff0000",
+               "ks": {"a": {"a": 0, "k": [0, 0]}, "p": {"a": 0, "k": [0, 0]}}},
+              {"ty": 1, "nm": "masked", "ind": 3, "ip": 0, "op": 10, "st": 0, "sw": 40, "sh": 40, "sc": "#0000ff",
+               "ks": {"a": {"a": 0, "k": [0, 0]}, "p": {"a": 0, "k": [0, 0]}},
+               "masksProperties": [{"mode": "a", "inv": false, "o": {"a": 0, "k": 50},
+                 "pt": {"a": 0, "k": {"c": true, "v": [[0, 0], [20, 0], [20, 40], [0, 40]], "i": [[0, 0], [0, 0], [0, 0], [0, 0]],
+                                      "o": [[0, 0], [0, 0], [0, 0], [0, 0]]}}}]}]}
+            """
+        let (scene, notes) = try LottieImport.scene(Array(file.utf8), file: "m.json")
+        #expect(notes.isEmpty, "\(notes)")
+        let frame = try SceneRenderer().frame(for: scene, at: 0)
+        // Left: the masked blue at half strength (the matted red is cut away there); right: the red.
+        #expect(frame.pixel(x: 5, y: 20) == (0, 0, 128, 128) || frame.pixel(x: 5, y: 20) == (0, 0, 127, 127))
+        #expect(frame.pixel(x: 30, y: 20) == (255, 0, 0, 255))
+    }
+
     @Test func notLottieIsALocatedError() {
         #expect(throws: DocumentError.self) {
             try LottieImport.scene(Array(#"{"fr": 10, "ip": 0, "layers": []}"#.utf8), file: "x.json")

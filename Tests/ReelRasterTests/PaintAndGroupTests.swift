@@ -197,6 +197,24 @@ func rect(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> Path { Path(rec
         #expect(f.pixel(x: 5, y: 3) == (0, 0, 0, 0) && f.pixel(x: 7, y: 3) == (0, 0, 0, 0))
     }
 
+    /// An inverted mask multiplies by what the mask leaves: 255 − 128 = 127 under the half-transparent
+    /// left half, all of it where the mask draws nothing.
+    @Test func invertedMaskMultipliesByWhatTheMaskLeaves() throws {
+        var list = DisplayList(background: .clear)
+        var group = Group(hasMask: true)
+        group.maskInverted = true
+        list.commands = [
+            .beginGroup(group),
+            .fill(path: rect(0, 0, 8, 8), color: red),
+            .beginMask,
+            .fill(path: rect(0, 0, 4, 8), color: Color(red: 0, green: 0, blue: 0, alpha: 0.5)),
+            .endGroup,
+        ]
+        let f = try Rasterizer(threads: 1).render(list, width: 8, height: 8)
+        #expect(f.pixel(x: 1, y: 1) == (127, 0, 0, 127))
+        #expect(f.pixel(x: 6, y: 1) == (255, 0, 0, 255))
+    }
+
     /// Across a long straight edge the blurred shadow is the Gaussian's CDF: with the edge on a pixel
     /// boundary at x = e, pixel x's alpha is Φ((e − (x + ½) + offset)/σ)… computed here from erf; the
     /// kernel is the density integrated over each pixel, so this holds to rounding (1 level).

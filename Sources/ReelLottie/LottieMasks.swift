@@ -1,0 +1,106 @@
+/// A layer's masks (`masksProperties`) as one Reel mask layer in the layer's own coordinates: each mask
+/// a filled path (its opacity as the fill's alpha, inverted as the path cut out of a large rectangle),
+/// combined in order — add as a union, subtract and intersect as groups masked by the next path.
+import Foundation
+import ReelAnimation
+import ReelDocument
+import ReelGeometry
+import ReelScene
+
+extension LottieImporter {
+    /// Far beyond any canvas: what an inverted mask keeps outside its path.
+    static let everywhere = Rect(x: -1e6, y: -1e6, width: 2e6, height: 2e6)
+
+    /// The mask for a layer's masks, or nil when it has none that mask anything.
+    mutating func masks(_ list: [JSONNode], path: String, time: TimeMap, name: String) -> Layer? {
+        var current: Layer?
+        for (i, m) in list.enumerated() {
+            let p = "\(path)[\(i)]"
+            let mode = m["mode"]?.string ?? "a"
+            guard mode != "n" else { continue }
+            if let x = Property(m["x"]), x.isAnimated || x.value.first != 0 {
+                warn(p, "mask expansion is not supported yet and is ignored")
+            }
+            var shape = Layer(name: unique("\(name)/mask \(i)"), type: .shape)
+            let outline = PathProperty(m["pt"])
+            let inverted = m["inv"]?.number == 1
+            func filled(_ path: Path) -> Path {
+                guard inverted else { return path }
+                var p = Path(rect: Self.everywhere)
+                p.addPath(path)
+                return p
+            }
+            shape.shape.path = filled(outline?.path(at: outline?.frames.first?.frame ?? 0) ?? Path())
+            shape.shape.fillRule = inverted ? .evenOdd : .nonZero
+            if let outline, outline.isAnimated, case .keyframe(var k)? = outline.animation(time) {
+                k.values = k.values.map { if case .path(let p) = $0 { return .path(filled(p)) } else { return $0 } }
+                shape.addAnimation(.keyframe(k))
+            }
+            let opacity = Property(m["o"]) ?? Property([100])
+            shape.shape.fillColor = Color(red: 0, green: 0, blue: 0, alpha: min(max((opacity.value.first ?? 100) / 100, 0), 1))
+            if let a = opacity.animation(
+                "fillColor", time, { .color(Color(red: 0, green: 0, blue: 0, alpha: min(max(($0.first ?? 100) / 100, 0), 1))) })
+            {
+                shape.addAnimation(a)
+            }
+            switch mode {
+            case "a", "l", "d", "f":
+                if mode != "a" { warn(p, "the mask mode \"\(mode)\" is drawn as add") }
+                if var union = current {
+                    if union.type == .shape || union.mask != nil {
+                        var group = Layer(name: unique("\(name)/masks"))
+                        group.sublayers = [union]
+                        union = group
+                    }
+                    union.sublayers.append(shape)
+                    current = union
+                } else {
+                    current = shape
+                }
+            case "s":
+                // What is there so far (everything, for a first mask), less the path.
+                var cut = Layer(name: unique("\(name)/mask \(i) cut"), type: .shape)
+                cut.shape.path = {
+                    var p = Path(rect: Self.everywhere)
+                    p.addPath(shape.shape.path)
+                    return p
+                }()
+                cut.shape.fillRule = .evenOdd
+                if inverted {
+                    cut.shape.path = outline?.path(at: outline?.frames.first?.frame ?? 0) ?? Path()
+                    cut.shape.fillRule = .nonZero
+                }
+                if outline?.isAnimated == true || opacity.isAnimated {
+                    warn(p, "an animated subtracted mask is drawn at its first frame")
+                }
+                // Opacity o removes o of what the path covers.
+                cut.shape.fillColor = .black
+                var keep = Layer(name: unique("\(name)/mask \(i) kept"), type: .shape)
+                keep.shape.path = shape.shape.path
+                keep.shape.fillRule = shape.shape.fillRule
+                keep.shape.fillColor = Color(red: 0, green: 0, blue: 0, alpha: 1 - (shape.shape.fillColor?.alpha ?? 1))
+                var group = Layer(name: unique("\(name)/subtracted"))
+                group.sublayers = [current ?? Self.everywhereLayer(unique("\(name)/all"))]
+                var holder = Layer(name: unique("\(name)/cut"))
+                holder.sublayers = [cut] + ((keep.shape.fillColor?.alpha ?? 0) > 0 ? [keep] : [])
+                group.mask = holder
+                current = group
+            case "i":
+                var group = Layer(name: unique("\(name)/intersected"))
+                group.sublayers = [current ?? Self.everywhereLayer(unique("\(name)/all"))]
+                group.mask = shape
+                current = group
+            default:
+                warn(p, "the mask mode \"\(mode)\" is not supported and is ignored")
+            }
+        }
+        return current
+    }
+
+    static func everywhereLayer(_ name: String) -> Layer {
+        var all = Layer(name: name, type: .shape)
+        all.shape.path = Path(rect: everywhere)
+        all.shape.fillColor = .black
+        return all
+    }
+}
