@@ -44,8 +44,9 @@ extension LottieImporter {
                 guard !content.isEmpty else { continue }
                 out.append(transformed(content, transform, path: itemPath, time: time, name: unique("\(name)/group")))
             case "fl", "st", "gf", "gs":
+                // Its geometry: the shapes before it, and those of the groups before it (through their transforms).
                 let geometry = items[..<i].enumerated().filter {
-                    ["rc", "el", "sh", "sr"].contains($0.element["ty"]?.string ?? "")
+                    ["rc", "el", "sh", "sr", "gr"].contains($0.element["ty"]?.string ?? "") && $0.element["hd"]?.number != 1
                 }
                 guard !geometry.isEmpty else { continue }
                 // Any trim after the geometry trims it, before or after this paint.
@@ -66,7 +67,7 @@ extension LottieImporter {
     }
 
     static let shapeNames = [
-        "sr": "polystar", "rd": "rounded corners", "mm": "merge paths", "rp": "repeater", "zz": "zig zag",
+        "rd": "rounded corners", "mm": "merge paths", "rp": "repeater", "zz": "zig zag",
         "pb": "pucker and bloat", "op": "offset path", "tw": "twist",
     ]
 
@@ -243,7 +244,20 @@ extension LottieImporter {
     /// The keyframe frames of a geometry item's animated properties.
     static func geometryFrames(_ item: JSONNode) -> [Double] {
         var frames: [Double] = []
-        for key in ["p", "s", "r", "ks"] {
+        if item["ty"]?.string == "gr" {
+            var frames: [Double] = []
+            for child in item["it"]?.items ?? [] {
+                if child["ty"]?.string == "tr" {
+                    for key in ["a", "p", "s", "r", "o"] {
+                        if let p = Property(child[key]), p.isAnimated { frames += p.keyframes.map(\.frame) }
+                    }
+                } else {
+                    frames += geometryFrames(child)
+                }
+            }
+            return frames
+        }
+        for key in ["p", "s", "r", "ks", "pt", "or", "ir"] {
             if key == "ks", let shape = PathProperty(item["ks"]), shape.isAnimated {
                 frames += shape.keyframes.map(\.frame)
             } else if let p = Property(item[key]), p.isAnimated {
@@ -271,10 +285,55 @@ extension LottieImporter {
                     Path(ovalIn: Rect(x: (p.first ?? 0) - w / 2, y: (p.count > 1 ? p[1] : 0) - h / 2, width: w, height: h)))
             case "sh":
                 if let shape = PathProperty(item["ks"]) { out.addPath(shape.path(at: frame)) }
+            case "sr":
+                out.addPath(Self.polystar(item, at: frame))
+            case "gr":
+                let children = (item["it"]?.items ?? []).filter {
+                    ["rc", "el", "sh", "sr", "gr"].contains($0["ty"]?.string ?? "") && $0["hd"]?.number != 1
+                }
+                let inner = outline(children, at: frame)
+                let tr = (item["it"]?.items ?? []).last { $0["ty"]?.string == "tr" }
+                out.addPath(inner.applying(Self.matrix(tr, at: frame)))
             default: break
             }
         }
         return out
+    }
+
+    /// A Lottie transform at a frame as a matrix: q ↦ p + R·S·(q − a) (skew left out).
+    static func matrix(_ tr: JSONNode?, at frame: Double) -> Transform2D {
+        guard let tr else { return .identity }
+        let a = Property(tr["a"])?.value(at: frame) ?? [0, 0], p = Property(tr["p"])?.value(at: frame) ?? [0, 0]
+        let s = Property(tr["s"])?.value(at: frame) ?? [100, 100]
+        let r = (Property(tr["r"])?.value(at: frame).first ?? 0) * .pi / 180
+        let rotation = Transform2D(a: cos(r), b: sin(r), c: -sin(r), d: cos(r), tx: 0, ty: 0)
+        return Transform2D.translation(x: -(a.first ?? 0), y: -(a.count > 1 ? a[1] : 0))
+            .concatenating(.scale(x: (s.first ?? 100) / 100, y: (s.count > 1 ? s[1] : 100) / 100))
+            .concatenating(rotation)
+            .concatenating(.translation(x: p.first ?? 0, y: p.count > 1 ? p[1] : 0))
+    }
+
+    /// A polystar: a star (`sy` 1: points alternating between the outer and inner radius) or a polygon
+    /// (`sy` 2), its first point straight up from the centre turned by `r` degrees, clockwise.
+    /// Roundness is not drawn.
+    static func polystar(_ item: JSONNode, at frame: Double) -> Path {
+        let p = Property(item["p"])?.value(at: frame) ?? [0, 0]
+        let centre = Point(x: p.first ?? 0, y: p.count > 1 ? p[1] : 0)
+        let points = Int(min(max((Property(item["pt"])?.value(at: frame).first ?? 5).rounded(), 1), 1_000))
+        let outer = Property(item["or"])?.value(at: frame).first ?? 0
+        let inner = Property(item["ir"])?.value(at: frame).first ?? 0
+        let rotation = (Property(item["r"])?.value(at: frame).first ?? 0) * .pi / 180
+        let star = item["sy"]?.number != 2
+        let count = star ? points * 2 : points
+        var path = Path()
+        for k in 0..<count {
+            let angle = -Double.pi / 2 + rotation + Double(k) * 2 * .pi / Double(count)
+            let r = star && k % 2 == 1 ? inner : outer
+            let q = Point(x: centre.x + r * cos(angle), y: centre.y + r * sin(angle))
+            if k == 0 { path.move(to: q) } else { path.addLine(to: q) }
+        }
+        path.closeSubpath()
+        return path
     }
 
     /// `property` keyed at every frame between its first and last keyframes (values from `value`).

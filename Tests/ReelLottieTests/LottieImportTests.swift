@@ -106,6 +106,29 @@ import Testing
         #expect(frame.pixel(x: 30, y: 20) == (255, 0, 0, 255))
     }
 
+    /// A fill paints the shapes before it in nested groups too, through their transforms: a 10 × 10
+    /// rect in a group moved by (30, 0) and scaled 200 % gives a fill path of x 20…40. A star of 5
+    /// points (outer 10, inner 5) at (50, 50) starts straight up from its centre, at (50, 40).
+    @Test func fillsReachIntoGroupsAndStarsStartUp() throws {
+        let rect = #"{"ty": "rc", "p": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [10, 10]}, "r": {"a": 0, "k": 0}}"#
+        let tr =
+            #"{"ty": "tr", "p": {"a": 0, "k": [30, 0]}, "a": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [200, 200]}, "r": {"a": 0, "k": 0}, "o": {"a": 0, "k": 100}}"#
+        let fill = #"{"ty": "fl", "c": {"a": 0, "k": [0, 0, 1, 1]}, "o": {"a": 0, "k": 100}}"#
+        let star =
+            #"{"ty": "sr", "sy": 1, "p": {"a": 0, "k": [50, 50]}, "pt": {"a": 0, "k": 5}, "or": {"a": 0, "k": 10}, "ir": {"a": 0, "k": 5}, "r": {"a": 0, "k": 0}}"#
+        let file = """
+            {"v": "5.7.0", "fr": 10, "ip": 0, "op": 10, "w": 100, "h": 100, "layers": [
+              {"ty": 4, "nm": "s", "ind": 1, "ip": 0, "op": 10, "st": 0, "ks": {},
+               "shapes": [{"ty": "gr", "it": [\(rect), \(tr)]}, \(fill), \(star), \(fill)]}]}
+            """
+        let (scene, _) = try LottieImport.scene(Array(file.utf8), file: "g.json")
+        let shapes = scene.layers.flatMap { $0.flattened() }.map(\.layer).filter { $0.type == .shape }
+        let boxes = shapes.compactMap { $0.shape.path.bounds() }
+        #expect(boxes.contains { abs($0.minX - 20) < 1e-9 && abs($0.maxX - 40) < 1e-9 }, "\(boxes)")
+        // The second fill paints the group's rect and the star (10 points and a close).
+        #expect(shapes.contains { $0.shape.path.elements.contains(.move(Point(x: 50, y: 40))) })
+    }
+
     @Test func notLottieIsALocatedError() {
         #expect(throws: DocumentError.self) {
             try LottieImport.scene(Array(#"{"fr": 10, "ip": 0, "layers": []}"#.utf8), file: "x.json")
