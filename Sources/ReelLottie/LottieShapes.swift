@@ -63,7 +63,7 @@ extension LottieImporter {
                 warn(itemPath, "the shape item \"\(other)\" (\(Self.shapeNames[other] ?? "unknown")) is not supported yet")
             }
         }
-        return out.reversed()
+        return out
     }
 
     static let shapeNames = [

@@ -129,6 +129,22 @@ import Testing
         #expect(shapes.contains { $0.shape.path.elements.contains(.move(Point(x: 50, y: 40))) })
     }
 
+    /// Items listed first are drawn on top: a stroke listed before the fill of the same rect covers the
+    /// fill's edge.
+    @Test func itemsListedFirstAreOnTop() throws {
+        let file = """
+            {"v": "5.7.0", "fr": 10, "ip": 0, "op": 10, "w": 40, "h": 40, "layers": [
+              {"ty": 4, "nm": "s", "ind": 1, "ip": 0, "op": 10, "st": 0, "ks": {}, "shapes": [
+                {"ty": "rc", "p": {"a": 0, "k": [20, 20]}, "s": {"a": 0, "k": [20, 20]}, "r": {"a": 0, "k": 0}},
+                {"ty": "st", "c": {"a": 0, "k": [1, 0, 0, 1]}, "o": {"a": 0, "k": 100}, "w": {"a": 0, "k": 4}},
+                {"ty": "fl", "c": {"a": 0, "k": [0, 0, 1, 1]}, "o": {"a": 0, "k": 100}}]}]}
+            """
+        let (scene, _) = try LottieImport.scene(Array(file.utf8), file: "o.json")
+        let frame = try SceneRenderer().frame(for: scene, at: 0)
+        // The rect's left edge is x = 10; the stroke covers 8…12, the fill from 10: pixel 10 is red.
+        #expect(frame.pixel(x: 10, y: 20) == (255, 0, 0, 255) && frame.pixel(x: 20, y: 20) == (0, 0, 255, 255))
+    }
+
     @Test func notLottieIsALocatedError() {
         #expect(throws: DocumentError.self) {
             try LottieImport.scene(Array(#"{"fr": 10, "ip": 0, "layers": []}"#.utf8), file: "x.json")
