@@ -10,7 +10,8 @@ import ReelScene
 
 extension LottieImporter {
     /// A trim path: start and end in percent, offset in degrees (360° is the whole length).
-    typealias Trim = (start: Property, end: Property, offset: Property)
+    /// Trim paths in the order they apply (each trims what the ones before it left).
+    typealias Trim = [(start: Property, end: Property, offset: Property)]
 
     /// The layers a list of shape items draws, bottom first. A trim path trims every path listed before
     /// it, in its group and in the groups before it (`inherited`: the enclosing groups' trims).
@@ -23,12 +24,14 @@ extension LottieImporter {
         }
         var out: [Layer] = []
         func trim(after index: Int) -> Trim? {
+            var trims: Trim = []
             for item in items[(index + 1)...] where item["ty"]?.string == "tm" {
                 if let s = Property(item["s"]), let e = Property(item["e"]) {
-                    return (s, e, Property(item["o"]) ?? Property([0]))
+                    trims.append((s, e, Property(item["o"]) ?? Property([0])))
                 }
             }
-            return inherited
+            trims += inherited ?? []
+            return trims.isEmpty ? nil : trims
         }
         for (i, item) in items.enumerated().reversed() {
             let itemPath = "\(path)[\(i)]"
@@ -128,21 +131,26 @@ extension LottieImporter {
                 }
             }
             if let trim {
-                // start ≤ end in 0…1, moved by the offset; a window that wraps past the end is cut there.
+                // Each trim: start ≤ end in 0…1, moved by the offset (a window that wraps past the end is cut
+                // there), taken of what the trims before it left.
                 func window(_ f: Double) -> (Double, Double) {
-                    let a = (trim.start.value(at: f).first ?? 0) / 100, b = (trim.end.value(at: f).first ?? 100) / 100
-                    let o = (trim.offset.value(at: f).first ?? 0) / 360
-                    var lo = min(a, b) + o, hi = max(a, b) + o
-                    let shift = floor(lo)
-                    lo -= shift
-                    hi -= shift
-                    return (min(max(lo, 0), 1), min(max(hi, 0), 1))
+                    var (from, to) = (0.0, 1.0)
+                    for t in trim {
+                        let a = (t.start.value(at: f).first ?? 0) / 100, b = (t.end.value(at: f).first ?? 100) / 100
+                        let o = (t.offset.value(at: f).first ?? 0) / 360
+                        var lo = min(a, b) + o, hi = max(a, b) + o
+                        let shift = floor(lo)
+                        lo = min(max(lo - shift, 0), 1)
+                        hi = min(max(hi - shift, 0), 1)
+                        (from, to) = (from + lo * (to - from), from + hi * (to - from))
+                    }
+                    return (from, to)
                 }
-                let frames = (trim.start.keyframes + trim.end.keyframes + trim.offset.keyframes).map(\.frame)
+                let frames = trim.flatMap { ($0.start.keyframes + $0.end.keyframes + $0.offset.keyframes).map(\.frame) }
                 let (s, e) = window(frames.min() ?? 0)
                 layer.shape.stroke.strokeStart = s
                 layer.shape.stroke.strokeEnd = e
-                if trim.start.isAnimated || trim.end.isAnimated || trim.offset.isAnimated {
+                if trim.contains(where: { $0.start.isAnimated || $0.end.isAnimated || $0.offset.isAnimated }) {
                     // Keyed at every frame: start, end and offset ease apart, and min/max mix them.
                     var all = Property([0])
                     all.keyframes = Set(frames).sorted().map { Keyframe(frame: $0, value: [$0]) }
