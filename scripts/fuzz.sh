@@ -13,6 +13,7 @@
 #   manifest  a batch manifest, as YAML and as JSON (BatchManifest.decode)
 #   text      text layout (Typesetter: bidi, fallback, shaping, wrapping, truncation) and glyph outlines
 #   svg       an SVG file (SVGImport: XML, styles, shapes, use) imported into layers
+#   lottie    a Lottie file (LottieImport: layers, shapes, masks, mattes, keyframes) imported and sampled
 #   all       each of them, SECONDS each
 #
 # Seeds come from examples/ and presets/ (and fuzz/seeds/); the corpus grows in fuzz/work/corpus/TARGET
@@ -27,7 +28,7 @@ cd "$(dirname "$0")/.."
 # shellcheck disable=SC1091 # (puts the toolchain on PATH)
 . scripts/env.sh
 
-targets=(json yaml path preset manifest text svg)
+targets=(json yaml path preset manifest text svg lottie)
 target=${1:-}
 seconds=${2:-600}
 if [[ -z $target || ! " ${targets[*]} all " =~ \ $target\  ]]; then
@@ -44,6 +45,7 @@ product() {
     manifest) echo FuzzManifest ;;
     text) echo FuzzText ;;
     svg) echo FuzzSVG ;;
+    lottie) echo FuzzLottie ;;
   esac
 }
 
@@ -128,6 +130,7 @@ dictionary() {
     path) cp fuzz/dicts/path.dict "$out" && echo "$out" && return ;;
     text) cp fuzz/dicts/text.dict "$out" && echo "$out" && return ;;
     svg) sources=(Sources/ReelSVG/*.swift) ;;
+    lottie) sources=(Sources/ReelLottie/*.swift) ;;
   esac
   grep -ohE '"[A-Za-z][A-Za-z0-9.-]*"' "${sources[@]}" | sort -u >"$out"
   if [[ $name != json ]]; then cat fuzz/dicts/yaml.dict >>"$out"; fi
@@ -143,7 +146,7 @@ run() {
   seed "$name"
   dict=$(dictionary "$name")
   case $name in
-    json | yaml | svg) max_len=16384 ;;
+    json | yaml | svg | lottie) max_len=16384 ;;
     *) max_len=4096 ;;
   esac
   local mode=()

@@ -1,8 +1,10 @@
-/// The importer Reel gives the scene decoder for `type: svg` layers: the file confined by `--sandbox`,
-/// read by ReelSVG, its root named `layer/svg` so that each element id becomes `layer/id`.
+/// The importer Reel gives the scene decoder for `type: svg` and `type: lottie` layers: the file confined
+/// by `--sandbox`, read by ReelLottie when it is a Lottie animation (told by its content) and by ReelSVG
+/// otherwise, its root named `layer/svg` so that each element id becomes `layer/id`.
 import Foundation
 import ReelDocument
 import ReelGeometry
+import ReelLottie
 import ReelSVG
 import ReelScene
 
@@ -37,6 +39,12 @@ extension Reel {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
                 throw DocumentError(file: path, message: "no such file", fix: "paths are relative to the scene file")
+            }
+            if let bytes = lottieBytes(path) {
+                // A Lottie animation (told by its content): its canvas, its layers named `name/…`.
+                let (scene, notes) = try LottieImport.scene(bytes, file: path, prefix: name)
+                guard let canvas = scene.layers.first else { throw DocumentError(file: path, message: "has no layers") }
+                return ImportedLayers(layer: canvas, size: Size(width: scene.width, height: scene.height), notes: notes)
             }
             let svg = try SVGImport.load(contentsOf: path, name: name, rootName: "\(name)/svg")
             return ImportedLayers(layer: svg.layer, size: Size(width: svg.width, height: svg.height), notes: svg.warnings)

@@ -11,7 +11,8 @@ import ReelScene
 public enum LottieImport {
     /// A Lottie file as a scene of its size, frame rate and length (frame f at (f − ip)/fr seconds), on a
     /// transparent background; the notes say what Reel left out, each with its JSON path.
-    public static func scene(_ bytes: [UInt8], file: String) throws(DocumentError) -> (Scene, [String]) {
+    /// With `prefix`, every layer is named `prefix/…` (a Lottie inside a scene).
+    public static func scene(_ bytes: [UInt8], file: String, prefix: String? = nil) throws(DocumentError) -> (Scene, [String]) {
         guard bytes.count <= DocumentLimits.maximumBytes else {
             throw DocumentError(
                 file: file, message: "is \(bytes.count >> 20) MiB, above the limit of \(DocumentLimits.maximumBytes >> 20) MiB")
@@ -47,6 +48,7 @@ public enum LottieImport {
         var scene = Scene(width: w, height: h, fps: fps, duration: (op - ip) / fr)
         scene.background = .clear
         var importer = LottieImporter(root: root)
+        importer.prefix = prefix
         let time = TimeMap(scale: 1 / fr, offset: -ip / fr)
         var canvas = Layer(name: importer.unique(URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent))
         canvas.anchorPoint = .zero
@@ -65,6 +67,8 @@ struct LottieImporter {
     var nextSuffix: [String: Int] = [:]
     var items = 0
     var assets: [String: JSONNode] = [:]
+    /// Put before every name (`logo/Shape Layer 1`) when the animation is a layer of a scene.
+    var prefix: String?
 
     init(root: JSONNode) {
         self.root = root
@@ -80,7 +84,8 @@ struct LottieImporter {
         warnings.append("\(path): \(what)")
     }
 
-    mutating func unique(_ name: String) -> String {
+    mutating func unique(_ plain: String) -> String {
+        let name = prefix.map { "\($0)/\(plain)" } ?? plain
         guard !names.insert(name).inserted else { return name }
         var k = nextSuffix[name, default: 2]
         while !names.insert("\(name)#\(k)").inserted { k += 1 }

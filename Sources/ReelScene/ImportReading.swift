@@ -19,7 +19,9 @@ extension Reader {
     ) throws(SceneError) {
         let filePath = join(path, "file")
         guard let fileNode = m["file"] else {
-            throw fail(node, filePath, "an svg layer needs the \"file\" it shows", fix: "add \"file\": \"logo.svg\"")
+            throw fail(
+                node, filePath, "this layer needs the \"file\" it shows", fix: "add \"file\": \"logo.svg\" (or an animation.json)"
+            )
         }
         let name = try string(fileNode, filePath)
         guard let importer else {
@@ -34,7 +36,8 @@ extension Reader {
         } catch {
             let problem = error.location.map { "\(error.file):\($0.line):\($0.column): \(error.message)" } ?? error.message
             throw fail(
-                fileNode, filePath, "\"\(name)\" cannot be imported: \(problem)", fix: error.fix ?? "give a valid SVG file")
+                fileNode, filePath, "\"\(name)\" cannot be imported: \(problem)",
+                fix: error.fix ?? "give a valid SVG or Lottie file")
         }
         let size = imported.size
         guard size.width > 0, size.height > 0, size.width.isFinite, size.height.isFinite else {

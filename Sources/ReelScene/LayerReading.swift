@@ -18,7 +18,7 @@ extension Reader {
         "lineDashPhase", "strokeStart", "strokeEnd",
     ]
     static let gradientLayerKeys = ["colors", "locations", "startPoint", "endPoint", "gradientType"]
-    /// `type: svg`: a plain layer whose sublayers are imported from an SVG file.
+    /// `type: svg` and `type: lottie`: a plain layer whose sublayers are imported from a file.
     static let svgLayerKeys = ["file"]
     static let replicatorLayerKeys = [
         "instanceCount", "instanceDelay", "instanceTransform", "instanceColor", "instanceRedOffset", "instanceGreenOffset",
@@ -31,7 +31,7 @@ extension Reader {
             return (.layer, false)
         }
         let s = try string(typeNode, join(path, "type"))
-        if s == "svg" { return (.layer, true) }
+        if s == "svg" || s == "lottie" { return (.layer, true) }
         guard let t = LayerType(rawValue: s) else {
             throw fail(
                 typeNode, join(path, "type"), "unknown layer type \"\(s)\"",
@@ -50,7 +50,7 @@ extension Reader {
         case .replicator: known += Self.replicatorLayerKeys
         case .text: known += Self.textLayerKeys
         }
-        let m = try members(node, path, known: known, what: "a layer of type \"\(imported ? "svg" : type.rawValue)\"")
+        let m = try members(node, path, known: known, what: "a layer of type \"\(imported ? "svg or lottie" : type.rawValue)\"")
         let name = try m["name"].map { n throws(SceneError) in try string(n, join(path, "name")) } ?? path
         guard names.insert(name).inserted else {
             throw fail(

@@ -73,8 +73,9 @@ public enum SceneDecoder {
 }
 
 extension SceneDecoder {
-    /// The values of a layer's `type`: the layer classes, and `svg` (a plain layer holding an SVG's layers).
-    public static var layerTypes: [String] { LayerType.allCases.map(\.rawValue) + ["svg"] }
+    /// The values of a layer's `type`: the layer classes, and `svg` and `lottie` (a plain layer holding
+    /// the layers imported from an SVG or Lottie file).
+    public static var layerTypes: [String] { LayerType.allCases.map(\.rawValue) + ["svg", "lottie"] }
 
     /// Every key the decoder accepts, by the kind of object that holds it (the JSON Schema in
     /// `schema/scene.schema.json` is checked against this).
