@@ -91,7 +91,8 @@ let package = Package(
         .testTarget(
             name: "ReelEndToEndTests",
             dependencies: [
-                "Reel", "ReelDocument", "ReelMedia", "ReelRaster", "ReelRender", "ReelScene", "ReelSVG", "ReelTestSupport",
+                "Reel", "ReelDocument", "ReelMedia", "ReelRaster", "ReelRender", "ReelScene", "ReelSVG", "ReelLottie",
+                "ReelTestSupport",
                 "ReelText",
                 "reel",
                 "star-button-swift",

@@ -109,7 +109,7 @@ struct LottieImporter {
             return []
         }
         var byIndex: [Int: JSONNode] = [:]
-        for l in list { if let ind = l["ind"]?.number { byIndex[Int(ind)] = l } }
+        for l in list { if let ind = l["ind"]?.integer { byIndex[ind] = l } }
         var out: [Layer] = []
         for (i, l) in list.enumerated().reversed() {
             guard count() else { break }
@@ -117,7 +117,7 @@ struct LottieImporter {
             if l["hd"]?.number == 1 || l["td"]?.number == 1 { continue }  // hidden, or a matte source
             guard var converted = layer(l, index: i, path: path, time: time, frames: frames, depth: depth, byIndex: byIndex)
             else { continue }
-            if let tt = l["tt"]?.number.map(Int.init), tt >= 1 {
+            if let tt = l["tt"]?.integer, tt >= 1 {
                 // A track matte: the layer above it (drawn only as the matte), masking this one in the
                 // composition's space; alpha, inverted alpha, luma, inverted luma.
                 let modes: [Int: MaskMode] = [1: .alpha, 2: .alphaInverted, 3: .luminance, 4: .luminanceInverted]
@@ -155,7 +155,7 @@ struct LottieImporter {
         let own = time
         let name = l["nm"]?.string ?? "layer \(i)"
         var content: [Layer] = []
-        switch Int(l["ty"]?.number ?? -1) {
+        switch l["ty"]?.integer ?? -1 {
         case 0:  // precomp
             guard let id = l["refId"]?.string, let asset = assets[id] else {
                 warn(p, "a precomp's asset is missing")
@@ -188,19 +188,19 @@ struct LottieImporter {
         case 4:
             content = shapeItems(l["shapes"]?.items ?? [], path: "\(p).shapes", time: own, name: name, depth: 0)
         case 5: warn(p, "text layers are not supported yet")
-        default: warn(p, "a layer of type \(l["ty"]?.number.map { String(Int($0)) } ?? "?") is not supported")
+        default: warn(p, "a layer of type \(l["ty"]?.integer.map(String.init) ?? "?") is not supported")
         }
-        if Int(l["ty"]?.number ?? -1) == 3 { return nil }
+        if l["ty"]?.integer == 3 { return nil }
         let mask = masks(l["masksProperties"]?.items ?? [], path: "\(p).masksProperties", time: own, name: name)
         var layer = transformed(content, l["ks"], path: "\(p).ks", time: own, name: unique(name), opacity: true, mask: mask)
         // Parents' transforms (not their opacity) around it, nearest innermost.
-        var parent = l["parent"]?.number.map(Int.init)
+        var parent = l["parent"]?.integer
         var seen = Set<Int>()
         while let ind = parent, let pl = byIndex[ind], seen.insert(ind).inserted, seen.count < 64 {
             layer = transformed(
                 [layer], pl["ks"], path: "\(path)[parent \(ind)].ks", time: time,
                 name: unique("\(layer.name)/parent"), opacity: false)
-            parent = pl["parent"]?.number.map(Int.init)
+            parent = pl["parent"]?.integer
         }
         // Shown from its in point to its out point (frames of the composition).
         let inPoint = l["ip"]?.number ?? frames.0, outPoint = l["op"]?.number ?? frames.1

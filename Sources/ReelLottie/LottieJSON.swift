@@ -27,6 +27,12 @@ extension JSONNode {
         return nil
     }
 
+    /// A whole number of a sane size (a type, an index, a count), else nil: `Int(1e38)` would trap.
+    var integer: Int? {
+        guard let v = number, abs(v) <= 1e9 else { return nil }
+        return Int(v.rounded())
+    }
+
     /// A number, or a list of numbers (a Lottie value of one or more dimensions).
     var numbers: [Double]? {
         if let v = number { return [v] }
@@ -38,6 +44,14 @@ extension JSONNode {
         }
         return out
     }
+}
+
+/// Frames to key between two frame numbers, held to `LottieLimits.maximumSampledFrames` (computed in
+/// floating point first: a span of 1e300 frames must not trap converting to Int).
+func sampleCount(from first: Double, to last: Double) -> Int {
+    let span = (last - first).rounded(.up)
+    guard span.isFinite, span > 0 else { return 1 }
+    return Int(min(span, Double(LottieLimits.maximumSampledFrames)))
 }
 
 public enum LottieLimits {

@@ -176,7 +176,7 @@ struct Property {
                 }
             }
         } else {
-            let count = min(Int((last.frame - first.frame).rounded(.up)), LottieLimits.maximumSampledFrames)
+            let count = sampleCount(from: first.frame, to: last.frame)
             for s in 0...max(count, 1) {
                 let frame = min(first.frame + Double(s) * (last.frame - first.frame) / Double(max(count, 1)), last.frame)
                 times.append(frame)

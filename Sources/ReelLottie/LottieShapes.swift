@@ -89,7 +89,7 @@ extension LottieImporter {
         {
             if let a = shape.animation(time) { layer.addAnimation(a) }
         } else if let first = frames.min(), let last = frames.max(), last > first {
-            let count = min(Int((last - first).rounded(.up)), LottieLimits.maximumSampledFrames)
+            let count = sampleCount(from: first, to: last)
             var values: [AnimatableValue] = [], keyTimes: [Double] = []
             for s in 0...count {
                 let f = first + (last - first) * Double(s) / Double(count)
@@ -114,8 +114,8 @@ extension LottieImporter {
             let width = Property(item["w"]) ?? Property([1])
             layer.shape.stroke.lineWidth = width.value.first ?? 1
             if let a = width.animation("lineWidth", time, { .number($0.first ?? 0) }) { layer.addAnimation(a) }
-            layer.shape.stroke.lineCap = [1: .butt, 2: .round, 3: .square][Int(item["lc"]?.number ?? 2)] ?? .round
-            layer.shape.stroke.lineJoin = [1: .miter, 2: .round, 3: .bevel][Int(item["lj"]?.number ?? 2)] ?? .round
+            layer.shape.stroke.lineCap = [1: .butt, 2: .round, 3: .square][item["lc"]?.integer ?? 2] ?? .round
+            layer.shape.stroke.lineJoin = [1: .miter, 2: .round, 3: .bevel][item["lj"]?.integer ?? 2] ?? .round
             layer.shape.stroke.miterLimit = item["ml"]?.number ?? 4
             if let dashes = item["d"]?.items, !dashes.isEmpty {
                 var pattern: [Double] = []
@@ -208,7 +208,7 @@ extension LottieImporter {
 
     /// A gradient fill or stroke's ramp (colour stops, then alpha stops) and geometry.
     mutating func gradient(_ item: JSONNode, path: String) -> ShapeGradient? {
-        guard let g = item["g"], let stops = Property(g["k"])?.value, let count = g["p"]?.number.map(Int.init),
+        guard let g = item["g"], let stops = Property(g["k"])?.value, let count = g["p"]?.integer,
             count > 0, stops.count >= count * 4
         else { return nil }
         var locations: [Double] = [], colors: [Color] = []
@@ -327,7 +327,8 @@ extension LottieImporter {
     static func polystar(_ item: JSONNode, at frame: Double) -> Path {
         let p = Property(item["p"])?.value(at: frame) ?? [0, 0]
         let centre = Point(x: p.first ?? 0, y: p.count > 1 ? p[1] : 0)
-        let points = Int(min(max((Property(item["pt"])?.value(at: frame).first ?? 5).rounded(), 1), 1_000))
+        let sides = (Property(item["pt"])?.value(at: frame).first ?? 5).rounded()
+        let points = sides.isFinite ? Int(min(max(sides, 1), 1_000)) : 5
         let outer = Property(item["or"])?.value(at: frame).first ?? 0
         let inner = Property(item["ir"])?.value(at: frame).first ?? 0
         let rotation = (Property(item["r"])?.value(at: frame).first ?? 0) * .pi / 180
@@ -349,7 +350,7 @@ extension LottieImporter {
         guard let first = property.keyframes.first?.frame, let last = property.keyframes.last?.frame, last > first else {
             return nil
         }
-        let count = min(Int((last - first).rounded(.up)), LottieLimits.maximumSampledFrames)
+        let count = sampleCount(from: first, to: last)
         var values: [AnimatableValue] = [], keyTimes: [Double] = []
         for s in 0...count {
             values.append(value(first + (last - first) * Double(s) / Double(count)))

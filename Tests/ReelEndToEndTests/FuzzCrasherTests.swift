@@ -4,6 +4,7 @@ import Foundation
 import Reel
 import ReelDocument
 import ReelGeometry
+import ReelLottie
 import ReelSVG
 import Testing
 
@@ -38,6 +39,14 @@ import Testing
             // An SVG file, imported into layers as the fuzz target does.
             do {
                 _ = try SVGImport.image(Data(bytes), file: name, name: "svg")
+            } catch {
+                #expect(!error.description.isEmpty)
+            }
+        } else if name.hasPrefix("lottie-") {
+            // A Lottie file, imported and sampled as the fuzz target does.
+            do {
+                let (scene, _) = try LottieImport.scene(bytes, file: name)
+                for t in [0, scene.duration / 2, scene.duration] { _ = scene.sample(at: t) }
             } catch {
                 #expect(!error.description.isEmpty)
             }
