@@ -1,4 +1,5 @@
 import Foundation
+import Reel
 import ReelScene
 import Testing
 
@@ -40,7 +41,7 @@ import Testing
             probe.waitUntilExit()
             #expect(probe.terminationStatus == 0 && warnings.isEmpty, "ffprobe on \(output): \(warnings)")
             // GIF above 50 fps is written at half the rate (see the render notes); these scenes are ≤ 30 fps.
-            let scene = try SceneDecoder.load(contentsOf: Self.examplesDirectory + "/" + name)
+            let scene = try Reel.loadScene(Self.examplesDirectory + "/" + name)
             #expect(Int(frames.trimmingCharacters(in: .whitespacesAndNewlines)) == scene.frameCount, "\(output): \(frames)")
         }
     }
