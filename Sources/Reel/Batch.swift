@@ -252,7 +252,7 @@ extension Reel {
         var files = Set<String>()
         func visit(_ layer: Layer) {
             // A data: URI is in the scene itself, which is hashed already.
-            if let name = layer.contents, !name.hasPrefix("data:") {
+            if let name = layer.contents, !DataURI.isDataURI(name) {
                 files.insert(name.hasPrefix("/") ? name : base.appendingPathComponent(name).path)
             }
             layer.sublayers.forEach(visit)

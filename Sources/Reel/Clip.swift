@@ -167,14 +167,14 @@ public enum Reel {
         return clip
     }
 
-    /// The file's bytes when it is a Lottie animation (JSON with Lottie's keys), else nil.
-    static func lottieBytes(_ path: String) -> [UInt8]? {
+    /// A JSON file's parsed root (read and parsed once, to tell a Lottie animation from a scene), or
+    /// nil for what is not readable JSON within the size limit (the decoder then says why).
+    static func jsonRoot(_ path: String) -> JSONNode? {
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         guard size <= DocumentLimits.maximumBytes, let data = FileManager.default.contents(atPath: path),
             data.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "{")
         else { return nil }
-        let bytes = [UInt8](data)
-        return LottieImport.looksLikeLottie(bytes) ? bytes : nil
+        return try? JSONParser.parse([UInt8](data))
     }
 
     /// Decoded pixels a clip's pictures may hold together (1 GiB of RGBA).
@@ -186,22 +186,29 @@ public enum Reel {
         throws(ReelError) -> Scene
     {
         var scene: Scene
-        let isSVG = URL(fileURLWithPath: path).pathExtension.lowercased() == "svg"
+        // An SVG or Lottie file alone: its size comes from the file, not from keys a user wrote.
+        var imported: String?
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let importer = svgImporter(folder: folder, sandboxed: sandboxed)
         do {
-            if isSVG {
+            if URL(fileURLWithPath: path).pathExtension.lowercased() == "svg" {
                 // An SVG file alone is a one-layer scene the size of its viewport.
                 let (svg, warnings) = try SVGImport.scene(contentsOf: path)
                 scene = svg
                 scene.importNotes = warnings.map { "\(path): \($0)" }
-            } else if let bytes = lottieBytes(path) {
-                // A Lottie animation, told by its content whatever the file's name.
-                let (lottie, warnings) = try LottieImport.scene(bytes, file: path)
-                scene = lottie
-                scene.importNotes = warnings.map { "\(path): \($0)" }
+                imported = "SVG"
+            } else if let root = jsonRoot(path) {
+                if LottieImport.looksLikeLottie(root) {
+                    // A Lottie animation, told by its content whatever the file's name.
+                    let (lottie, warnings) = try LottieImport.scene(root: root, file: path)
+                    scene = lottie
+                    scene.importNotes = warnings.map { "\(path): \($0)" }
+                    imported = "animation"
+                } else {
+                    scene = try SceneDecoder.decode(root: root, file: path, variables: overrides.variables, importer: importer)
+                }
             } else {
-                let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-                scene = try SceneDecoder.load(
-                    contentsOf: path, variables: overrides.variables, importer: svgImporter(folder: folder, sandboxed: sandboxed))
+                scene = try SceneDecoder.load(contentsOf: path, variables: overrides.variables, importer: importer)
             }
         } catch {
             throw .scene(error)
@@ -230,9 +237,9 @@ public enum Reel {
             scene = scene.fitted(pixelWidth: size.width, pixelHeight: size.height)
         }
         // The decoder validated the scene as written, so a problem now comes from an override, or from an
-        // SVG's size (whose fix is to render it at a size that fits).
-        if let (_, message, _) = scene.validationProblem(), isSVG {
-            throw .usage("\(path): \(message)", fix: "render the SVG at a size that fits, e.g. \(Setting.width, "1024")")
+        // SVG's or animation's size (whose fix is to render it at a size that fits).
+        if let (_, message, _) = scene.validationProblem(), let imported {
+            throw .usage("\(path): \(message)", fix: "render the \(imported) at a size that fits, e.g. \(Setting.width, "1024")")
         }
         if let (key, message, fix) = scene.validationProblem() {
             let setting: Setting = ["fps": .fps, "duration": overrides.duration == nil ? .speed : .duration][key] ?? .scale

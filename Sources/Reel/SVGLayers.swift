@@ -40,9 +40,9 @@ extension Reel {
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
                 throw DocumentError(file: path, message: "no such file", fix: "paths are relative to the scene file")
             }
-            if let bytes = lottieBytes(path) {
+            if let root = jsonRoot(path), LottieImport.looksLikeLottie(root) {
                 // A Lottie animation (told by its content): its canvas, its layers named `name/…`.
-                let (scene, notes) = try LottieImport.scene(bytes, file: path, prefix: name)
+                let (scene, notes) = try LottieImport.scene(root: root, file: path, prefix: name)
                 guard let canvas = scene.layers.first else { throw DocumentError(file: path, message: "has no layers") }
                 return ImportedLayers(layer: canvas, size: Size(width: scene.width, height: scene.height), notes: notes)
             }

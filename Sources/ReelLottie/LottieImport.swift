@@ -23,6 +23,11 @@ public enum LottieImport {
         } catch {
             throw DocumentError(file: file, location: error.location, message: "invalid JSON: \(error.message)")
         }
+        return try scene(root: root, file: file, prefix: prefix)
+    }
+
+    /// The same from a file's JSON already parsed (told from a scene by `looksLikeLottie`).
+    public static func scene(root: JSONNode, file: String, prefix: String? = nil) throws(DocumentError) -> (Scene, [String]) {
         func required(_ key: String) throws(DocumentError) -> Double {
             guard let v = root[key]?.number else {
                 throw DocumentError(

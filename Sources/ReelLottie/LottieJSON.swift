@@ -70,7 +70,7 @@ extension LottieImport {
         return looksLikeLottie(root)
     }
 
-    static func looksLikeLottie(_ root: JSONNode) -> Bool {
+    public static func looksLikeLottie(_ root: JSONNode) -> Bool {
         root["fr"]?.number != nil && root["ip"]?.number != nil && root["op"]?.number != nil
             && root["layers"]?.items != nil && root["width"] == nil && root["fps"] == nil
     }

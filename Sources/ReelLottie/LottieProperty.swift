@@ -14,6 +14,29 @@ struct TimeMap {
 
     func seconds(_ frame: Double) -> Double { scale * frame + offset }
 
+    /// A keyframe animation of `values` at `frames` (increasing), `functions` one per segment, over the
+    /// scene seconds those frames map to, holding its first and last values outside them; nil when the
+    /// frames span no time.
+    func keyframed(_ keyPath: String, frames: [Double], values: [AnimatableValue], functions: [TimingFunction] = [])
+        -> KeyframeAnimation?
+    {
+        guard let first = frames.first, let last = frames.last else { return nil }
+        let begin = seconds(first), end = seconds(last)
+        guard end > begin else { return nil }
+        var a = KeyframeAnimation(
+            keyPath: keyPath, values: values, keyTimes: frames.map { (seconds($0) - begin) / (end - begin) },
+            timing: MediaTiming(beginTime: begin, duration: end - begin, fillMode: .both, removedOnCompletion: false))
+        a.timingFunctions = functions
+        return a
+    }
+
+    /// Every frame from `first` to `last` (at most `LottieLimits.maximumSampledFrames` steps), both ends
+    /// included: where a value is keyed when its keyframes do not map.
+    static func everyFrame(from first: Double, to last: Double) -> [Double] {
+        let count = sampleCount(from: first, to: last)
+        return (0...count).map { min(first + Double($0) * (last - first) / Double(count), last) }
+    }
+
     /// A layer's time inside this one: its frames are `stretch` times as long and start at `start`.
     func inner(start: Double, stretch: Double) -> TimeMap {
         TimeMap(scale: scale * stretch, offset: offset + scale * start)
@@ -176,20 +199,9 @@ struct Property {
                 }
             }
         } else {
-            let count = sampleCount(from: first.frame, to: last.frame)
-            for s in 0...max(count, 1) {
-                let frame = min(first.frame + Double(s) * (last.frame - first.frame) / Double(max(count, 1)), last.frame)
-                times.append(frame)
-                values.append(make(value(at: frame)))
-            }
+            times = TimeMap.everyFrame(from: first.frame, to: last.frame)
+            values = times.map { make(value(at: $0)) }
         }
-        let begin = time.seconds(first.frame), end = time.seconds(last.frame)
-        guard end > begin else { return nil }
-        var a = KeyframeAnimation(
-            keyPath: keyPath, values: values,
-            keyTimes: times.map { (time.seconds($0) - begin) / (end - begin) },
-            timing: MediaTiming(beginTime: begin, duration: end - begin, fillMode: .both, removedOnCompletion: false))
-        a.timingFunctions = functions
-        return .keyframe(a)
+        return time.keyframed(keyPath, frames: times, values: values, functions: functions).map { .keyframe($0) }
     }
 }

@@ -89,20 +89,9 @@ extension LottieImporter {
         {
             if let a = shape.animation(time) { layer.addAnimation(a) }
         } else if let first = frames.min(), let last = frames.max(), last > first {
-            let count = sampleCount(from: first, to: last)
-            var values: [AnimatableValue] = [], keyTimes: [Double] = []
-            for s in 0...count {
-                let f = first + (last - first) * Double(s) / Double(count)
-                values.append(.path(Self.outline(geometry.map(\.0), at: f)))
-                keyTimes.append(Double(s) / Double(count))
-            }
-            let begin = time.seconds(first), end = time.seconds(last)
-            layer.addAnimation(
-                .keyframe(
-                    KeyframeAnimation(
-                        keyPath: "path", values: values, keyTimes: keyTimes,
-                        timing: MediaTiming(beginTime: begin, duration: end - begin, fillMode: .both, removedOnCompletion: false))
-                ))
+            let keyed = TimeMap.everyFrame(from: first, to: last)
+            let values = keyed.map { AnimatableValue.path(Self.outline(geometry.map(\.0), at: $0)) }
+            if let a = time.keyframed("path", frames: keyed, values: values) { layer.addAnimation(.keyframe(a)) }
         }
         let opacity = Property(item["o"]) ?? Property([100])
         switch kind {
@@ -350,16 +339,8 @@ extension LottieImporter {
         guard let first = property.keyframes.first?.frame, let last = property.keyframes.last?.frame, last > first else {
             return nil
         }
-        let count = sampleCount(from: first, to: last)
-        var values: [AnimatableValue] = [], keyTimes: [Double] = []
-        for s in 0...count {
-            values.append(value(first + (last - first) * Double(s) / Double(count)))
-            keyTimes.append(Double(s) / Double(count))
-        }
-        let begin = time.seconds(first), end = time.seconds(last)
-        return KeyframeAnimation(
-            keyPath: "", values: values, keyTimes: keyTimes,
-            timing: MediaTiming(beginTime: begin, duration: end - begin, fillMode: .both, removedOnCompletion: false))
+        let keyed = TimeMap.everyFrame(from: first, to: last)
+        return time.keyframed("", frames: keyed, values: keyed.map(value))
     }
 }
 
@@ -458,7 +439,7 @@ struct PathProperty {
 
     /// The keyed path as a keyframe animation: one value per keyframe, one timing function per segment.
     func animation(_ time: TimeMap) -> Animation? {
-        guard isAnimated, let first = frames.first, let last = frames.last, last.frame > first.frame else { return nil }
+        guard isAnimated else { return nil }
         var times: [Double] = [], values: [AnimatableValue] = [], functions: [TimingFunction] = []
         for (k, f) in frames.enumerated() {
             times.append(f.frame)
@@ -472,11 +453,6 @@ struct PathProperty {
                 functions.append(f.ease)
             }
         }
-        let begin = time.seconds(first.frame), end = time.seconds(last.frame)
-        var a = KeyframeAnimation(
-            keyPath: "path", values: values, keyTimes: times.map { (time.seconds($0) - begin) / (end - begin) },
-            timing: MediaTiming(beginTime: begin, duration: end - begin, fillMode: .both, removedOnCompletion: false))
-        a.timingFunctions = functions
-        return .keyframe(a)
+        return time.keyframed("path", frames: times, values: values, functions: functions).map { .keyframe($0) }
     }
 }

@@ -59,13 +59,20 @@ public enum SceneDecoder {
         throws(SceneError)
         -> Scene
     {
-        var root: JSONNode
+        let root: JSONNode
         do {
             root = try JSONParser.parse(bytes)
         } catch {
             throw SceneError(file: file, location: error.location, message: "invalid JSON: \(error.message)")
         }
-        root = try SceneVariables.resolve(root, file: file, values: variables)
+        return try decode(root: root, file: file, variables: variables, importer: importer)
+    }
+
+    /// A scene from its JSON already parsed (a file read once to tell a scene from another format).
+    public static func decode(
+        root parsed: JSONNode, file: String, variables: [String: JSONNode] = [:], importer: LayerImporter? = nil
+    ) throws(SceneError) -> Scene {
+        let root = try SceneVariables.resolve(parsed, file: file, values: variables)
         var reader = Reader(file: file)
         reader.importer = importer
         return try reader.scene(root)

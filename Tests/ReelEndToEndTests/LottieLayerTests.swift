@@ -45,6 +45,18 @@ import Testing
         #expect(red(31, 10) && red(49, 10) && !red(29, 10) && !red(51, 10))
     }
 
+    /// A composition too big to render at its own size is one error naming the file and the fix (not
+    /// an option the user did not give), and renders at a --width that fits.
+    @Test func aHugeCompositionNamesTheFixThatWorks() throws {
+        let ws = try Workspace()
+        let anim = ws.write("big.json", #"{"v": "5", "fr": 30, "ip": 0, "op": 30, "w": 100000, "h": 100000, "layers": []}"#)
+        let r = try runReel(["still", anim, "--at", "0", "-o", ws.file("big.png")])
+        #expect(r.status == 1 && r.stderr.contains("\(anim): the canvas would be") && r.stderr.contains("--width"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: ws.file("big.png")))
+        let fits = try runReel(["still", anim, "--at", "0", "-o", ws.file("big.png"), "--width", "64"])
+        #expect(fits.status == 0, "\(fits.stderr)")
+    }
+
     @Test func aLottieFileAloneIsToldByItsContent() throws {
         let ws = try Workspace()
         let anim = ws.write("anim.lottie.txt", Self.animation)
