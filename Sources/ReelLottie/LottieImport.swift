@@ -267,13 +267,17 @@ struct LottieImporter {
         }
         var middle = Layer(name: unique("\(name)/scale.x"))
         let s = scale.value
-        inner.transform = .scale(1, (s.count > 1 ? s[1] : s.first ?? 100) / 100, 1)
-        middle.transform = .scale((s.first ?? 100) / 100, 1, 1)
+        // A keyed scale leaves the model transform alone: its animation (filled both ways) sets every
+        // value, and a zero first value in the model would leave nothing for `transform.scale` to take apart.
         if let anim = scale.animation("transform.scale.y", time, { .number(($0.count > 1 ? $0[1] : $0.first ?? 100) / 100) }) {
             inner.addAnimation(anim)
+        } else {
+            inner.transform = .scale(1, (s.count > 1 ? s[1] : s.first ?? 100) / 100, 1)
         }
         if let anim = scale.animation("transform.scale.x", time, { .number(($0.first ?? 100) / 100) }) {
             middle.addAnimation(anim)
+        } else {
+            middle.transform = .scale((s.first ?? 100) / 100, 1, 1)
         }
         middle.sublayers = [inner]
         var outer = Layer(name: name)

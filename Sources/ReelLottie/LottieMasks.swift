@@ -58,32 +58,12 @@ extension LottieImporter {
                     current = shape
                 }
             case "s":
-                // What is there so far (everything, for a first mask), less the path.
-                var cut = Layer(name: unique("\(name)/mask \(i) cut"), type: .shape)
-                cut.shape.path = {
-                    var p = Path(rect: Self.everywhere)
-                    p.addPath(shape.shape.path)
-                    return p
-                }()
-                cut.shape.fillRule = .evenOdd
-                if inverted {
-                    cut.shape.path = outline?.path(at: outline?.frames.first?.frame ?? 0) ?? Path()
-                    cut.shape.fillRule = .nonZero
-                }
-                if outline?.isAnimated == true || opacity.isAnimated {
-                    warn(p, "an animated subtracted mask is drawn at its first frame")
-                }
-                // Opacity o removes o of what the path covers.
-                cut.shape.fillColor = .black
-                var keep = Layer(name: unique("\(name)/mask \(i) kept"), type: .shape)
-                keep.shape.path = shape.shape.path
-                keep.shape.fillRule = shape.shape.fillRule
-                keep.shape.fillColor = Color(red: 0, green: 0, blue: 0, alpha: 1 - (shape.shape.fillColor?.alpha ?? 1))
+                // What is there so far (everything, for a first mask), less the path: opacity o removes
+                // o of what the path covers, which is the inverted alpha of the filled path.
                 var group = Layer(name: unique("\(name)/subtracted"))
                 group.sublayers = [current ?? Self.everywhereLayer(unique("\(name)/all"))]
-                var holder = Layer(name: unique("\(name)/cut"))
-                holder.sublayers = [cut] + ((keep.shape.fillColor?.alpha ?? 0) > 0 ? [keep] : [])
-                group.mask = holder
+                group.mask = shape
+                group.maskMode = .alphaInverted
                 current = group
             case "i":
                 var group = Layer(name: unique("\(name)/intersected"))

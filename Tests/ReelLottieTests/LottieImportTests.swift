@@ -145,6 +145,33 @@ import Testing
         #expect(frame.pixel(x: 10, y: 20) == (255, 0, 0, 255) && frame.pixel(x: 20, y: 20) == (0, 0, 255, 255))
     }
 
+    /// A 20 × 20 red solid scaled from 0 % to 100 % between frames 0 and 10 (linear) covers 0…10 at
+    /// frame 5. A 40 × 40 blue solid keeps everything but its subtracted mask, a 20 × 40 rect moving
+    /// from x 0…20 at frame 0 to 20…40 at frame 10: at frame 5 the hole is x 10…30.
+    @Test func aScaleFromZeroAndAnAnimatedSubtractedMask() throws {
+        func rect(_ x: Double) -> String {
+            #"{"c": true, "v": [[\#(x), 0], [\#(x + 20), 0], [\#(x + 20), 40], [\#(x), 40]], "i": [[0, 0], [0, 0], [0, 0], [0, 0]], "o": [[0, 0], [0, 0], [0, 0], [0, 0]]}"#
+        }
+        let file = """
+            {"v": "5.7.0", "fr": 10, "ip": 0, "op": 10, "w": 40, "h": 80, "layers": [
+              {"ty": 1, "nm": "grows", "ind": 1, "ip": 0, "op": 10, "st": 0, "sw": 20, "sh": 20, "sc": "#ff0000",
+               "ks": {"a": {"a": 0, "k": [0, 0]}, "p": {"a": 0, "k": [0, 0]},
+                      "s": {"a": 1, "k": [{"t": 0, "s": [0, 0], "o": {"x": [0], "y": [0]}, "i": {"x": [1], "y": [1]}},
+                                          {"t": 10, "s": [100, 100]}]}}},
+              {"ty": 1, "nm": "holed", "ind": 2, "ip": 0, "op": 10, "st": 0, "sw": 40, "sh": 40, "sc": "#0000ff",
+               "ks": {"a": {"a": 0, "k": [0, 0]}, "p": {"a": 0, "k": [0, 40]}},
+               "masksProperties": [{"mode": "s", "inv": false, "o": {"a": 0, "k": 100},
+                 "pt": {"a": 1, "k": [{"t": 0, "s": [\(rect(0))], "o": {"x": 0, "y": 0}, "i": {"x": 1, "y": 1}},
+                                      {"t": 10, "s": [\(rect(20))]}]}}]}]}
+            """
+        let (scene, notes) = try LottieImport.scene(Array(file.utf8), file: "z.json")
+        #expect(notes.isEmpty, "\(notes)")
+        let frame = try SceneRenderer().frame(for: scene, at: 0.5)
+        #expect(frame.pixel(x: 5, y: 5) == (255, 0, 0, 255) && frame.pixel(x: 12, y: 5).a == 0)
+        #expect(frame.pixel(x: 5, y: 60) == (0, 0, 255, 255) && frame.pixel(x: 35, y: 60) == (0, 0, 255, 255))
+        #expect(frame.pixel(x: 12, y: 60).a == 0 && frame.pixel(x: 28, y: 60).a == 0)
+    }
+
     @Test func notLottieIsALocatedError() {
         #expect(throws: DocumentError.self) {
             try LottieImport.scene(Array(#"{"fr": 10, "ip": 0, "layers": []}"#.utf8), file: "x.json")
