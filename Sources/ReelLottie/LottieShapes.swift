@@ -11,7 +11,8 @@ import ReelScene
 extension LottieImporter {
     /// A trim path: start and end in percent, offset in degrees (360° is the whole length).
     /// Trim paths in the order they apply (each trims what the ones before it left).
-    typealias Trim = [(start: Property, end: Property, offset: Property)]
+    /// `individually` (`m` 2): the shapes are trimmed as one path, one after another; otherwise each alike.
+    typealias Trim = [(start: Property, end: Property, offset: Property, individually: Bool)]
 
     /// The layers a list of shape items draws, bottom first. A trim path trims every path listed before
     /// it, in its group and in the groups before it (`inherited`: the enclosing groups' trims).
@@ -27,7 +28,7 @@ extension LottieImporter {
             var trims: Trim = []
             for item in items[(index + 1)...] where item["ty"]?.string == "tm" {
                 if let s = Property(item["s"]), let e = Property(item["e"]) {
-                    trims.append((s, e, Property(item["o"]) ?? Property([0])))
+                    trims.append((s, e, Property(item["o"]) ?? Property([0]), item["m"]?.number == 2))
                 }
             }
             trims += inherited ?? []
@@ -59,9 +60,7 @@ extension LottieImporter {
                 {
                     out.append(layer)
                 }
-            case "tm":
-                if item["m"]?.number == 2 { warn(itemPath, "trim paths trimmed one shape after another are trimmed together") }
-            case "rc", "el", "sh", "tr": break
+            case "rc", "el", "sh", "tr", "tm": break
             case let other:
                 warn(itemPath, "the shape item \"\(other)\" (\(Self.shapeNames[other] ?? "unknown")) is not supported yet")
             }
@@ -79,8 +78,14 @@ extension LottieImporter {
         _ item: JSONNode, _ geometry: [(JSONNode, String)], _ trim: Trim?, path: String,
         time: TimeMap, name: String
     ) -> Layer? {
-        var layer = Layer(name: unique("\(name)/\(item["nm"]?.string ?? (item["ty"]?.string ?? "paint"))"), type: .shape)
         let kind = item["ty"]?.string ?? ""
+        if kind == "st" || kind == "gs", let trim, geometry.count > 1, !trim.contains(where: \.individually) {
+            // Trimmed simultaneously: each shape keeps the same part of its own length.
+            var group = Layer(name: unique("\(name)/trimmed"))
+            group.sublayers = geometry.compactMap { paint(item, [$0], trim, path: path, time: time, name: name) }
+            return group
+        }
+        var layer = Layer(name: unique("\(name)/\(item["nm"]?.string ?? (item["ty"]?.string ?? "paint"))"), type: .shape)
         // Geometry: exact keyframes for one animated path; every frame for anything else that moves.
         let frames = geometry.flatMap { Self.geometryFrames($0.0) }
         layer.shape.path = Self.outline(geometry.map(\.0), at: frames.first ?? 0)
@@ -119,38 +124,7 @@ extension LottieImporter {
                     layer.shape.stroke.lineDashPhase = phase
                 }
             }
-            if let trim {
-                // Each trim: start ≤ end in 0…1, moved by the offset (a window that wraps past the end is cut
-                // there), taken of what the trims before it left.
-                func window(_ f: Double) -> (Double, Double) {
-                    var (from, to) = (0.0, 1.0)
-                    for t in trim {
-                        let a = (t.start.value(at: f).first ?? 0) / 100, b = (t.end.value(at: f).first ?? 100) / 100
-                        let o = (t.offset.value(at: f).first ?? 0) / 360
-                        var lo = min(a, b) + o, hi = max(a, b) + o
-                        let shift = floor(lo)
-                        lo = min(max(lo - shift, 0), 1)
-                        hi = min(max(hi - shift, 0), 1)
-                        (from, to) = (from + lo * (to - from), from + hi * (to - from))
-                    }
-                    return (from, to)
-                }
-                let frames = trim.flatMap { ($0.start.keyframes + $0.end.keyframes + $0.offset.keyframes).map(\.frame) }
-                let (s, e) = window(frames.min() ?? 0)
-                layer.shape.stroke.strokeStart = s
-                layer.shape.stroke.strokeEnd = e
-                if trim.contains(where: { $0.start.isAnimated || $0.end.isAnimated || $0.offset.isAnimated }) {
-                    // Keyed at every frame: start, end and offset ease apart, and min/max mix them.
-                    var all = Property([0])
-                    all.keyframes = Set(frames).sorted().map { Keyframe(frame: $0, value: [$0]) }
-                    if let a = Self.sampled(all, time, { .number(window($0).0) }) {
-                        layer.addAnimation(.keyframe(a.with(keyPath: "strokeStart")))
-                    }
-                    if let a = Self.sampled(all, time, { .number(window($0).1) }) {
-                        layer.addAnimation(.keyframe(a.with(keyPath: "strokeEnd")))
-                    }
-                }
-            }
+            if let trim { Self.trimmed(&layer, trim, time: time) }
         }
         let colorKey = kind == "fl" || kind == "gf" ? "fillColor" : "strokeColor"
         if kind == "fl" || kind == "st" {
@@ -186,6 +160,60 @@ extension LottieImporter {
             }
         }
         return layer
+    }
+
+    /// A stroke trimmed: each trim keeps start…end (in either order) of the length, moved along by the
+    /// offset, of what the trims before it left. A window moved past the end wraps round to the start, as
+    /// the players draw it: the path is drawn twice over, one copy after the other, and strokeStart and
+    /// strokeEnd take the window in that doubled length.
+    static func trimmed(_ layer: inout Layer, _ trim: Trim, time: TimeMap) {
+        func window(_ f: Double) -> (Double, Double) {
+            var (from, to) = (0.0, 1.0)
+            for t in trim {
+                let a = min(max((t.start.value(at: f).first ?? 0) / 100, 0), 1)
+                let b = min(max((t.end.value(at: f).first ?? 100) / 100, 0), 1)
+                let o = (t.offset.value(at: f).first ?? 0) / 360
+                var lo = min(a, b) + o, hi = max(a, b) + o
+                let shift = floor(lo)
+                lo -= shift
+                hi -= shift
+                // A window taken of part of the path is cut at that part's end.
+                if to - from < 1 { hi = min(hi, 1) }
+                (from, to) = (from + lo * (to - from), from + hi * (to - from))
+            }
+            return (from, to)
+        }
+        let frames = trim.flatMap { ($0.start.keyframes + $0.end.keyframes + $0.offset.keyframes).map(\.frame) }
+        let animated = trim.contains { $0.start.isAnimated || $0.end.isAnimated || $0.offset.isAnimated }
+        let keyed = animated ? TimeMap.everyFrame(from: frames.min() ?? 0, to: frames.max() ?? 0) : [frames.min() ?? 0]
+        let windows = keyed.map(window)
+        let wraps = windows.contains { $0.1 > 1 }
+        let scale = wraps ? 0.5 : 1
+        if wraps {
+            layer.shape.path = twice(layer.shape.path)
+            for i in layer.attachedAnimations.indices {
+                guard case .keyframe(var k) = layer.attachedAnimations[i].animation, k.keyPath == "path" else { continue }
+                k.values = k.values.map { if case .path(let p) = $0 { return .path(twice(p)) } else { return $0 } }
+                layer.attachedAnimations[i].animation = .keyframe(k)
+            }
+        }
+        layer.shape.stroke.strokeStart = windows[0].0 * scale
+        layer.shape.stroke.strokeEnd = windows[0].1 * scale
+        if animated, keyed.count > 1 {
+            if let a = time.keyframed("strokeStart", frames: keyed, values: windows.map { .number($0.0 * scale) }) {
+                layer.addAnimation(.keyframe(a))
+            }
+            if let a = time.keyframed("strokeEnd", frames: keyed, values: windows.map { .number($0.1 * scale) }) {
+                layer.addAnimation(.keyframe(a))
+            }
+        }
+    }
+
+    /// A path followed by itself.
+    static func twice(_ path: Path) -> Path {
+        var p = path
+        p.addPath(path)
+        return p
     }
 
     /// A Lottie colour: components in 0…1 (old files: 0…255).
@@ -274,12 +302,12 @@ extension LottieImporter {
                 let r = Property(item["r"])?.value(at: frame).first ?? 0
                 let w = abs(s.first ?? 0), h = abs(s.count > 1 ? s[1] : 0)
                 let rect = Rect(x: (p.first ?? 0) - w / 2, y: (p.count > 1 ? p[1] : 0) - h / 2, width: w, height: h)
-                out.addPath(Path(roundedRect: rect, cornerRadius: min(max(r, 0), min(w, h) / 2)))
+                out.addPath(Self.rectangle(rect, radius: min(max(r, 0), min(w, h) / 2), clockwise: item["d"]?.number != 3))
             case "el":
                 let p = Property(item["p"])?.value(at: frame) ?? [0, 0], s = Property(item["s"])?.value(at: frame) ?? [0, 0]
                 let w = abs(s.first ?? 0), h = abs(s.count > 1 ? s[1] : 0)
-                out.addPath(
-                    Path(ovalIn: Rect(x: (p.first ?? 0) - w / 2, y: (p.count > 1 ? p[1] : 0) - h / 2, width: w, height: h)))
+                let rect = Rect(x: (p.first ?? 0) - w / 2, y: (p.count > 1 ? p[1] : 0) - h / 2, width: w, height: h)
+                out.addPath(Self.ellipse(rect, clockwise: item["d"]?.number != 3))
             case "sh":
                 if let shape = PathProperty(item["ks"]) { out.addPath(shape.path(at: frame)) }
             case "sr":
@@ -295,6 +323,59 @@ extension LottieImporter {
             }
         }
         return out
+    }
+
+    /// The handle length of a quarter circle of radius 1 drawn as one cubic, as Lottie's players use it.
+    static let kappa = 0.5519
+
+    /// A Lottie rectangle: it starts at the top right (below the corner's rounding) and runs down the right
+    /// side when clockwise, up to the top when not: where trim paths measure from, as the players draw it.
+    static func rectangle(_ r: Rect, radius: Double, clockwise: Bool) -> Path {
+        let (l, t, rt, b) = (r.minX, r.minY, r.maxX, r.maxY)
+        let k = radius * (1 - kappa)
+        // Corners in drawing order (clockwise), each as the point before it, its handles and the point after.
+        typealias Corner = (from: Point, c1: Point, c2: Point, to: Point)
+        var corners: [Corner] = [
+            (Point(x: rt, y: b - radius), Point(x: rt, y: b - k), Point(x: rt - k, y: b), Point(x: rt - radius, y: b)),
+            (Point(x: l + radius, y: b), Point(x: l + k, y: b), Point(x: l, y: b - k), Point(x: l, y: b - radius)),
+            (Point(x: l, y: t + radius), Point(x: l, y: t + k), Point(x: l + k, y: t), Point(x: l + radius, y: t)),
+            (Point(x: rt - radius, y: t), Point(x: rt - k, y: t), Point(x: rt, y: t + k), Point(x: rt, y: t + radius)),
+        ]
+        if !clockwise {
+            corners = corners.reversed().map { (from: $0.to, c1: $0.c2, c2: $0.c1, to: $0.from) }
+        }
+        var path = Path()
+        var at = Point(x: rt, y: t + radius)
+        path.move(to: at)
+        for c in corners {
+            if c.from != at { path.addLine(to: c.from) }
+            if radius > 0 { path.addCurve(to: c.to, control1: c.c1, control2: c.c2) }
+            at = radius > 0 ? c.to : c.from
+        }
+        path.closeSubpath()
+        return path
+    }
+
+    /// A Lottie ellipse: four cubics from the top, to the right first when clockwise.
+    static func ellipse(_ r: Rect, clockwise: Bool) -> Path {
+        let cx = r.midX, cy = r.midY, rx = r.width / 2, ry = r.height / 2
+        let side = clockwise ? 1.0 : -1.0
+        // The top, the side reached first, the bottom, the other side, each with its tangent direction.
+        let points = [
+            (Point(x: cx, y: cy - ry), Point(x: side * rx * kappa, y: 0)),
+            (Point(x: cx + side * rx, y: cy), Point(x: 0, y: ry * kappa)),
+            (Point(x: cx, y: cy + ry), Point(x: -side * rx * kappa, y: 0)),
+            (Point(x: cx - side * rx, y: cy), Point(x: 0, y: -ry * kappa)),
+        ]
+        var path = Path()
+        path.move(to: points[0].0)
+        for i in 0..<4 {
+            let (a, da) = points[i], (b, db) = points[(i + 1) % 4]
+            path.addCurve(
+                to: b, control1: Point(x: a.x + da.x, y: a.y + da.y), control2: Point(x: b.x - db.x, y: b.y - db.y))
+        }
+        path.closeSubpath()
+        return path
     }
 
     /// A Lottie transform at a frame as a matrix: q ↦ p + R·S·(q − a) (skew left out).

@@ -172,6 +172,41 @@ import Testing
         #expect(frame.pixel(x: 12, y: 60).a == 0 && frame.pixel(x: 28, y: 60).a == 0)
     }
 
+    /// Trim paths measure from where the players start a shape: an ellipse at its top, clockwise; a
+    /// rectangle at its top right corner, down the right side. Two ellipses trimmed 0…50 % together
+    /// (`m` 1) each keep their right half; a window moved past the end by its offset wraps to the start.
+    @Test func trimsStartWhereThePlayersStartAndWrap() throws {
+        func ellipse(_ x: Double) -> String {
+            #"{"ty": "el", "p": {"a": 0, "k": [\#(x), 50]}, "s": {"a": 0, "k": [80, 80]}}"#
+        }
+        func trim(_ s: Double, _ e: Double, _ o: Double) -> String {
+            #"{"ty": "tm", "s": {"a": 0, "k": \#(s)}, "e": {"a": 0, "k": \#(e)}, "o": {"a": 0, "k": \#(o)}, "m": 1}"#
+        }
+        let stroke = #"{"ty": "st", "c": {"a": 0, "k": [0, 0, 0, 1]}, "o": {"a": 0, "k": 100}, "w": {"a": 0, "k": 4}, "lc": 1}"#
+        let rect = #"{"ty": "rc", "p": {"a": 0, "k": [250, 50]}, "s": {"a": 0, "k": [40, 40]}, "r": {"a": 0, "k": 0}}"#
+        let file = """
+            {"v": "5.7.0", "fr": 10, "ip": 0, "op": 10, "w": 300, "h": 200, "layers": [
+              {"ty": 4, "nm": "s", "ind": 1, "ip": 0, "op": 10, "st": 0, "ks": {}, "shapes": [
+                {"ty": "gr", "it": [\(ellipse(50)), \(ellipse(150)), \(trim(0, 50, 0)), \(stroke)]},
+                {"ty": "gr", "it": [\(rect), \(trim(0, 25, 0)), \(stroke)]},
+                {"ty": "gr", "it": [{"ty": "el", "p": {"a": 0, "k": [50, 150]}, "s": {"a": 0, "k": [80, 80]}},
+                                    \(trim(90, 100, 18)), \(stroke)]}]}]}
+            """
+        let (scene, _) = try LottieImport.scene(Array(file.utf8), file: "t.json")
+        let frame = try SceneRenderer().frame(for: scene, at: 0)
+        for x in [50, 150] {
+            // Top, right and bottom of each circle (radius 40) are on; the left is off.
+            #expect(frame.pixel(x: x, y: 11).a == 255 && frame.pixel(x: x + 39, y: 50).a == 255)
+            #expect(frame.pixel(x: x, y: 89).a > 0 && frame.pixel(x: x - 39, y: 50).a == 0)
+        }
+        // The rectangle (230…270 × 30…70): its right side is on, its top and bottom sides off.
+        #expect(frame.pixel(x: 270, y: 50).a == 255 && frame.pixel(x: 250, y: 30).a == 0 && frame.pixel(x: 250, y: 70).a == 0)
+        // 90…100 % moved by 18° (5 %): 342°…378°, through the top; ±10° from the top (x = 50 ∓ 6.9,
+        // y = 150 − 39.4) are on, 90° is off.
+        #expect(frame.pixel(x: 43, y: 111).a == 255 && frame.pixel(x: 57, y: 111).a == 255)
+        #expect(frame.pixel(x: 89, y: 150).a == 0)
+    }
+
     @Test func notLottieIsALocatedError() {
         #expect(throws: DocumentError.self) {
             try LottieImport.scene(Array(#"{"fr": 10, "ip": 0, "layers": []}"#.utf8), file: "x.json")
