@@ -54,6 +54,7 @@ public enum LottieImport {
         scene.background = .clear
         var importer = LottieImporter(root: root)
         importer.prefix = prefix
+        importer.frameRate = fr
         let time = TimeMap(scale: 1 / fr, offset: -ip / fr)
         var canvas = Layer(name: importer.unique(URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent))
         canvas.anchorPoint = .zero
@@ -72,6 +73,8 @@ struct LottieImporter {
     var nextSuffix: [String: Int] = [:]
     var items = 0
     var assets: [String: JSONNode] = [:]
+    /// The composition's frames per second (a time remap's seconds to frames).
+    var frameRate = 30.0
     /// Put before every name (`logo/Shape Layer 1`) when the animation is a layer of a scene.
     var prefix: String?
 
@@ -152,7 +155,6 @@ struct LottieImporter {
     ) -> Layer? {
         let p = "\(path)[\(i)]"
         if l["ef"]?.items?.isEmpty == false { warn(p, "effects are not supported and are ignored") }
-        if l["tm"] != nil { warn(p, "time remapping is not supported yet") }
         let start = l["st"]?.number ?? 0, stretch = l["sr"]?.number.flatMap { $0 > 0 ? $0 : nil } ?? 1
         // A layer's own keyframes are in its composition's frames (Bodymovin writes them so); its start
         // time and stretch move only what it holds (a precomp's layers).
@@ -170,9 +172,20 @@ struct LottieImporter {
             clip.anchorPoint = .zero
             clip.bounds = Rect(x: 0, y: 0, width: l["w"]?.number ?? 0, height: l["h"]?.number ?? 0)
             clip.masksToBounds = !(clip.bounds.isEmpty)
-            clip.sublayers = layers(
-                asset["layers"]?.items ?? [], path: "assets[\(id)].layers", time: local, frames: (-1e9, 1e9), depth: depth + 1
-            )
+            if let remap = Property(l["tm"]) {
+                // The content in its own seconds, then keyed at each of the layer's frames at the remapped time.
+                let content = layers(
+                    asset["layers"]?.items ?? [], path: "assets[\(id)].layers", time: TimeMap(scale: 1 / frameRate, offset: 0),
+                    frames: (-1e9, 1e9), depth: depth + 1)
+                let shown = TimeMap.everyFrame(
+                    from: max(l["ip"]?.number ?? frames.0, frames.0), to: min(l["op"]?.number ?? frames.1, frames.1))
+                let inner = shown.map { remap.value(at: $0).first ?? 0 }, outer = shown.map(own.seconds)
+                clip.sublayers = content.map { Self.remapped($0, inner: inner, outer: outer) }
+            } else {
+                clip.sublayers = layers(
+                    asset["layers"]?.items ?? [], path: "assets[\(id)].layers", time: local, frames: (-1e9, 1e9),
+                    depth: depth + 1)
+            }
             content = [clip]
         case 1:  // solid
             var solid = Layer(name: unique("\(name)/solid"), type: .shape)

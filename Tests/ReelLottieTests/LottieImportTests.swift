@@ -207,6 +207,28 @@ import Testing
         #expect(frame.pixel(x: 89, y: 150).a == 0)
     }
 
+    /// A time remap plays a precomp backwards: its 10 × 10 solid moves x 0 → 100 over the precomp's frames
+    /// 0…10 (linear, 10 fps); the remap runs 1 s → 0 s over the layer's frames 0…10. At frame 2 the
+    /// content is at 0.8 s, frame 8: x 80…90.
+    @Test func timeRemappingPlaysTheContentAtTheRemappedTime() throws {
+        let linear = #""o": {"x": [0], "y": [0]}, "i": {"x": [1], "y": [1]}"#
+        let file = """
+            {"v": "5.7.0", "fr": 10, "ip": 0, "op": 10, "w": 200, "h": 20,
+             "assets": [{"id": "a", "layers": [
+               {"ty": 1, "nm": "dot", "ind": 1, "ip": 0, "op": 10, "st": 0, "sw": 10, "sh": 10, "sc": "#ff0000",
+                "ks": {"a": {"a": 0, "k": [0, 0]}, "p": {"a": 1, "k": [{"t": 0, "s": [0, 0], \(linear)}, {"t": 10, "s": [100, 0]}]}}}]}],
+             "layers": [
+               {"ty": 0, "nm": "back", "ind": 1, "refId": "a", "w": 200, "h": 20, "ip": 0, "op": 10, "st": 0,
+                "ks": {"a": {"a": 0, "k": [0, 0]}, "p": {"a": 0, "k": [0, 0]}},
+                "tm": {"a": 1, "k": [{"t": 0, "s": [1], \(linear)}, {"t": 10, "s": [0]}]}}]}
+            """
+        let (scene, notes) = try LottieImport.scene(Array(file.utf8), file: "r.json")
+        #expect(notes.isEmpty, "\(notes)")
+        let frame = try SceneRenderer().frame(for: scene, at: 0.2)
+        #expect(frame.pixel(x: 85, y: 5) == (255, 0, 0, 255))
+        #expect(frame.pixel(x: 25, y: 5).a == 0 && frame.pixel(x: 75, y: 5).a == 0 && frame.pixel(x: 95, y: 5).a == 0)
+    }
+
     @Test func notLottieIsALocatedError() {
         #expect(throws: DocumentError.self) {
             try LottieImport.scene(Array(#"{"fr": 10, "ip": 0, "layers": []}"#.utf8), file: "x.json")
