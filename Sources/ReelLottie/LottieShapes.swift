@@ -148,7 +148,7 @@ extension LottieImporter {
             c.alpha *= min(max((opacity.value.first ?? 100) / 100, 0), 1)
             if kind == "fl" { layer.shape.fillColor = c } else { layer.shape.strokeColor = c }
         } else {
-            // A gradient: its first keyframe's ramp (animated ramps are not keyed yet).
+            // A gradient: its ramp, keyed at every frame when it moves.
             guard let g = gradient(item, path: path) else { return nil }
             let a = min(max((opacity.value.first ?? 100) / 100, 0), 1)
             if kind == "gf" {
@@ -157,6 +157,23 @@ extension LottieImporter {
             } else {
                 layer.shape.strokeGradient = g
                 layer.shape.strokeColor = Color(red: 1, green: 1, blue: 1, alpha: a)
+            }
+            // A keyed ramp: its colours and stops at every frame (the stop count is the file's `p`).
+            if let stops = Property(item["g"]?["k"]), stops.isAnimated, let count = item["g"]?["p"]?.integer {
+                let key = kind == "gf" ? "fillGradient" : "strokeGradient"
+                let fallback = (g.locations, g.colors)
+                func at(_ f: Double) -> (locations: [Double], colors: [Color]) {
+                    Self.ramp(stops.value(at: f), count: count) ?? fallback
+                }
+                if let a = Self.sampled(stops, time, { .colors(at($0).colors) }) {
+                    layer.addAnimation(.keyframe(a.with(keyPath: "\(key).colors")))
+                }
+                if let a = Self.sampled(stops, time, { .numbers(at($0).locations) }) {
+                    layer.addAnimation(.keyframe(a.with(keyPath: "\(key).locations")))
+                }
+            }
+            if ["s", "e", "h", "a"].contains(where: { Property(item[$0])?.isAnimated == true }) {
+                warn(path, "a gradient's moving start, end or highlight is drawn where it starts")
             }
         }
         return layer
@@ -226,18 +243,8 @@ extension LottieImporter {
     /// A gradient fill or stroke's ramp (colour stops, then alpha stops) and geometry.
     mutating func gradient(_ item: JSONNode, path: String) -> ShapeGradient? {
         guard let g = item["g"], let stops = Property(g["k"])?.value, let count = g["p"]?.integer,
-            count > 0, stops.count >= count * 4
+            let (locations, colors) = Self.ramp(stops, count: count)
         else { return nil }
-        var locations: [Double] = [], colors: [Color] = []
-        for k in 0..<count {
-            locations.append(stops[k * 4])
-            colors.append(Self.color(Array(stops[(k * 4 + 1)..<(k * 4 + 4)]), alpha: 1))
-        }
-        // Alpha stops (offset, alpha) after the colours: interpolated at each colour stop.
-        let alphas = stride(from: count * 4, to: stops.count - 1, by: 2).map { (stops[$0], stops[$0 + 1]) }
-        if !alphas.isEmpty {
-            for k in colors.indices { colors[k].alpha = Self.interpolate(alphas, at: locations[k]) }
-        }
         let s = Property(item["s"])?.value ?? [0, 0], e = Property(item["e"])?.value ?? [0, 0]
         let start = Point(x: s.first ?? 0, y: s.count > 1 ? s[1] : 0), end = Point(x: e.first ?? 0, y: e.count > 1 ? e[1] : 0)
         if item["t"]?.number == 2 {
@@ -253,6 +260,22 @@ extension LottieImporter {
             return ShapeGradient(kind: .radial(center: start, radius: radius), colors: colors, locations: locations)
         }
         return ShapeGradient(kind: .axial(start: start, end: end), colors: colors, locations: locations)
+    }
+
+    /// A gradient's `count` colour stops (offset, r, g, b), then its alpha stops (offset, alpha) as one
+    /// ramp: the alpha interpolated at each colour stop.
+    static func ramp(_ stops: [Double], count: Int) -> (locations: [Double], colors: [Color])? {
+        guard count > 0, stops.count >= count * 4 else { return nil }
+        var locations: [Double] = [], colors: [Color] = []
+        for k in 0..<count {
+            locations.append(stops[k * 4])
+            colors.append(Self.color(Array(stops[(k * 4 + 1)..<(k * 4 + 4)]), alpha: 1))
+        }
+        let alphas = stride(from: count * 4, to: stops.count - 1, by: 2).map { (stops[$0], stops[$0 + 1]) }
+        if !alphas.isEmpty {
+            for k in colors.indices { colors[k].alpha = Self.interpolate(alphas, at: locations[k]) }
+        }
+        return (locations, colors)
     }
 
     static func interpolate(_ stops: [(Double, Double)], at x: Double) -> Double {

@@ -57,6 +57,11 @@ public enum LayerKeyPath: String, Sendable, CaseIterable {
     case fontSize
     case foregroundColor
     case letterSpacing
+    /// An imported shape's gradient ramp (SVG and Lottie gradients; scenes have none to animate).
+    case fillGradientColors = "fillGradient.colors"
+    case fillGradientLocations = "fillGradient.locations"
+    case strokeGradientColors = "strokeGradient.colors"
+    case strokeGradientLocations = "strokeGradient.locations"
 
     public enum ValueType: String, Sendable {
         case number, point, size, rect, color, transform, path, colors, numbers, bool, string
@@ -74,9 +79,9 @@ public enum LayerKeyPath: String, Sendable, CaseIterable {
         case .instanceColor, .foregroundColor: return .color
         case .string: return .string
         case .fontSize, .letterSpacing: return .number
-        case .colors: return .colors
+        case .colors, .fillGradientColors, .strokeGradientColors: return .colors
         case .hidden: return .bool
-        case .locations: return .numbers
+        case .locations, .fillGradientLocations, .strokeGradientLocations: return .numbers
         case .zPosition, .transformScale, .transformScaleX, .transformScaleY, .transformScaleZ, .transformRotation,
             .transformRotationX,
             .transformRotationY, .transformRotationZ, .transformTranslationX, .transformTranslationY, .transformTranslationZ:
@@ -138,6 +143,10 @@ public enum LayerKeyPath: String, Sendable, CaseIterable {
         case .fontSize: return .number(values.text.fontSize)
         case .foregroundColor: return .color(values.text.foregroundColor)
         case .letterSpacing: return .number(values.text.letterSpacing)
+        case .fillGradientColors: return .colors(values.shape.fillGradient?.colors ?? [])
+        case .fillGradientLocations: return .numbers(values.shape.fillGradient?.locations ?? [])
+        case .strokeGradientColors: return .colors(values.shape.strokeGradient?.colors ?? [])
+        case .strokeGradientLocations: return .numbers(values.shape.strokeGradient?.locations ?? [])
         case .locations:
             let n = values.gradient.colors.count
             return .numbers(values.gradient.locations ?? (0..<n).map { n > 1 ? Double($0) / Double(n - 1) : 0 })
@@ -193,6 +202,15 @@ public enum LayerKeyPath: String, Sendable, CaseIterable {
         case (.fontSize, .number(let v)): values.text.fontSize = min(max(0, v), TextProperties.maximumFontSize)
         case (.foregroundColor, .color(let c)): values.text.foregroundColor = c
         case (.letterSpacing, .number(let v)): values.text.letterSpacing = v
+        // A ramp keeps its stop count: a value of another length is ignored.
+        case (.fillGradientColors, .colors(let c)) where c.count == values.shape.fillGradient?.colors.count:
+            values.shape.fillGradient?.colors = c
+        case (.fillGradientLocations, .numbers(let v)) where v.count == values.shape.fillGradient?.locations.count:
+            values.shape.fillGradient?.locations = v
+        case (.strokeGradientColors, .colors(let c)) where c.count == values.shape.strokeGradient?.colors.count:
+            values.shape.strokeGradient?.colors = c
+        case (.strokeGradientLocations, .numbers(let v)) where v.count == values.shape.strokeGradient?.locations.count:
+            values.shape.strokeGradient?.locations = v
         default: break
         }
     }

@@ -229,6 +229,26 @@ import Testing
         #expect(frame.pixel(x: 25, y: 5).a == 0 && frame.pixel(x: 75, y: 5).a == 0 && frame.pixel(x: 95, y: 5).a == 0)
     }
 
+    /// A gradient whose two stops turn from red to blue over frames 0…10 (linear) is half way, (128, 0,
+    /// 128) give or take a rounding, at frame 5.
+    @Test func aKeyedGradientRampMoves() throws {
+        let linear = #""o": {"x": [0], "y": [0]}, "i": {"x": [1], "y": [1]}"#
+        let file = """
+            {"v": "5.7.0", "fr": 10, "ip": 0, "op": 10, "w": 20, "h": 20, "layers": [
+              {"ty": 4, "nm": "s", "ind": 1, "ip": 0, "op": 10, "st": 0, "ks": {}, "shapes": [
+                {"ty": "rc", "p": {"a": 0, "k": [10, 10]}, "s": {"a": 0, "k": [20, 20]}, "r": {"a": 0, "k": 0}},
+                {"ty": "gf", "t": 1, "o": {"a": 0, "k": 100}, "s": {"a": 0, "k": [0, 0]}, "e": {"a": 0, "k": [20, 0]},
+                 "g": {"p": 2, "k": {"a": 1, "k": [{"t": 0, "s": [0, 1, 0, 0, 1, 1, 0, 0], \(linear)},
+                                                   {"t": 10, "s": [0, 0, 0, 1, 1, 0, 0, 1]}]}}}]}]}
+            """
+        let (scene, notes) = try LottieImport.scene(Array(file.utf8), file: "g.json")
+        #expect(notes.isEmpty, "\(notes)")
+        let start = try SceneRenderer().frame(for: scene, at: 0), half = try SceneRenderer().frame(for: scene, at: 0.5)
+        #expect(start.pixel(x: 10, y: 10) == (255, 0, 0, 255))
+        let p = half.pixel(x: 10, y: 10)
+        #expect(abs(Int(p.r) - 128) <= 1 && p.g == 0 && abs(Int(p.b) - 128) <= 1 && p.a == 255, "\(p)")
+    }
+
     @Test func notLottieIsALocatedError() {
         #expect(throws: DocumentError.self) {
             try LottieImport.scene(Array(#"{"fr": 10, "ip": 0, "layers": []}"#.utf8), file: "x.json")
