@@ -172,8 +172,17 @@ extension LottieImporter {
                     layer.addAnimation(.keyframe(a.with(keyPath: "\(key).locations")))
                 }
             }
-            if ["s", "e", "h", "a"].contains(where: { Property(item[$0])?.isAnimated == true }) {
-                warn(path, "a gradient's moving start, end or highlight is drawn where it starts")
+            if Self.gradientMoves(item) {
+                let key = kind == "gf" ? "fillGradient" : "strokeGradient"
+                var frames = Property([0])
+                frames.keyframes = Set(["s", "e"].flatMap { Property(item[$0])?.keyframes.map(\.frame) ?? [] }).sorted()
+                    .map { Keyframe(frame: $0, value: [$0]) }
+                if let a = Self.sampled(frames, time, { .transform(Transform3D(Self.gradientPlacement(item, at: $0))) }) {
+                    layer.addAnimation(.keyframe(a.with(keyPath: "\(key).transform")))
+                }
+            }
+            if ["h", "a"].contains(where: { Property(item[$0])?.isAnimated == true }) {
+                warn(path, "a gradient's moving highlight is drawn as it starts")
             }
         }
         return layer
@@ -245,6 +254,18 @@ extension LottieImporter {
         guard let g = item["g"], let stops = Property(g["k"])?.value, let count = g["p"]?.integer,
             let (locations, colors) = Self.ramp(stops, count: count)
         else { return nil }
+        if Self.gradientMoves(item) {
+            // Drawn as a unit gradient, start (0, 0) to end (1, 0), placed by a keyed transform.
+            let h = min(max((Property(item["h"])?.value.first ?? 0) / 100, -0.99), 0.99)
+            let angle = (Property(item["a"])?.value.first ?? 0) * .pi / 180
+            let kind: ShapeGradient.Kind =
+                item["t"]?.number != 2
+                ? .axial(start: .zero, end: Point(x: 1, y: 0))
+                : .focal(focus: Point(x: h * cos(angle), y: h * sin(angle)), focalRadius: 0, center: .zero, radius: 1)
+            return ShapeGradient(
+                kind: kind, colors: colors, locations: locations,
+                transform: Self.gradientPlacement(item, at: Self.firstFrame(item)))
+        }
         let s = Property(item["s"])?.value ?? [0, 0], e = Property(item["e"])?.value ?? [0, 0]
         let start = Point(x: s.first ?? 0, y: s.count > 1 ? s[1] : 0), end = Point(x: e.first ?? 0, y: e.count > 1 ? e[1] : 0)
         if item["t"]?.number == 2 {
@@ -260,6 +281,25 @@ extension LottieImporter {
             return ShapeGradient(kind: .radial(center: start, radius: radius), colors: colors, locations: locations)
         }
         return ShapeGradient(kind: .axial(start: start, end: end), colors: colors, locations: locations)
+    }
+
+    static func gradientMoves(_ item: JSONNode) -> Bool {
+        ["s", "e"].contains { Property(item[$0])?.isAnimated == true }
+    }
+
+    static func firstFrame(_ item: JSONNode) -> Double {
+        ["s", "e"].compactMap { Property(item[$0])?.keyframes.first?.frame }.min() ?? 0
+    }
+
+    /// The unit gradient's place at a frame: (0, 0) to the start, (1, 0) to the end, turned and scaled
+    /// alike in both directions (a radial gradient's radius is the start–end distance).
+    static func gradientPlacement(_ item: JSONNode, at f: Double) -> Transform2D {
+        let s = Property(item["s"])?.value(at: f) ?? [0, 0], e = Property(item["e"])?.value(at: f) ?? [0, 0]
+        let sx = s.first ?? 0, sy = s.count > 1 ? s[1] : 0
+        var dx = (e.first ?? 0) - sx, dy = (e.count > 1 ? e[1] : 0) - sy
+        // A start on its end would leave no space to draw in: keep a sliver.
+        if hypot(dx, dy) < 1e-6 { (dx, dy) = (1e-6, 0) }
+        return Transform2D(a: dx, b: dy, c: -dy, d: dx, tx: sx, ty: sy)
     }
 
     /// A gradient's `count` colour stops (offset, r, g, b), then its alpha stops (offset, alpha) as one

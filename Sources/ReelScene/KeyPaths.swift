@@ -62,6 +62,9 @@ public enum LayerKeyPath: String, Sendable, CaseIterable {
     case fillGradientLocations = "fillGradient.locations"
     case strokeGradientColors = "strokeGradient.colors"
     case strokeGradientLocations = "strokeGradient.locations"
+    /// Where the gradient's own space lies in the layer's (its start, end and radius, moved together).
+    case fillGradientTransform = "fillGradient.transform"
+    case strokeGradientTransform = "strokeGradient.transform"
 
     public enum ValueType: String, Sendable {
         case number, point, size, rect, color, transform, path, colors, numbers, bool, string
@@ -72,7 +75,7 @@ public enum LayerKeyPath: String, Sendable, CaseIterable {
         case .position, .anchorPoint, .shadowOffset, .startPoint, .endPoint: return .point
         case .bounds: return .rect
         case .boundsSize, .transformTranslation: return .size
-        case .transform, .sublayerTransform: return .transform
+        case .transform, .sublayerTransform, .fillGradientTransform, .strokeGradientTransform: return .transform
         case .path: return .path
         case .instanceCount, .instanceDelay: return .number
         case .instanceTransform: return .transform
@@ -143,6 +146,8 @@ public enum LayerKeyPath: String, Sendable, CaseIterable {
         case .fontSize: return .number(values.text.fontSize)
         case .foregroundColor: return .color(values.text.foregroundColor)
         case .letterSpacing: return .number(values.text.letterSpacing)
+        case .fillGradientTransform: return .transform(Transform3D(values.shape.fillGradient?.transform ?? .identity))
+        case .strokeGradientTransform: return .transform(Transform3D(values.shape.strokeGradient?.transform ?? .identity))
         case .fillGradientColors: return .colors(values.shape.fillGradient?.colors ?? [])
         case .fillGradientLocations: return .numbers(values.shape.fillGradient?.locations ?? [])
         case .strokeGradientColors: return .colors(values.shape.strokeGradient?.colors ?? [])
@@ -202,6 +207,8 @@ public enum LayerKeyPath: String, Sendable, CaseIterable {
         case (.fontSize, .number(let v)): values.text.fontSize = min(max(0, v), TextProperties.maximumFontSize)
         case (.foregroundColor, .color(let c)): values.text.foregroundColor = c
         case (.letterSpacing, .number(let v)): values.text.letterSpacing = v
+        case (.fillGradientTransform, .transform(let t)): values.shape.fillGradient?.transform = t.affine
+        case (.strokeGradientTransform, .transform(let t)): values.shape.strokeGradient?.transform = t.affine
         // A ramp keeps its stop count: a value of another length is ignored.
         case (.fillGradientColors, .colors(let c)) where c.count == values.shape.fillGradient?.colors.count:
             values.shape.fillGradient?.colors = c

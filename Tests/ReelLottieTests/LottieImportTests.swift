@@ -249,6 +249,26 @@ import Testing
         #expect(abs(Int(p.r) - 128) <= 1 && p.g == 0 && abs(Int(p.b) - 128) <= 1 && p.a == 255, "\(p)")
     }
 
+    /// A red-to-blue gradient whose end moves from (20, 0) to (0, 20) over frames 0…10 runs across at
+    /// frame 0 and down at frame 10: the top row is red there, the bottom row blue.
+    @Test func aGradientsMovingEndTurnsIt() throws {
+        let linear = #""o": {"x": [0], "y": [0]}, "i": {"x": [1], "y": [1]}"#
+        let file = """
+            {"v": "5.7.0", "fr": 10, "ip": 0, "op": 11, "w": 20, "h": 20, "layers": [
+              {"ty": 4, "nm": "s", "ind": 1, "ip": 0, "op": 11, "st": 0, "ks": {}, "shapes": [
+                {"ty": "rc", "p": {"a": 0, "k": [10, 10]}, "s": {"a": 0, "k": [20, 20]}, "r": {"a": 0, "k": 0}},
+                {"ty": "gf", "t": 1, "o": {"a": 0, "k": 100}, "s": {"a": 0, "k": [0, 0]},
+                 "e": {"a": 1, "k": [{"t": 0, "s": [20, 0], \(linear)}, {"t": 10, "s": [0, 20]}]},
+                 "g": {"p": 2, "k": {"a": 0, "k": [0, 1, 0, 0, 1, 0, 0, 1]}}}]}]}
+            """
+        let (scene, notes) = try LottieImport.scene(Array(file.utf8), file: "g.json")
+        #expect(notes.isEmpty, "\(notes)")
+        let start = try SceneRenderer().frame(for: scene, at: 0), end = try SceneRenderer().frame(for: scene, at: 1)
+        // Frame 0: left red, right blue; frame 10: top red, bottom blue (pixel centres 0.5 from the ends).
+        #expect(start.pixel(x: 0, y: 10).r > 240 && start.pixel(x: 19, y: 10).b > 240)
+        #expect(end.pixel(x: 10, y: 0).r > 240 && end.pixel(x: 10, y: 19).b > 240 && end.pixel(x: 0, y: 10).r < 140)
+    }
+
     @Test func notLottieIsALocatedError() {
         #expect(throws: DocumentError.self) {
             try LottieImport.scene(Array(#"{"fr": 10, "ip": 0, "layers": []}"#.utf8), file: "x.json")
