@@ -263,11 +263,15 @@ struct LottieImporter {
         if ks?["sk"].flatMap({ Property($0) }).map({ $0.isAnimated || $0.value.first != 0 }) == true {
             warn(path, "skew is not supported yet and is ignored")
         }
-        if anchor.isAnimated { warn(path, "an animated anchor point is not supported yet; its first value is used") }
-        // y scale, with the anchor: q ↦ (q − a)·Sy.
+        // y scale, with the anchor: q ↦ (q − a)·Sy; the anchor is the bounds' origin, keyed where it moves.
         var inner = Layer(name: unique("\(name)/scale.y"))
         let a = anchor.value
         inner.bounds = Rect(x: a.first ?? 0, y: a.count > 1 ? a[1] : 0, width: 0, height: 0)
+        if let anim = anchor.animation(
+            "bounds", time, { .rect(Rect(x: $0.first ?? 0, y: $0.count > 1 ? $0[1] : 0, width: 0, height: 0)) })
+        {
+            inner.addAnimation(anim)
+        }
         inner.anchorPoint = .zero
         // Masks are in the layer's own coordinates, where its content is.
         if let mask {

@@ -17,7 +17,8 @@ extension LottieImporter {
     /// The layers a list of shape items draws, bottom first. A trim path trims every path listed before
     /// it, in its group and in the groups before it (`inherited`: the enclosing groups' trims).
     mutating func shapeItems(
-        _ items: [JSONNode], path: String, time: TimeMap, name: String, depth: Int, inherited: Trim? = nil
+        _ items: [JSONNode], path: String, time: TimeMap, name: String, depth: Int, inherited: Trim? = nil,
+        inheritedRounding: [Property] = []
     ) -> [Layer] {
         guard depth < LottieLimits.maximumDepth else {
             warn(path, "groups nested more than \(LottieLimits.maximumDepth) deep are left out")
@@ -34,6 +35,11 @@ extension LottieImporter {
             trims += inherited ?? []
             return trims.isEmpty ? nil : trims
         }
+        // Rounded corners after an item round it, as trims trim it.
+        func rounding(after index: Int) -> [Property] {
+            items[(index + 1)...].filter { $0["ty"]?.string == "rd" && $0["hd"]?.number != 1 }.compactMap { Property($0["r"]) }
+                + inheritedRounding
+        }
         for (i, item) in items.enumerated().reversed() {
             let itemPath = "\(path)[\(i)]"
             guard count() else { break }
@@ -44,7 +50,7 @@ extension LottieImporter {
                 let transform = children.last { $0["ty"]?.string == "tr" }
                 let content = shapeItems(
                     children, path: "\(itemPath).it", time: time, name: "\(name)/\(item["nm"]?.string ?? "group \(i)")",
-                    depth: depth + 1, inherited: trim(after: i))
+                    depth: depth + 1, inherited: trim(after: i), inheritedRounding: rounding(after: i))
                 guard !content.isEmpty else { continue }
                 out.append(transformed(content, transform, path: itemPath, time: time, name: unique("\(name)/group")))
             case "fl", "st", "gf", "gs":
@@ -54,13 +60,15 @@ extension LottieImporter {
                 }
                 guard !geometry.isEmpty else { continue }
                 // Any trim after the geometry trims it, before or after this paint.
-                let trimmed = trim(after: geometry.map(\.offset).max() ?? i)
+                let last = geometry.map(\.offset).max() ?? i
                 if let layer = paint(
-                    item, geometry.map { ($0.element, "\(path)[\($0.offset)]") }, trimmed, path: itemPath, time: time, name: name)
+                    item, geometry.map { ($0.element, "\(path)[\($0.offset)]") }, trim(after: last),
+                    rounding: rounding(after: last),
+                    path: itemPath, time: time, name: name)
                 {
                     out.append(layer)
                 }
-            case "rc", "el", "sh", "tr", "tm": break
+            case "rc", "el", "sh", "tr", "tm", "rd": break
             case let other:
                 warn(itemPath, "the shape item \"\(other)\" (\(Self.shapeNames[other] ?? "unknown")) is not supported yet")
             }
@@ -75,27 +83,35 @@ extension LottieImporter {
 
     /// A fill or stroke of the geometry before it: one shape layer, its path keyed where it moves.
     mutating func paint(
-        _ item: JSONNode, _ geometry: [(JSONNode, String)], _ trim: Trim?, path: String,
+        _ item: JSONNode, _ geometry: [(JSONNode, String)], _ trim: Trim?, rounding: [Property] = [], path: String,
         time: TimeMap, name: String
     ) -> Layer? {
         let kind = item["ty"]?.string ?? ""
         if kind == "st" || kind == "gs", let trim, geometry.count > 1, !trim.contains(where: \.individually) {
             // Trimmed simultaneously: each shape keeps the same part of its own length.
             var group = Layer(name: unique("\(name)/trimmed"))
-            group.sublayers = geometry.compactMap { paint(item, [$0], trim, path: path, time: time, name: name) }
+            group.sublayers = geometry.compactMap {
+                paint(item, [$0], trim, rounding: rounding, path: path, time: time, name: name)
+            }
             return group
         }
         var layer = Layer(name: unique("\(name)/\(item["nm"]?.string ?? (item["ty"]?.string ?? "paint"))"), type: .shape)
         // Geometry: exact keyframes for one animated path; every frame for anything else that moves.
-        let frames = geometry.flatMap { Self.geometryFrames($0.0) }
-        layer.shape.path = Self.outline(geometry.map(\.0), at: frames.first ?? 0)
-        if geometry.count == 1, geometry[0].0["ty"]?.string == "sh", let shape = PathProperty(geometry[0].0["ks"]),
+        let frames = geometry.flatMap { Self.geometryFrames($0.0) } + rounding.flatMap { $0.keyframes.map(\.frame) }
+        func outline(at f: Double) -> Path {
+            rounding.reduce(Self.outline(geometry.map(\.0), at: f)) {
+                RoundCorners.rounded($0, radius: $1.value(at: f).first ?? 0)
+            }
+        }
+        layer.shape.path = outline(at: frames.first ?? 0)
+        if geometry.count == 1, rounding.isEmpty, geometry[0].0["ty"]?.string == "sh",
+            let shape = PathProperty(geometry[0].0["ks"]),
             shape.isAnimated
         {
             if let a = shape.animation(time) { layer.addAnimation(a) }
         } else if let first = frames.min(), let last = frames.max(), last > first {
             let keyed = TimeMap.everyFrame(from: first, to: last)
-            let values = keyed.map { AnimatableValue.path(Self.outline(geometry.map(\.0), at: $0)) }
+            let values = keyed.map { AnimatableValue.path(outline(at: $0)) }
             if let a = time.keyframed("path", frames: keyed, values: values) { layer.addAnimation(.keyframe(a)) }
         }
         let opacity = Property(item["o"]) ?? Property([100])

@@ -269,6 +269,50 @@ import Testing
         #expect(end.pixel(x: 10, y: 0).r > 240 && end.pixel(x: 10, y: 19).b > 240 && end.pixel(x: 0, y: 10).r < 140)
     }
 
+    /// An anchor point keyed from (0, 0) to (10, 0) over frames 0…10 (linear) pulls a 10 × 10 solid at
+    /// position (50, 50) left: at frame 5 it covers x 45…55.
+    @Test func aMovingAnchorPointMovesTheContent() throws {
+        let linear = #""o": {"x": [0], "y": [0]}, "i": {"x": [1], "y": [1]}"#
+        let file = """
+            {"v": "5.7.0", "fr": 10, "ip": 0, "op": 10, "w": 100, "h": 100, "layers": [
+              {"ty": 1, "nm": "dot", "ind": 1, "ip": 0, "op": 10, "st": 0, "sw": 10, "sh": 10, "sc": "#ff0000",
+               "ks": {"p": {"a": 0, "k": [50, 50]}, "a": {"a": 1, "k": [{"t": 0, "s": [0, 0], \(linear)}, {"t": 10, "s": [10, 0]}]}}}]}
+            """
+        let (scene, notes) = try LottieImport.scene(Array(file.utf8), file: "a.json")
+        #expect(notes.isEmpty, "\(notes)")
+        let frame = try SceneRenderer().frame(for: scene, at: 0.5)
+        #expect(frame.pixel(x: 45, y: 55).a == 255 && frame.pixel(x: 54, y: 55).a == 255)
+        #expect(frame.pixel(x: 44, y: 55).a == 0 && frame.pixel(x: 55, y: 55).a == 0)
+    }
+
+    /// Rounded corners of radius 10 on a 40 × 40 square path (10…50): each corner is cut back 10 along
+    /// both edges and joined by a cubic whose handles reach 0.5519 of the way to the old corner; its middle
+    /// is at (12.93, 12.93) near the top left, so pixel (11, 11) is empty and (14, 14) full.
+    @Test func roundedCornersRoundSharpCorners() throws {
+        let zero = "[[0, 0], [0, 0], [0, 0], [0, 0]]"
+        let file = """
+            {"v": "5.7.0", "fr": 10, "ip": 0, "op": 10, "w": 60, "h": 60, "layers": [
+              {"ty": 4, "nm": "s", "ind": 1, "ip": 0, "op": 10, "st": 0, "ks": {}, "shapes": [
+                {"ty": "sh", "ks": {"a": 0, "k": {"c": true, "v": [[10, 10], [50, 10], [50, 50], [10, 50]], "i": \(zero), "o": \(zero)}}},
+                {"ty": "rd", "r": {"a": 0, "k": 10}},
+                {"ty": "fl", "c": {"a": 0, "k": [0, 0, 0, 1]}, "o": {"a": 0, "k": 100}}]}]}
+            """
+        let (scene, notes) = try LottieImport.scene(Array(file.utf8), file: "r.json")
+        #expect(notes.isEmpty, "\(notes)")
+        let frame = try SceneRenderer().frame(for: scene, at: 0)
+        #expect(frame.pixel(x: 11, y: 11).a == 0 && frame.pixel(x: 48, y: 48).a == 0)
+        #expect(frame.pixel(x: 14, y: 14).a == 255 && frame.pixel(x: 30, y: 10).a == 255 && frame.pixel(x: 10, y: 30).a == 255)
+        // The top left corner's cubic, whichever way round the rectangle runs.
+        let handles = RoundCorners.rounded(Path(rect: Rect(x: 10, y: 10, width: 40, height: 40)), radius: 10).elements
+            .compactMap { e -> [Point]? in if case .cubic(let c1, let c2, _) = e { return [c1, c2] } else { return nil } }
+        func near(_ p: Point, _ x: Double, _ y: Double) -> Bool { abs(p.x - x) < 1e-9 && abs(p.y - y) < 1e-9 }
+        #expect(handles.count == 4)
+        #expect(
+            handles.contains {
+                near($0[0], 10, 14.481) && near($0[1], 14.481, 10) || near($0[0], 14.481, 10) && near($0[1], 10, 14.481)
+            })
+    }
+
     @Test func notLottieIsALocatedError() {
         #expect(throws: DocumentError.self) {
             try LottieImport.scene(Array(#"{"fr": 10, "ip": 0, "layers": []}"#.utf8), file: "x.json")
