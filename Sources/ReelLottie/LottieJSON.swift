@@ -60,6 +60,8 @@ public enum LottieLimits {
     public static let maximumDepth = 64
     /// Frames a property is sampled at when its keyframes do not map onto Core Animation's.
     public static let maximumSampledFrames = 100_000
+    /// Copies one repeater makes; every copy's layers also count toward `maximumItems`.
+    public static let maximumCopies = 1_000
 }
 
 extension LottieImport {

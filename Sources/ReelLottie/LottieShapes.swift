@@ -40,7 +40,16 @@ extension LottieImporter {
             items[(index + 1)...].filter { $0["ty"]?.string == "rd" && $0["hd"]?.number != 1 }.compactMap { Property($0["r"]) }
                 + inheritedRounding
         }
+        // A repeater copies what the items before it draw; the items after it are drawn below the copies.
+        let repeater = items.lastIndex { $0["ty"]?.string == "rp" && $0["hd"]?.number != 1 }
         for (i, item) in items.enumerated().reversed() {
+            if let repeater, i <= repeater {
+                let content = shapeItems(
+                    Array(items[..<repeater]), path: path, time: time, name: name, depth: depth + 1,
+                    inherited: trim(after: repeater), inheritedRounding: rounding(after: repeater))
+                out += repeated(content, item, path: "\(path)[\(repeater)]", time: time, name: name)
+                break
+            }
             let itemPath = "\(path)[\(i)]"
             guard count() else { break }
             if item["hd"]?.number == 1 { continue }
@@ -61,14 +70,16 @@ extension LottieImporter {
                 guard !geometry.isEmpty else { continue }
                 // Any trim after the geometry trims it, before or after this paint.
                 let last = geometry.map(\.offset).max() ?? i
+                // Merge paths between the shapes and the paint: how the paint combines them (1 merges as is).
+                let merge = items[..<i].last { $0["ty"]?.string == "mm" && $0["hd"]?.number != 1 }?["mm"]?.integer
                 if let layer = paint(
                     item, geometry.map { ($0.element, "\(path)[\($0.offset)]") }, trim(after: last),
-                    rounding: rounding(after: last),
+                    rounding: rounding(after: last), merge: merge,
                     path: itemPath, time: time, name: name)
                 {
                     out.append(layer)
                 }
-            case "rc", "el", "sh", "tr", "tm", "rd": break
+            case "rc", "el", "sh", "tr", "tm", "rd", "rp", "mm": break
             case let other:
                 warn(itemPath, "the shape item \"\(other)\" (\(Self.shapeNames[other] ?? "unknown")) is not supported yet")
             }
@@ -83,41 +94,58 @@ extension LottieImporter {
 
     /// A fill or stroke of the geometry before it: one shape layer, its path keyed where it moves.
     mutating func paint(
-        _ item: JSONNode, _ geometry: [(JSONNode, String)], _ trim: Trim?, rounding: [Property] = [], path: String,
-        time: TimeMap, name: String
+        _ item: JSONNode, _ geometry: [(JSONNode, String)], _ trim: Trim?, rounding: [Property] = [], merge: Int? = nil,
+        path: String, time: TimeMap, name: String
     ) -> Layer? {
         let kind = item["ty"]?.string ?? ""
         if kind == "st" || kind == "gs", let trim, geometry.count > 1, !trim.contains(where: \.individually) {
             // Trimmed simultaneously: each shape keeps the same part of its own length.
             var group = Layer(name: unique("\(name)/trimmed"))
             group.sublayers = geometry.compactMap {
-                paint(item, [$0], trim, rounding: rounding, path: path, time: time, name: name)
+                paint(item, [$0], trim, rounding: rounding, merge: merge, path: path, time: time, name: name)
             }
             return group
         }
         var layer = Layer(name: unique("\(name)/\(item["nm"]?.string ?? (item["ty"]?.string ?? "paint"))"), type: .shape)
         // Geometry: exact keyframes for one animated path; every frame for anything else that moves.
-        let frames = geometry.flatMap { Self.geometryFrames($0.0) } + rounding.flatMap { $0.keyframes.map(\.frame) }
-        func outline(at f: Double) -> Path {
-            rounding.reduce(Self.outline(geometry.map(\.0), at: f)) {
-                RoundCorners.rounded($0, radius: $1.value(at: f).first ?? 0)
+        func shaped(_ target: inout Layer, _ geometry: [(JSONNode, String)]) {
+            let frames = geometry.flatMap { Self.geometryFrames($0.0) } + rounding.flatMap { $0.keyframes.map(\.frame) }
+            func outline(at f: Double) -> Path {
+                rounding.reduce(Self.outline(geometry.map(\.0), at: f)) {
+                    RoundCorners.rounded($0, radius: $1.value(at: f).first ?? 0)
+                }
+            }
+            target.shape.path = outline(at: frames.first ?? 0)
+            if geometry.count == 1, rounding.isEmpty, geometry[0].0["ty"]?.string == "sh",
+                let shape = PathProperty(geometry[0].0["ks"]),
+                shape.isAnimated
+            {
+                if let a = shape.animation(time) { target.addAnimation(a) }
+            } else if let first = frames.min(), let last = frames.max(), last > first {
+                let keyed = TimeMap.everyFrame(from: first, to: last)
+                let values = keyed.map { AnimatableValue.path(outline(at: $0)) }
+                if let a = time.keyframed("path", frames: keyed, values: values) { target.addAnimation(.keyframe(a)) }
             }
         }
-        layer.shape.path = outline(at: frames.first ?? 0)
-        if geometry.count == 1, rounding.isEmpty, geometry[0].0["ty"]?.string == "sh",
-            let shape = PathProperty(geometry[0].0["ks"]),
-            shape.isAnimated
-        {
-            if let a = shape.animation(time) { layer.addAnimation(a) }
-        } else if let first = frames.min(), let last = frames.max(), last > first {
-            let keyed = TimeMap.everyFrame(from: first, to: last)
-            let values = keyed.map { AnimatableValue.path(outline(at: $0)) }
-            if let a = time.keyframed("path", frames: keyed, values: values) { layer.addAnimation(.keyframe(a)) }
+        let fills = kind == "fl" || kind == "gf"
+        if fills, merge == 3 || merge == 4, geometry.count > 1 {
+            // Merged by subtracting from or intersecting with the first path: the first path filled, masked
+            // by the others (inverted to subtract).
+            shaped(&layer, [geometry[0]])
+            var others = Layer(name: unique("\(name)/merged"), type: .shape)
+            shaped(&others, Array(geometry.dropFirst()))
+            others.shape.fillColor = .black
+            layer.mask = others
+            layer.maskMode = merge == 3 ? .alphaInverted : .alpha
+        } else {
+            shaped(&layer, geometry)
         }
+        if !fills, let merge, merge > 1 { warn(path, "merge paths (mode \(merge)) before a stroke strokes each path as it is") }
         let opacity = Property(item["o"]) ?? Property([100])
         switch kind {
         case "fl", "gf":
-            layer.shape.fillRule = item["r"]?.number == 2 ? .evenOdd : .nonZero
+            // Merge mode 5 keeps what an odd number of the paths cover.
+            layer.shape.fillRule = item["r"]?.number == 2 || merge == 5 ? .evenOdd : .nonZero
             layer.shape.strokeColor = nil
         default:
             layer.shape.fillColor = nil

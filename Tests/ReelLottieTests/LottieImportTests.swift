@@ -313,6 +313,48 @@ import Testing
             })
     }
 
+    /// A repeater of 3 copies moved 20 apart, fading from 100 % to 50 %: the 10 × 10 square at x 5…15
+    /// again at 25…35 (75 %) and 45…55 (50 %), and nothing further. A copy turned 90° about the anchor
+    /// (10, 0) takes (20, 0) to (10, 10).
+    @Test func aRepeaterCopiesWhatIsBeforeIt() throws {
+        let file = """
+            {"v": "5.7.0", "fr": 10, "ip": 0, "op": 10, "w": 80, "h": 20, "layers": [
+              {"ty": 4, "nm": "s", "ind": 1, "ip": 0, "op": 10, "st": 0, "ks": {}, "shapes": [
+                {"ty": "rc", "p": {"a": 0, "k": [10, 10]}, "s": {"a": 0, "k": [10, 10]}, "r": {"a": 0, "k": 0}},
+                {"ty": "fl", "c": {"a": 0, "k": [1, 0, 0, 1]}, "o": {"a": 0, "k": 100}},
+                {"ty": "rp", "c": {"a": 0, "k": 3}, "o": {"a": 0, "k": 0}, "m": 1,
+                 "tr": {"p": {"a": 0, "k": [20, 0]}, "a": {"a": 0, "k": [0, 0]}, "s": {"a": 0, "k": [100, 100]},
+                        "r": {"a": 0, "k": 0}, "so": {"a": 0, "k": 100}, "eo": {"a": 0, "k": 50}}}]}]}
+            """
+        let (scene, notes) = try LottieImport.scene(Array(file.utf8), file: "p.json")
+        #expect(notes.isEmpty, "\(notes)")
+        let frame = try SceneRenderer().frame(for: scene, at: 0)
+        #expect(frame.pixel(x: 10, y: 10) == (255, 0, 0, 255))
+        #expect(abs(Int(frame.pixel(x: 30, y: 10).a) - 191) <= 1 && abs(Int(frame.pixel(x: 50, y: 10).a) - 128) <= 1)
+        #expect(frame.pixel(x: 20, y: 10).a == 0 && frame.pixel(x: 70, y: 10).a == 0)
+        let tr = try JSONParser.parse(Array(#"{"a": {"a": 0, "k": [10, 0]}, "r": {"a": 0, "k": 90}}"#.utf8))
+        let moved = LottieImporter.copyPlacement(tr, copy: 1, offset: 0, at: 0).apply(Point(x: 20, y: 0))
+        #expect(abs(moved.x - 10) < 1e-9 && abs(moved.y - 10) < 1e-9)
+    }
+
+    /// Merge paths: a 40 × 40 square less (mode 3) or intersected with (mode 4) a 20 × 20 one in its middle.
+    @Test func mergePathsSubtractAndIntersect() throws {
+        func file(_ mode: Int) -> String {
+            """
+            {"v": "5.7.0", "fr": 10, "ip": 0, "op": 10, "w": 40, "h": 40, "layers": [
+              {"ty": 4, "nm": "s", "ind": 1, "ip": 0, "op": 10, "st": 0, "ks": {}, "shapes": [
+                {"ty": "rc", "p": {"a": 0, "k": [20, 20]}, "s": {"a": 0, "k": [40, 40]}, "r": {"a": 0, "k": 0}},
+                {"ty": "rc", "p": {"a": 0, "k": [20, 20]}, "s": {"a": 0, "k": [20, 20]}, "r": {"a": 0, "k": 0}},
+                {"ty": "mm", "mm": \(mode)},
+                {"ty": "fl", "c": {"a": 0, "k": [0, 0, 0, 1]}, "o": {"a": 0, "k": 100}}]}]}
+            """
+        }
+        let subtracted = try SceneRenderer().frame(for: try LottieImport.scene(Array(file(3).utf8), file: "m.json").0, at: 0)
+        #expect(subtracted.pixel(x: 5, y: 5).a == 255 && subtracted.pixel(x: 20, y: 20).a == 0)
+        let intersected = try SceneRenderer().frame(for: try LottieImport.scene(Array(file(4).utf8), file: "m.json").0, at: 0)
+        #expect(intersected.pixel(x: 5, y: 5).a == 0 && intersected.pixel(x: 20, y: 20).a == 255)
+    }
+
     @Test func notLottieIsALocatedError() {
         #expect(throws: DocumentError.self) {
             try LottieImport.scene(Array(#"{"fr": 10, "ip": 0, "layers": []}"#.utf8), file: "x.json")
