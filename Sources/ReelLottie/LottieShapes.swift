@@ -79,7 +79,7 @@ extension LottieImporter {
                 {
                     out.append(layer)
                 }
-            case "rc", "el", "sh", "tr", "tm", "rd", "rp", "mm": break
+            case "rc", "el", "sh", "sr", "tr", "tm", "rd", "rp", "mm": break
             case let other:
                 warn(itemPath, "the shape item \"\(other)\" (\(Self.shapeNames[other] ?? "unknown")) is not supported yet")
             }
