@@ -205,7 +205,7 @@ struct LottieImporter {
         case 3: break  // null: a transform for its children
         case 4:
             content = shapeItems(l["shapes"]?.items ?? [], path: "\(p).shapes", time: own, name: name, depth: 0)
-        case 5: warn(p, "text layers are not supported yet")
+        case 5: content = textLayers(l, path: p, time: own, name: name)
         default: warn(p, "a layer of type \(l["ty"]?.integer.map(String.init) ?? "?") is not supported")
         }
         if l["ty"]?.integer == 3 { return nil }

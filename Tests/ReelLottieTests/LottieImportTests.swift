@@ -355,6 +355,35 @@ import Testing
         #expect(intersected.pixel(x: 5, y: 5).a == 0 && intersected.pixel(x: 20, y: 20).a == 255)
     }
 
+    /// A text layer's document: one text layer a line, line k's baseline k line heights (30) down, in
+    /// the font the file's list names (then its family and style, then common fonts), 20 points, red,
+    /// tracking 50/1000 em = 1 point; a second document switches the string at frame 5 (its
+    /// justification stays the first document's: alignment does not animate).
+    @Test func textLayersDrawTheirDocuments() throws {
+        let file = """
+            {"v": "5.7.0", "fr": 10, "ip": 0, "op": 10, "w": 200, "h": 100,
+             "fonts": {"list": [{"fName": "NotoSans-Bold", "fFamily": "Noto Sans", "fStyle": "Bold"}]},
+             "layers": [
+              {"ty": 5, "nm": "title", "ind": 1, "ip": 0, "op": 10, "st": 0, "ks": {"p": {"a": 0, "k": [10, 40]}},
+               "t": {"d": {"k": [
+                 {"t": 0, "s": {"t": "Hi\\rYo", "f": "NotoSans-Bold", "s": 20, "lh": 30, "j": 0, "tr": 50, "fc": [1, 0, 0]}},
+                 {"t": 5, "s": {"t": "Ok\\rGo", "f": "NotoSans-Bold", "s": 20, "lh": 30, "j": 2, "tr": 50, "fc": [1, 0, 0]}}]}}}]}
+            """
+        let (scene, notes) = try LottieImport.scene(Array(file.utf8), file: "t.json")
+        #expect(notes.isEmpty, "\(notes)")
+        let texts = scene.layers.flatMap { $0.flattened() }.map(\.layer).filter { $0.type == .text }
+        #expect(texts.map(\.text.string) == ["Hi", "Yo"])
+        #expect(texts.map(\.position.y) == [0, 30] && texts.allSatisfy { $0.text.firstBaselineAtTop })
+        #expect(
+            texts.allSatisfy {
+                $0.text.fontSize == 20 && $0.text.letterSpacing == 1
+                    && $0.text.foregroundColor == Color(red: 1, green: 0, blue: 0)
+            })
+        #expect(texts[0].text.font.hasPrefix("NotoSans-Bold, Noto Sans Bold, Noto Sans"))
+        let later = scene.sample(at: 0.5).layers
+        #expect(later.find("title/line 0")?.text.string == "Ok" && later.find("title/line 1")?.text.string == "Go")
+    }
+
     @Test func notLottieIsALocatedError() {
         #expect(throws: DocumentError.self) {
             try LottieImport.scene(Array(#"{"fr": 10, "ip": 0, "layers": []}"#.utf8), file: "x.json")
