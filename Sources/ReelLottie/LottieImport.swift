@@ -129,9 +129,11 @@ struct LottieImporter {
                 // A track matte: the layer above it (drawn only as the matte), masking this one in the
                 // composition's space; alpha, inverted alpha, luma, inverted luma.
                 let modes: [Int: MaskMode] = [1: .alpha, 2: .alphaInverted, 3: .luminance, 4: .luminanceInverted]
-                if i > 0, let mode = modes[tt],
+                // The matte is the layer `tp` names (Lottie 5.12 on), else the one just above.
+                let source = l["tp"]?.integer.flatMap { tp in list.firstIndex { $0["ind"]?.integer == tp } } ?? (i - 1)
+                if source >= 0, let mode = modes[tt],
                     let matte = layer(
-                        list[i - 1], index: i - 1, path: path, time: time, frames: frames, depth: depth, byIndex: byIndex)
+                        list[source], index: source, path: path, time: time, frames: frames, depth: depth, byIndex: byIndex)
                 {
                     var matted = Layer(name: unique("\(converted.name)/matted"))
                     matted.sublayers = [converted]
@@ -210,14 +212,16 @@ struct LottieImporter {
         }
         if l["ty"]?.integer == 3 { return nil }
         let mask = masks(l["masksProperties"]?.items ?? [], path: "\(p).masksProperties", time: own, name: name)
-        var layer = transformed(content, l["ks"], path: "\(p).ks", time: own, name: unique(name), opacity: true, mask: mask)
+        var layer = transformed(
+            content, l["ks"], path: "\(p).ks", time: own, name: unique(name), opacity: true, mask: mask,
+            autoOrient: l["ao"]?.number == 1)
         // Parents' transforms (not their opacity) around it, nearest innermost.
         var parent = l["parent"]?.integer
         var seen = Set<Int>()
         while let ind = parent, let pl = byIndex[ind], seen.insert(ind).inserted, seen.count < 64 {
             layer = transformed(
                 [layer], pl["ks"], path: "\(path)[parent \(ind)].ks", time: time,
-                name: unique("\(layer.name)/parent"), opacity: false)
+                name: unique("\(layer.name)/parent"), opacity: false, autoOrient: pl["ao"]?.number == 1)
             parent = pl["parent"]?.integer
         }
         // Shown from its in point to its out point (frames of the composition).
@@ -254,7 +258,7 @@ struct LottieImporter {
     /// origin), exactly, whatever the signs.
     mutating func transformed(
         _ content: [Layer], _ ks: JSONNode?, path: String, time: TimeMap, name: String, opacity: Bool = true,
-        mask: Layer? = nil
+        mask: Layer? = nil, autoOrient: Bool = false
     ) -> Layer {
         let anchor = Property(ks?["a"]) ?? Property([0, 0])
         let scale = Property(ks?["s"]) ?? Property([100, 100])
@@ -300,7 +304,31 @@ struct LottieImporter {
         var outer = Layer(name: name)
         outer.sublayers = [middle]
         outer.transform = .rotation((rotation.value.first ?? 0) * .pi / 180, 0, 0, 1)
-        if let anim = rotation.animation("transform.rotation.z", time, { .number(($0.first ?? 0) * .pi / 180) }) {
+        let split = ks?["p"]?["s"]?.number == 1
+        let position = split ? nil : (Property(ks?["p"]) ?? Property([0, 0]))
+        let px = split ? Property(ks?["p"]?["x"]) ?? Property([0]) : nil,
+            py = split ? Property(ks?["p"]?["y"]) ?? Property([0]) : nil
+        let moves = [position, px, py].compactMap { $0 }.filter(\.isAnimated)
+        if autoOrient, !moves.isEmpty {
+            // Auto-orient: turned along its motion's direction as well, keyed at every frame.
+            func at(_ f: Double) -> Point {
+                if let position {
+                    let v = position.value(at: f)
+                    return Point(x: v.first ?? 0, y: v.count > 1 ? v[1] : 0)
+                }
+                return Point(x: px?.value(at: f).first ?? 0, y: py?.value(at: f).first ?? 0)
+            }
+            let frames = (moves + [rotation]).flatMap { $0.keyframes.map(\.frame) }
+            let keyed = TimeMap.everyFrame(from: frames.min() ?? 0, to: frames.max() ?? 0)
+            var heading = 0.0
+            let angles = keyed.map { f -> AnimatableValue in
+                let a = at(f - 0.01), b = at(f + 0.01)
+                if a != b { heading = atan2(b.y - a.y, b.x - a.x) }
+                return .number((rotation.value(at: f).first ?? 0) * .pi / 180 + heading)
+            }
+            outer.transform = .identity
+            if let a = time.keyframed("transform.rotation.z", frames: keyed, values: angles) { outer.addAnimation(.keyframe(a)) }
+        } else if let anim = rotation.animation("transform.rotation.z", time, { .number(($0.first ?? 0) * .pi / 180) }) {
             outer.addAnimation(anim)
         }
         if let p = ks?["p"], p["s"]?.number == 1 {

@@ -384,6 +384,29 @@ import Testing
         #expect(later.find("title/line 0")?.text.string == "Ok" && later.find("title/line 1")?.text.string == "Go")
     }
 
+    /// Auto-orient turns a layer along its motion: a 20 × 4 bar (anchor at its middle) moving straight
+    /// down is drawn upright, x 48…52, y 40…60 at (50, 50). A track matte named by `tp` is the layer
+    /// with that index, wherever it is listed.
+    @Test func autoOrientAndMatteParents() throws {
+        let linear = #""o": {"x": [0], "y": [0]}, "i": {"x": [1], "y": [1]}"#
+        let file = """
+            {"v": "5.7.0", "fr": 10, "ip": 0, "op": 10, "w": 100, "h": 100, "layers": [
+              {"ty": 1, "nm": "matte", "ind": 7, "td": 1, "ip": 0, "op": 10, "st": 0, "sw": 50, "sh": 100, "sc": "#000000",
+               "ks": {"a": {"a": 0, "k": [0, 0]}, "p": {"a": 0, "k": [0, 0]}}},
+              {"ty": 1, "nm": "other", "ind": 8, "ip": 0, "op": 10, "st": 0, "sw": 1, "sh": 1, "sc": "#00ff00",
+               "ks": {"a": {"a": 0, "k": [0, 0]}, "p": {"a": 0, "k": [99, 99]}}},
+              {"ty": 1, "nm": "bar", "ind": 9, "ao": 1, "tt": 1, "tp": 7, "ip": 0, "op": 10, "st": 0, "sw": 20, "sh": 4, "sc": "#ff0000",
+               "ks": {"a": {"a": 0, "k": [10, 2]}, "p": {"a": 1, "k": [{"t": 0, "s": [50, 0], \(linear)}, {"t": 10, "s": [50, 100]}]}}}]}
+            """
+        let (scene, notes) = try LottieImport.scene(Array(file.utf8), file: "o.json")
+        #expect(notes.isEmpty, "\(notes)")
+        let frame = try SceneRenderer().frame(for: scene, at: 0.5)
+        // The matte keeps x < 50: the bar's left half, x 48…50.
+        #expect(frame.pixel(x: 48, y: 42) == (255, 0, 0, 255) && frame.pixel(x: 49, y: 57) == (255, 0, 0, 255))
+        #expect(frame.pixel(x: 42, y: 50).a == 0 && frame.pixel(x: 51, y: 50).a == 0)
+        #expect(frame.pixel(x: 99, y: 99) == (0, 255, 0, 255))
+    }
+
     @Test func notLottieIsALocatedError() {
         #expect(throws: DocumentError.self) {
             try LottieImport.scene(Array(#"{"fr": 10, "ip": 0, "layers": []}"#.utf8), file: "x.json")
