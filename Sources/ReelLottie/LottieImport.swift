@@ -246,6 +246,16 @@ struct LottieImporter {
         return layer
     }
 
+    /// After Effects' skew: `degrees` of shear along the direction `axis` degrees from the x axis
+    /// (turned to the axis, sheared, turned back, as lottie-web composes it: a positive skew along the x
+    /// axis moves points left in proportion to how far down they are, so the top leans right).
+    static func skew(_ degrees: Double, axis: Double) -> Transform2D {
+        let angle = axis * .pi / 180, t = tan(-min(max(degrees, -85), 85) * .pi / 180)
+        let turn = Transform2D(a: cos(angle), b: sin(angle), c: -sin(angle), d: cos(angle), tx: 0, ty: 0)
+        let back = Transform2D(a: cos(angle), b: -sin(angle), c: sin(angle), d: cos(angle), tx: 0, ty: 0)
+        return turn.concatenating(Transform2D(a: 1, b: 0, c: t, d: 1, tx: 0, ty: 0)).concatenating(back)
+    }
+
     static func hexColor(_ s: String) -> Color {
         let hex = s.hasPrefix("#") ? String(s.dropFirst()) : s
         guard hex.count == 6, let v = UInt32(hex, radix: 16) else { return .black }
@@ -264,9 +274,6 @@ struct LottieImporter {
         let scale = Property(ks?["s"]) ?? Property([100, 100])
         let rotation = Property(ks?["r"]) ?? Property(ks?["rz"]) ?? Property([0])
         let alpha = Property(ks?["o"]) ?? Property([100])
-        if ks?["sk"].flatMap({ Property($0) }).map({ $0.isAnimated || $0.value.first != 0 }) == true {
-            warn(path, "skew is not supported yet and is ignored")
-        }
         // y scale, with the anchor: q ↦ (q − a)·Sy; the anchor is the bounds' origin, keyed where it moves.
         var inner = Layer(name: unique("\(name)/scale.y"))
         let a = anchor.value
@@ -303,6 +310,28 @@ struct LottieImporter {
         middle.sublayers = [inner]
         var outer = Layer(name: name)
         outer.sublayers = [middle]
+        // Skew (between scale and rotation), a layer of its own where there is any.
+        let skew = Property(ks?["sk"]) ?? Property([0]), axis = Property(ks?["sa"]) ?? Property([0])
+        if skew.isAnimated || skew.value.first != 0 {
+            var sheared = Layer(name: unique("\(name)/skew"))
+            sheared.sublayers = [middle]
+            func at(_ f: Double) -> Transform3D {
+                Transform3D(Self.skew(skew.value(at: f).first ?? 0, axis: axis.value(at: f).first ?? 0))
+            }
+            let moving = [skew, axis].filter(\.isAnimated)
+            if moving.isEmpty {
+                sheared.transform = at(0)
+            } else {
+                var all = Property([0])
+                all.keyframes = Set(moving.flatMap { $0.keyframes.map(\.frame) }).sorted().map {
+                    Keyframe(frame: $0, value: [$0])
+                }
+                if let a = Self.sampled(all, time, { .transform(at($0)) }) {
+                    sheared.addAnimation(.keyframe(a.with(keyPath: "transform")))
+                }
+            }
+            outer.sublayers = [sheared]
+        }
         outer.transform = .rotation((rotation.value.first ?? 0) * .pi / 180, 0, 0, 1)
         let split = ks?["p"]?["s"]?.number == 1
         let position = split ? nil : (Property(ks?["p"]) ?? Property([0, 0]))

@@ -494,6 +494,9 @@ extension LottieImporter {
         let rotation = Transform2D(a: cos(r), b: sin(r), c: -sin(r), d: cos(r), tx: 0, ty: 0)
         return Transform2D.translation(x: -(a.first ?? 0), y: -(a.count > 1 ? a[1] : 0))
             .concatenating(.scale(x: (s.first ?? 100) / 100, y: (s.count > 1 ? s[1] : 100) / 100))
+            .concatenating(
+                Self.skew(Property(tr["sk"])?.value(at: frame).first ?? 0, axis: Property(tr["sa"])?.value(at: frame).first ?? 0)
+            )
             .concatenating(rotation)
             .concatenating(.translation(x: p.first ?? 0, y: p.count > 1 ? p[1] : 0))
     }

@@ -407,6 +407,25 @@ import Testing
         #expect(frame.pixel(x: 99, y: 99) == (0, 255, 0, 255))
     }
 
+    /// Skew 45° along the x axis: (x, y) ↦ (x − y, y), between scale and rotation. A 20 × 20 solid at
+    /// (50, 20) skewed so: its bottom row (y 39) spans x 31…51, its top row x 50…70.
+    @Test func skewShearsBetweenScaleAndRotation() throws {
+        let m = LottieImporter.skew(45, axis: 0)
+        #expect(abs(m.apply(Point(x: 0, y: 10)).x + 10) < 1e-9 && abs(m.apply(Point(x: 10, y: 0)).x - 10) < 1e-9)
+        let turned = LottieImporter.skew(45, axis: 90).apply(Point(x: 10, y: 0))
+        #expect(abs(turned.x - 10) < 1e-9 && abs(turned.y - 10) < 1e-9, "\(turned)")
+        let file = """
+            {"v": "5.7.0", "fr": 10, "ip": 0, "op": 10, "w": 100, "h": 60, "layers": [
+              {"ty": 1, "nm": "s", "ind": 1, "ip": 0, "op": 10, "st": 0, "sw": 20, "sh": 20, "sc": "#000000",
+               "ks": {"a": {"a": 0, "k": [0, 0]}, "p": {"a": 0, "k": [50, 20]}, "sk": {"a": 0, "k": 45}, "sa": {"a": 0, "k": 0}}}]}
+            """
+        let (scene, notes) = try LottieImport.scene(Array(file.utf8), file: "k.json")
+        #expect(notes.isEmpty, "\(notes)")
+        let frame = try SceneRenderer().frame(for: scene, at: 0)
+        #expect(frame.pixel(x: 33, y: 39).a > 200 && frame.pixel(x: 29, y: 39).a == 0 && frame.pixel(x: 53, y: 39).a == 0)
+        #expect(frame.pixel(x: 67, y: 20).a == 255 && frame.pixel(x: 48, y: 20).a == 0)
+    }
+
     @Test func notLottieIsALocatedError() {
         #expect(throws: DocumentError.self) {
             try LottieImport.scene(Array(#"{"fr": 10, "ip": 0, "layers": []}"#.utf8), file: "x.json")
