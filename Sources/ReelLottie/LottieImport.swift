@@ -156,7 +156,6 @@ struct LottieImporter {
         byIndex: [Int: JSONNode]
     ) -> Layer? {
         let p = "\(path)[\(i)]"
-        if l["ef"]?.items?.isEmpty == false { warn(p, "effects are not supported and are ignored") }
         let start = l["st"]?.number ?? 0, stretch = l["sr"]?.number.flatMap { $0 > 0 ? $0 : nil } ?? 1
         // A layer's own keyframes are in its composition's frames (Bodymovin writes them so); its start
         // time and stretch move only what it holds (a precomp's layers).
@@ -211,6 +210,7 @@ struct LottieImporter {
         default: warn(p, "a layer of type \(l["ty"]?.integer.map(String.init) ?? "?") is not supported")
         }
         if l["ty"]?.integer == 3 { return nil }
+        if let list = l["ef"]?.items, !list.isEmpty { content = effects(list, content, path: p, time: own, name: name) }
         let mask = masks(l["masksProperties"]?.items ?? [], path: "\(p).masksProperties", time: own, name: name)
         var layer = transformed(
             content, l["ks"], path: "\(p).ks", time: own, name: unique(name), opacity: true, mask: mask,

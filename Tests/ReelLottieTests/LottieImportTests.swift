@@ -426,6 +426,24 @@ import Testing
         #expect(frame.pixel(x: 67, y: 20).a == 255 && frame.pixel(x: 48, y: 20).a == 0)
     }
 
+    /// A Drop Shadow effect is the layer's shadow: black, opacity 255 of 255, direction 180° (down),
+    /// distance 10, no softness, under a 10 × 10 red solid at (10, 10): black at y 20…30.
+    @Test func aDropShadowEffectIsTheLayersShadow() throws {
+        func param(_ v: String) -> String { #"{"ty": 0, "v": {"a": 0, "k": \#(v)}}"# }
+        let file = """
+            {"v": "5.7.0", "fr": 10, "ip": 0, "op": 10, "w": 40, "h": 40, "layers": [
+              {"ty": 1, "nm": "s", "ind": 1, "ip": 0, "op": 10, "st": 0, "sw": 10, "sh": 10, "sc": "#ff0000",
+               "ks": {"a": {"a": 0, "k": [0, 0]}, "p": {"a": 0, "k": [10, 10]}},
+               "ef": [{"ty": 25, "nm": "Drop Shadow", "en": 1, "ef": [\(param("[0, 0, 0, 1]")), \(param("255")), \(param("180")),
+                       \(param("10")), \(param("0")), \(param("0"))]}]}]}
+            """
+        let (scene, notes) = try LottieImport.scene(Array(file.utf8), file: "d.json")
+        #expect(notes.isEmpty, "\(notes)")
+        let frame = try SceneRenderer().frame(for: scene, at: 0)
+        #expect(frame.pixel(x: 15, y: 15) == (255, 0, 0, 255) && frame.pixel(x: 15, y: 25) == (0, 0, 0, 255))
+        #expect(frame.pixel(x: 15, y: 31).a == 0 && frame.pixel(x: 25, y: 25).a == 0)
+    }
+
     @Test func notLottieIsALocatedError() {
         #expect(throws: DocumentError.self) {
             try LottieImport.scene(Array(#"{"fr": 10, "ip": 0, "layers": []}"#.utf8), file: "x.json")

@@ -1,0 +1,66 @@
+/// Layer effects (`ef`): the Drop Shadow effect as Core Animation's layer shadow, one wrapping layer a
+/// shadow so that each shadows what the ones before it drew, as After Effects stacks them; any other
+/// effect is one note naming it.
+import Foundation
+import ReelAnimation
+import ReelDocument
+import ReelGeometry
+import ReelScene
+
+extension LottieImporter {
+    /// `content` with the layer's effects applied (in the layer's own space, so they turn and scale with it).
+    mutating func effects(_ list: [JSONNode], _ content: [Layer], path: String, time: TimeMap, name: String) -> [Layer] {
+        var out = content
+        for (i, effect) in list.enumerated() {
+            let p = "\(path).ef[\(i)]"
+            guard effect["en"]?.number != 0 else { continue }
+            guard effect["ty"]?.integer == 25 else {
+                let label = effect["nm"]?.string.map { " (\"\($0)\")" } ?? ""
+                warn(p, "the effect\(label) is not supported and is ignored")
+                continue
+            }
+            // Parameters by position: colour, opacity (0…255), direction (degrees clockwise from up),
+            // distance, softness, shadow only.
+            let params = effect["ef"]?.items ?? []
+            func value(_ k: Int) -> Property? { k < params.count ? Property(params[k]["v"]) : nil }
+            if value(5)?.value.first == 1 { warn(p, "a drop shadow drawn alone (Shadow Only) is drawn with its layer") }
+            let color = value(0) ?? Property([0, 0, 0, 1]), opacity = value(1) ?? Property([127.5])
+            let direction = value(2) ?? Property([135]), distance = value(3) ?? Property([5]),
+                softness = value(4) ?? Property([0])
+            var shadowed = Layer(name: unique("\(name)/drop shadow"))
+            shadowed.sublayers = out
+            func offset(_ f: Double) -> Point {
+                let a = (direction.value(at: f).first ?? 0) * .pi / 180, d = distance.value(at: f).first ?? 0
+                return Point(x: d * sin(a), y: -d * cos(a))
+            }
+            func shadowColor(_ f: Double) -> Color { Self.color(color.value(at: f), alpha: 1) }
+            func shadowOpacity(_ f: Double) -> Double { min(max((opacity.value(at: f).first ?? 0) / 255, 0), 1) }
+            // After Effects' softness is a blur about four standard deviations wide (as lottie-web draws it).
+            func radius(_ f: Double) -> Double { max(softness.value(at: f).first ?? 0, 0) / Self.softnessPerSigma }
+            let first = [color, opacity, direction, distance, softness].compactMap { $0.keyframes.first?.frame }.min() ?? 0
+            shadowed.shadowColor = shadowColor(first)
+            shadowed.shadowOpacity = shadowOpacity(first)
+            shadowed.shadowOffset = offset(first)
+            shadowed.shadowRadius = radius(first)
+            let moving = [color, opacity, direction, distance, softness].filter(\.isAnimated)
+            if !moving.isEmpty {
+                var all = Property([0])
+                all.keyframes = Set(moving.flatMap { $0.keyframes.map(\.frame) }).sorted().map {
+                    Keyframe(frame: $0, value: [$0])
+                }
+                let keyed: [(String, (Double) -> AnimatableValue)] = [
+                    ("shadowColor", { .color(shadowColor($0)) }), ("shadowOpacity", { .number(shadowOpacity($0)) }),
+                    ("shadowOffset", { .point(offset($0)) }), ("shadowRadius", { .number(radius($0)) }),
+                ]
+                for (key, make) in keyed {
+                    if let a = Self.sampled(all, time, make) { shadowed.addAnimation(.keyframe(a.with(keyPath: key))) }
+                }
+            }
+            out = [shadowed]
+        }
+        return out
+    }
+
+    /// Softness over the shadow's standard deviation.
+    static let softnessPerSigma = 4.0
+}
