@@ -28,6 +28,11 @@ public enum LottieImport {
 
     /// The same from a file's JSON already parsed (told from a scene by `looksLikeLottie`).
     public static func scene(root: JSONNode, file: String, prefix: String? = nil) throws(DocumentError) -> (Scene, [String]) {
+        try scene(root: root, file: file, prefix: prefix, budget: SampleBudget.total)
+    }
+
+    /// `budget`: values the import may key at every frame in all (smaller in tests).
+    static func scene(root: JSONNode, file: String, prefix: String?, budget: Int) throws(DocumentError) -> (Scene, [String]) {
         func required(_ key: String) throws(DocumentError) -> Double {
             guard let v = root[key]?.number else {
                 throw DocumentError(
@@ -55,12 +60,18 @@ public enum LottieImport {
         var importer = LottieImporter(root: root)
         importer.prefix = prefix
         importer.frameRate = fr
-        let time = TimeMap(scale: 1 / fr, offset: -ip / fr)
+        let time = TimeMap(scale: 1 / fr, offset: -ip / fr, budget: SampleBudget(budget))
         var canvas = Layer(name: importer.unique(URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent))
         canvas.anchorPoint = .zero
         canvas.bounds = Rect(x: 0, y: 0, width: w, height: h)
         canvas.sublayers = importer.layers(root["layers"]?.items ?? [], path: "layers", time: time, frames: (ip, op), depth: 0)
         scene.layers = [canvas]
+        if time.budget.exhausted {
+            importer.warn(
+                "layers",
+                "more than \(budget) values keyed at every frame; the rest are keyed at their first and last frames only"
+            )
+        }
         return (scene, importer.warnings)
     }
 }
@@ -176,10 +187,19 @@ struct LottieImporter {
             if let remap = Property(l["tm"]) {
                 // The content in its own seconds, then keyed at each of the layer's frames at the remapped time.
                 let content = layers(
-                    asset["layers"]?.items ?? [], path: "assets[\(id)].layers", time: TimeMap(scale: 1 / frameRate, offset: 0),
+                    asset["layers"]?.items ?? [], path: "assets[\(id)].layers",
+                    time: TimeMap(scale: 1 / frameRate, offset: 0, budget: own.budget),
                     frames: (-1e9, 1e9), depth: depth + 1)
-                let shown = TimeMap.everyFrame(
-                    from: max(l["ip"]?.number ?? frames.0, frames.0), to: min(l["op"]?.number ?? frames.1, frames.1))
+                // Every animation in it is keyed again at each frame: each frame costs them all.
+                let cost = content.reduce(0) { sum, layer in
+                    sum
+                        + layer.flattened().reduce(0) {
+                            $0 + $1.layer.attachedAnimations.count * (1 + $1.layer.shape.path.elements.count)
+                        }
+                }
+                let shown = own.everyFrame(
+                    from: max(l["ip"]?.number ?? frames.0, frames.0), to: min(l["op"]?.number ?? frames.1, frames.1), weight: cost
+                )
                 let inner = shown.map { remap.value(at: $0).first ?? 0 }, outer = shown.map(own.seconds)
                 clip.sublayers = content.map { Self.remapped($0, inner: inner, outer: outer) }
             } else {
@@ -348,7 +368,7 @@ struct LottieImporter {
                 return Point(x: px?.value(at: f).first ?? 0, y: py?.value(at: f).first ?? 0)
             }
             let frames = (moves + [rotation]).flatMap { $0.keyframes.map(\.frame) }
-            let keyed = TimeMap.everyFrame(from: frames.min() ?? 0, to: frames.max() ?? 0)
+            let keyed = time.everyFrame(from: frames.min() ?? 0, to: frames.max() ?? 0)
             var heading = 0.0
             let angles = keyed.map { f -> AnimatableValue in
                 let a = at(f - 0.01), b = at(f + 0.01)

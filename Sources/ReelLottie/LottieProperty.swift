@@ -11,6 +11,8 @@ import ReelGeometry
 struct TimeMap {
     var scale: Double
     var offset: Double
+    /// What the whole import may still key at every frame (shared by every map made from this one).
+    var budget = SampleBudget()
 
     func seconds(_ frame: Double) -> Double { scale * frame + offset }
 
@@ -32,14 +34,37 @@ struct TimeMap {
 
     /// Every frame from `first` to `last` (at most `LottieLimits.maximumSampledFrames` steps), both ends
     /// included: where a value is keyed when its keyframes do not map.
-    static func everyFrame(from first: Double, to last: Double) -> [Double] {
-        let count = sampleCount(from: first, to: last)
+    /// Each frame costs `weight` of the import's budget (a path's elements, say); once it is spent, what
+    /// is left is keyed at its two ends only.
+    func everyFrame(from first: Double, to last: Double, weight: Int = 1) -> [Double] {
+        var count = sampleCount(from: first, to: last)
+        if !budget.spend((count + 1) * max(weight, 1)) { count = 1 }
         return (0...count).map { min(first + Double($0) * (last - first) / Double(count), last) }
     }
 
     /// A layer's time inside this one: its frames are `stretch` times as long and start at `start`.
     func inner(start: Double, stretch: Double) -> TimeMap {
-        TimeMap(scale: scale * stretch, offset: offset + scale * start)
+        TimeMap(scale: scale * stretch, offset: offset + scale * start, budget: budget)
+    }
+}
+
+/// How many values an import may key at every frame, in all: a file's keyframes are bounded, but
+/// keying each of 200,000 items at each of 100,000 frames would not be.
+final class SampleBudget {
+    static let total = 4_000_000
+    private(set) var remaining: Int
+    private(set) var exhausted = false
+
+    init(_ total: Int = SampleBudget.total) { remaining = total }
+
+    /// Takes `cost` if there is that much left.
+    func spend(_ cost: Int) -> Bool {
+        guard cost <= remaining else {
+            exhausted = true
+            return false
+        }
+        remaining -= cost
+        return true
     }
 }
 
@@ -199,7 +224,7 @@ struct Property {
                 }
             }
         } else {
-            times = TimeMap.everyFrame(from: first.frame, to: last.frame)
+            times = time.everyFrame(from: first.frame, to: last.frame)
             values = times.map { make(value(at: $0)) }
         }
         return time.keyframed(keyPath, frames: times, values: values, functions: functions).map { .keyframe($0) }

@@ -122,7 +122,7 @@ extension LottieImporter {
             {
                 if let a = shape.animation(time) { target.addAnimation(a) }
             } else if let first = frames.min(), let last = frames.max(), last > first {
-                let keyed = TimeMap.everyFrame(from: first, to: last)
+                let keyed = time.everyFrame(from: first, to: last, weight: target.shape.path.elements.count)
                 let values = keyed.map { AnimatableValue.path(outline(at: $0)) }
                 if let a = time.keyframed("path", frames: keyed, values: values) { target.addAnimation(.keyframe(a)) }
             }
@@ -255,7 +255,7 @@ extension LottieImporter {
         }
         let frames = trim.flatMap { ($0.start.keyframes + $0.end.keyframes + $0.offset.keyframes).map(\.frame) }
         let animated = trim.contains { $0.start.isAnimated || $0.end.isAnimated || $0.offset.isAnimated }
-        let keyed = animated ? TimeMap.everyFrame(from: frames.min() ?? 0, to: frames.max() ?? 0) : [frames.min() ?? 0]
+        let keyed = animated ? time.everyFrame(from: frames.min() ?? 0, to: frames.max() ?? 0) : [frames.min() ?? 0]
         let windows = keyed.map(window)
         let wraps = windows.contains { $0.1 > 1 }
         let scale = wraps ? 0.5 : 1
@@ -530,7 +530,7 @@ extension LottieImporter {
         guard let first = property.keyframes.first?.frame, let last = property.keyframes.last?.frame, last > first else {
             return nil
         }
-        let keyed = TimeMap.everyFrame(from: first, to: last)
+        let keyed = time.everyFrame(from: first, to: last)
         return time.keyframed("", frames: keyed, values: keyed.map(value))
     }
 }

@@ -444,6 +444,31 @@ import Testing
         #expect(frame.pixel(x: 15, y: 31).a == 0 && frame.pixel(x: 25, y: 25).a == 0)
     }
 
+    /// A file that would key 60 layers at each of 100,000 frames (easing that differs per dimension) keys
+    /// what the import's budget allows (here 400,000 values, a tenth of the real one, to keep the test
+    /// quick), the rest at their ends, and says so.
+    @Test func keyingAtEveryFrameIsBounded() throws {
+        let layer = """
+            {"ty": 3, "nm": "n", "ip": 0, "op": 100000, "st": 0, "ks": {"p": {"a": 1, "k": [
+              {"t": 0, "s": [0, 0], "o": {"x": [0.1, 0.9], "y": [0, 0]}, "i": {"x": [0.9, 0.1], "y": [1, 1]}},
+              {"t": 100000, "s": [100, 100]}]}}}
+            """
+        let solids = (0..<60).map { _ in
+            layer.replacingOccurrences(of: #""ty": 3"#, with: ##""ty": 1, "sw": 1, "sh": 1, "sc": "#000000""##)
+        }
+        let file =
+            #"{"v": "5.7.0", "fr": 30, "ip": 0, "op": 100000, "w": 10, "h": 10, "layers": ["#
+            + solids.joined(separator: ",") + "]}"
+        let (scene, notes) = try LottieImport.scene(
+            root: try JSONParser.parse(Array(file.utf8)), file: "big.json", prefix: nil, budget: 400_000)
+        #expect(notes.contains { $0.contains("keyed at their first and last frames only") }, "\(notes)")
+        let keyed = scene.layers.flatMap { $0.flattened() }.flatMap { $0.layer.animations }.reduce(0) { sum, a in
+            guard case .keyframe(let k) = a else { return sum }
+            return sum + k.values.count
+        }
+        #expect(keyed <= 400_000 + 60 * 2, "\(keyed)")
+    }
+
     @Test func notLottieIsALocatedError() {
         #expect(throws: DocumentError.self) {
             try LottieImport.scene(Array(#"{"fr": 10, "ip": 0, "layers": []}"#.utf8), file: "x.json")
