@@ -167,6 +167,12 @@ struct LottieImporter {
         byIndex: [Int: JSONNode]
     ) -> Layer? {
         let p = "\(path)[\(i)]"
+        if let bm = l["bm"]?.integer, bm != 0 {
+            warn(p, "the blend mode \(Self.blendModes[bm].map { "\"\($0)\"" } ?? "\(bm)") is not supported yet; drawn as normal")
+        }
+        if l["ddd"]?.number == 1 { warn(p, "a 3-D layer is drawn flat") }
+        if l["sy"]?.items?.isEmpty == false { warn(p, "layer styles are not supported and are ignored") }
+        if let at = Self.expression(in: l, path: p) { warn(at, "expressions are not run; the keyframed value is drawn") }
         let start = l["st"]?.number ?? 0, stretch = l["sr"]?.number.flatMap { $0 > 0 ? $0 : nil } ?? 1
         // A layer's own keyframes are in its composition's frames (Bodymovin writes them so); its start
         // time and stretch move only what it holds (a precomp's layers).
@@ -274,6 +280,32 @@ struct LottieImporter {
         let turn = Transform2D(a: cos(angle), b: sin(angle), c: -sin(angle), d: cos(angle), tx: 0, ty: 0)
         let back = Transform2D(a: cos(angle), b: -sin(angle), c: sin(angle), d: cos(angle), tx: 0, ty: 0)
         return turn.concatenating(Transform2D(a: 1, b: 0, c: t, d: 1, tx: 0, ty: 0)).concatenating(back)
+    }
+
+    /// Lottie's blend modes by number.
+    static let blendModes = [
+        1: "multiply", 2: "screen", 3: "overlay", 4: "darken", 5: "lighten", 6: "color dodge", 7: "color burn",
+        8: "hard light", 9: "soft light", 10: "difference", 11: "exclusion", 12: "hue", 13: "saturation", 14: "color",
+        15: "luminosity", 16: "add", 17: "hard mix",
+    ]
+
+    /// The path of the first expression (a property's `x` string) in a layer's own keys, not its shapes'
+    /// or a precomp's layers' (each of those is looked at as it is imported); nil when there is none.
+    static func expression(in node: JSONNode, path: String, depth: Int = 0) -> String? {
+        guard depth < 12 else { return nil }
+        switch node.value {
+        case .object(let members):
+            for m in members where m.key != "shapes" && m.key != "layers" {
+                if m.key == "x", m.value.string != nil { return "\(path).x" }
+                if let found = expression(in: m.value, path: "\(path).\(m.key)", depth: depth + 1) { return found }
+            }
+        case .array(let items):
+            for (i, item) in items.enumerated() {
+                if let found = expression(in: item, path: "\(path)[\(i)]", depth: depth + 1) { return found }
+            }
+        default: break
+        }
+        return nil
     }
 
     static func hexColor(_ s: String) -> Color {

@@ -469,6 +469,19 @@ import Testing
         #expect(keyed <= 400_000 + 60 * 2, "\(keyed)")
     }
 
+    /// What Reel does not draw is one note each, at its JSON path: a blend mode, a 3-D layer, an expression.
+    @Test func whatIsNotDrawnIsNotedWhereItIs() throws {
+        let file = """
+            {"v": "5.7.0", "fr": 10, "ip": 0, "op": 10, "w": 10, "h": 10, "layers": [
+              {"ty": 1, "nm": "s", "ind": 1, "ip": 0, "op": 10, "st": 0, "sw": 10, "sh": 10, "sc": "#ff0000", "bm": 1, "ddd": 1,
+               "ks": {"o": {"a": 0, "k": 100, "x": "var $bm_rt = 50;"}}}]}
+            """
+        let (_, notes) = try LottieImport.scene(Array(file.utf8), file: "n.json")
+        #expect(notes.contains("layers[0]: the blend mode \"multiply\" is not supported yet; drawn as normal"), "\(notes)")
+        #expect(notes.contains("layers[0]: a 3-D layer is drawn flat"))
+        #expect(notes.contains("layers[0].ks.o.x: expressions are not run; the keyframed value is drawn"))
+    }
+
     @Test func notLottieIsALocatedError() {
         #expect(throws: DocumentError.self) {
             try LottieImport.scene(Array(#"{"fr": 10, "ip": 0, "layers": []}"#.utf8), file: "x.json")
