@@ -77,6 +77,7 @@ extension Reel {
                     options.flatten
                         ? "the transparent background is composited over \(matte) (\(Setting.matte))"
                         : "\(settings.codec.rawValue) has no alpha channel: the transparent background is composited over \(matte) (\(Setting.matte) to choose)"
+                            + (settings.codec == .prores ? "; --codec prores-4444 keeps it" : "")
                 )
             } else {
                 settings.alpha = true

@@ -57,6 +57,8 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         // Formats without alpha say that they composite.
         #expect(r.stderr.contains("composited over white") == !c.alpha, "\(r.stderr)")
+        // ProRes 422 points to the ProRes that keeps alpha.
+        #expect(r.stderr.contains("--codec prores-4444 keeps it") == (c.output == "h.mov"), "\(r.stderr)")
         let reader = try VideoReader(path: ws.file(c.output))
         let info = reader.info
         #expect(info.codecName == c.codec)
