@@ -44,7 +44,8 @@ extension Reel {
                 // A Lottie animation (told by its content): its canvas, its layers named `name/…`.
                 let (scene, notes) = try LottieImport.scene(root: root, file: path, prefix: name)
                 guard let canvas = scene.layers.first else { throw DocumentError(file: path, message: "has no layers") }
-                return ImportedLayers(layer: canvas, size: Size(width: scene.width, height: scene.height), notes: notes)
+                return ImportedLayers(
+                    layer: canvas, size: Size(width: scene.width, height: scene.height), notes: notes, duration: scene.duration)
             }
             let svg = try SVGImport.load(contentsOf: path, name: name, rootName: "\(name)/svg")
             return ImportedLayers(layer: svg.layer, size: Size(width: svg.width, height: svg.height), notes: svg.warnings)

@@ -92,6 +92,17 @@ public struct MediaTiming: Hashable, Sendable {
         return basicProgress(ta, d: d, c: c)
     }
 
+    /// A layer's own time at its superlayer's time `tp` (CALayer adopts CAMediaTiming: its animations and
+    /// sublayers run in it). Without a duration it runs on: (tp − beginTime)·speed + timeOffset. With one,
+    /// it folds into the cycle as an animation's does (repeats, autoreverse); outside the active time it
+    /// holds an end where the fill mode says so (the last instant before the end, so that content shown up
+    /// to its end stays), and otherwise runs on.
+    public func layerTime(atParentTime tp: Double) -> Double {
+        let linear = (tp - beginTime) * speed + timeOffset
+        guard duration > 0, let p = progress(atParentTime: tp) else { return linear }
+        return p >= 1 ? duration.nextDown : p * duration
+    }
+
     private var fillsBackwards: Bool { fillMode == .backwards || fillMode == .both }
     private var fillsForwards: Bool { fillMode == .forwards || fillMode == .both }
 

@@ -65,6 +65,9 @@ public enum LottieImport {
         canvas.anchorPoint = .zero
         canvas.bounds = Rect(x: 0, y: 0, width: w, height: h)
         canvas.sublayers = importer.layers(root["layers"]?.items ?? [], path: "layers", time: time, frames: (ip, op), depth: 0)
+        // Shown from its in point to its out point only: played inside a scene, before it begins or after
+        // it ends (in the layer's own time) there is nothing of it.
+        canvas = importer.visible(canvas, from: 0, to: (op - ip) / fr)
         scene.layers = [canvas]
         if time.budget.exhausted {
             importer.warn(

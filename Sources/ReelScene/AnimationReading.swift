@@ -336,7 +336,8 @@ extension Reader {
         }
     }
 
-    func mediaTiming(_ m: [String: JSONNode], _ path: String) throws(SceneError) -> MediaTiming {
+    /// An animation's timing, or a layer's (`layer`: a duration of 0 leaves the layer's time unbounded).
+    func mediaTiming(_ m: [String: JSONNode], _ path: String, layer: Bool = false) throws(SceneError) -> MediaTiming {
         var t = MediaTiming()
         if let n = m["beginTime"] { t.beginTime = try seconds(n, join(path, "beginTime")) }
         if let n = m["duration"] {
@@ -345,7 +346,9 @@ extension Reader {
             guard t.duration >= 0 else {
                 throw fail(
                     n, p, "duration must not be negative, got \(t.duration)",
-                    fix: "use a duration in seconds; 0 means the default 0.25 s")
+                    fix: layer
+                        ? "use a duration in seconds; 0 (or none) lets the layer's time run on"
+                        : "use a duration in seconds; 0 means the default 0.25 s")
             }
         }
         if let n = m["speed"] {

@@ -60,6 +60,10 @@ extension Reader {
                 fix: "rename the scene's layer, or this svg layer (its name prefixes every imported one)")
         }
         layer.sublayers.insert(root, at: 0)
+        if let length = imported.duration, var timing = layer.timing, timing.duration <= 0 {
+            timing.duration = length
+            layer.timing = timing
+        }
         imports.files.append((layer.name, resolved))
         imports.notes += imported.notes.map { "\(name): \($0)" }
     }

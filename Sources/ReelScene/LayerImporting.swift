@@ -9,11 +9,15 @@ public struct ImportedLayers: Sendable {
     public var layer: Layer
     public var size: Size
     public var notes: [String]
+    /// An animation's length in seconds (a Lottie's), nil for a still picture: the importing layer's
+    /// timing `duration` when it gives none, so that `repeatCount` repeats the whole animation.
+    public var duration: Double?
 
-    public init(layer: Layer, size: Size, notes: [String] = []) {
+    public init(layer: Layer, size: Size, notes: [String] = [], duration: Double? = nil) {
         self.layer = layer
         self.size = size
         self.notes = notes
+        self.duration = duration
     }
 }
 

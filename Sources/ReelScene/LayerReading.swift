@@ -5,13 +5,20 @@ import ReelDocument
 import ReelGeometry
 
 extension Reader {
-    static let commonLayerKeys = [
-        "name", "type", "position", "bounds", "anchorPoint", "transform", "sublayerTransform", "zPosition", "opacity", "hidden",
-        "backgroundColor", "cornerRadius",
-        "borderWidth",
-        "borderColor", "masksToBounds", "maskMode", "shadowColor", "shadowOpacity", "shadowOffset", "shadowRadius", "contents",
-        "contentsGravity", "contentsScale", "sublayers",
-        "mask", "animations",
+    static let commonLayerKeys =
+        [
+            "name", "type", "position", "bounds", "anchorPoint", "transform", "sublayerTransform", "zPosition", "opacity",
+            "hidden",
+            "backgroundColor", "cornerRadius",
+            "borderWidth",
+            "borderColor", "masksToBounds", "maskMode", "shadowColor", "shadowOpacity", "shadowOffset", "shadowRadius",
+            "contents",
+            "contentsGravity", "contentsScale", "sublayers",
+            "mask", "animations",
+        ] + layerTimingKeys
+    /// CALayer's CAMediaTiming: the layer's own time, in which its animations and sublayers run.
+    static let layerTimingKeys = [
+        "beginTime", "duration", "speed", "timeOffset", "repeatCount", "repeatDuration", "autoreverses", "fillMode",
     ]
     static let shapeLayerKeys = [
         "path", "fillColor", "strokeColor", "fillRule", "lineWidth", "lineCap", "lineJoin", "miterLimit", "lineDashPattern",
@@ -62,6 +69,7 @@ extension Reader {
             guard let n = m[key] else { return nil }
             return try finite(try number(n, join(path, key)), n, join(path, key))
         }
+        if Self.layerTimingKeys.contains(where: { m[$0] != nil }) { layer.timing = try mediaTiming(m, path, layer: true) }
         if let n = m["position"] { layer.position = try point(n, join(path, "position")) }
         if let n = m["bounds"] {
             switch n.value {

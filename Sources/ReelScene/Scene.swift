@@ -171,6 +171,9 @@ public struct Layer: Sendable {
     /// The model values, also read and written as the layer's own (`layer.opacity = 0.5`).
     public var properties = LayerProperties()
     public var sublayers: [Layer] = []
+    /// The layer's own timing (CALayer's CAMediaTiming): its animations, sublayers and mask run in the
+    /// local time it gives (`MediaTiming.layerTime`); nil runs in its superlayer's time.
+    public var timing: MediaTiming?
     /// The animations added to the layer, in the order they were added, which is the order they apply in.
     public var attachedAnimations: [AttachedAnimation] = []
     /// Model values set by the timeline from a time on (in time order).

@@ -54,10 +54,12 @@ extension Scene {
     }
 
     /// One layer tree's presentation at `t`, on its own (an SVG drawn as a layer's contents).
-    public static func present(_ layer: Layer, at t: Double) -> PresentationLayer {
+    public static func present(_ layer: Layer, at parentTime: Double) -> PresentationLayer {
         // The model as of t: the timeline's sets up to t applied in order.
         var model = layer.properties
-        for change in layer.modelChanges where change.time <= t { change.keyPath.set(change.value, on: &model) }
+        for change in layer.modelChanges where change.time <= parentTime { change.keyPath.set(change.value, on: &model) }
+        // Everything below runs in the layer's own time.
+        let t = layer.timing?.layerTime(atParentTime: parentTime) ?? parentTime
         var presented = model
         // In order: each animation replaces the running value, or adds to it when additive (§3.2).
         let attached = layer.attachedAnimations

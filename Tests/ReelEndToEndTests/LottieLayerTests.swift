@@ -45,6 +45,37 @@ import Testing
         #expect(red(31, 10) && red(49, 10) && !red(29, 10) && !red(51, 10))
     }
 
+    /// A Lottie played at a moment of the scene's timeline: beginTime 1, speed 2, repeatCount 2. Its 1 s
+    /// runs in 0.5 s of the scene, twice: nothing before 1 s; at 1.25 s it is half way (the square at
+    /// x 10…30 of the canvas, 30…50 of the scene) and again at 1.75 s; nothing after 2 s.
+    @Test func aLottieAtAMomentOfTheTimeline() throws {
+        let ws = try Workspace()
+        _ = ws.write("anim.json", Self.animation)
+        let file = ws.write(
+            "scene.yaml",
+            """
+            width: 80
+            height: 40
+            fps: 20
+            duration: 3
+            background: "#ffffff"
+            layers:
+              - {name: anim, type: lottie, file: anim.json, position: [40, 20], beginTime: 1, speed: 2, repeatCount: 2}
+            """)
+        let clip = try Reel.load(file)
+        #expect(clip.scene.layers.find("anim")?.timing?.duration == 1)
+        let renderer = clip.renderer(threads: 1)
+        func red(_ t: Double, _ x: Int) throws -> Bool {
+            let p = try renderer.frame(for: clip.scene, at: t).pixel(x: x, y: 10)
+            return p.r == 255 && p.g == 0 && p.b == 0
+        }
+        #expect(try !red(0.5, 25) && !red(0.95, 25))
+        #expect(try red(1, 21) && red(1, 39) && !red(1, 41))
+        #expect(try red(1.25, 31) && red(1.25, 49) && !red(1.25, 29) && !red(1.25, 51))
+        #expect(try red(1.75, 31) && red(1.75, 49) && !red(1.75, 29))
+        #expect(try !red(2.05, 35) && !red(2.5, 35))
+    }
+
     /// A composition too big to render at its own size is one error naming the file and the fix (not
     /// an option the user did not give), and renders at a --width that fits.
     @Test func aHugeCompositionNamesTheFixThatWorks() throws {
