@@ -29,7 +29,8 @@ extension LottieImporter {
             guard count() else { break }
             var copy = Layer(name: unique("\(name)/copy \(k)"))
             copy.anchorPoint = .zero
-            copy.sublayers = content
+            // Every copy's layers are named apart (`name#2`…), so that each can be found and animated.
+            copy.sublayers = k == 0 ? content : content.map { renamed($0) }
             let frame = moving.flatMap { $0.keyframes.map(\.frame) }.min() ?? 0
             copy.transform = Transform3D(Self.copyPlacement(tr, copy: k, offset: offset.value(at: frame).first ?? 0, at: frame))
             copy.opacity = Self.repeatOpacity(tr, copy: k, of: copyCount.value(at: frame).first ?? 1, at: frame)
@@ -54,6 +55,18 @@ extension LottieImporter {
         }
         // Composite 2 puts each copy below the one before it.
         return rp["m"]?.number == 2 ? out.reversed() : out
+    }
+
+    /// The tree with each layer given the next free name after its own.
+    mutating func renamed(_ layer: Layer) -> Layer {
+        var out = layer
+        var k = nextSuffix[layer.name, default: 2]
+        while !names.insert("\(layer.name)#\(k)").inserted { k += 1 }
+        nextSuffix[layer.name] = k + 1
+        out.name = "\(layer.name)#\(k)"
+        out.sublayers = layer.sublayers.map { renamed($0) }
+        out.mask = layer.mask.map { renamed($0) }
+        return out
     }
 
     /// Copy k's placement: q ↦ n·p + a + S(sⁿ)·R(n·r)·(q − a), n = offset + k (as ThorVG composes it).

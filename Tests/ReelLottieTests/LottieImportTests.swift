@@ -332,6 +332,9 @@ import Testing
         #expect(frame.pixel(x: 10, y: 10) == (255, 0, 0, 255))
         #expect(abs(Int(frame.pixel(x: 30, y: 10).a) - 191) <= 1 && abs(Int(frame.pixel(x: 50, y: 10).a) - 128) <= 1)
         #expect(frame.pixel(x: 20, y: 10).a == 0 && frame.pixel(x: 70, y: 10).a == 0)
+        // Each copy's layers have names of their own.
+        let names = scene.layers.flatMap { $0.flattened() }.map(\.layer.name)
+        #expect(Set(names).count == names.count, "\(names)")
         let tr = try JSONParser.parse(Array(#"{"a": {"a": 0, "k": [10, 0]}, "r": {"a": 0, "k": 90}}"#.utf8))
         let moved = LottieImporter.copyPlacement(tr, copy: 1, offset: 0, at: 0).apply(Point(x: 20, y: 0))
         #expect(abs(moved.x - 10) < 1e-9 && abs(moved.y - 10) < 1e-9)
