@@ -59,7 +59,7 @@ let package = Package(
         .executableTarget(
             name: "reel",
             dependencies: [
-                "Reel", "ReelDocument", "ReelScene", "ReelGeometry", "ReelMedia", "ReelText",
+                "Reel", "ReelDocument", "ReelScene", "ReelGeometry", "ReelMedia", "ReelText", "ReelLottie",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

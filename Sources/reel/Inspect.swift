@@ -4,6 +4,7 @@ import Foundation
 import Reel
 import ReelAnimation
 import ReelGeometry
+import ReelLottie
 import ReelScene
 
 struct Info: ParsableCommand {
@@ -20,6 +21,7 @@ struct Info: ParsableCommand {
         print("canvas: \(fmt(s.width))×\(fmt(s.height)) pt at @\(fmt(s.scale)) = \(s.pixelWidth)×\(s.pixelHeight) px")
         print("timing: \(s.fps) fps, \(fmt(s.duration)) s, \(s.frameCount) frames")
         print("background: \(colour(s.background))")
+        if let census = Reel.lottieCensus(scene) { printCensus(census) }
         print("layers:")
         for root in s.layers {
             for (layer, depth) in root.flattened() {
@@ -45,6 +47,23 @@ struct Info: ParsableCommand {
             for name in fonts { print("  \(name): \(clip.text.fonts[name]?.path ?? "?")") }
         }
         for note in clip.notes { print("note: \(note)") }
+    }
+
+    /// A Lottie file's features: what it uses, how often, where first, and what Reel does with each.
+    func printCensus(_ c: LottieCensus) {
+        print(
+            "lottie: Bodymovin \(c.version ?? "?"), \(fmt(c.frameRate)) fps, frames \(fmt(c.inPoint))–\(fmt(c.outPoint)), "
+                + "\(fmt(c.size.width))×\(fmt(c.size.height))")
+        let width = c.features.map(\.tag.count).max() ?? 0
+        for f in c.features {
+            let tag = f.tag.padding(toLength: width, withPad: " ", startingAt: 0)
+            let status = f.support.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0)
+            let note = f.note.isEmpty ? "" : " — \(f.note)"
+            let count = "×\(f.count)".padding(toLength: 6, withPad: " ", startingAt: 0)
+            print("  \(status) \(tag) \(count) first at \(f.example)\(note)")
+        }
+        let ignored = c.features.filter { $0.support != .drawn }.count
+        print("  \(ignored == 0 ? "Reel draws every feature this file uses" : "\(ignored) feature(s) not drawn in full (above)")")
     }
 
     func relative(_ file: String) -> String {

@@ -76,6 +76,17 @@ import Testing
         #expect(try !red(2.05, 35) && !red(2.5, 35))
     }
 
+    /// `reel info` on a Lottie file lists what it uses and whether Reel draws it.
+    @Test func infoListsWhatTheFileUses() throws {
+        let ws = try Workspace()
+        let anim = ws.write("anim.json", Self.animation)
+        let r = try runReel(["info", anim])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("lottie: Bodymovin 5.7.0, 10 fps, frames 0–10, 40×40"), "\(r.stdout)")
+        #expect(r.stdout.contains("drawn   shape:rc") && r.stdout.contains("first at layers[0].shapes[0]"), "\(r.stdout)")
+        #expect(r.stdout.contains("Reel draws every feature this file uses"), "\(r.stdout)")
+    }
+
     /// A composition too big to render at its own size is one error naming the file and the fix (not
     /// an option the user did not give), and renders at a --width that fits.
     @Test func aHugeCompositionNamesTheFixThatWorks() throws {
