@@ -348,6 +348,33 @@ struct LottieImporter {
         } else {
             inner.sublayers = content
         }
+        let skew = Property(ks?["sk"]) ?? Property([0]), axis = Property(ks?["sa"]) ?? Property([0])
+        let s = scale.value
+        var outer: Layer
+        if !scale.isAnimated, !rotation.isAnimated, !skew.isAnimated, !axis.isAnimated, !autoOrient {
+            // Nothing but the place and the opacity moves: one layer, its transform the still scale, skew
+            // and rotation (most layers and groups of most files; three nested layers each would cost
+            // every frame three presentations).
+            outer = inner
+            outer.name = name
+            let r = (rotation.value.first ?? 0) * .pi / 180
+            outer.transform = Transform3D(
+                Transform2D.scale(x: (s.first ?? 100) / 100, y: (s.count > 1 ? s[1] : s.first ?? 100) / 100)
+                    .concatenating(Self.skew(skew.value.first ?? 0, axis: axis.value.first ?? 0))
+                    .concatenating(Transform2D(a: cos(r), b: sin(r), c: -sin(r), d: cos(r), tx: 0, ty: 0)))
+        } else {
+            outer = nested(inner, scale: scale, rotation: rotation, skew: skew, axis: axis, time: time, name: name)
+        }
+        placed(&outer, ks, rotation: rotation, opacity: opacity ? alpha : nil, autoOrient: autoOrient, time: time)
+        return outer
+    }
+
+    /// Scale, skew and rotation that move as nested layers, so that each keyed part animates alone from
+    /// the identity: x scale, then y scale (the innermost, `inner`), skew, and rotation on the outer one.
+    mutating func nested(
+        _ innermost: Layer, scale: Property, rotation: Property, skew: Property, axis: Property, time: TimeMap, name: String
+    ) -> Layer {
+        var inner = innermost
         var middle = Layer(name: unique("\(name)/scale.x"))
         let s = scale.value
         // A keyed scale leaves the model transform alone: its animation (filled both ways) sets every
@@ -366,7 +393,6 @@ struct LottieImporter {
         var outer = Layer(name: name)
         outer.sublayers = [middle]
         // Skew (between scale and rotation), a layer of its own where there is any.
-        let skew = Property(ks?["sk"]) ?? Property([0]), axis = Property(ks?["sa"]) ?? Property([0])
         if skew.isAnimated || skew.value.first != 0 {
             var sheared = Layer(name: unique("\(name)/skew"))
             sheared.sublayers = [middle]
@@ -388,6 +414,14 @@ struct LottieImporter {
             outer.sublayers = [sheared]
         }
         outer.transform = .rotation((rotation.value.first ?? 0) * .pi / 180, 0, 0, 1)
+        return outer
+    }
+
+    /// The layer's position (keyed, split or along a spatial path), its rotation's animation and, when
+    /// it takes one, its opacity; with auto-orient, the rotation follows the motion too.
+    mutating func placed(
+        _ outer: inout Layer, _ ks: JSONNode?, rotation: Property, opacity alpha: Property?, autoOrient: Bool, time: TimeMap
+    ) {
         let split = ks?["p"]?["s"]?.number == 1
         let position = split ? nil : (Property(ks?["p"]) ?? Property([0, 0]))
         let px = split ? Property(ks?["p"]?["x"]) ?? Property([0]) : nil,
@@ -429,12 +463,11 @@ struct LottieImporter {
                 outer.addAnimation(anim)
             }
         }
-        if opacity {
+        if let alpha {
             outer.opacity = min(max((alpha.value.first ?? 100) / 100, 0), 1)
             if let anim = alpha.animation("opacity", time, { .number(min(max(($0.first ?? 100) / 100, 0), 1)) }) {
                 outer.addAnimation(anim)
             }
         }
-        return outer
     }
 }

@@ -161,7 +161,7 @@ public struct SceneRenderer: Sendable {
         var maskCommands: [DisplayList.Command] = []
         if let mask = layer.mask { scope.emit(mask, parentToDevice: toDevice3D, into: &maskCommands) }
         let shadow = shadowOf(layer, toDevice: toDevice)
-        let clip = layer.masksToBounds ? boundsShape.applying(toDevice3D) : nil
+        let clip = layer.masksToBounds && !clipsNothing(layer, toDevice3D) ? boundsShape.applying(toDevice3D) : nil
         let hasMask = layer.mask != nil
         if shadow == nil && clip == nil && !hasMask && (layer.opacity >= 1 || body.count <= 1) {
             // No offscreen group needed: with at most one command, group opacity is that command's.
@@ -192,6 +192,18 @@ public struct SceneRenderer: Sendable {
     }
 
     /// This renderer drawing everything, off the frame or not.
+    /// Whether a layer's `masksToBounds` clip holds the whole frame, so that drawing it unclipped is the
+    /// same picture without an offscreen group (a Lottie precomp as large as its canvas, say): square
+    /// corners and bounds that stay an axis-aligned rectangle covering the visible area.
+    func clipsNothing(_ layer: PresentationLayer, _ toDevice3D: Transform3D) -> Bool {
+        guard let area = visibleArea, layer.cornerRadius <= 0, toDevice3D.isAffineOnPlane else { return false }
+        let t = toDevice3D.affine
+        guard t.b == 0, t.c == 0 else { return false }
+        let b = layer.bounds
+        let x0 = t.a * b.minX + t.tx, x1 = t.a * b.maxX + t.tx, y0 = t.d * b.minY + t.ty, y1 = t.d * b.maxY + t.ty
+        return min(x0, x1) <= area.minX && max(x0, x1) >= area.maxX && min(y0, y1) <= area.minY && max(y0, y1) >= area.maxY
+    }
+
     var unculled: SceneRenderer {
         var r = self
         r.visibleArea = nil

@@ -56,13 +56,32 @@ extension Scene {
     /// One layer tree's presentation at `t`, on its own (an SVG drawn as a layer's contents).
     public static func present(_ layer: Layer, at parentTime: Double) -> PresentationLayer {
         // The model as of t: the timeline's sets up to t applied in order.
-        var model = layer.properties
-        for change in layer.modelChanges where change.time <= parentTime { change.keyPath.set(change.value, on: &model) }
+        var presented = layer.properties
+        for change in layer.modelChanges where change.time <= parentTime { change.keyPath.set(change.value, on: &presented) }
         // Everything below runs in the layer's own time.
         let t = layer.timing?.layerTime(atParentTime: parentTime) ?? parentTime
-        var presented = model
-        // In order: each animation replaces the running value, or adds to it when additive (§3.2).
+        // In order: each animation replaces the running value, or adds to it when additive (§3.2). The
+        // model is kept apart only for a layer with animations: properties are large, and most layers of
+        // an imported file have none.
         let attached = layer.attachedAnimations
+        if !attached.isEmpty { animate(attached, &presented, at: t) }
+        let sublayers = layer.sublayers.map { present($0, at: t) }
+        var instances: [[PresentationLayer]] = []
+        if layer.type == .replicator {
+            let r = presented.replicator
+            instances = (0..<max(1, min(r.instanceCount, Scene.maximumInstances))).map { k in
+                k == 0 || r.instanceDelay == 0
+                    ? sublayers : layer.sublayers.map { present($0, at: t - Double(k) * r.instanceDelay) }
+            }
+        }
+        return PresentationLayer(
+            name: layer.name, type: layer.type, properties: presented, sublayers: sublayers, instances: instances,
+            mask: layer.mask.map { present($0, at: t) }, time: t)
+    }
+
+    /// The layer's animations applied in order to its presentation values at layer time `t`.
+    static func animate(_ attached: [AttachedAnimation], _ presented: inout LayerProperties, at t: Double) {
+        let model = presented
         var removals: [Int: Double] = [:]
         for (i, a) in attached.enumerated() { removals[i] = a.removalTime }
         let springStarts = Animation.popSpringStarts(attached.map(\.animation), removals: removals) {
@@ -88,18 +107,6 @@ extension Scene {
                 }
             }
         }
-        let sublayers = layer.sublayers.map { present($0, at: t) }
-        var instances: [[PresentationLayer]] = []
-        if layer.type == .replicator {
-            let r = presented.replicator
-            instances = (0..<max(1, min(r.instanceCount, Scene.maximumInstances))).map { k in
-                k == 0 || r.instanceDelay == 0
-                    ? sublayers : layer.sublayers.map { present($0, at: t - Double(k) * r.instanceDelay) }
-            }
-        }
-        return PresentationLayer(
-            name: layer.name, type: layer.type, properties: presented, sublayers: sublayers, instances: instances,
-            mask: layer.mask.map { present($0, at: t) }, time: t)
     }
 }
 
