@@ -1,20 +1,22 @@
 #!/usr/bin/env bash
 # The benchmark suite; results and how to read them in BENCHMARKS.md. Runs whole from a fresh clone:
 #
-#   scripts/bench.sh [--runs N] [--quick] [--json FILE] [--skip-raster] [--skip-gif] [--skip-text] [--skip-PEER ...]
+#   scripts/bench.sh [--runs N] [--quick] [--json FILE] [--skip-raster] [--skip-gif] [--skip-text] [--skip-lottie]
+#                    [--skip-PEER ...]
 #
 # 1. Pipeline (scripts/bench_pipeline.py): Reel against the encoder's own limit (ffmpeg encoding the
 #    same frames), and against Manim Community on the 400-circle scene, with that floor beside it.
 # 2. Raster: scripts/bench-raster.sh (Cairo, Skia, Blend2D, ThorVG). 3. GIF: scripts/bench-gif.sh
 #    (ffmpeg, pngquant, gifsicle). 4. Text: scripts/bench-text.sh (a text-heavy 1080p60 scene against
-#    the encoder alone).
+#    the encoder alone). 5. Lottie: scripts/bench-lottie.sh (a corpus file from ../shared/lottie to
+#    1080p60 against the encoder alone, and Reel's drawing against ThorVG's).
 #
 # Every peer is installed before anything is timed — Debian packages as root, Python packages into
 # the git-ignored .venv-manim and .venv-bench (a broken or half-made one is made again) — and Reel is
 # built in ${REEL_BENCH_SCRATCH:-.build-bench}. A peer that cannot be installed stops the run with the
 # reason, unless it was left out on purpose:
 #   --skip-manim --skip-cairo --skip-skia --skip-blend2d --skip-thorvg --skip-pngquant --skip-gifsicle
-#   --skip-raster / --skip-gif / --skip-text   leave out a whole table (and its peers)
+#   --skip-raster / --skip-gif / --skip-text / --skip-lottie   leave out a whole table (and its peers)
 #   --runs N        medians of N runs (3 by default) in the pipeline tables
 #   --quick         a smoke check: one run, two scenes, three raster tests, two GIFs
 #   --json FILE     also write every table, the machine and the commit to FILE
@@ -23,7 +25,7 @@ cd "$(dirname "$0")/.."
 . scripts/env.sh
 . scripts/bench_lib.sh
 
-runs=3 raster=1 gif=1 text=1 quick=0 json=""
+runs=3 raster=1 gif=1 text=1 lottie=1 quick=0 json=""
 declare -A skip=()
 args=("$@")
 while [ $# -gt 0 ]; do
@@ -34,9 +36,10 @@ while [ $# -gt 0 ]; do
     --skip-raster) raster=0; shift ;;
     --skip-gif) gif=0; shift ;;
     --skip-text) text=0; shift ;;
+    --skip-lottie) lottie=0; shift ;;
     --skip-manim | --skip-cairo | --skip-skia | --skip-blend2d | --skip-thorvg | --skip-pngquant | --skip-gifsicle)
       skip[${1#--skip-}]=1; shift ;;
-    -h | --help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench: unknown option $1 (see --help)" >&2; exit 64 ;;
   esac
 done
@@ -97,6 +100,19 @@ if [ "$text" = 1 ]; then
   scripts/bench-text.sh --runs "$([ "$quick" = 1 ] && echo 1 || echo "$runs")" --json "$work/text.json"
 fi
 
+if [ "$lottie" = 1 ]; then
+  echo
+  echo "### Lottie"
+  echo
+  if [ -n "${skip[thorvg]:-}" ]; then
+    echo "(left out: --skip-thorvg, and this table compares with ThorVG)"
+  elif [ -f ../shared/lottie/web-bacon.json ]; then
+    scripts/bench-lottie.sh --runs "$([ "$quick" = 1 ] && echo 1 || echo "$runs")" --json "$work/lottie.json"
+  else
+    echo "(left out: ../shared/lottie/web-bacon.json, the corpus file it renders, is not beside this clone)"
+  fi
+fi
+
 if [ -n "$json" ]; then
   python3 - "$json" "$work" "$machine" "$commit" "$(ffmpeg -version | head -1 | cut -d' ' -f3)" \
     "$("$reel" --version)" "scripts/bench.sh ${args[*]}" "$(printf '%s\n' "${!skip[@]}" | sort | paste -sd, -)" <<'PY'
@@ -112,7 +128,7 @@ doc = {
     "versions": {"reel": reel, "ffmpeg": ffmpeg},
     "skipped": [s for s in skipped.split(",") if s],
 }
-for table in ["pipeline", "raster", "gif", "text"]:
+for table in ["pipeline", "raster", "gif", "text", "lottie"]:
     path = os.path.join(work, table + ".json")
     doc[table] = json.load(open(path)) if os.path.exists(path) else None
 with open(out, "w") as f:
