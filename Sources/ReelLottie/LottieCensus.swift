@@ -49,7 +49,8 @@ public struct LottieCensus: Sendable {
 
     static func support(of tag: String) -> (Support, String) {
         if let s = support[tag] { return s }
-        if tag.hasPrefix("blend:") { return (.ignored, "blend modes are drawn as normal") }
+        if tag == "blend:hard mix" { return (.ignored, "hard mix is drawn as normal") }
+        if tag.hasPrefix("blend:") { return (.drawn, "as the layer's compositingFilter") }
         if tag == "effect:Drop Shadow" { return (.drawn, "as the layer's shadow") }
         if tag.hasPrefix("effect:") { return (.ignored, "effects other than Drop Shadow are ignored") }
         if tag.hasPrefix("shape:") && !known.contains(tag) { return (.ignored, "not a shape item Reel knows") }

@@ -170,9 +170,6 @@ struct LottieImporter {
         byIndex: [Int: JSONNode]
     ) -> Layer? {
         let p = "\(path)[\(i)]"
-        if let bm = l["bm"]?.integer, bm != 0 {
-            warn(p, "the blend mode \(Self.blendModes[bm].map { "\"\($0)\"" } ?? "\(bm)") is not supported yet; drawn as normal")
-        }
         if l["ddd"]?.number == 1 { warn(p, "a 3-D layer is drawn flat") }
         if l["sy"]?.items?.isEmpty == false { warn(p, "layer styles are not supported and are ignored") }
         if let at = Self.expression(in: l, path: p) { warn(at, "expressions are not run; the keyframed value is drawn") }
@@ -244,6 +241,7 @@ struct LottieImporter {
         var layer = transformed(
             content, l["ks"], path: "\(p).ks", time: own, name: unique(name), opacity: true, mask: mask,
             autoOrient: l["ao"]?.number == 1)
+        layer.compositingFilter = compositingFilter(l["bm"], path: "\(p).bm")
         // Parents' transforms (not their opacity) around it, nearest innermost.
         var parent = l["parent"]?.integer
         var seen = Set<Int>()
@@ -283,6 +281,22 @@ struct LottieImporter {
         let turn = Transform2D(a: cos(angle), b: sin(angle), c: -sin(angle), d: cos(angle), tx: 0, ty: 0)
         let back = Transform2D(a: cos(angle), b: -sin(angle), c: sin(angle), d: cos(angle), tx: 0, ty: 0)
         return turn.concatenating(Transform2D(a: 1, b: 0, c: t, d: 1, tx: 0, ty: 0)).concatenating(back)
+    }
+
+    /// A Lottie blend mode (`bm`) as Core Animation's filter; nil for normal, and for hard mix (a note).
+    mutating func compositingFilter(_ bm: JSONNode?, path: String) -> CompositingFilter? {
+        guard let n = bm?.integer, n != 0 else { return nil }
+        let filters: [Int: CompositingFilter] = [
+            1: .multiplyBlendMode, 2: .screenBlendMode, 3: .overlayBlendMode, 4: .darkenBlendMode, 5: .lightenBlendMode,
+            6: .colorDodgeBlendMode, 7: .colorBurnBlendMode, 8: .hardLightBlendMode, 9: .softLightBlendMode,
+            10: .differenceBlendMode, 11: .exclusionBlendMode, 12: .hueBlendMode, 13: .saturationBlendMode, 14: .colorBlendMode,
+            15: .luminosityBlendMode, 16: .additionCompositing,
+        ]
+        guard let filter = filters[n] else {
+            warn(path, "the blend mode \(Self.blendModes[n].map { "\"\($0)\"" } ?? "\(n)") is not supported; drawn as normal")
+            return nil
+        }
+        return filter
     }
 
     /// Lottie's blend modes by number.

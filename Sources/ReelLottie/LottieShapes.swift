@@ -107,6 +107,7 @@ extension LottieImporter {
             return group
         }
         var layer = Layer(name: unique("\(name)/\(item["nm"]?.string ?? (item["ty"]?.string ?? "paint"))"), type: .shape)
+        layer.compositingFilter = compositingFilter(item["bm"], path: "\(path).bm")
         // Geometry: exact keyframes for one animated path; every frame for anything else that moves.
         func shaped(_ target: inout Layer, _ geometry: [(JSONNode, String)]) {
             let frames = geometry.flatMap { Self.geometryFrames($0.0) } + rounding.flatMap { $0.keyframes.map(\.frame) }

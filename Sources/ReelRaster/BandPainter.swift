@@ -109,7 +109,9 @@ struct BandPainter {
         ) { content in
             paint(group.content, into: content)
 
-            if let shadow = group.shadow, group.opacity >= 1, group.clip == nil, group.mask == nil, group.tint == nil {
+            if let shadow = group.shadow, group.opacity >= 1, group.clip == nil, group.mask == nil, group.tint == nil,
+                group.blendMode == .normal
+            {
                 // Source-over is associative: (content over shadow) over the band is content over (shadow over
                 // the band). Drawn so, straight into the band, the shadowed picture needs no canvas of its own
                 // nor a pass to composite it (the same colours within rounding: ±1 level where both overlap).
@@ -119,7 +121,9 @@ struct BandPainter {
             }
             withPicture(of: group, content: content, in: canvas) { picture in
                 withMask(of: group, in: canvas) { mask in
-                    composite(picture, onto: band, factor: group.opacity, clip: group.clip, mask: mask, tint: group.tint)
+                    composite(
+                        picture, onto: band, factor: group.opacity, clip: group.clip, mask: mask, tint: group.tint,
+                        mode: group.blendMode)
                 }
             }
         }
@@ -192,7 +196,8 @@ struct BandPainter {
     /// Source-over of `source` (same or larger rectangle) onto `canvas`, scaled by `factor`, by the clip
     /// shape's coverage and by the mask's alpha.
     func composite(
-        _ source: Canvas, onto canvas: Canvas, factor: Float, clip: PreparedShape?, mask: Canvas?, tint: SIMD4<Float>? = nil
+        _ source: Canvas, onto canvas: Canvas, factor: Float, clip: PreparedShape?, mask: Canvas?, tint: SIMD4<Float>? = nil,
+        mode: BlendMode = .normal
     ) {
         var clipColumns: (Int, Int)?
         if let clip {
@@ -217,7 +222,7 @@ struct BandPainter {
             clearClip(outside: 0..<0)
             return
         }
-        if let clip, let (ca, cb) = clipColumns, let clipRows, mask == nil && tint == nil {
+        if let clip, let (ca, cb) = clipColumns, let clipRows, mask == nil && tint == nil && mode == .normal {
             // A clipped group (masksToBounds): runs of constant clip coverage, the inside of the clip
             // one run — the same values as the general loop below, without a coverage row.
             for y in max(canvas.y0, source.y0, clipRows.lowerBound)..<min(canvas.y1, source.y1, clipRows.upperBound) {
@@ -232,7 +237,7 @@ struct BandPainter {
             clearClip(outside: sourceRows)
             return
         }
-        if clip == nil && mask == nil && tint == nil {
+        if clip == nil && mask == nil && tint == nil && mode == .normal {
             // The common case (a group with opacity, a shadow under its content): a word per pixel,
             // transparent ones skipped, opaque ones copied at full opacity — the same values as below.
             for y in max(canvas.y0, source.y0)..<min(canvas.y1, source.y1) {
@@ -262,6 +267,12 @@ struct BandPainter {
                 if let m { f *= Float(m[x * 4 + 3]) / 255 }
                 let s = src + x * 4
                 guard f > 0, s[3] != 0 || s[0] != 0 || s[1] != 0 || s[2] != 0 else { continue }
+                if mode != .normal {
+                    var color = SIMD4(Float(s[0]), Float(s[1]), Float(s[2]), Float(s[3]))
+                    if let tint { color *= tint }
+                    blend(dst + x * 4, color, f, mode: mode)
+                    continue
+                }
                 if f == 1 && tint == nil && s[3] == 255 {
                     // Source-over of an opaque pixel is that pixel (what `blend` computes, exactly).
                     UnsafeMutableRawPointer(dst + x * 4).copyMemory(from: s, byteCount: 4)

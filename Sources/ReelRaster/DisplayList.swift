@@ -57,6 +57,8 @@ public struct Group: Sendable, Equatable {
     public var shadow: Shadow?
     /// Multiplies the group's colours and alpha (a replicator's `instanceColor`).
     public var tint: Color?
+    /// How the group's picture combines with what is below it (a layer's `compositingFilter`).
+    public var blendMode: BlendMode = .normal
 
     public init(opacity: Double = 1, clip: Path? = nil, hasMask: Bool = false, shadow: Shadow? = nil, tint: Color? = nil) {
         self.opacity = opacity

@@ -24,6 +24,7 @@ struct DrawTree: @unchecked Sendable {
         /// The mask's luminance × alpha multiplies the group, not its alpha.
         var maskByLuminance = false
         var maskInverted = false
+        var blendMode = BlendMode.normal
         /// Extra rows and columns of content needed around a canvas to draw this group's shadows.
         var reach: Int
         /// Device pixels the group can paint (its content's, widened by its shadow), as whole pixels
@@ -150,6 +151,7 @@ struct DrawTree: @unchecked Sendable {
                 var bounded = group
                 bounded.maskByLuminance = g.maskByLuminance
                 bounded.maskInverted = g.maskInverted
+                bounded.blendMode = g.blendMode
                 bounded.bounds = Self.bounds(of: content, shadow: shadow)
                 if group.opacity > 0 && !group.clippedAway && !content.isEmpty { out.append(.group(bounded)) }
             case .beginMask, .endGroup:

@@ -163,7 +163,8 @@ public struct SceneRenderer: Sendable {
         let shadow = shadowOf(layer, toDevice: toDevice)
         let clip = layer.masksToBounds && !clipsNothing(layer, toDevice3D) ? boundsShape.applying(toDevice3D) : nil
         let hasMask = layer.mask != nil
-        if shadow == nil && clip == nil && !hasMask && (layer.opacity >= 1 || body.count <= 1) {
+        let blendMode = layer.compositingFilter.map(Self.blendMode) ?? .normal
+        if shadow == nil && clip == nil && !hasMask && blendMode == .normal && (layer.opacity >= 1 || body.count <= 1) {
             // No offscreen group needed: with at most one command, group opacity is that command's.
             for command in body {
                 switch command {
@@ -182,6 +183,7 @@ public struct SceneRenderer: Sendable {
         var group = Group(opacity: min(layer.opacity, 1), clip: clip, hasMask: hasMask, shadow: shadow)
         group.maskByLuminance = layer.maskMode.byLuminance
         group.maskInverted = layer.maskMode.inverted
+        group.blendMode = blendMode
         out.append(.beginGroup(group))
         out.append(contentsOf: body)
         if hasMask {
@@ -202,6 +204,28 @@ public struct SceneRenderer: Sendable {
         let b = layer.bounds
         let x0 = t.a * b.minX + t.tx, x1 = t.a * b.maxX + t.tx, y0 = t.d * b.minY + t.ty, y1 = t.d * b.maxY + t.ty
         return min(x0, x1) <= area.minX && max(x0, x1) >= area.maxX && min(y0, y1) <= area.minY && max(y0, y1) >= area.maxY
+    }
+
+    /// The raster's blend mode for Core Animation's filter name.
+    static func blendMode(_ filter: CompositingFilter) -> BlendMode {
+        switch filter {
+        case .multiplyBlendMode: return .multiply
+        case .screenBlendMode: return .screen
+        case .overlayBlendMode: return .overlay
+        case .darkenBlendMode: return .darken
+        case .lightenBlendMode: return .lighten
+        case .colorDodgeBlendMode: return .colorDodge
+        case .colorBurnBlendMode: return .colorBurn
+        case .hardLightBlendMode: return .hardLight
+        case .softLightBlendMode: return .softLight
+        case .differenceBlendMode: return .difference
+        case .exclusionBlendMode: return .exclusion
+        case .hueBlendMode: return .hue
+        case .saturationBlendMode: return .saturation
+        case .colorBlendMode: return .color
+        case .luminosityBlendMode: return .luminosity
+        case .additionCompositing: return .plusLighter
+        }
     }
 
     var unculled: SceneRenderer {

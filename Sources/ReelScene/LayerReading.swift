@@ -11,7 +11,8 @@ extension Reader {
             "hidden",
             "backgroundColor", "cornerRadius",
             "borderWidth",
-            "borderColor", "masksToBounds", "maskMode", "shadowColor", "shadowOpacity", "shadowOffset", "shadowRadius",
+            "borderColor", "masksToBounds", "maskMode", "compositingFilter", "shadowColor", "shadowOpacity", "shadowOffset",
+            "shadowRadius",
             "contents",
             "contentsGravity", "contentsScale", "sublayers",
             "mask", "animations",
@@ -91,6 +92,9 @@ extension Reader {
         if let n = m["borderColor"] { layer.borderColor = try color(n, join(path, "borderColor")) }
         if let n = m["masksToBounds"] { layer.masksToBounds = try bool(n, join(path, "masksToBounds")) }
         if let n = m["maskMode"] { layer.maskMode = try choice(n, join(path, "maskMode"), MaskMode.self) }
+        if let n = m["compositingFilter"] {
+            layer.compositingFilter = try choice(n, join(path, "compositingFilter"), CompositingFilter.self)
+        }
         if let n = m["shadowColor"] { layer.shadowColor = try color(n, join(path, "shadowColor")) }
         if let v = try num("shadowOpacity") { layer.shadowOpacity = v }
         if let n = m["shadowOffset"] {

@@ -123,6 +123,14 @@ public enum MaskMode: String, Sendable, CaseIterable {
     public var inverted: Bool { self == .alphaInverted || self == .luminanceInverted }
 }
 
+/// `CALayer.compositingFilter`: how the layer (flattened with its sublayers) blends with what is below
+/// it, by the names Core Animation takes (Core Image's blend modes; `additionCompositing` adds).
+public enum CompositingFilter: String, Sendable, CaseIterable {
+    case multiplyBlendMode, screenBlendMode, overlayBlendMode, darkenBlendMode, lightenBlendMode, colorDodgeBlendMode,
+        colorBurnBlendMode, hardLightBlendMode, softLightBlendMode, differenceBlendMode, exclusionBlendMode, hueBlendMode,
+        saturationBlendMode, colorBlendMode, luminosityBlendMode, additionCompositing
+}
+
 /// The values of a layer's properties (Core Animation's names and defaults, CORE-ANIMATION.md §8.1):
 /// a model layer holds them as set, a presentation layer as they are on screen at one time.
 public struct LayerProperties: Sendable {
@@ -145,6 +153,8 @@ public struct LayerProperties: Sendable {
     /// What of the `mask` layer masks this one: its alpha (Core Animation's only way), or its luminance
     /// (SVG masks, Lottie luma mattes).
     public var maskMode: MaskMode = .alpha
+    /// Nil draws source-over.
+    public var compositingFilter: CompositingFilter?
     public var shadowColor: Color = .black
     public var shadowOpacity: Double = 0
     public var shadowOffset = Point(x: 0, y: -3)

@@ -23,7 +23,7 @@ import Testing
         #expect(census.version == "5.9.0" && census.frameRate == 25 && census.outPoint == 50)
         func feature(_ tag: String) -> LottieCensus.Feature? { census.features.first { $0.tag == tag } }
         #expect(feature("layer:shape")?.example == "layers[0]" && feature("layer:shape")?.support == .drawn)
-        #expect(feature("blend:multiply")?.support == .ignored && feature("blend:multiply")?.example == "layers[0].bm")
+        #expect(feature("blend:multiply")?.support == .drawn && feature("blend:multiply")?.example == "layers[0].bm")
         #expect(feature("matte:luma")?.support == .drawn && feature("skew")?.support == .drawn)
         #expect(feature("effect:Gaussian Blur")?.support == .ignored && feature("effect:Drop Shadow")?.support == .drawn)
         #expect(feature("shape:rp")?.example == "layers[0].shapes[0].it[1]" && feature("shape:rp")?.support == .drawn)

@@ -472,15 +472,18 @@ import Testing
         #expect(keyed <= 400_000 + 60 * 2, "\(keyed)")
     }
 
-    /// What Reel does not draw is one note each, at its JSON path: a blend mode, a 3-D layer, an expression.
+    /// What Reel does not draw is one note each, at its JSON path: hard mix, a 3-D layer, an expression; a
+    /// blend mode Reel has is the layer's `compositingFilter`.
     @Test func whatIsNotDrawnIsNotedWhereItIs() throws {
         let file = """
             {"v": "5.7.0", "fr": 10, "ip": 0, "op": 10, "w": 10, "h": 10, "layers": [
-              {"ty": 1, "nm": "s", "ind": 1, "ip": 0, "op": 10, "st": 0, "sw": 10, "sh": 10, "sc": "#ff0000", "bm": 1, "ddd": 1,
-               "ks": {"o": {"a": 0, "k": 100, "x": "var $bm_rt = 50;"}}}]}
+              {"ty": 1, "nm": "s", "ind": 1, "ip": 0, "op": 10, "st": 0, "sw": 10, "sh": 10, "sc": "#ff0000", "bm": 17, "ddd": 1,
+               "ks": {"o": {"a": 0, "k": 100, "x": "var $bm_rt = 50;"}}},
+              {"ty": 1, "nm": "m", "ind": 2, "ip": 0, "op": 10, "st": 0, "sw": 10, "sh": 10, "sc": "#ff0000", "bm": 1, "ks": {}}]}
             """
-        let (_, notes) = try LottieImport.scene(Array(file.utf8), file: "n.json")
-        #expect(notes.contains("layers[0]: the blend mode \"multiply\" is not supported yet; drawn as normal"), "\(notes)")
+        let (scene, notes) = try LottieImport.scene(Array(file.utf8), file: "n.json")
+        #expect(notes.contains("layers[0].bm: the blend mode \"hard mix\" is not supported; drawn as normal"), "\(notes)")
+        #expect(scene.layers.find("m")?.compositingFilter == .multiplyBlendMode && notes.count == 3, "\(notes)")
         #expect(notes.contains("layers[0]: a 3-D layer is drawn flat"))
         #expect(notes.contains("layers[0].ks.o.x: expressions are not run; the keyframed value is drawn"))
     }
