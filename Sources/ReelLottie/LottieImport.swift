@@ -463,14 +463,12 @@ struct LottieImporter {
         } else if let anim = rotation.animation("transform.rotation.z", time, { .number(($0.first ?? 0) * .pi / 180) }) {
             outer.addAnimation(anim)
         }
-        if let p = ks?["p"], p["s"]?.number == 1 {
+        if let px, let py {
             // Split position: x and y keyed apart.
-            let x = Property(p["x"]) ?? Property([0]), y = Property(p["y"]) ?? Property([0])
-            outer.position = Point(x: x.value.first ?? 0, y: y.value.first ?? 0)
-            if let anim = x.animation("position.x", time, { .number($0.first ?? 0) }) { outer.addAnimation(anim) }
-            if let anim = y.animation("position.y", time, { .number($0.first ?? 0) }) { outer.addAnimation(anim) }
-        } else {
-            let position = Property(ks?["p"]) ?? Property([0, 0])
+            outer.position = Point(x: px.value.first ?? 0, y: py.value.first ?? 0)
+            if let anim = px.animation("position.x", time, { .number($0.first ?? 0) }) { outer.addAnimation(anim) }
+            if let anim = py.animation("position.y", time, { .number($0.first ?? 0) }) { outer.addAnimation(anim) }
+        } else if let position {
             let v = position.value
             outer.position = Point(x: v.first ?? 0, y: v.count > 1 ? v[1] : 0)
             if let anim = position.animation("position", time, { .point(Point(x: $0.first ?? 0, y: $0.count > 1 ? $0[1] : 0)) }) {
