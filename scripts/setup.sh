@@ -9,6 +9,7 @@ packages=(
   libavformat-dev
   libavutil-dev
   libswscale-dev
+  libswresample-dev # sound: audio inputs resampled to the output rate and layout
   libharfbuzz-dev   # text: shaping and glyph outlines (ReelText)
   libfreetype-dev   # text: colour emoji strikes
   libfontconfig-dev # text: finding installed fonts by name, and fallback fonts

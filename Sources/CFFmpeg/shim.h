@@ -4,6 +4,7 @@
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
 #include <libavutil/avutil.h>
+#include <libavutil/display.h>
 #include <libavutil/error.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/opt.h>
@@ -18,6 +19,8 @@ static inline int reel_averror_eof(void) { return AVERROR_EOF; }
 static inline int reel_averror_enomem(void) { return AVERROR(ENOMEM); }
 static inline int reel_averror_einval(void) { return AVERROR(EINVAL); }
 static inline int64_t reel_av_nopts_value(void) { return AV_NOPTS_VALUE; }
+static inline int reel_averror_stream_not_found(void) { return AVERROR_STREAM_NOT_FOUND; }
+static inline int reel_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
 
 // av_err2str is a macro over a compound literal; write into a caller buffer instead.
 static inline void reel_av_strerror(int code, char *buffer, size_t size) {

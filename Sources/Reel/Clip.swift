@@ -21,6 +21,8 @@ public struct Clip: Sendable {
     public var notes: [Message]
     /// SVG files shown as `contents`, imported, by the name the scene gives them.
     public var vectors: [String: VectorContents] = [:]
+    /// Each video layer's picture size in pixels: the most it is drawn at, at most the file's own.
+    public var videoSizes: [String: (width: Int, height: Int)] = [:]
 
     public init(scene: Scene, images: [String: RasterImage] = [:], text: TextResources = TextResources(), notes: [Message] = []) {
         self.scene = scene
@@ -29,9 +31,13 @@ public struct Clip: Sendable {
         self.notes = notes
     }
 
-    /// A renderer for this clip (its images and fonts) drawing with `threads` threads.
+    /// A renderer for this clip (its images, fonts and videos) drawing with `threads` threads. Each
+    /// renderer has its own video decoders.
     public func renderer(threads: Int) -> SceneRenderer {
-        SceneRenderer(rasterizer: Rasterizer(threads: threads), images: images, text: text, vectors: vectors)
+        var renderer = SceneRenderer(rasterizer: Rasterizer(threads: threads), images: images, text: text, vectors: vectors)
+        let videos = VideoFrames(scene: scene, sizes: videoSizes)
+        if !videos.isEmpty { renderer.videos = videos }
+        return renderer
     }
 }
 /// The public facade: load a scene, render it to a file.
@@ -164,6 +170,7 @@ public enum Reel {
         let notes = scene.importNotes.map { Message($0) } + svgNotes + textNotes(for: scene, text: text)
         var clip = Clip(scene: scene, images: images, text: text, notes: notes)
         clip.vectors = vectors
+        clip.videoSizes = videoSizes(for: scene)
         return clip
     }
 

@@ -13,6 +13,8 @@ public struct MemoryEstimate: Sendable, CustomStringConvertible {
     public var encoder = 0
     /// Decoded `contents` images.
     public var images = 0
+    /// Video layers' decoded frames: those the frames in flight show, and the decoder's own.
+    public var videos = 0
     /// The rasterizer's scratch: coverage cells and offscreen canvases for each band being drawn,
     /// widened by the largest shadow's reach.
     public var raster = 0
@@ -21,12 +23,12 @@ public struct MemoryEstimate: Sendable, CustomStringConvertible {
     /// The program itself, FFmpeg's tables and everything small.
     public var baseline = 16 << 20
 
-    public var total: Int { frames + encoder + images + raster + displayLists + baseline }
+    public var total: Int { frames + encoder + images + videos + raster + displayLists + baseline }
 
     public var description: String {
         func mib(_ b: Int) -> String { "\(b >> 20) MiB" }
         return
-            "\(mib(total)) (frames in flight \(mib(frames)), encoder \(mib(encoder)), images \(mib(images)), drawing \(mib(raster + displayLists)))"
+            "\(mib(total)) (frames in flight \(mib(frames)), encoder \(mib(encoder)), images \(mib(images))\(videos > 0 ? ", videos \(mib(videos))" : ""), drawing \(mib(raster + displayLists)))"
     }
 }
 
@@ -41,6 +43,14 @@ extension Reel {
         e.frames = RenderAhead.capacity(workers: workers) * pixels * 4
         e.encoder = [.h264, .hevc, .vp9, .av1].contains(codec) ? 240 * pixels : 16 * pixels
         e.images = clip.images.values.reduce(0) { $0 + $1.pixels.count }
+        // Per video layer: a picture for each frame in flight and a few ahead, and the frames it holds
+        // decoded (Y′CbCr, about 2 bytes a pixel at the file's size, up to the decoder's bound).
+        for (name, playback, _) in clip.scene.videoLayerTimes(at: 0) {
+            let size = clip.videoSizes[name] ?? (Int(playback.size.width), Int(playback.size.height))
+            let held = VideoSource.heldFrames(width: Int(playback.size.width), height: Int(playback.size.height))
+            e.videos += (RenderAhead.capacity(workers: workers) + 2) * size.width * size.height * 4
+            e.videos += held * Int(playback.size.width) * Int(playback.size.height) * 2
+        }
         // Each band thread holds cells (4 bytes) and touched bits for its band and a shadow's margin, and
         // an offscreen canvas (4 bytes a pixel) per level of nested groups, of the same size.
         let scene = clip.scene

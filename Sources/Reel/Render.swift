@@ -28,6 +28,7 @@ extension Reel {
         var drawn = scene
         if flatten { drawn.background = over(scene.background, options.matte ?? .white) }
         let renderer = clip.renderer(threads: options.threads)
+        let videos = renderer.videos as? VideoFrames
         let frames = rate.frameCount(duration: scene.duration)
         // A segment: frames first…last of the clip, keeping the clip's timestamps (see SegmentJoiner).
         var part = SegmentInfo(first: 0, last: frames - 1, total: frames)
@@ -77,10 +78,13 @@ extension Reel {
                 let list = renderer.displayList(for: scene.sample(at: t), scene: scene)
                 lists.put(k, list)
                 // A frame that would draw exactly what the one before drew (a hold) is not drawn again.
-                // The frame before's list is usually already made by the worker that drew it.
+                // The frame before's list is usually already made by the worker that drew it (made again
+                // only without video: its decoder has moved on).
                 if k > 0,
-                    (lists.get(k - 1) ?? renderer.displayList(for: scene.sample(at: rate.time(ofFrame: i - 1)), scene: scene))
-                        == list
+                    let previous = lists.get(k - 1)
+                        ?? (videos == nil
+                            ? renderer.displayList(for: scene.sample(at: rate.time(ofFrame: i - 1)), scene: scene) : nil),
+                    previous == list
                 {
                     return false
                 }
@@ -92,10 +96,18 @@ extension Reel {
                 return true
             }
             defer { ahead.stop() }
+            let readAhead = videos.map {
+                VideoReadAhead(
+                    videos: $0, scene: scene, rate: rate, frames: part.first..<(part.last + 1),
+                    window: RenderAhead.capacity(workers: workers) + 2)
+            }
+            defer { readAhead?.stop() }
             var shown: Frame?  // the last frame given to the encoder, kept for repeats
             for i in 0..<part.count {
                 try options.cancellation.check()
                 let (frame, same) = try ahead.take(i)
+                readAhead?.advance(to: part.first + i + 1)
+                if let failure = videos?.failure { throw failure }
                 let current: Frame
                 if same, let previous = shown {
                     current = previous
@@ -156,6 +168,7 @@ extension Reel {
         } catch {
             throw .raster(error, time: time)
         }
+        if let failure = (renderer.videos as? VideoFrames)?.failure { throw failure }
         let file = OutputFile(target: output)
         try file.complete(output: output, cancellation: options.cancellation) {
             try ImageFile.writePNG(

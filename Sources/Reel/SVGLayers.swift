@@ -1,10 +1,12 @@
-/// The importer Reel gives the scene decoder for `type: svg` and `type: lottie` layers: the file confined
-/// by `--sandbox`, read by ReelLottie when it is a Lottie animation (told by its content) and by ReelSVG
-/// otherwise, its root named `layer/svg` so that each element id becomes `layer/id`.
+/// The importer Reel gives the scene decoder for the files layers name, confined by `--sandbox`: for
+/// `type: svg` and `type: lottie`, read by ReelLottie when it is a Lottie animation (told by its content)
+/// and by ReelSVG otherwise, its root named `layer/svg` so that each element id becomes `layer/id`; for
+/// `type: video`, probed by ReelMedia.
 import Foundation
 import ReelDocument
 import ReelGeometry
 import ReelLottie
+import ReelMedia
 import ReelSVG
 import ReelScene
 
@@ -49,6 +51,33 @@ extension Reel {
             }
             let svg = try SVGImport.load(contentsOf: path, name: name, rootName: "\(name)/svg")
             return ImportedLayers(layer: svg.layer, size: Size(width: svg.width, height: svg.height), notes: svg.warnings)
+        } probeVideo: { (path: String) throws(DocumentError) -> VideoFileFacts in
+            try probeVideo(path, folder: folder, sandboxed: sandboxed)
+        }
+    }
+
+    /// What a `type: video` layer's file says about its picture, once its first frame has decoded (so
+    /// that a file FFmpeg opens but cannot decode fails before anything renders).
+    static func probeVideo(_ path: String, folder: String, sandboxed: Bool) throws(DocumentError) -> VideoFileFacts {
+        guard !sandboxed || Sandbox.contains(folder, path) else {
+            throw DocumentError(
+                file: path, message: "is outside the scene's folder, and a sandboxed render reads only inside it",
+                fix: "put the video in the scene's folder and name it relative to the scene")
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            throw DocumentError(file: path, message: "no such file", fix: "paths are relative to the scene file")
+        }
+        do throws(MediaError) {
+            let source = try VideoSource(path: path, width: 16, height: 16, maximumPixels: Scene.maximumPixelArea)
+            _ = try source.picture(at: 0)
+            let facts = source.facts
+            guard facts.duration > 0, facts.duration.isFinite else {
+                throw MediaError(call: "avformat_find_stream_info(\(path))", message: "the video has no length")
+            }
+            return VideoFileFacts(size: Size(width: Double(facts.width), height: Double(facts.height)), duration: facts.duration)
+        } catch {
+            throw DocumentError(file: path, message: error.message)
         }
     }
 }

@@ -43,25 +43,13 @@ public final class VideoReader {
     private let timeBase: AVRational
 
     public init(path: String, maximumPixels: Int? = nil) throws(MediaError) {
-        input = try InputFormatContext(path: path, maximumPixels: maximumPixels)
+        let opened = try VideoInput(path: path, maximumPixels: maximumPixels)
+        input = opened.input
+        codec = opened.codec
+        streamIndex = opened.streamIndex
         let fmt = input.pointer!
-        var decoder: UnsafePointer<AVCodec>?
-        let index = av_find_best_stream(fmt, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0)
-        try ff("av_find_best_stream(\(path))", index)
-        guard var decoder else {
-            throw MediaError(call: "av_find_best_stream(\(path))", message: "no decoder for the video stream")
-        }
-        // FFmpeg's own VP9 decoder ignores WebM's alpha; libvpx's reads it.
-        if decoder.pointee.id == AV_CODEC_ID_VP9, let vpx = avcodec_find_decoder_by_name("libvpx-vp9") { decoder = vpx }
-        streamIndex = index
-        let stream = fmt.pointee.streams[Int(index)]!
+        let stream = opened.stream
         timeBase = stream.pointee.time_base
-        codec = try CodecContext(codec: decoder)
-        try ff("avcodec_parameters_to_context", avcodec_parameters_to_context(codec.pointer, stream.pointee.codecpar))
-        codec.pointer.pointee.pkt_timebase = stream.pointee.time_base
-        if let maximumPixels { codec.pointer.pointee.max_pixels = Int64(maximumPixels) }
-        try ff("avcodec_open2(\(String(cString: decoder.pointee.name)))", avcodec_open2(codec.pointer, decoder, nil))
-
         let par = stream.pointee.codecpar.pointee
         func name(_ c: UnsafePointer<CChar>?) -> String { c.map { String(cString: $0) } ?? "unknown" }
         let rate = stream.pointee.avg_frame_rate
@@ -156,5 +144,37 @@ public final class VideoReader {
             try drain()
         }
         return Array(frames.prefix(limit))
+    }
+}
+
+/// A file's best video stream opened for decoding: the format context, the stream and its decoder
+/// (libvpx for VP9, which reads WebM's alpha where FFmpeg's own decoder ignores it).
+struct VideoInput {
+    let input: InputFormatContext
+    let codec: CodecContext
+    let streamIndex: Int32
+
+    var stream: UnsafeMutablePointer<AVStream> { input.pointer!.pointee.streams[Int(streamIndex)]! }
+
+    init(path: String, maximumPixels: Int?) throws(MediaError) {
+        input = try InputFormatContext(path: path, maximumPixels: maximumPixels)
+        let fmt = input.pointer!
+        var decoder: UnsafePointer<AVCodec>?
+        let index = av_find_best_stream(fmt, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0)
+        if index == reel_averror_stream_not_found() {
+            throw MediaError(call: "av_find_best_stream(\(path))", code: index, message: "the file has no video stream")
+        }
+        try ff("av_find_best_stream(\(path))", index)
+        guard var decoder else {
+            throw MediaError(call: "av_find_best_stream(\(path))", message: "no decoder for the video stream")
+        }
+        if decoder.pointee.id == AV_CODEC_ID_VP9, let vpx = avcodec_find_decoder_by_name("libvpx-vp9") { decoder = vpx }
+        streamIndex = index
+        let stream = fmt.pointee.streams[Int(index)]!
+        codec = try CodecContext(codec: decoder)
+        try ff("avcodec_parameters_to_context", avcodec_parameters_to_context(codec.pointer, stream.pointee.codecpar))
+        codec.pointer.pointee.pkt_timebase = stream.pointee.time_base
+        if let maximumPixels { codec.pointer.pointee.max_pixels = Int64(maximumPixels) }
+        try ff("avcodec_open2(\(String(cString: decoder.pointee.name)))", avcodec_open2(codec.pointer, decoder, nil))
     }
 }

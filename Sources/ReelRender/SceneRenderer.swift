@@ -14,6 +14,8 @@ public struct SceneRenderer: Sendable {
     public var text: TextResources
     /// Vector pictures for layers' `contents` (SVG files), by the name the scene gives.
     public var vectors: [String: VectorContents] = [:]
+    /// Video layers' frames; nil draws video layers without their pictures.
+    public var videos: (any VideoFrameSource)?
     /// The frame in device pixels while a display list is made: text wholly outside it is left out.
     /// Nil where something could bring it into view (under a shadow, whose blur and offset reach out).
     var visibleArea: Rect?
@@ -50,24 +52,13 @@ public struct SceneRenderer: Sendable {
     /// the `masksToBounds` clip and the opacity apply to all of it as one picture.
     func emit(_ layer: PresentationLayer, parentToDevice: Transform3D, into out: inout [DisplayList.Command]) {
         guard !layer.hidden, layer.opacity > 0 else { return }
-        let size = layer.bounds.size
-        // CORE-ANIMATION.md §8.2: q ↦ ((q − ap)·transform) + (position, zPosition), with the anchor point
-        // ap = bounds.origin + anchorPoint ⊙ bounds.size.
-        let ap = Point(
-            x: layer.bounds.origin.x + layer.anchorPoint.x * size.width,
-            y: layer.bounds.origin.y + layer.anchorPoint.y * size.height)
-        let local = Transform3D.translation(-ap.x, -ap.y).concatenating(layer.transform)
-            .concatenating(.translation(layer.position.x, layer.position.y, layer.zPosition))
-        let toDevice3D = local.concatenating(parentToDevice)
+        let toDevice3D = layer.toParent.concatenating(parentToDevice)
         guard toDevice3D.isFinite else { return }
         // Paints, shadows and pens use the affine part (exact unless the layer is seen in perspective).
         let toDevice = toDevice3D.affine
-        // Sublayers: sublayerTransform about the same pivot, T(−ap)·S·T(ap) (§8.2; pivot UNCONFIRMED).
+        // Sublayers: sublayerTransform about the same pivot (§8.2; pivot UNCONFIRMED).
         let childToDevice =
-            layer.sublayerTransform.isIdentity
-            ? toDevice3D
-            : Transform3D.translation(-ap.x, -ap.y).concatenating(layer.sublayerTransform).concatenating(.translation(ap.x, ap.y))
-                .concatenating(toDevice3D)
+            layer.sublayerTransform.isIdentity ? toDevice3D : layer.sublayerToParent.concatenating(toDevice3D)
         let boundsShape = Path(roundedRect: layer.bounds, cornerRadius: layer.cornerRadius)
         // A layer that casts a shadow may bring what is off the frame into view: nothing under it is culled.
         let scope = layer.shadowOpacity > 0 && layer.shadowColor.alpha > 0 ? unculled : self
@@ -77,16 +68,12 @@ public struct SceneRenderer: Sendable {
             body.append(.fill(path: boundsShape.applying(toDevice3D), color: bg))
         }
         if let name = layer.contents, let image = images[name], !layer.bounds.isEmpty {
-            let natural = Size(
-                width: Double(image.width) / layer.contentsScale, height: Double(image.height) / layer.contentsScale)
-            let place = layer.contentsGravity.frame(for: natural, in: layer.bounds)
-            let toBounds = Transform2D.scale(x: place.width / Double(image.width), y: place.height / Double(image.height))
-                .concatenating(.translation(x: place.minX, y: place.minY))
-            body.append(
-                .fill(
-                    path: Path(rect: place).applying(toDevice3D),
-                    paint: .image(image, transform: toBounds.concatenating(toDevice)),
-                    opacity: 1, rule: .nonZero))
+            let natural = Size(width: Double(image.width), height: Double(image.height))
+            body.append(contentsImage(image, natural: natural, of: layer, toDevice3D: toDevice3D, toDevice: toDevice))
+        }
+        if layer.type == .video, let playback = layer.video, !layer.bounds.isEmpty, let image = videos?.image(for: layer) {
+            // Fitted by its size as displayed, whatever size the decoder scaled it to.
+            body.append(contentsImage(image, natural: playback.size, of: layer, toDevice3D: toDevice3D, toDevice: toDevice))
         }
         if let name = layer.contents, let vector = vectors[name], !layer.bounds.isEmpty, vector.size.width > 0,
             vector.size.height > 0
@@ -98,7 +85,7 @@ public struct SceneRenderer: Sendable {
             scope.emit(vector.layer, parentToDevice: Transform3D(toPlace).concatenating(toDevice3D), into: &body)
         }
         switch layer.type {
-        case .layer, .replicator:
+        case .layer, .replicator, .video:
             break
         case .text:
             body += scope.textCommands(layer, toDevice3D: toDevice3D, toDevice: toDevice)
@@ -193,7 +180,20 @@ public struct SceneRenderer: Sendable {
         out.append(.endGroup)
     }
 
-    /// This renderer drawing everything, off the frame or not.
+    /// An image shown over a layer's bounds, fitted by `contentsGravity` from its natural size in pixels
+    /// (`contentsScale` pixels a point), drawn from its own pixels whatever their number.
+    func contentsImage(
+        _ image: RasterImage, natural pixels: Size, of layer: PresentationLayer, toDevice3D: Transform3D, toDevice: Transform2D
+    ) -> DisplayList.Command {
+        let natural = Size(width: pixels.width / layer.contentsScale, height: pixels.height / layer.contentsScale)
+        let place = layer.contentsGravity.frame(for: natural, in: layer.bounds)
+        let toBounds = Transform2D.scale(x: place.width / Double(image.width), y: place.height / Double(image.height))
+            .concatenating(.translation(x: place.minX, y: place.minY))
+        return .fill(
+            path: Path(rect: place).applying(toDevice3D), paint: .image(image, transform: toBounds.concatenating(toDevice)),
+            opacity: 1, rule: .nonZero)
+    }
+
     /// Whether a layer's `masksToBounds` clip holds the whole frame, so that drawing it unclipped is the
     /// same picture without an offscreen group (a Lottie precomp as large as its canvas, say): square
     /// corners and bounds that stay an axis-aligned rectangle covering the visible area.
@@ -228,6 +228,7 @@ public struct SceneRenderer: Sendable {
         }
     }
 
+    /// This renderer drawing everything, off the frame or not.
     var unculled: SceneRenderer {
         var r = self
         r.visibleArea = nil

@@ -9,6 +9,8 @@ final class ImportLog {
     /// Layer name → the file's resolved path.
     var files: [(String, String)] = []
     var notes: [String] = []
+    /// Video layers read so far.
+    var videos = 0
 }
 
 extension Reader {

@@ -41,8 +41,15 @@ extension Layer {
 /// decoder places it at the `file` key that named it.
 public struct LayerImporter: Sendable {
     public var importFile: @Sendable (_ path: String, _ name: String) throws(DocumentError) -> ImportedLayers
+    /// What a `type: video` layer's file says about its picture (a failure: it cannot be played); nil
+    /// when the reader opens no video.
+    public var probeVideo: (@Sendable (_ path: String) throws(DocumentError) -> VideoFileFacts)?
 
-    public init(_ importFile: @escaping @Sendable (_ path: String, _ name: String) throws(DocumentError) -> ImportedLayers) {
+    public init(
+        _ importFile: @escaping @Sendable (_ path: String, _ name: String) throws(DocumentError) -> ImportedLayers,
+        probeVideo: (@Sendable (_ path: String) throws(DocumentError) -> VideoFileFacts)? = nil
+    ) {
         self.importFile = importFile
+        self.probeVideo = probeVideo
     }
 }

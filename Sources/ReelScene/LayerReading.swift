@@ -57,6 +57,7 @@ extension Reader {
         case .gradient: known += Self.gradientLayerKeys
         case .replicator: known += Self.replicatorLayerKeys
         case .text: known += Self.textLayerKeys
+        case .video: known += Self.videoLayerKeys
         }
         let m = try members(node, path, known: known, what: "a layer of type \"\(imported ? "svg or lottie" : type.rawValue)\"")
         let name = try m["name"].map { n throws(SceneError) in try string(n, join(path, "name")) } ?? path
@@ -205,6 +206,7 @@ extension Reader {
             if let v = try num(key) { layer.replicator.colorOffsets[i] = v }
         }
         if type == .text { try readText(m, path, into: &layer) }
+        if type == .video { try readVideo(m, node, path, into: &layer) }
         // Children: an SVG's first, then those the scene adds on top.
         if imported { try importLayers(m, node, path, into: &layer, names: &names) }
         if let n = m["sublayers"] {

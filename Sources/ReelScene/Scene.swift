@@ -13,6 +13,8 @@ public enum LayerType: String, Sendable, CaseIterable {
     case replicator
     /// A `CATextLayer`: shaped text in the bounds.
     case text
+    /// An `AVPlayerLayer`: a video file's frames over the bounds, in the layer's own time.
+    case video
 }
 
 /// `CAReplicatorLayer`'s own properties, with its defaults (CORE-ANIMATION.md §8.5).
@@ -168,6 +170,8 @@ public struct LayerProperties: Sendable {
     public var gradient = GradientProperties()
     public var replicator = ReplicatorProperties()
     public var text = TextProperties()
+    /// A video layer's file and the part of it played.
+    public var video: VideoPlayback?
 
     public init() {}
 }
@@ -270,6 +274,8 @@ public struct Scene: Sendable {
     public static let maximumShadowRadius = 256.0
     /// Largest magnitude of a path coordinate (points).
     public static let maximumCoordinate = 1e9
+    /// Most video layers in a scene: each decodes its own file and holds frames of it.
+    public static let maximumVideoLayers = 16
     /// Longest clip, in seconds (24 h).
     public static let maximumDuration = 86_400.0
 

@@ -5,6 +5,7 @@ import Reel
 import ReelAnimation
 import ReelGeometry
 import ReelLottie
+import ReelMedia
 import ReelScene
 
 struct Info: ParsableCommand {
@@ -27,7 +28,9 @@ struct Info: ParsableCommand {
             for (layer, depth) in root.flattened() {
                 let indent = String(repeating: "  ", count: depth + 1)
                 // An svg layer names the file its sublayers came from, relative to the scene.
-                let kind = s.importedFiles[layer.name].map { "svg \(relative($0))" } ?? layer.type.rawValue
+                let kind =
+                    layer.type == .video
+                    ? "video" : s.importedFiles[layer.name].map { "svg \(relative($0))" } ?? layer.type.rawValue
                 print(
                     "\(indent)\(layer.name) (\(kind)) at [\(fmt(layer.position.x)), \(fmt(layer.position.y))], bounds \(fmt(layer.bounds.width))×\(fmt(layer.bounds.height))"
                 )
@@ -39,6 +42,21 @@ struct Info: ParsableCommand {
                             + u.animations.map(describe).joined(separator: "; "))
                 }
             }
+        }
+        // Videos are inputs too: what each file is, the part played and the size it is decoded at.
+        let videos = s.videoLayerTimes(at: 0)
+        if !videos.isEmpty { print("videos:") }
+        for (name, playback, _) in videos {
+            let facts = try? VideoSource.facts(path: playback.file)
+            let about = facts.map { f in
+                "\(f.codecName) \(f.width)×\(f.height), \(fmt(f.duration)) s"
+                    + (f.frameRate.map { ", \(fmt(($0 * 1000).rounded() / 1000)) fps" } ?? "") + (f.hasAlpha ? ", alpha" : "")
+                    + (f.rotation != 0 ? ", turned \(f.rotation)°" : "")
+            }
+            let size = clip.videoSizes[name].map { " decoded at \($0.width)×\($0.height)" } ?? ""
+            print(
+                "  \(name): \(relative(playback.file)) (\(about ?? "?")), plays \(fmt(playback.from))–\(fmt(playback.to)) s,\(size)"
+            )
         }
         // The fonts are inputs like images: which file each name opened.
         let fonts = s.fontNames

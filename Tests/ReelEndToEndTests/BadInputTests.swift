@@ -26,8 +26,12 @@ import Testing
             expected: ["scene.json:1:", "layers[0].cornerRadius: expected a number, found a string"]),
         Case(
             name: "unknown layer type",
+            scene: #"{"width": 64, "height": 48, "fps": 10, "duration": 1, "layers": [{"type": "movie"}]}"#,
+            expected: ["layers[0].type: unknown layer type \"movie\"", "known types: layer"]),
+        Case(
+            name: "video layer without a file",
             scene: #"{"width": 64, "height": 48, "fps": 10, "duration": 1, "layers": [{"type": "video"}]}"#,
-            expected: ["layers[0].type: unknown layer type \"video\"", "known types: layer"]),
+            expected: ["scene.json:1:", "layers[0]: a video layer needs the \"contents\" it plays", "fix: add \"contents\""]),
         Case(
             name: "zero width", scene: #"{"width": 0, "height": 48, "fps": 10, "duration": 1}"#,
             expected: ["scene.json:1:11: width: width must be a positive number"]),

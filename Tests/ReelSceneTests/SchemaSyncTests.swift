@@ -33,7 +33,7 @@ import Testing
         #expect(properties(schema) == Set(keys["scene"]!))
         #expect(
             properties(defs["layer"] as! [String: Any])
-                == union(["layer", "shapeLayer", "gradientLayer", "replicatorLayer", "textLayer", "svgLayer"]))
+                == union(["layer", "shapeLayer", "gradientLayer", "replicatorLayer", "textLayer", "svgLayer", "videoLayer"]))
         #expect(
             properties(defs["animation"] as! [String: Any])
                 == union(["animationTiming", "basic", "keyframe", "spring", "popSpring", "group"]))

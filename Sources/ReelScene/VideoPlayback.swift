@@ -1,0 +1,66 @@
+/// A video layer's media (what AVPlayerLayer's player item is): the file, the part of it played, and how
+/// the layer's own time becomes file time.
+import ReelGeometry
+
+/// The file a `type: video` layer plays and the seconds of it that play. The layer's timing
+/// (`beginTime`, `speed`, `timeOffset`, `repeatCount`…) gives its own time t, as for any layer; the frame
+/// on screen is the file's frame at `from + t`, held at the range's first frame before it and at its last
+/// after it.
+public struct VideoPlayback: Sendable, Equatable {
+    /// The file as the scene names it.
+    public var name: String
+    /// The file, resolved against the scene's folder.
+    public var file: String
+    /// The picture as displayed, in pixels: the layer's natural size.
+    public var size: Size
+    /// The seconds of the file played (`playbackRange`), the whole file by default.
+    public var from: Double
+    public var to: Double
+
+    public init(name: String, file: String, size: Size, from: Double, to: Double) {
+        self.name = name
+        self.file = file
+        self.size = size
+        self.from = from
+        self.to = to
+    }
+
+    /// Seconds of the file played once.
+    public var length: Double { max(to - from, 0) }
+
+    /// The file time on screen at the layer's own time `t`.
+    public func fileTime(atLayerTime t: Double) -> Double {
+        // Held just short of `to`: a frame starting exactly there is past the range.
+        from + min(max(t.isFinite ? t : 0, 0), max(length - Self.endMargin, 0))
+    }
+
+    /// Further than a decoder's tolerance for a frame boundary, and far less than any frame lasts.
+    static let endMargin = 1e-5
+}
+
+/// What a video file says that a scene needs while it is read: its size as displayed and its length.
+public struct VideoFileFacts: Sendable {
+    public var size: Size
+    public var duration: Double
+
+    public init(size: Size, duration: Double) {
+        self.size = size
+        self.duration = duration
+    }
+}
+
+extension Scene {
+    /// The video layers' own times at clip time `t` (by layer name), as `sample(at:)` gives them to the
+    /// presentation layers, without sampling anything else: what a decoder reading ahead needs.
+    public func videoLayerTimes(at t: Double) -> [(name: String, playback: VideoPlayback, time: Double)] {
+        var out: [(name: String, playback: VideoPlayback, time: Double)] = []
+        func visit(_ layer: Layer, _ parentTime: Double) {
+            let time = layer.timing?.layerTime(atParentTime: parentTime) ?? parentTime
+            if layer.type == .video, let playback = layer.video { out.append((layer.name, playback, time)) }
+            for s in layer.sublayers { visit(s, time) }
+            if let mask = layer.mask { visit(mask, time) }
+        }
+        for layer in layers { visit(layer, t * speed) }
+        return out
+    }
+}
