@@ -26,8 +26,8 @@ let package = Package(
     targets: [
         .systemLibrary(
             name: "CFFmpeg",
-            pkgConfig: "libavformat libavcodec libswscale libavutil",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"])]
+            pkgConfig: "libavformat libavcodec libswscale libswresample libavutil",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libswresample-dev", "libavutil-dev"])]
         ),
         .target(name: "ReelGeometry"),
         .target(name: "ReelRaster", dependencies: ["ReelGeometry"]),

@@ -10,6 +10,8 @@
 #include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
+#include <libswresample/swresample.h>
+#include <libavutil/channel_layout.h>
 #include <malloc.h>
 
 // Function-like macros Swift cannot import, as tiny inline functions.

@@ -196,7 +196,7 @@ public enum Reel {
         // An SVG or Lottie file alone: its size comes from the file, not from keys a user wrote.
         var imported: String?
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        let importer = svgImporter(folder: folder, sandboxed: sandboxed)
+        let importer = fileImporter(folder: folder, sandboxed: sandboxed)
         do {
             if URL(fileURLWithPath: path).pathExtension.lowercased() == "svg" {
                 // An SVG file alone is a one-layer scene the size of its viewport.

@@ -27,6 +27,8 @@ public struct OutputSettings: Sendable, Equatable {
     public var lossless: Bool?
     public var matte: Color?
     public var flatten: Bool?
+    /// False leaves the scene's sound out.
+    public var audio: Bool?
     public var colors: Int?
     public var dither: GIFOptions.Dither?
     public var alphaThreshold: Int?
@@ -59,6 +61,7 @@ public struct OutputSettings: Sendable, Equatable {
         take(\.lossless)
         take(\.matte)
         take(\.flatten)
+        take(\.audio)
         take(\.colors)
         take(\.dither)
         take(\.alphaThreshold)
@@ -97,6 +100,7 @@ public struct OutputSettings: Sendable, Equatable {
         if let lossless { options.lossless = lossless }
         if let matte { options.matte = matte }
         if let flatten { options.flatten = flatten }
+        if let audio { options.audio = audio }
         if let colors { options.gif.colors = colors }
         if let dither { options.gif.dither = dither }
         if let alphaThreshold { options.gif.alphaThreshold = alphaThreshold }

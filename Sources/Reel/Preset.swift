@@ -44,7 +44,7 @@ public struct Preset: Sendable, Equatable {
 
     public static let keys = [
         "description", "format", "codec", "chroma", "bitDepth", "crf", "encoderPreset", "loop", "quality", "lossless",
-        "matte", "flatten", "colors", "dither", "alphaThreshold", "fps", "scale", "width", "size",
+        "matte", "flatten", "audio", "colors", "dither", "alphaThreshold", "fps", "scale", "width", "size",
     ]
     public static let formats = ["mp4", "mov", "webm", "gif", "apng", "webp", "png"]
 
@@ -144,6 +144,7 @@ public struct Preset: Sendable, Equatable {
         if let n = m["lossless"] { o.lossless = try r.bool(n, "lossless") }
         if let n = m["matte"] { o.matte = try r.color(n, "matte") }
         if let n = m["flatten"] { o.flatten = try r.bool(n, "flatten") }
+        if let n = m["audio"] { o.audio = try r.bool(n, "audio") }
         o.colors = try integer("colors", 2...255)
         o.dither = try choice("dither", GIFOptions.Dither.self)
         o.alphaThreshold = try integer("alphaThreshold", 1...255)

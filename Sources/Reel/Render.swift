@@ -24,7 +24,6 @@ extension Reel {
         }
         let container = try checkOutput(output, codec: options.codec)
         var (settings, rate, flatten, notes) = try self.settings(for: scene, container: container, options: options)
-        for n in clip.notes + notes { note(n) }
         var drawn = scene
         if flatten { drawn.background = over(scene.background, options.matte ?? .white) }
         let renderer = clip.renderer(threads: options.threads)
@@ -42,6 +41,10 @@ extension Reel {
             settings.firstFrame = part.first
             settings.comment = part.description
         }
+        let mix = try soundTrack(for: clip, container: container, output: output, options: options, into: &settings) {
+            notes.append($0)
+        }
+        for n in clip.notes + notes { note(n) }
         let workers = max(1, min(options.workers, part.count))
         let estimate = estimatedMemory(
             of: clip, width: settings.width, height: settings.height, codec: settings.codec, workers: workers,
@@ -102,6 +105,7 @@ extension Reel {
                     window: RenderAhead.capacity(workers: workers) + 2)
             }
             defer { readAhead?.stop() }
+            var soundWritten = AudioMix.sample(atFrame: part.first, rate: rate)
             var shown: Frame?  // the last frame given to the encoder, kept for repeats
             for i in 0..<part.count {
                 try options.cancellation.check()
@@ -121,6 +125,17 @@ extension Reel {
                     try writer.append(rgba: current.pixels)
                 } catch {
                     throw ReelError.media(error, output: output)
+                }
+                if let mix {
+                    // The sound up to the end of this frame, so the muxer interleaves the two.
+                    let end = AudioMix.sample(atFrame: part.first + i + 1, rate: rate)
+                    let sound = try mix.samples(from: soundWritten, count: end - soundWritten)
+                    do throws(MediaError) {
+                        try writer.appendAudio(sound)
+                    } catch {
+                        throw ReelError.media(error, output: output)
+                    }
+                    soundWritten = end
                 }
                 progress(
                     RenderProgress(

@@ -65,6 +65,8 @@ public struct RenderOptions: Sendable {
     public var matte: Color?
     /// Composite over the matte even when the format carries alpha.
     public var flatten = false
+    /// The scene's sound (its `audio` files, video layers' sound) in the outputs that carry sound.
+    public var audio = true
     /// GIF colours, dithering and alpha threshold. Its `palette` is built from the clip unless
     /// `fixedGIFPalette`.
     public var gif = GIFOptions()

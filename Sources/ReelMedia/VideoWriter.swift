@@ -38,6 +38,8 @@ public struct VideoSettings: Sendable {
     public var firstFrame = 0
     /// Written into the file's metadata (`comment` in MP4/MOV/WebM, a comment extension in a GIF).
     public var comment: String?
+    /// A sound track beside the video (`appendAudio`); nil for none.
+    public var audio: AudioSettings?
 
     public init(
         width: Int, height: Int, frameRateNumerator: Int, frameRateDenominator: Int = 1, container: VideoContainer,
@@ -118,6 +120,7 @@ public final class VideoWriter {
     private var padded: [UInt8] = []  // odd-sized frames, with the edge repeated
     private var straight: [UInt8] = []  // un-premultiplied frames
     private var frameIndex = 0
+    private var audio: AudioEncoder?
     private let path: String
     private var finished = false
 
@@ -167,6 +170,12 @@ public final class VideoWriter {
         options.describeColour(of: encodeFrame.pointer)
         converter = try FrameConverter(settings, options: options)
 
+        if let sound = settings.audio {
+            let formatContext = format.pointer
+            audio = try AudioEncoder(sound, format: formatContext) { (packet) throws(MediaError) in
+                try ff("av_interleaved_write_frame(audio)", av_interleaved_write_frame(formatContext, packet))
+            }
+        }
         if settings.container == .png {
             try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } else {
@@ -245,11 +254,20 @@ public final class VideoWriter {
             }
         }
         try send(nil)
+        try audio?.finish()
         try ff("av_write_trailer", av_write_trailer(format.pointer))
         try format.closeIO()
         if settings.container == .gif, let comment = settings.comment {
             try GIFComment.insert(comment, intoFileAt: path)
         }
+    }
+
+    /// Appends sound: 48 kHz stereo float samples, interleaved (left, right). The caller keeps it abreast
+    /// of the video (the muxer interleaves the two by time).
+    public func appendAudio(_ samples: [Float]) throws(MediaError) {
+        guard !finished else { throw MediaError(call: "VideoWriter.appendAudio", message: "writer already finished") }
+        guard let audio else { throw MediaError(call: "VideoWriter.appendAudio", message: "this writer has no sound track") }
+        try audio.append(samples)
     }
 
     public var framesWritten: Int { frameIndex - settings.firstFrame }

@@ -44,12 +44,17 @@ public struct LayerImporter: Sendable {
     /// What a `type: video` layer's file says about its picture (a failure: it cannot be played); nil
     /// when the reader opens no video.
     public var probeVideo: (@Sendable (_ path: String) throws(DocumentError) -> VideoFileFacts)?
+    /// The length in seconds of the sound in a file the scene's `audio` list names (a failure: it
+    /// cannot be played); nil when the reader opens no sound.
+    public var probeAudio: (@Sendable (_ path: String) throws(DocumentError) -> Double)?
 
     public init(
         _ importFile: @escaping @Sendable (_ path: String, _ name: String) throws(DocumentError) -> ImportedLayers,
-        probeVideo: (@Sendable (_ path: String) throws(DocumentError) -> VideoFileFacts)? = nil
+        probeVideo: (@Sendable (_ path: String) throws(DocumentError) -> VideoFileFacts)? = nil,
+        probeAudio: (@Sendable (_ path: String) throws(DocumentError) -> Double)? = nil
     ) {
         self.importFile = importFile
         self.probeVideo = probeVideo
+        self.probeAudio = probeAudio
     }
 }

@@ -91,7 +91,7 @@ extension SceneDecoder {
             "scene": Reader.sceneKeys, "action": Reader.actionKeys, "layer": Reader.commonLayerKeys,
             "shapeLayer": Reader.shapeLayerKeys, "gradientLayer": Reader.gradientLayerKeys,
             "replicatorLayer": Reader.replicatorLayerKeys, "textLayer": Reader.textLayerKeys, "svgLayer": Reader.svgLayerKeys,
-            "videoLayer": Reader.videoLayerKeys, "textRun": Reader.runKeys,
+            "videoLayer": Reader.videoLayerKeys, "audio": Reader.audioKeys, "textRun": Reader.runKeys,
             "unitAnimation": Reader.unitAnimationKeys, "animationTiming": Reader.timingKeys, "basic": Reader.basicKeys,
             "keyframe": Reader.keyframeKeys, "spring": Reader.springKeys, "popSpring": Reader.popSpringKeys,
             "group": Reader.groupKeys, "transform": Reader.transformOps,

@@ -56,6 +56,7 @@ extension Reader {
             }
         }
         if let n = m["timeline"] { try timeline(n, "timeline", library: library, into: &scene) }
+        if let n = m["audio"] { scene.audio = try audioClips(n, "audio") }
         if let (name, count) = scene.replicationBeyond(Scene.maximumDrawnLayers) {
             let layerNode = layerNodes.items.first { $0.0 == name }?.1
             throw SceneError(
@@ -69,6 +70,7 @@ extension Reader {
 
     static let sceneKeys = [
         "width", "height", "scale", "fps", "duration", "background", "variables", "layers", "animations", "timeline",
+        "audio",
     ]
 
 }

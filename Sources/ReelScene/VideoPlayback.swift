@@ -16,6 +16,9 @@ public struct VideoPlayback: Sendable, Equatable {
     /// The seconds of the file played (`playbackRange`), the whole file by default.
     public var from: Double
     public var to: Double
+    /// Whether its own sound plays (following the layer's time), and at what gain.
+    public var audio = false
+    public var volume = 1.0
 
     public init(name: String, file: String, size: Size, from: Double, to: Double) {
         self.name = name
@@ -42,10 +45,12 @@ public struct VideoPlayback: Sendable, Equatable {
 public struct VideoFileFacts: Sendable {
     public var size: Size
     public var duration: Double
+    public var hasAudio: Bool
 
-    public init(size: Size, duration: Double) {
+    public init(size: Size, duration: Double, hasAudio: Bool = false) {
         self.size = size
         self.duration = duration
+        self.hasAudio = hasAudio
     }
 }
 

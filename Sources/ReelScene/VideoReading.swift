@@ -5,7 +5,7 @@ import ReelDocument
 import ReelGeometry
 
 extension Reader {
-    static let videoLayerKeys = ["playbackRange"]
+    static let videoLayerKeys = ["playbackRange", "audio", "volume"]
 
     func readVideo(_ m: [String: JSONNode], _ node: JSONNode, _ path: String, into layer: inout Layer) throws(SceneError) {
         let contentsPath = join(path, "contents")
@@ -59,6 +59,15 @@ extension Reader {
                 contentsNode, contentsPath, "\"\(name)\" has no frames to play (it is 0 s long)", fix: "give a longer video")
         }
         layer.video = VideoPlayback(name: name, file: resolved, size: facts.size, from: from, to: to)
+        if let n = m["audio"], try bool(n, join(path, "audio")) {
+            guard facts.hasAudio else {
+                throw fail(n, join(path, "audio"), "\"\(name)\" has no sound", fix: "remove \"audio\": true")
+            }
+            layer.video?.audio = true
+        }
+        if let n = m["volume"] {
+            layer.video?.volume = try gain(n, join(path, "volume"))
+        }
         if m["bounds"] == nil { layer.bounds = Rect(origin: .zero, size: facts.size) }
         // As for an imported animation: a timing without a duration repeats (and fills) the range played.
         if var timing = layer.timing, timing.duration <= 0 {
@@ -66,6 +75,15 @@ extension Reader {
             layer.timing = timing
         }
         imports.files.append((layer.name, resolved))
+    }
+
+    /// A volume: a gain in 0…4 (1 as recorded; 4 is 12 dB louder).
+    func gain(_ node: JSONNode, _ path: String) throws(SceneError) -> Double {
+        let v = try number(node, path)
+        guard v >= 0, v <= 4 else {
+            throw fail(node, path, "volume must be in 0…4 (1 is as recorded), got \(v)", fix: "use 0.8 for a little quieter")
+        }
+        return v
     }
 
     /// Seconds as a message quotes them: to the millisecond, without trailing zeros.

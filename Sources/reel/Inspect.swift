@@ -58,6 +58,18 @@ struct Info: ParsableCommand {
                 "  \(name): \(relative(playback.file)) (\(about ?? "?")), plays \(fmt(playback.from))–\(fmt(playback.to)) s,\(size)"
             )
         }
+        // Sound: each file, its length, and where it plays.
+        let sounds =
+            s.audio.map { ($0.file, describe($0)) }
+            + videos.filter(\.playback.audio).map {
+                ($0.playback.file, "the sound of layer \($0.name), in its time, volume \(fmt($0.playback.volume))")
+            }
+        if !sounds.isEmpty { print("audio:") }
+        for (file, placing) in sounds {
+            let facts = try? AudioSource(path: file).facts
+            let about = facts.map { "\($0.codecName), \(fmt(($0.duration * 1000).rounded() / 1000)) s" } ?? "?"
+            print("  \(relative(file)) (\(about)): \(placing)")
+        }
         // The fonts are inputs like images: which file each name opened.
         let fonts = s.fontNames
         if !fonts.isEmpty {
@@ -65,6 +77,16 @@ struct Info: ParsableCommand {
             for name in fonts { print("  \(name): \(clip.text.fonts[name]?.path ?? "?")") }
         }
         for note in clip.notes { print("note: \(note)") }
+    }
+
+    /// Where a sound of the scene's `audio` list plays.
+    func describe(_ a: AudioClip) -> String {
+        var s = "at \(fmt(a.at)) s, plays \(fmt(a.from))–\(fmt(a.to)) s"
+        if a.loop { s += " looped" }
+        if a.volume != 1 { s += ", volume \(fmt(a.volume))" }
+        if a.fadeIn > 0 { s += ", fade in \(fmt(a.fadeIn)) s" }
+        if a.fadeOut > 0 { s += ", fade out \(fmt(a.fadeOut)) s" }
+        return s
     }
 
     /// A Lottie file's features: what it uses, how often, where first, and what Reel does with each.

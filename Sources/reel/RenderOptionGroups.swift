@@ -125,6 +125,9 @@ struct Encoding: ParsableArguments {
     @Flag(help: "Composite over the matte even in formats with alpha.")
     var flatten = false
 
+    @Flag(name: .customLong("no-audio"), help: "Leave the scene's sound (its audio files, video layers' sound) out.")
+    var noAudio = false
+
     /// `--loop` as the loop count the writers take: `once` is -1 (GIF's own value for it).
     var loopCount: Int? {
         guard let loop else { return nil }
@@ -160,6 +163,7 @@ struct Encoding: ParsableArguments {
         s.lossless = lossless ? true : nil
         s.matte = matte.flatMap { Color(hex: $0) }
         s.flatten = flatten ? true : nil
+        s.audio = noAudio ? false : nil
     }
 }
 

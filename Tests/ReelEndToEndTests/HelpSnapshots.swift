@@ -94,6 +94,8 @@ let helpSnapshots: [String: String] = [
       --matte <color>         Colour under a transparent scene in formats without
                               alpha (default white).
       --flatten               Composite over the matte even in formats with alpha.
+      --no-audio              Leave the scene's sound (its audio files, video
+                              layers' sound) out.
 
     GIF:
       --colors <n>            GIF palette size, 2–255 (default 255).

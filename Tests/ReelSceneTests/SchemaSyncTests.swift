@@ -38,6 +38,7 @@ import Testing
             properties(defs["animation"] as! [String: Any])
                 == union(["animationTiming", "basic", "keyframe", "spring", "popSpring", "group"]))
         #expect(properties(defs["action"] as! [String: Any]) == Set(keys["action"]!))
+        #expect(properties(try #require(defs["audioClip"] as? [String: Any])) == Set(try #require(keys["audio"])))
         #expect(properties(defs["transformStep"] as! [String: Any]) == Set(keys["transform"]!))
         #expect(properties(try #require(defs["textRun"] as? [String: Any])) == Set(try #require(keys["textRun"])))
         #expect(properties(try #require(defs["unitAnimation"] as? [String: Any])) == Set(try #require(keys["unitAnimation"])))

@@ -1,7 +1,7 @@
 /// The importer Reel gives the scene decoder for the files layers name, confined by `--sandbox`: for
 /// `type: svg` and `type: lottie`, read by ReelLottie when it is a Lottie animation (told by its content)
 /// and by ReelSVG otherwise, its root named `layer/svg` so that each element id becomes `layer/id`; for
-/// `type: video`, probed by ReelMedia.
+/// `type: video` and the `audio` list, probed by ReelMedia.
 import Foundation
 import ReelDocument
 import ReelGeometry
@@ -19,7 +19,7 @@ extension Reel {
     ) throws(ReelError) -> (layer: Layer, notes: [String]) {
         let imported: ImportedLayers
         do {
-            imported = try svgImporter(folder: "/", sandboxed: false).importFile(path, name)
+            imported = try fileImporter(folder: "/", sandboxed: false).importFile(path, name)
         } catch {
             throw .scene(error)
         }
@@ -31,7 +31,7 @@ extension Reel {
     }
 
     /// Imports SVG files for a scene in `folder`; with `sandboxed`, only files inside it.
-    static func svgImporter(folder: String, sandboxed: Bool) -> LayerImporter {
+    static func fileImporter(folder: String, sandboxed: Bool) -> LayerImporter {
         LayerImporter { (path: String, name: String) throws(DocumentError) -> ImportedLayers in
             guard !sandboxed || Sandbox.contains(folder, path) else {
                 throw DocumentError(
@@ -53,21 +53,44 @@ extension Reel {
             return ImportedLayers(layer: svg.layer, size: Size(width: svg.width, height: svg.height), notes: svg.warnings)
         } probeVideo: { (path: String) throws(DocumentError) -> VideoFileFacts in
             try probeVideo(path, folder: folder, sandboxed: sandboxed)
+        } probeAudio: { (path: String) throws(DocumentError) -> Double in
+            try probeAudio(path, folder: folder, sandboxed: sandboxed)
+        }
+    }
+
+    /// The length of the sound in a file the scene's `audio` list names, once its first samples have
+    /// decoded.
+    static func probeAudio(_ path: String, folder: String, sandboxed: Bool) throws(DocumentError) -> Double {
+        try checkReadable(path, folder: folder, sandboxed: sandboxed, what: "sound file")
+        do throws(MediaError) {
+            let source = try AudioSource(path: path)
+            _ = try source.read(from: 0, count: 1024)
+            guard source.facts.duration > 0, source.facts.duration.isFinite else {
+                throw MediaError(call: "avformat_find_stream_info(\(path))", message: "the sound has no length")
+            }
+            return source.facts.duration
+        } catch {
+            throw DocumentError(file: path, message: error.message)
+        }
+    }
+
+    /// A file a scene names: inside the scene's folder when sandboxed, and there.
+    static func checkReadable(_ path: String, folder: String, sandboxed: Bool, what: String) throws(DocumentError) {
+        guard !sandboxed || Sandbox.contains(folder, path) else {
+            throw DocumentError(
+                file: path, message: "is outside the scene's folder, and a sandboxed render reads only inside it",
+                fix: "put the \(what) in the scene's folder and name it relative to the scene")
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            throw DocumentError(file: path, message: "no such file", fix: "paths are relative to the scene file")
         }
     }
 
     /// What a `type: video` layer's file says about its picture, once its first frame has decoded (so
     /// that a file FFmpeg opens but cannot decode fails before anything renders).
     static func probeVideo(_ path: String, folder: String, sandboxed: Bool) throws(DocumentError) -> VideoFileFacts {
-        guard !sandboxed || Sandbox.contains(folder, path) else {
-            throw DocumentError(
-                file: path, message: "is outside the scene's folder, and a sandboxed render reads only inside it",
-                fix: "put the video in the scene's folder and name it relative to the scene")
-        }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-            throw DocumentError(file: path, message: "no such file", fix: "paths are relative to the scene file")
-        }
+        try checkReadable(path, folder: folder, sandboxed: sandboxed, what: "video")
         do throws(MediaError) {
             let source = try VideoSource(path: path, width: 16, height: 16, maximumPixels: Scene.maximumPixelArea)
             _ = try source.picture(at: 0)
@@ -75,7 +98,9 @@ extension Reel {
             guard facts.duration > 0, facts.duration.isFinite else {
                 throw MediaError(call: "avformat_find_stream_info(\(path))", message: "the video has no length")
             }
-            return VideoFileFacts(size: Size(width: Double(facts.width), height: Double(facts.height)), duration: facts.duration)
+            return VideoFileFacts(
+                size: Size(width: Double(facts.width), height: Double(facts.height)), duration: facts.duration,
+                hasAudio: facts.hasAudio)
         } catch {
             throw DocumentError(file: path, message: error.message)
         }
