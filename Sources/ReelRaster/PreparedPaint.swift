@@ -310,6 +310,16 @@ struct ImageShader {
                 let word = raw.loadUnaligned(fromByteOffset: i, as: UInt32.self)
                 return SIMD4<Float>(Float(word & 0xFF), Float(word >> 8 & 0xFF), Float(word >> 16 & 0xFF), Float(word >> 24))
             }
+            // Pixel for pixel (an image drawn at its own size on whole pixels: a video frame decoded at
+            // the size it is drawn): every sample falls on a texel centre, where the bilinear weights
+            // are 1 and 0, so the texels themselves are the same result, bit for bit.
+            if inverse.a == 1, inverse.b == 0, inverse.c == 0, inverse.d == 1, u == u.rounded(), v == v.rounded(),
+                abs(u) < 1e9, abs(v) < 1e9
+            {
+                let iy = Int(v), ix = Int(u)
+                for i in 0...(x1 - x0) { out[i] = texel(ix &+ i, iy) * k }
+                return
+            }
             for i in 0...(x1 - x0) {
                 let fu = u.rounded(.down), fv = v.rounded(.down)
                 // Clamped before conversion: a nearly singular transform must not trap.
