@@ -28,7 +28,7 @@ cd "$(dirname "$0")/.."
 # shellcheck disable=SC1091 # (puts the toolchain on PATH)
 . scripts/env.sh
 
-targets=(json yaml path preset manifest text svg lottie)
+targets=(json yaml path preset manifest text svg lottie subtitles)
 target=${1:-}
 seconds=${2:-600}
 if [[ -z $target || ! " ${targets[*]} all " =~ \ $target\  ]]; then
@@ -46,6 +46,7 @@ product() {
     text) echo FuzzText ;;
     svg) echo FuzzSVG ;;
     lottie) echo FuzzLottie ;;
+    subtitles) echo FuzzSubtitles ;;
   esac
 }
 

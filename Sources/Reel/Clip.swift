@@ -166,7 +166,13 @@ public enum Reel {
             if let mask = layer.mask { collect(mask) }
         }
         for name in vectors.keys.sorted() { collect(vectors[name]!.layer) }
-        let text = try loadFonts(for: scene, file: path, sandboxed: sandboxed, also: vectorFonts)
+        let captionFonts = scene.captions.map { [$0.font] } ?? []
+        let text = try loadFonts(for: scene, file: path, sandboxed: sandboxed, also: vectorFonts + captionFonts)
+        // Captions become text layers over everything, sized as the typesetter lays their text out.
+        var scene = scene
+        if let captions = scene.captions {
+            scene.layers.append(captionsLayer(captions, scene: scene, text: text))
+        }
         let notes = scene.importNotes.map { Message($0) } + svgNotes + textNotes(for: scene, text: text)
         var clip = Clip(scene: scene, images: images, text: text, notes: notes)
         clip.vectors = vectors

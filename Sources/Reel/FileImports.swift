@@ -1,7 +1,7 @@
 /// The importer Reel gives the scene decoder for the files layers name, confined by `--sandbox`: for
 /// `type: svg` and `type: lottie`, read by ReelLottie when it is a Lottie animation (told by its content)
 /// and by ReelSVG otherwise, its root named `layer/svg` so that each element id becomes `layer/id`; for
-/// `type: video` and the `audio` list, probed by ReelMedia.
+/// `type: video` and the `audio` list, probed by ReelMedia; subtitle files read as they are.
 import Foundation
 import ReelDocument
 import ReelGeometry
@@ -55,6 +55,16 @@ extension Reel {
             try probeVideo(path, folder: folder, sandboxed: sandboxed)
         } probeAudio: { (path: String) throws(DocumentError) -> Double in
             try probeAudio(path, folder: folder, sandboxed: sandboxed)
+        } readFile: { (path: String, maximumBytes: Int) throws(DocumentError) -> [UInt8] in
+            try checkReadable(path, folder: folder, sandboxed: sandboxed, what: "file")
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            guard size <= maximumBytes else {
+                throw DocumentError(file: path, message: "is \(size >> 20) MiB, above the limit of \(maximumBytes >> 20) MiB")
+            }
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw DocumentError(file: path, message: "cannot be read")
+            }
+            return [UInt8](data)
         }
     }
 

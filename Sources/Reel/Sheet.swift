@@ -70,6 +70,7 @@ public enum ContactSheet {
             } catch {
                 throw .raster(error, time: t)
             }
+            if let failure = (renderer.videos as? VideoFrames)?.failure { throw failure }
             let x0 = pad + (n % columns) * (w + pad)
             let y0 = pad + (n / columns) * (h + pad + labelHeight)
             // Premultiplied frame over white.

@@ -47,14 +47,19 @@ public struct LayerImporter: Sendable {
     /// The length in seconds of the sound in a file the scene's `audio` list names (a failure: it
     /// cannot be played); nil when the reader opens no sound.
     public var probeAudio: (@Sendable (_ path: String) throws(DocumentError) -> Double)?
+    /// The bytes of a file the scene reads as it is decoded (subtitles), confined as the other files
+    /// are; nil when the reader opens none.
+    public var readFile: (@Sendable (_ path: String, _ maximumBytes: Int) throws(DocumentError) -> [UInt8])?
 
     public init(
         _ importFile: @escaping @Sendable (_ path: String, _ name: String) throws(DocumentError) -> ImportedLayers,
         probeVideo: (@Sendable (_ path: String) throws(DocumentError) -> VideoFileFacts)? = nil,
-        probeAudio: (@Sendable (_ path: String) throws(DocumentError) -> Double)? = nil
+        probeAudio: (@Sendable (_ path: String) throws(DocumentError) -> Double)? = nil,
+        readFile: (@Sendable (_ path: String, _ maximumBytes: Int) throws(DocumentError) -> [UInt8])? = nil
     ) {
         self.importFile = importFile
         self.probeVideo = probeVideo
         self.probeAudio = probeAudio
+        self.readFile = readFile
     }
 }

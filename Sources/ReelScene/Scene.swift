@@ -288,6 +288,8 @@ public struct Scene: Sendable {
     public var layers: [Layer] = []
     /// Sound files placed on the clip's timeline (video layers' own sound is theirs: `VideoPlayback`).
     public var audio: [AudioClip] = []
+    /// Timed text drawn over everything (turned into text layers when the clip is loaded).
+    public var captions: Captions?
     /// The root's `speed` (as a window layer's): scene time runs this many times as fast as clip time,
     /// so 0.25 renders a slowed-down clip with the same frame rate. Every frame is sampled at
     /// clip time × speed; no frame is dropped or repeated.

@@ -36,6 +36,7 @@ extension Reader {
                 scene.layers.append(try self.layer(layerNode, "layers[\(i)]", names: &names))
             }
         }
+        if let n = m["captions"] { scene.captions = try captions(n, "captions") }
         for (name, reference) in contentsReferences.items { scene.contentsReferences[name] = reference }
         for (name, file) in imports.files { scene.importedFiles[name] = file }
         scene.importNotes += imports.notes
@@ -70,7 +71,7 @@ extension Reader {
 
     static let sceneKeys = [
         "width", "height", "scale", "fps", "duration", "background", "variables", "layers", "animations", "timeline",
-        "audio",
+        "audio", "captions",
     ]
 
 }

@@ -70,6 +70,12 @@ struct Info: ParsableCommand {
             let about = facts.map { "\($0.codecName), \(fmt(($0.duration * 1000).rounded() / 1000)) s" } ?? "?"
             print("  \(relative(file)) (\(about)): \(placing)")
         }
+        if let c = s.captions {
+            let span = c.cues.isEmpty ? "" : ", \(fmt(c.cues.map(\.start).min()!))–\(fmt(c.cues.map(\.end).max()!)) s"
+            print(
+                "captions: \(c.cues.count) cue\(c.cues.count == 1 ? "" : "s")\(c.file.map { " from \(relative($0))" } ?? "")\(span)"
+            )
+        }
         // The fonts are inputs like images: which file each name opened.
         let fonts = s.fontNames
         if !fonts.isEmpty {

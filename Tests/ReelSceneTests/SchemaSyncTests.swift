@@ -39,6 +39,8 @@ import Testing
                 == union(["animationTiming", "basic", "keyframe", "spring", "popSpring", "group"]))
         #expect(properties(defs["action"] as! [String: Any]) == Set(keys["action"]!))
         #expect(properties(try #require(defs["audioClip"] as? [String: Any])) == Set(try #require(keys["audio"])))
+        #expect(properties(try #require(defs["captions"] as? [String: Any])) == Set(try #require(keys["captions"])))
+        #expect(properties(try #require(defs["cue"] as? [String: Any])) == Set(try #require(keys["cue"])))
         #expect(properties(defs["transformStep"] as! [String: Any]) == Set(keys["transform"]!))
         #expect(properties(try #require(defs["textRun"] as? [String: Any])) == Set(try #require(keys["textRun"])))
         #expect(properties(try #require(defs["unitAnimation"] as? [String: Any])) == Set(try #require(keys["unitAnimation"])))

@@ -1,0 +1,57 @@
+/// Captions drawn: each cue a box (the caption style's background, padding and corner radius) holding
+/// its text, wrapped and centred, shown from its start to its end; all of them in one layer above the
+/// scene's own.
+import ReelAnimation
+import ReelGeometry
+import ReelRender
+import ReelScene
+
+extension Reel {
+    /// The name of the layer holding the captions (a scene's own names cannot start with `reel.`
+    /// without meaning to).
+    static let captionsLayerName = "reel.captions"
+
+    /// The layer of a scene's captions: one box per cue, sized to its text as the typesetter lays it
+    /// out (lines wrapped at the style's width), hidden but from its start to its end in scene time.
+    static func captionsLayer(_ captions: Captions, scene: Scene, text: TextResources) -> Layer {
+        var root = Layer(name: captionsLayerName)
+        root.anchorPoint = .zero
+        root.bounds = Rect(x: 0, y: 0, width: scene.width, height: scene.height)
+        let width = captions.maxWidth ?? scene.width * 0.8
+        for (i, cue) in captions.cues.enumerated() {
+            var label = Layer.text(
+                "\(captionsLayerName)/\(i + 1)/text", string: cue.text, font: captions.font, fontSize: captions.fontSize,
+                color: captions.color)
+            label.text.alignmentMode = .center
+            label.text.isWrapped = true
+            // Laid out once here to size the box; drawn in a box as wide as the wrapping width, centred
+            // on it, so that the lines break and sit exactly as measured.
+            let lines = text.typeset(label.text, in: Rect(x: 0, y: 0, width: width, height: 1e6))?.0.lines ?? []
+            let left = lines.map(\.minX).min() ?? 0, right = lines.map(\.maxX).max() ?? 0
+            let top = lines.map(\.minY).min() ?? 0, bottom = lines.map(\.maxY).max() ?? captions.fontSize
+            let size = Size(
+                width: max(0, right - left) + 2 * captions.padding, height: max(0, bottom - top) + 2 * captions.padding)
+            var box = Layer(name: "\(captionsLayerName)/\(i + 1)")
+            box.bounds = Rect(origin: .zero, size: size)
+            box.backgroundColor = captions.background
+            box.cornerRadius = captions.cornerRadius
+            switch captions.placement {
+            case .bottom: box.position = Point(x: scene.width / 2, y: scene.height - captions.margin - size.height / 2)
+            case .top: box.position = Point(x: scene.width / 2, y: captions.margin + size.height / 2)
+            case .point(let p): box.position = p
+            }
+            box.hidden = true
+            box.modelChanges = [
+                ModelChange(time: cue.start, keyPath: .hidden, value: .bool(false)),
+                ModelChange(time: cue.end, keyPath: .hidden, value: .bool(true)),
+            ]
+            label.bounds = Rect(x: 0, y: 0, width: width, height: max(0, bottom - top))
+            // The layout's first line starts at `top`; the label's bounds start there too.
+            label.bounds.origin.y = top
+            label.position = Point(x: size.width / 2 + (width / 2 - (left + right) / 2), y: size.height / 2)
+            box.sublayers = [label]
+            root.sublayers.append(box)
+        }
+        return root
+    }
+}
