@@ -9,9 +9,9 @@ scripts/setup.sh
 swift build -c release --product reel
 bin="$(swift build -c release --show-bin-path)/reel"
 mkdir -p docs/media
-# scene, pixels per point, sheet times
-while read -r name scale times; do
-  "$bin" render "examples/$name.yaml" -o "docs/media/$name.gif" --scale "$scale" --quiet
+# scene, pixels per point, sheet times, and a frame rate for the GIF where the scene's makes it too big
+while read -r name scale times fps; do
+  "$bin" render "examples/$name.yaml" -o "docs/media/$name.gif" --scale "$scale" ${fps:+--fps "$fps"} --quiet
   "$bin" sheet "examples/$name.yaml" -o "docs/media/$name-sheet.png" --scale "$scale" --at "$times"
   size=$(stat -c %s "docs/media/$name.gif")
   if [ "$size" -gt 400000 ]; then echo "media: docs/media/$name.gif is $size bytes, over 400 KB" >&2; exit 1; fi
@@ -26,5 +26,5 @@ favorite-star 1 0,0.15,0.2,0.25,0.3,0.35,0.45,0.6,1.55,1.6,1.65,2
 titles 1 0.3,0.45,0.6,1.2,1.7,2.1,2.6,2.9,3.4
 svg-logo 1 0.2,0.5,0.8,1.1,1.4,1.7,2,2.3,3.4
 lottie-in-scene 1 0.3,0.8,1.4,2.2,3.2,4.2,4.9
-demo-video 0.5 0.8,1.8,2.6,3.2,4.2,5.2,5.8,6.4
+demo-video 0.75 0.8,1.8,2.6,3.2,4.2,5.2,5.8,6.4 15
 LIST
