@@ -215,6 +215,29 @@ import Testing
         #expect(whites == 4 && frame15.width == 32 && frame15.height == 160)
     }
 
+    /// A VP9 file with alpha (WebM's alpha_mode): half-transparent red over a blue background is their
+    /// mix, (128, 0, 127) composited by hand, within 8 levels: VP9 codes the red in 4:2:0 Y′CbCr and
+    /// the alpha as a plane of its own, each a few levels off.
+    @Test func alphaIsHonoured() throws {
+        let ws = try Workspace()
+        try Self.ffmpeg([
+            "-f", "lavfi", "-i", "color=c=red@0.5:s=64x36:r=30:d=1,format=yuva420p", "-c:v", "libvpx-vp9", "-pix_fmt",
+            "yuva420p", "-auto-alt-ref", "0", ws.file("alpha.webm"),
+        ])
+        #expect(try VideoSource.facts(path: ws.file("alpha.webm")).hasAlpha)
+        let scene = ws.write(
+            "scene.yaml",
+            "width: 64\nheight: 36\nfps: 30\nduration: 1\nbackground: \"#0000ff\"\nlayers:\n  - {name: v, type: video, contents: alpha.webm, anchorPoint: [0, 0]}\n"
+        )
+        let png = ws.file("still.png")
+        let r = try runReel(["still", scene, "--at", "0.5", "-o", png])
+        #expect(r.status == 0, "\(r.stderr)")
+        let image = try ImageFile.read(path: png)
+        let o = (18 * image.width + 32) * 4
+        let pixel = (Int(image.rgba[o]), Int(image.rgba[o + 1]), Int(image.rgba[o + 2]))
+        #expect(abs(pixel.0 - 128) <= 8 && pixel.1 <= 8 && abs(pixel.2 - 127) <= 8, "\(pixel)")
+    }
+
     /// A sample aspect ratio of 2:1 (anamorphic) doubles the displayed width.
     @Test func sampleAspectRatioIsHonoured() throws {
         let ws = try Workspace()
