@@ -139,7 +139,7 @@ extension Reel {
         }
         if options.segment != nil {
             note(
-                "\(output): segments (\(Setting.frames), \(Setting.shard)) are rendered without sound for now; render the whole clip for its sound"
+                "\(output): segments (\(Setting.frames), \(Setting.shard)) are rendered without sound; reel concat --sound-from SCENE adds it to the joined clip, mixed once for the whole clip"
             )
             return nil
         }

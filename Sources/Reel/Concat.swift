@@ -23,9 +23,13 @@ extension Reel {
     ///   from the whole clip), so the joined GIF decodes to exactly the single render's frames.
     /// - PNG sequences (folders): the frame files, already numbered for the whole clip, are gathered
     ///   into one folder (hard links where possible, else copies).
+    ///
+    /// With `sound`, the clip the segments were rendered from (segments are rendered silent), the joined
+    /// MP4, MOV or WebM gets that clip's sound, mixed and encoded once for the whole clip (AAC, Opus), so
+    /// that it is continuous and in sync across the joins.
     @discardableResult
     public static func concat(
-        _ inputs: [String], to output: String, cancellation: Cancellation = Cancellation()
+        _ inputs: [String], to output: String, sound: Clip? = nil, cancellation: Cancellation = Cancellation()
     ) throws(ReelError) -> ConcatSummary {
         guard !inputs.isEmpty else { throw .usage("no segments to join", fix: "give the segment files, e.g. seg-*.mp4") }
         let container = try Self.container(for: output)
@@ -67,17 +71,46 @@ extension Reel {
         }
         let ordered = try checkCoverage(segments.map { ($0.path, $0.info) })
         let sorted = ordered.map { i in segments[i] }
+        let track = try soundTrack(from: sound, for: container, segments: sorted, output: output)
         try checkWritableDestination(output)
         let file = OutputFile(target: output)
         let frames = try file.complete(output: output, cancellation: cancellation) {
             do {
-                return try SegmentJoiner.join(sorted, to: file.temporary, muxer: container.muxerName)
+                return try SegmentJoiner.join(sorted, to: file.temporary, muxer: container.muxerName, sound: track)
             } catch {
                 throw ReelError.usage("\(error)", fix: nil)
             }
         }
         let bytes = ((try? FileManager.default.attributesOfItem(atPath: file.target))?[.size] as? Int) ?? 0
         return ConcatSummary(output: file.target, frames: frames, segments: sorted.count, bytes: bytes)
+    }
+
+    /// The joined clip's sound, from the clip the segments were rendered from; nil without one, or when
+    /// it has none. The clip must have the segments' frames (same frame rate and length).
+    static func soundTrack(from clip: Clip?, for container: VideoContainer, segments: [SegmentFile], output: String)
+        throws(ReelError) -> SegmentJoiner.SoundTrack?
+    {
+        guard let clip else { return nil }
+        guard let codec = AudioSettings.codec(for: container) else {
+            throw .usage("\(output): .\(container.rawValue) has no sound", fix: "join MP4, MOV or WebM segments for sound")
+        }
+        let total = segments[0].info.total, rate = clip.scene.fps
+        guard clip.scene.frameCount == total else {
+            throw .usage(
+                "the scene has \(clip.scene.frameCount) frames, the segments \(total): it is not the clip they were rendered from",
+                fix: "give the scene the segments were rendered from, with the same frame rate and duration")
+        }
+        let mix = AudioMix(scene: clip.scene)
+        guard !mix.isEmpty else { return nil }
+        return SegmentJoiner.SoundTrack(
+            settings: AudioSettings(codec: codec), sample: { AudioMix.sample(atFrame: $0, rate: rate) },
+            samples: { (start, count) throws(MediaError) -> [Float] in
+                do {
+                    return try mix.samples(from: start, count: count)
+                } catch {
+                    throw MediaError(call: "the sound", message: "\(error)")
+                }
+            })
     }
 
     /// Orders segments by their first frame and checks that they hold frames 0…total−1 exactly once;

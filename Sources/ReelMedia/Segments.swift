@@ -155,8 +155,12 @@ public enum SegmentJoiner {
     }
 
     /// Copies the packets of `segments` (already ordered, contiguous, same container) into `output`
-    /// with the muxer `muxer`. Returns the number of frames written.
-    public static func join(_ segments: [SegmentFile], to output: String, muxer: String) throws(MediaError) -> Int {
+    /// with the muxer `muxer`. Returns the number of frames written. With `sound`, the joined file also
+    /// gets a sound track encoded from the samples it gives (48 kHz stereo, interleaved, by clip sample
+    /// index), written abreast of the frames: `samples(atFrame:)` is the sample where frame n starts.
+    public static func join(
+        _ segments: [SegmentFile], to output: String, muxer: String, sound: SoundTrack? = nil
+    ) throws(MediaError) -> Int {
         precondition(!segments.isEmpty)
         let inputs = try segments.map { (s) throws(MediaError) in try InputFormatContext(path: s.path) }
         // One video stream each, with the same codec parameters as the first.
@@ -190,6 +194,14 @@ public enum SegmentJoiner {
         ost.pointee.r_frame_rate = first.pointee.r_frame_rate
         av_dict_copy(&ost.pointee.metadata, first.pointee.metadata, 0)
         av_dict_set(&ost.pointee.metadata, "comment", nil, 0)
+        var audio: AudioEncoder?
+        if let sound {
+            let outContext = out.pointer
+            audio = try AudioEncoder(sound.settings, format: outContext) { (packet) throws(MediaError) in
+                try ff("av_interleaved_write_frame(audio)", av_interleaved_write_frame(outContext, packet))
+            }
+        }
+        var soundWritten = 0
         try out.openIO(path: output)
         var options: OpaquePointer? = nil
         defer { av_dict_free(&options) }
@@ -286,6 +298,12 @@ public enum SegmentJoiner {
                 p.pointee.stream_index = 0
                 p.pointee.pos = -1
                 try ff("av_interleaved_write_frame", av_interleaved_write_frame(out.pointer, p))
+                if let sound, let audio {
+                    // The sound up to the end of the frames written so far, so the muxer interleaves them.
+                    let end = sound.sample(written + count)
+                    try audio.append(try sound.samples(soundWritten, end - soundWritten))
+                    soundWritten = end
+                }
             }
             guard count == segments[k].info.count else {
                 throw MediaError(
@@ -302,9 +320,27 @@ public enum SegmentJoiner {
             let cs = av_rescale_q(lastDuration, first.pointee.time_base, AVRational(num: 1, den: 100))
             try ff("av_opt_set_int(final_delay)", av_opt_set_int(priv, "final_delay", cs, 0))
         }
+        try audio?.finish()
         try ff("av_write_trailer", av_write_trailer(out.pointer))
         try out.closeIO()
         return written
+    }
+
+    /// A sound track for a joined clip: how it is encoded, where each frame starts in samples, and the
+    /// samples themselves.
+    public struct SoundTrack {
+        public var settings: AudioSettings
+        public var sample: (_ frame: Int) -> Int
+        public var samples: (_ start: Int, _ count: Int) throws(MediaError) -> [Float]
+
+        public init(
+            settings: AudioSettings, sample: @escaping (_ frame: Int) -> Int,
+            samples: @escaping (_ start: Int, _ count: Int) throws(MediaError) -> [Float]
+        ) {
+            self.settings = settings
+            self.sample = sample
+            self.samples = samples
+        }
     }
 
     /// The bytes before a GIF packet's first frame: the header (screen descriptor and global palette),

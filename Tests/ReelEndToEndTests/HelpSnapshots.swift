@@ -195,19 +195,24 @@ let helpSnapshots: [String: String] = [
     copied with their timestamps; GIF frames are copied in order (the shards of a
     GIF share the whole clip's palette); PNG sequence folders are gathered into one
     folder (-o joined/). Anything that does not fit is refused before writing.
+    Segments are rendered silent: --sound-from adds the scene's sound, mixed once
+    for the whole clip.
 
     Example:
       for i in 0 1 2 3; do reel render scene.yaml --shard $i/4 -o seg-$i.mp4 &
     done; wait
-      reel concat seg-*.mp4 -o clip.mp4
+      reel concat seg-*.mp4 -o clip.mp4 --sound-from scene.yaml
 
-    USAGE: reel concat <segments> ... --output <file> [--quiet]
+    USAGE: reel concat <segments> ... --output <file> [--sound-from <scene>] [--quiet]
 
     ARGUMENTS:
       <segments>              The segment files (or PNG sequence folders).
 
     OPTIONS:
       -o, --output <file>     The joined clip (same format as the segments).
+      --sound-from <scene>    The scene the segments were rendered from: its sound
+                              (segments are silent) is mixed once and added to the
+                              joined MP4, MOV or WebM.
       -q, --quiet             Print nothing but errors.
       --version               Show the version.
       -h, --help              Show help information.

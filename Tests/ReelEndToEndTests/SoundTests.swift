@@ -96,6 +96,60 @@ import Testing
         #expect(abs(Double(sound.count) / 48_000 - 2.0) <= Self.audioFrame, "\(sound.count) samples")
     }
 
+    /// Shards are rendered silent (and say so); `reel concat --sound-from` mixes the scene's sound once
+    /// for the whole clip, so the beep at 1.0 s (in the second of two shards' frames, 30–59) is heard
+    /// within one audio frame of 1.0 s and the flash is on frame 30, as in a single render.
+    @Test(arguments: ["mp4", "webm"])
+    func joinedShardsKeepSync(ext: String) throws {
+        let ws = try Workspace()
+        try Self.ffmpeg(["-f", "lavfi", "-i", "sine=frequency=1000:duration=0.3:sample_rate=44100", ws.file("beep.wav")])
+        let scene = ws.write(
+            "scene.yaml",
+            """
+            width: 64
+            height: 36
+            fps: 30
+            duration: 2
+            background: "#000000"
+            audio:
+              - {file: beep.wav, at: 1.0}
+            layers:
+              - name: flash
+                position: [32, 18]
+                bounds: [64, 36]
+                backgroundColor: "#ffffff"
+                opacity: 0
+                animations:
+                  - {type: basic, keyPath: opacity, fromValue: 1, toValue: 1, duration: 0.1, beginTime: 1.0}
+            """)
+        for i in 0..<2 {
+            let r = try runReel(["render", scene, "--shard", "\(i)/2", "-o", ws.file("seg-\(i).\(ext)")])
+            #expect(r.status == 0 && r.stderr.contains("reel concat --sound-from"), "\(r.stderr)")
+            #expect(try Self.streams(ws.file("seg-\(i).\(ext)")).count == 1)
+        }
+        let out = ws.file("joined.\(ext)")
+        let r = try runReel(["concat", ws.file("seg-1.\(ext)"), ws.file("seg-0.\(ext)"), "-o", out, "--sound-from", scene, "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try Self.streams(out) == [ext == "mp4" ? "h264" : "vp9", ext == "mp4" ? "aac" : "opus"])
+        let sound = try Self.decodedSound(out, ws)
+        let start = try #require(Self.firstSound(sound))
+        #expect(abs(start - 1.0) <= Self.audioFrame, "the beep starts at \(start) s")
+        #expect(abs(Double(sound.count) / 48_000 - 2.0) <= Self.audioFrame, "\(sound.count) samples")
+        let frames = ws.file("frames.gray")
+        try Self.ffmpeg(["-i", out, "-an", "-f", "rawvideo", "-pix_fmt", "gray", frames])
+        let gray = [UInt8](FileManager.default.contents(atPath: frames) ?? Data())
+        let size = 64 * 36
+        #expect(gray.count == 60 * size)
+        func bright(_ i: Int) -> Bool { gray[(i * size)..<((i + 1) * size)].reduce(0) { $0 + Int($1) } / size > 128 }
+        if gray.count == 60 * size { #expect(!bright(29) && bright(30), "the flash is on frame 30") }
+        // Another scene (other length) is refused before anything is written.
+        let other = ws.write("other.yaml", "width: 64\nheight: 36\nfps: 30\nduration: 3\n")
+        let bad = try runReel([
+            "concat", ws.file("seg-0.\(ext)"), ws.file("seg-1.\(ext)"), "-o", ws.file("bad.\(ext)"), "--sound-from", other,
+        ])
+        #expect(bad.status != 0 && !FileManager.default.fileExists(atPath: ws.file("bad.\(ext)")))
+    }
+
     /// Volume and fades, on a tone of steady level: at volume 0.5 the level halves; a 1 s fade-in is at
     /// half level half-way through it (a linear ramp: RMS over a window is the ramp's mean there); the
     /// fade-out ends in silence at the clip's end; the sound stops where its range ends. Levels within
