@@ -37,9 +37,10 @@ final class AudioMix {
                 })
         }
         for (name, playback, _) in scene.videoLayerTimes(at: 0) where playback.audio {
+            guard let model = scene.layers.lazy.compactMap({ $0.find(name) }).first else { continue }
             inputs.append(
                 Input(name: playback.name, file: playback.file, source: nil) { start, count in
-                    Self.layerPlacement(scene: scene, layer: name, playback: playback, start: start, count: count)
+                    Self.layerPlacement(scene: scene, layer: model, playback: playback, start: start, count: count)
                 })
         }
         self.inputs = inputs
@@ -48,11 +49,11 @@ final class AudioMix {
     /// A video layer's sound follows the layer's own time: within a block its time is taken at the ends
     /// and between them on the line they give (exact for every timing but a repeat's wrap, which is
     /// taken sample by sample); silent outside the range played and outside the speed limits.
-    static func layerPlacement(scene: Scene, layer: String, playback: VideoPlayback, start: Int, count: Int)
+    static func layerPlacement(scene: Scene, layer: Layer, playback: VideoPlayback, start: Int, count: Int)
         -> [(time: Double, gain: Double)?]
     {
         func layerTime(_ n: Int) -> Double? {
-            scene.videoLayerTimes(at: Double(n) / Double(rate)).first { $0.name == layer }?.time
+            scene.videoLayerTimes(at: Double(n) / Double(rate)).first { $0.name == layer.name }?.time
         }
         guard let t0 = layerTime(start), let t1 = layerTime(start + count), let tm = layerTime(start + count / 2) else {
             return Array(repeating: nil, count: count)
@@ -60,6 +61,8 @@ final class AudioMix {
         let block = Double(count) / Double(rate)
         let linear = abs(tm - (t0 + t1) / 2) < 1e-6
         let speed = (t1 - t0) / block
+        // The volume (animatable) at the block's ends, on the line between them within it.
+        let v0 = layer.presentedVolume(atLayerTime: t0), v1 = layer.presentedVolume(atLayerTime: t1)
         return (0..<count).map { k in
             let lt: Double
             var local = speed
@@ -71,7 +74,7 @@ final class AudioMix {
                 local = (b - a) * Double(rate)
             }
             guard speedLimits.contains(local), lt >= 0, lt < playback.length else { return nil }
-            return (playback.from + lt, playback.volume)
+            return (playback.from + lt, v0 + (v1 - v0) * Double(k) / Double(count))
         }
     }
 

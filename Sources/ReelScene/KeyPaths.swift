@@ -57,6 +57,8 @@ public enum LayerKeyPath: String, Sendable, CaseIterable {
     case fontSize
     case foregroundColor
     case letterSpacing
+    /// A video layer's sound level (what AVPlayer's `volume` is).
+    case volume
     /// An imported shape's gradient ramp (SVG and Lottie gradients; scenes have none to animate).
     case fillGradientColors = "fillGradient.colors"
     case fillGradientLocations = "fillGradient.locations"
@@ -81,7 +83,7 @@ public enum LayerKeyPath: String, Sendable, CaseIterable {
         case .instanceTransform: return .transform
         case .instanceColor, .foregroundColor: return .color
         case .string: return .string
-        case .fontSize, .letterSpacing: return .number
+        case .fontSize, .letterSpacing, .volume: return .number
         case .colors, .fillGradientColors, .strokeGradientColors: return .colors
         case .hidden: return .bool
         case .locations, .fillGradientLocations, .strokeGradientLocations: return .numbers
@@ -146,6 +148,7 @@ public enum LayerKeyPath: String, Sendable, CaseIterable {
         case .fontSize: return .number(values.text.fontSize)
         case .foregroundColor: return .color(values.text.foregroundColor)
         case .letterSpacing: return .number(values.text.letterSpacing)
+        case .volume: return .number(values.video?.volume ?? 1)
         case .fillGradientTransform: return .transform(Transform3D(values.shape.fillGradient?.transform ?? .identity))
         case .strokeGradientTransform: return .transform(Transform3D(values.shape.strokeGradient?.transform ?? .identity))
         case .fillGradientColors: return .colors(values.shape.fillGradient?.colors ?? [])
@@ -207,6 +210,7 @@ public enum LayerKeyPath: String, Sendable, CaseIterable {
         case (.fontSize, .number(let v)): values.text.fontSize = min(max(0, v), TextProperties.maximumFontSize)
         case (.foregroundColor, .color(let c)): values.text.foregroundColor = c
         case (.letterSpacing, .number(let v)): values.text.letterSpacing = v
+        case (.volume, .number(let v)): values.video?.volume = v
         case (.fillGradientTransform, .transform(let t)): values.shape.fillGradient?.transform = t.affine
         case (.strokeGradientTransform, .transform(let t)): values.shape.strokeGradient?.transform = t.affine
         // A ramp keeps its stop count: a value of another length is ignored.

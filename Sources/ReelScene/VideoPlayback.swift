@@ -69,3 +69,17 @@ extension Scene {
         return out
     }
 }
+
+extension Layer {
+    /// A video layer's sound level at its own time `t`: its `volume` with its animations applied (the
+    /// timeline's `set`s are not), kept within 0…4.
+    public func presentedVolume(atLayerTime t: Double) -> Double {
+        var presented = properties
+        // A group has no key path of its own: one may hold a volume animation.
+        if attachedAnimations.contains(where: { ["", LayerKeyPath.volume.rawValue].contains($0.animation.keyPath) }) {
+            Scene.animate(attachedAnimations, &presented, at: t)
+        }
+        let v = presented.video?.volume ?? 1
+        return v.isFinite ? min(max(v, 0), 4) : 0
+    }
+}

@@ -213,6 +213,43 @@ import Testing
         #expect(abs(start - 1.5) <= Self.audioFrame, "the recording's tone starts at \(start) s")
     }
 
+    /// A video layer's `volume` is animatable: rising linearly from 0 to 1 over its first 2 s, the
+    /// recording's steady tone is at half its level at 1 s and at full level after 2 s (within 5 %:
+    /// the tone went through AAC twice, in the recording and in the output).
+    @Test func videoLayerVolumeAnimates() throws {
+        let ws = try Workspace()
+        try Self.ffmpeg([
+            "-f", "lavfi", "-i", "testsrc2=size=64x36:rate=30:duration=3", "-f", "lavfi", "-i",
+            "sine=frequency=440:duration=3:sample_rate=48000", "-c:v", "libx264", "-c:a", "aac", "-b:a", "192k", "-shortest",
+            ws.file("rec.mp4"),
+        ])
+        let scene = ws.write(
+            "scene.yaml",
+            """
+            width: 64
+            height: 36
+            fps: 30
+            duration: 3
+            layers:
+              - name: screen
+                type: video
+                contents: rec.mp4
+                anchorPoint: [0, 0]
+                audio: true
+                animations:
+                  - {type: basic, keyPath: volume, fromValue: 0, toValue: 1, duration: 2}
+            """)
+        let out = ws.file("out.mp4")
+        let r = try runReel(["render", scene, "-o", out, "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let s = try Self.decodedSound(out, ws)
+        let full = 0.125 / 2.0.squareRoot()
+        func level(_ a: Double, _ b: Double) -> Double { Self.rms(s, a, b) / full }
+        #expect(level(0, 0.1) < 0.06, "rising from silence: \(level(0, 0.1))")
+        #expect(abs(level(0.95, 1.05) - 0.5) < 0.05, "half-way: \(level(0.95, 1.05))")
+        #expect(abs(level(2.2, 2.8) - 1) < 0.05, "full level: \(level(2.2, 2.8))")
+    }
+
     /// `--no-audio` writes no sound track; a GIF has none and says so; sound files that cannot be
     /// played are located errors before anything renders.
     @Test func noAudioGIFsAndBadSound() throws {
