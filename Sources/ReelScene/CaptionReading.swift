@@ -7,6 +7,7 @@ import ReelGeometry
 extension Reader {
     static let captionKeys = [
         "file", "cues", "font", "fontSize", "color", "background", "padding", "cornerRadius", "position", "margin", "maxWidth",
+        "words", "highlightColor",
     ]
     static let cueKeys = ["start", "end", "text"]
 
@@ -82,6 +83,25 @@ extension Reader {
         if let v = try positive("maxWidth", 1...100_000) { captions.maxWidth = v }
         if let n = m["color"] { captions.color = try color(n, join(path, "color")) }
         if let n = m["background"] { captions.background = try optionalColor(n, join(path, "background")) }
+        if let n = m["highlightColor"] { captions.highlightColor = try color(n, join(path, "highlightColor")) }
+        if let n = m["words"] {
+            let name = try string(n, join(path, "words"))
+            guard let read = importer?.readFile else {
+                throw fail(n, join(path, "words"), "this reader cannot open files", fix: "load the scene with Reel.load")
+            }
+            let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
+            let resolved = name.hasPrefix("/") ? name : folder.appendingPathComponent(name).standardized.path
+            do {
+                captions.words = try WordTimings.parse(try read(resolved, WordTimings.maximumBytes), file: resolved)
+            } catch {
+                let place = error.location.map { "\(error.file):\($0.line):\($0.column): " } ?? ""
+                let key = error.path.map { $0.isEmpty ? "" : "\($0): " } ?? ""
+                throw fail(
+                    n, join(path, "words"), "\"\(name)\" cannot be read as word timestamps: \(place)\(key)\(error.message)",
+                    fix: error.fix ?? "give a JSON list of {word, start, end}")
+            }
+            imports.files.append(("captions.words:\(path)", resolved))
+        }
         if let n = m["position"] {
             switch n.value {
             case .string(let s) where s == "bottom": captions.placement = .bottom

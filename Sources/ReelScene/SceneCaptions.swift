@@ -28,6 +28,10 @@ public struct Captions: Sendable {
     public var margin = 24.0
     /// The widest a line may be before it wraps, in points; nil: 80 % of the canvas.
     public var maxWidth: Double?
+    /// When each word is said (a speech-to-text tool's timestamps): the word being said is drawn in
+    /// `highlightColor`.
+    public var words: [TimedWord] = []
+    public var highlightColor = Color(red: 1, green: 0.84, blue: 0.04)
 
     public init(cues: [SubtitleCue]) { self.cues = cues }
 }

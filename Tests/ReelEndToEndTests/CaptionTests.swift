@@ -68,6 +68,48 @@ import Testing
         #expect(Self.near(try Self.pixel(png, x: 160, y: 8), Self.sceneColour))
     }
 
+    /// With word timestamps, the word being said is drawn in the highlight colour: while the first of
+    /// "Hello from Reel" is said, the highlight's pixels lie in the left third of the line; while the
+    /// last is, in the right third; after the words, there are none.
+    @Test func theWordBeingSaidIsHighlighted() throws {
+        let ws = try Workspace()
+        _ = ws.write(
+            "words.json",
+            #"[{"word": " Hello", "start": 0.5, "end": 1.0}, {"word": " from", "start": 1.0, "end": 1.4}, {"word": " Reel", "start": 1.4, "end": 1.9}]"#
+        )
+        let scene = ws.write(
+            "scene.yaml",
+            """
+            width: 320
+            height: 180
+            fps: 30
+            duration: 3
+            background: "#000000"
+            captions:
+              cues: [{start: 0.5, end: 2.5, text: "Hello from Reel"}]
+              words: words.json
+              highlightColor: "#ff0000"
+              background: null
+            """)
+        func redColumns(at t: Double) throws -> [Int] {
+            let png = ws.file("t\(t).png")
+            #expect(try runReel(["still", scene, "--at", "\(t)", "-o", png]).status == 0)
+            let image = try ImageFile.read(path: png)
+            var xs: [Int] = []
+            for y in 0..<image.height {
+                for x in 0..<image.width {
+                    let o = (y * image.width + x) * 4
+                    if image.rgba[o] > 200 && image.rgba[o + 1] < 60 && image.rgba[o + 2] < 60 { xs.append(x) }
+                }
+            }
+            return xs
+        }
+        let first = try redColumns(at: 0.7), last = try redColumns(at: 1.6), after = try redColumns(at: 2.2)
+        #expect(!first.isEmpty && !last.isEmpty && after.isEmpty)
+        if let a = first.max(), let b = last.min() { #expect(a < b, "\"Hello\" ends at x \(a), \"Reel\" starts at x \(b)") }
+        #expect(first.allSatisfy { $0 < 160 } && last.allSatisfy { $0 > 160 })
+    }
+
     @Test func badSubtitlesAreLocatedInBothFiles() throws {
         let ws = try Workspace()
         _ = ws.write("bad.srt", "1\n00:00:01,000 --> 00:00:61,000\nx\n")

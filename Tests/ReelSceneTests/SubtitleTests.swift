@@ -82,3 +82,31 @@ import Testing
         } throws: { ($0 as? DocumentError)?.message.contains("above the limit") == true }
     }
 }
+
+/// Word timestamps as speech-to-text tools write them: a list, a list under `words`, or under each of
+/// Whisper's `segments`; bad entries located at their line and column.
+@Suite struct WordTimingTests {
+    @Test func theThreeShapes() throws {
+        let list = #"[{"word": " Hello", "start": 0.5, "end": 0.9}, {"text": "you", "start": 1, "end": 1.25}]"#
+        let want = [TimedWord(word: " Hello", start: 0.5, end: 0.9), TimedWord(word: "you", start: 1, end: 1.25)]
+        #expect(try WordTimings.parse(Array(list.utf8), file: "w.json") == want)
+        #expect(try WordTimings.parse(Array(#"{"words": \#(list)}"#.utf8), file: "w.json") == want)
+        let whisper = #"{"text": "Hello you", "segments": [{"id": 0, "words": \#(list)}, {"id": 1}]}"#
+        #expect(try WordTimings.parse(Array(whisper.utf8), file: "w.json") == want)
+    }
+
+    @Test(arguments: [
+        (#"[{"word": "a", "start": 2, "end": 1}]"#, 1, 2, "ends at or after it starts"),
+        ("[\n  {\"word\": \"a\", \"start\": 1}\n]", 2, 3, "needs its \"start\" and \"end\""),
+        (#"{"text": "no words"}"#, 1, 1, "expected a list of words"),
+        ("[1,\n 2", 2, 3, "unexpected end of file"),
+    ])
+    func badFilesAreLocated(_ text: String, _ line: Int, _ column: Int, _ message: String) {
+        #expect {
+            _ = try WordTimings.parse(Array(text.utf8), file: "w.json")
+        } throws: { error in
+            guard let e = error as? DocumentError else { return false }
+            return e.location?.line == line && e.location?.column == column && e.message.contains(message)
+        }
+    }
+}

@@ -1,7 +1,8 @@
 import FuzzSupport
 import ReelDocument
 
-/// A subtitle file (SRT or WebVTT), parsed as `captions: {file: …}` parses it.
+/// A subtitle file (SRT or WebVTT) and a word-timestamp file, parsed as `captions: {file: …, words: …}`
+/// parses them.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSubtitles(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = [UInt8](UnsafeBufferPointer(start: data, count: size))
@@ -10,6 +11,10 @@ public func fuzzSubtitles(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             fatalError("a cue that does not end after it starts")
         }
         blackHole(cues)
+    }
+    if let words = try? WordTimings.parse(bytes, file: "fuzz.json") {
+        for w in words where !(w.start.isFinite && w.end >= w.start) { fatalError("a word that ends before it starts") }
+        blackHole(words)
     }
     return 0
 }
