@@ -1,10 +1,12 @@
 /// Captions drawn: each cue a box (the caption style's background, padding and corner radius) holding
 /// its text, wrapped and centred, shown from its start to its end, with the word being said highlighted
-/// when word timestamps are given; all of them in one layer above the scene's own.
+/// when word timestamps are given; all of them in one layer above the scene's own. And the same cues as a
+/// soft subtitle track, for the outputs that carry one.
 import Foundation
 import ReelAnimation
 import ReelDocument
 import ReelGeometry
+import ReelMedia
 import ReelRender
 import ReelScene
 
@@ -110,5 +112,25 @@ extension Reel {
             root.sublayers.append(box)
         }
         return root
+    }
+}
+
+extension Reel {
+    /// The captions as the writer's soft subtitle track (`captions.track`), in clip time; a note when the
+    /// output cannot carry one (GIF and the image formats; segments, which join without it).
+    static func subtitleTrack(
+        for scene: Scene, container: VideoContainer, output: String, options: RenderOptions, into settings: inout VideoSettings,
+        note: (Message) -> Void
+    ) {
+        guard let captions = scene.captions, captions.track, !captions.cues.isEmpty else { return }
+        guard [.mp4, .mov, .webm].contains(container), options.segment == nil else {
+            note(
+                "\(output): the captions are drawn, but .\(container.rawValue) \(options.segment == nil ? "has" : "segments have") no subtitle track"
+            )
+            return
+        }
+        settings.subtitles = captions.cues.map {
+            SubtitleTrackCue(start: $0.start / scene.speed, end: $0.end / scene.speed, text: $0.text)
+        }
     }
 }

@@ -44,6 +44,9 @@ extension Reel {
         let mix = try soundTrack(for: clip, container: container, output: output, options: options, into: &settings) {
             notes.append($0)
         }
+        subtitleTrack(for: scene, container: container, output: output, options: options, into: &settings) {
+            notes.append($0)
+        }
         for n in clip.notes + notes { note(n) }
         let workers = max(1, min(options.workers, part.count))
         let estimate = estimatedMemory(

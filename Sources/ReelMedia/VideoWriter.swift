@@ -40,6 +40,8 @@ public struct VideoSettings: Sendable {
     public var comment: String?
     /// A sound track beside the video (`appendAudio`); nil for none.
     public var audio: AudioSettings?
+    /// A soft subtitle track (MP4, MOV, WebM): each cue written as the picture reaches it.
+    public var subtitles: [SubtitleTrackCue] = []
 
     public init(
         width: Int, height: Int, frameRateNumerator: Int, frameRateDenominator: Int = 1, container: VideoContainer,
@@ -121,6 +123,7 @@ public final class VideoWriter {
     private var straight: [UInt8] = []  // un-premultiplied frames
     private var frameIndex = 0
     private var audio: AudioEncoder?
+    private var subtitles: SubtitleEncoder?
     private let path: String
     private var finished = false
 
@@ -174,6 +177,13 @@ public final class VideoWriter {
             let formatContext = format.pointer
             audio = try AudioEncoder(sound, format: formatContext) { (packet) throws(MediaError) in
                 try ff("av_interleaved_write_frame(audio)", av_interleaved_write_frame(formatContext, packet))
+            }
+        }
+        if !settings.subtitles.isEmpty {
+            let formatContext = format.pointer
+            subtitles = try SubtitleEncoder(settings.subtitles, container: settings.container, format: formatContext) {
+                (packet) throws(MediaError) in
+                try ff("av_interleaved_write_frame(subtitles)", av_interleaved_write_frame(formatContext, packet))
             }
         }
         if settings.container == .png {
@@ -236,6 +246,8 @@ public final class VideoWriter {
         f.pointee.pts = Int64(frameIndex)
         frameIndex += 1
         try send(f)
+        try subtitles?.write(
+            upTo: Double(frameIndex) * Double(settings.frameRateDenominator) / Double(settings.frameRateNumerator))
     }
 
     /// Flushes the encoder and writes the trailer. Must be called once, after the last frame.
@@ -255,6 +267,7 @@ public final class VideoWriter {
         }
         try send(nil)
         try audio?.finish()
+        try subtitles?.finish()
         try ff("av_write_trailer", av_write_trailer(format.pointer))
         try format.closeIO()
         if settings.container == .gif, let comment = settings.comment {

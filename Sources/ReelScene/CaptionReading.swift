@@ -7,7 +7,7 @@ import ReelGeometry
 extension Reader {
     static let captionKeys = [
         "file", "cues", "font", "fontSize", "color", "background", "padding", "cornerRadius", "position", "margin", "maxWidth",
-        "words", "highlightColor",
+        "words", "highlightColor", "track",
     ]
     static let cueKeys = ["start", "end", "text"]
 
@@ -83,6 +83,7 @@ extension Reader {
         if let v = try positive("maxWidth", 1...100_000) { captions.maxWidth = v }
         if let n = m["color"] { captions.color = try color(n, join(path, "color")) }
         if let n = m["background"] { captions.background = try optionalColor(n, join(path, "background")) }
+        if let n = m["track"] { captions.track = try bool(n, join(path, "track")) }
         if let n = m["highlightColor"] { captions.highlightColor = try color(n, join(path, "highlightColor")) }
         if let n = m["words"] {
             let name = try string(n, join(path, "words"))

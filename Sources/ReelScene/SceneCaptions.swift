@@ -32,6 +32,8 @@ public struct Captions: Sendable {
     /// `highlightColor`.
     public var words: [TimedWord] = []
     public var highlightColor = Color(red: 1, green: 0.84, blue: 0.04)
+    /// Also written as a soft subtitle track (MP4, MOV, WebM), which players can turn on and off.
+    public var track = false
 
     public init(cues: [SubtitleCue]) { self.cues = cues }
 }

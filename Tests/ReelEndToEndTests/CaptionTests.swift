@@ -110,6 +110,49 @@ import Testing
         #expect(first.allSatisfy { $0 < 160 } && last.allSatisfy { $0 > 160 })
     }
 
+    /// `track: true` also writes the cues as a soft subtitle track (mov_text in MP4, WebVTT in WebM): the
+    /// ffmpeg tool reads it back as the SRT these cues make, times and line breaks included; a GIF has
+    /// no such track and says so.
+    @Test(arguments: [("mp4", "mov_text"), ("webm", "webvtt")])
+    func softSubtitleTrack(ext: String, codec: String) throws {
+        let ws = try Workspace()
+        let scene = ws.write(
+            "scene.yaml",
+            """
+            width: 64
+            height: 36
+            fps: 30
+            duration: 3
+            captions:
+              cues: [{start: 0.25, end: 1.5, text: "Hello"}, {start: 1.5, end: 2.75, text: "Two\\nlines"}]
+              track: true
+            """)
+        let out = ws.file("out.\(ext)")
+        let r = try runReel(["render", scene, "-o", out, "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
+        probe.arguments = ["-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", out]
+        let pipe = Pipe()
+        probe.standardOutput = pipe
+        try probe.run()
+        let streams = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        probe.waitUntilExit()
+        #expect(streams.split(whereSeparator: \.isNewline).map(String.init) == [ext == "mp4" ? "h264" : "vp9", codec])
+        let srt = ws.file("back.srt")
+        let x = Process()
+        x.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        x.arguments = ["-loglevel", "error", "-y", "-i", out, "-map", "0:s:0", srt]
+        try x.run()
+        x.waitUntilExit()
+        let back = String(decoding: FileManager.default.contents(atPath: srt) ?? Data(), as: UTF8.self)
+        #expect(
+            back.replacingOccurrences(of: "\r\n", with: "\n")
+                == "1\n00:00:00,250 --> 00:00:01,500\nHello\n\n2\n00:00:01,500 --> 00:00:02,750\nTwo\nlines\n\n", "\(back)")
+        let gif = try runReel(["render", scene, "-o", ws.file("out.gif")])
+        #expect(gif.status == 0 && gif.stderr.contains(".gif has no subtitle track"), "\(gif.stderr)")
+    }
+
     @Test func badSubtitlesAreLocatedInBothFiles() throws {
         let ws = try Workspace()
         _ = ws.write("bad.srt", "1\n00:00:01,000 --> 00:00:61,000\nx\n")
