@@ -238,6 +238,27 @@ import Testing
         #expect(abs(pixel.0 - 128) <= 8 && pixel.1 <= 8 && abs(pixel.2 - 127) <= 8, "\(pixel)")
     }
 
+    /// The colour matrix and range a file signals are the ones it is read with: (200, 50, 50) coded by
+    /// the ffmpeg tool as BT.709 and BT.601 limited range and BT.709 full range (4:4:4, lossless) reads
+    /// back as (200, 50, 50) each time, within 3 levels of 8-bit Y′CbCr rounding both ways. Read with
+    /// one fixed matrix, the BT.601 file's red would be some 10 levels off.
+    @Test(arguments: [("bt709", "bt709", "tv"), ("bt601", "smpte170m", "tv"), ("bt709", "bt709", "pc")])
+    func colourMatrixAndRangeAreHonoured(matrix: String, tag: String, range: String) throws {
+        let ws = try Workspace()
+        let path = ws.file("colour.mp4")
+        try Self.ffmpeg([
+            "-f", "lavfi", "-i", "color=c=0xC83232:s=64x36:r=30:d=0.2", "-vf",
+            "scale=out_color_matrix=\(matrix):out_range=\(range),format=yuv444p", "-colorspace", tag, "-color_range", range,
+            "-c:v", "libx264", "-qp", "0", path,
+        ])
+        let picture = try VideoSource(path: path, width: nil, height: nil).picture(at: 0)
+        let o = (18 * 64 + 32) * 4
+        let rgb = (
+            Int(picture.premultipliedRGBA[o]), Int(picture.premultipliedRGBA[o + 1]), Int(picture.premultipliedRGBA[o + 2])
+        )
+        #expect(abs(rgb.0 - 200) <= 3 && abs(rgb.1 - 50) <= 3 && abs(rgb.2 - 50) <= 3, "\(matrix) \(range): \(rgb)")
+    }
+
     /// A sample aspect ratio of 2:1 (anamorphic) doubles the displayed width.
     @Test func sampleAspectRatioIsHonoured() throws {
         let ws = try Workspace()
