@@ -79,3 +79,28 @@ let smallScene = """
       ]
     }
     """
+
+/// Runs the ffmpeg tool (quiet, overwriting), recording an issue when it fails: the tests make their
+/// sources with it and read Reel's outputs back with it.
+func ffmpeg(_ arguments: [String]) throws {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+    p.arguments = ["-loglevel", "error", "-y"] + arguments
+    p.standardError = FileHandle.nullDevice
+    try p.run()
+    p.waitUntilExit()
+    #expect(p.terminationStatus == 0, "ffmpeg \(arguments.joined(separator: " ")) failed")
+}
+
+/// The codec of each stream of a file, in order, as ffprobe names them.
+func streamCodecs(_ path: String) throws -> [String] {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
+    p.arguments = ["-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", path]
+    let out = Pipe()
+    p.standardOutput = out
+    try p.run()
+    let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    p.waitUntilExit()
+    return text.split(whereSeparator: \.isNewline).map(String.init)
+}

@@ -130,21 +130,9 @@ import Testing
         let out = ws.file("out.\(ext)")
         let r = try runReel(["render", scene, "-o", out, "-q"])
         #expect(r.status == 0, "\(r.stderr)")
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
-        probe.arguments = ["-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", out]
-        let pipe = Pipe()
-        probe.standardOutput = pipe
-        try probe.run()
-        let streams = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        probe.waitUntilExit()
-        #expect(streams.split(whereSeparator: \.isNewline).map(String.init) == [ext == "mp4" ? "h264" : "vp9", codec])
+        #expect(try streamCodecs(out) == [ext == "mp4" ? "h264" : "vp9", codec])
         let srt = ws.file("back.srt")
-        let x = Process()
-        x.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        x.arguments = ["-loglevel", "error", "-y", "-i", out, "-map", "0:s:0", srt]
-        try x.run()
-        x.waitUntilExit()
+        try ffmpeg(["-i", out, "-map", "0:s:0", srt])
         let back = String(decoding: FileManager.default.contents(atPath: srt) ?? Data(), as: UTF8.self)
         #expect(
             back.replacingOccurrences(of: "\r\n", with: "\n")

@@ -10,13 +10,39 @@ import Testing
     /// for. Opus frames are 20 ms, shorter.
     static let audioFrame = 1024.0 / 48_000
 
-    static func ffmpeg(_ arguments: [String]) throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        p.arguments = ["-loglevel", "error", "-y"] + arguments
-        try p.run()
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 0, "ffmpeg \(arguments.joined(separator: " ")) failed")
+    /// A two-second 64×36 scene at 30 fps: a 1 kHz beep of 0.3 s placed at 1.0 s, and a white flash on
+    /// the black background for 0.1 s from 1.0 s.
+    static func beepAndFlash(_ ws: Workspace) throws -> String {
+        try ffmpeg(["-f", "lavfi", "-i", "sine=frequency=1000:duration=0.3:sample_rate=44100", ws.file("beep.wav")])
+        return ws.write(
+            "scene.yaml",
+            """
+            width: 64
+            height: 36
+            fps: 30
+            duration: 2
+            background: "#000000"
+            audio:
+              - {file: beep.wav, at: 1.0}
+            layers:
+              - name: flash
+                position: [32, 18]
+                bounds: [64, 36]
+                backgroundColor: "#ffffff"
+                opacity: 0
+                animations:
+                  - {type: basic, keyPath: opacity, fromValue: 1, toValue: 1, duration: 0.1, beginTime: 1.0}
+            """)
+    }
+
+    /// The frames of a file whose mean brightness is above half, as the ffmpeg tool decodes them.
+    static func brightFrames(_ path: String, _ ws: Workspace) throws -> [Int] {
+        let frames = ws.file("frames-\(UUID().uuidString).gray")
+        try ffmpeg(["-i", path, "-an", "-f", "rawvideo", "-pix_fmt", "gray", frames])
+        let gray = [UInt8](FileManager.default.contents(atPath: frames) ?? Data())
+        let size = 64 * 36
+        return (0..<(gray.count / size)).filter { i in gray[(i * size)..<((i + 1) * size)].reduce(0) { $0 + Int($1) } / size > 128
+        }
     }
 
     /// The output's sound as the ffmpeg tool decodes it: 48 kHz mono floats.
@@ -25,18 +51,6 @@ import Testing
         try ffmpeg(["-i", path, "-vn", "-ac", "1", "-ar", "48000", "-f", "f32le", raw])
         let data = FileManager.default.contents(atPath: raw) ?? Data()
         return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
-    }
-
-    static func streams(_ path: String) throws -> [String] {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
-        p.arguments = ["-v", "error", "-show_entries", "stream=codec_name", "-of", "csv=p=0", path]
-        let out = Pipe()
-        p.standardOutput = out
-        try p.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        return text.split(whereSeparator: \.isNewline).map(String.init)
     }
 
     /// Root mean square of `samples[from..<to]` (in seconds).
@@ -55,43 +69,16 @@ import Testing
     @Test(arguments: ["mp4", "webm"])
     func beepAndFlashAreInSync(ext: String) throws {
         let ws = try Workspace()
-        try Self.ffmpeg(["-f", "lavfi", "-i", "sine=frequency=1000:duration=0.3:sample_rate=44100", ws.file("beep.wav")])
-        let scene = ws.write(
-            "scene.yaml",
-            """
-            width: 64
-            height: 36
-            fps: 30
-            duration: 2
-            background: "#000000"
-            audio:
-              - {file: beep.wav, at: 1.0}
-            layers:
-              - name: flash
-                position: [32, 18]
-                bounds: [64, 36]
-                backgroundColor: "#ffffff"
-                opacity: 0
-                animations:
-                  - {type: basic, keyPath: opacity, fromValue: 1, toValue: 1, duration: 0.1, beginTime: 1.0}
-            """)
+        let scene = try Self.beepAndFlash(ws)
         let out = ws.file("out.\(ext)")
         let r = try runReel(["render", scene, "-o", out, "-q"])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(try Self.streams(out) == [ext == "mp4" ? "h264" : "vp9", ext == "mp4" ? "aac" : "opus"])
+        #expect(try streamCodecs(out) == [ext == "mp4" ? "h264" : "vp9", ext == "mp4" ? "aac" : "opus"])
         let sound = try Self.decodedSound(out, ws)
         let start = try #require(Self.firstSound(sound))
         #expect(abs(start - 1.0) <= Self.audioFrame, "the beep starts at \(start) s")
-        // The picture: frames decoded by the ffmpeg tool, their mean brightness.
-        let frames = ws.file("frames.gray")
-        try Self.ffmpeg(["-i", out, "-an", "-f", "rawvideo", "-pix_fmt", "gray", frames])
-        let gray = [UInt8](FileManager.default.contents(atPath: frames) ?? Data())
-        let size = 64 * 36
-        #expect(gray.count == 60 * size)
-        func bright(_ i: Int) -> Bool { gray[(i * size)..<((i + 1) * size)].reduce(0) { $0 + Int($1) } / size > 128 }
-        if gray.count == 60 * size {
-            #expect(!bright(29) && bright(30) && bright(32) && !bright(33), "the flash is on frames 30–32")
-        }
+        // The picture, as the ffmpeg tool decodes it: the flash on frames 30–32.
+        #expect(try Self.brightFrames(out, ws) == [30, 31, 32])
         // The sound track lasts as long as the picture (to within the encoder's last frame).
         #expect(abs(Double(sound.count) / 48_000 - 2.0) <= Self.audioFrame, "\(sound.count) samples")
     }
@@ -102,46 +89,21 @@ import Testing
     @Test(arguments: ["mp4", "webm"])
     func joinedShardsKeepSync(ext: String) throws {
         let ws = try Workspace()
-        try Self.ffmpeg(["-f", "lavfi", "-i", "sine=frequency=1000:duration=0.3:sample_rate=44100", ws.file("beep.wav")])
-        let scene = ws.write(
-            "scene.yaml",
-            """
-            width: 64
-            height: 36
-            fps: 30
-            duration: 2
-            background: "#000000"
-            audio:
-              - {file: beep.wav, at: 1.0}
-            layers:
-              - name: flash
-                position: [32, 18]
-                bounds: [64, 36]
-                backgroundColor: "#ffffff"
-                opacity: 0
-                animations:
-                  - {type: basic, keyPath: opacity, fromValue: 1, toValue: 1, duration: 0.1, beginTime: 1.0}
-            """)
+        let scene = try Self.beepAndFlash(ws)
         for i in 0..<2 {
             let r = try runReel(["render", scene, "--shard", "\(i)/2", "-o", ws.file("seg-\(i).\(ext)")])
             #expect(r.status == 0 && r.stderr.contains("reel concat --sound-from"), "\(r.stderr)")
-            #expect(try Self.streams(ws.file("seg-\(i).\(ext)")).count == 1)
+            #expect(try streamCodecs(ws.file("seg-\(i).\(ext)")).count == 1)
         }
         let out = ws.file("joined.\(ext)")
         let r = try runReel(["concat", ws.file("seg-1.\(ext)"), ws.file("seg-0.\(ext)"), "-o", out, "--sound-from", scene, "-q"])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(try Self.streams(out) == [ext == "mp4" ? "h264" : "vp9", ext == "mp4" ? "aac" : "opus"])
+        #expect(try streamCodecs(out) == [ext == "mp4" ? "h264" : "vp9", ext == "mp4" ? "aac" : "opus"])
         let sound = try Self.decodedSound(out, ws)
         let start = try #require(Self.firstSound(sound))
         #expect(abs(start - 1.0) <= Self.audioFrame, "the beep starts at \(start) s")
         #expect(abs(Double(sound.count) / 48_000 - 2.0) <= Self.audioFrame, "\(sound.count) samples")
-        let frames = ws.file("frames.gray")
-        try Self.ffmpeg(["-i", out, "-an", "-f", "rawvideo", "-pix_fmt", "gray", frames])
-        let gray = [UInt8](FileManager.default.contents(atPath: frames) ?? Data())
-        let size = 64 * 36
-        #expect(gray.count == 60 * size)
-        func bright(_ i: Int) -> Bool { gray[(i * size)..<((i + 1) * size)].reduce(0) { $0 + Int($1) } / size > 128 }
-        if gray.count == 60 * size { #expect(!bright(29) && bright(30), "the flash is on frame 30") }
+        #expect(try Self.brightFrames(out, ws) == [30, 31, 32])
         // Another scene (other length) is refused before anything is written.
         let other = ws.write("other.yaml", "width: 64\nheight: 36\nfps: 30\nduration: 3\n")
         let bad = try runReel([
@@ -156,7 +118,7 @@ import Testing
     /// 5 %: AAC at 192 kbit/s codes a pure tone to well under that.
     @Test func volumeFadesAndRange() throws {
         let ws = try Workspace()
-        try Self.ffmpeg(["-f", "lavfi", "-i", "sine=frequency=440:duration=10:sample_rate=48000", ws.file("tone.wav")])
+        try ffmpeg(["-f", "lavfi", "-i", "sine=frequency=440:duration=10:sample_rate=48000", ws.file("tone.wav")])
         let toneRMS = 0.125 / 2.0.squareRoot()  // the sine filter's amplitude is 1/8
         let scene = ws.write(
             "scene.yaml",
@@ -186,7 +148,7 @@ import Testing
     /// file, on a layer starting 1.0 s into the clip, is heard from 1.5 s.
     @Test func videoLayerSoundFollowsTheLayer() throws {
         let ws = try Workspace()
-        try Self.ffmpeg([
+        try ffmpeg([
             "-f", "lavfi", "-i", "testsrc2=size=64x36:rate=30:duration=2", "-f", "lavfi", "-i",
             "sine=frequency=1000:duration=1.5:sample_rate=48000", "-filter_complex", "[1]adelay=500|500[a]", "-map", "0:v",
             "-map", "[a]", "-c:v", "libx264", "-c:a", "aac", "-shortest", ws.file("rec.mp4"),
@@ -218,7 +180,7 @@ import Testing
     /// the tone went through AAC twice, in the recording and in the output).
     @Test func videoLayerVolumeAnimates() throws {
         let ws = try Workspace()
-        try Self.ffmpeg([
+        try ffmpeg([
             "-f", "lavfi", "-i", "testsrc2=size=64x36:rate=30:duration=3", "-f", "lavfi", "-i",
             "sine=frequency=440:duration=3:sample_rate=48000", "-c:v", "libx264", "-c:a", "aac", "-b:a", "192k", "-shortest",
             ws.file("rec.mp4"),
@@ -254,12 +216,12 @@ import Testing
     /// played are located errors before anything renders.
     @Test func noAudioGIFsAndBadSound() throws {
         let ws = try Workspace()
-        try Self.ffmpeg(["-f", "lavfi", "-i", "sine=duration=1", ws.file("tone.wav")])
+        try ffmpeg(["-f", "lavfi", "-i", "sine=duration=1", ws.file("tone.wav")])
         let good = ws.write(
             "good.yaml", "width: 32\nheight: 32\nfps: 10\nduration: 1\naudio:\n  - {file: tone.wav}\n")
         let quiet = ws.file("quiet.mp4")
         #expect(try runReel(["render", good, "-o", quiet, "--no-audio", "-q"]).status == 0)
-        #expect(try Self.streams(quiet) == ["h264"])
+        #expect(try streamCodecs(quiet) == ["h264"])
         let gif = try runReel(["render", good, "-o", ws.file("out.gif")])
         #expect(gif.status == 0 && gif.stderr.contains(".gif has no sound"), "\(gif.stderr)")
         _ = ws.write("noise.m4a", "not a sound")

@@ -45,16 +45,6 @@ import Testing
         return out
     }
 
-    static func ffmpeg(_ arguments: [String]) throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        p.arguments = ["-loglevel", "error", "-y"] + arguments
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 0, "ffmpeg \(arguments.joined(separator: " ")) failed")
-    }
-
     /// The index each frame of a PNG sequence shows, read from the blocks' centres (out of the layer's
     /// top-left `origin`, at `scale` output pixels per source pixel).
     static func indices(inFolder folder: String) throws -> [Int] {
@@ -196,13 +186,13 @@ import Testing
         let ws = try Workspace()
         let plain = try Self.indexSource(ws, name: "plain.mp4", count: 30)
         let turned = ws.file("turned.mp4")
-        try Self.ffmpeg(["-i", plain, "-c", "copy", "-metadata:s:v:0", "rotate=90", turned])
+        try ffmpeg(["-i", plain, "-c", "copy", "-metadata:s:v:0", "rotate=90", turned])
         let facts = try VideoSource.facts(path: turned)
         #expect(facts.rotation % 180 == 90 && facts.width == 32 && facts.height == 160)
         let raw = ws.file("turned.rgb")
         // Frame 15 = 0b1111: four white blocks, at one end of the turned picture.
         let frame15 = try VideoSource(path: turned, width: nil, height: nil).picture(at: 0.5)
-        try Self.ffmpeg(["-ss", "0.5", "-i", turned, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", raw])
+        try ffmpeg(["-ss", "0.5", "-i", turned, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", raw])
         let theirs15 = [UInt8](FileManager.default.contents(atPath: raw) ?? Data())
         var whites = 0
         for b in 0..<Self.bits {
@@ -220,7 +210,7 @@ import Testing
     /// the alpha as a plane of its own, each a few levels off.
     @Test func alphaIsHonoured() throws {
         let ws = try Workspace()
-        try Self.ffmpeg([
+        try ffmpeg([
             "-f", "lavfi", "-i", "color=c=red@0.5:s=64x36:r=30:d=1,format=yuva420p", "-c:v", "libvpx-vp9", "-pix_fmt",
             "yuva420p", "-auto-alt-ref", "0", ws.file("alpha.webm"),
         ])
@@ -246,7 +236,7 @@ import Testing
     func colourMatrixAndRangeAreHonoured(matrix: String, tag: String, range: String) throws {
         let ws = try Workspace()
         let path = ws.file("colour.mp4")
-        try Self.ffmpeg([
+        try ffmpeg([
             "-f", "lavfi", "-i", "color=c=0xC83232:s=64x36:r=30:d=0.2", "-vf",
             "scale=out_color_matrix=\(matrix):out_range=\(range),format=yuv444p", "-colorspace", tag, "-color_range", range,
             "-c:v", "libx264", "-qp", "0", path,
@@ -288,7 +278,7 @@ import Testing
         let ws = try Workspace()
         let source = try Self.indexSource(ws, name: "src.mp4", count: 30)
         _ = ws.write("broken.mp4", "this is not a video")
-        try Self.ffmpeg(["-f", "lavfi", "-i", "sine=frequency=440:duration=1", ws.file("voice.m4a")])
+        try ffmpeg(["-f", "lavfi", "-i", "sine=frequency=440:duration=1", ws.file("voice.m4a")])
         let cases: [(keys: String, contents: String, message: String)] = [
             ("", "missing.mp4", "\"missing.mp4\" cannot be played: no such file"),
             ("", "broken.mp4", "\"broken.mp4\" cannot be played"),
