@@ -22,6 +22,8 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
         // SHA-256 of a batch job's inputs (scene, assets, options), to skip jobs already rendered.
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // Batches from data: the rows of a CSV table (RFC 4180 quoting) as a job's variants.
+        .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
     ],
     targets: [
         .systemLibrary(
@@ -54,6 +56,7 @@ let package = Package(
             dependencies: [
                 "ReelGeometry", "ReelRaster", "ReelAnimation", "ReelDocument", "ReelScene", "ReelRender", "ReelMedia", "ReelText",
                 "ReelSVG", "ReelLottie", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CSV", package: "CSV.swift"),
             ]
         ),
         .executableTarget(

@@ -22,6 +22,7 @@ let package = Package(
         .executableTarget(name: "FuzzSVG", dependencies: ["FuzzSupport", .product(name: "Reel", package: "Reel")]),
         .executableTarget(name: "FuzzLottie", dependencies: ["FuzzSupport", .product(name: "Reel", package: "Reel")]),
         .executableTarget(name: "FuzzSubtitles", dependencies: ["FuzzSupport", .product(name: "Reel", package: "Reel")]),
+        .executableTarget(name: "FuzzRows", dependencies: ["FuzzSupport", .product(name: "Reel", package: "Reel")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -28,7 +28,7 @@ cd "$(dirname "$0")/.."
 # shellcheck disable=SC1091 # (puts the toolchain on PATH)
 . scripts/env.sh
 
-targets=(json yaml path preset manifest text svg lottie subtitles)
+targets=(json yaml path preset manifest text svg lottie subtitles rows)
 target=${1:-}
 seconds=${2:-600}
 if [[ -z $target || ! " ${targets[*]} all " =~ \ $target\  ]]; then
@@ -47,6 +47,7 @@ product() {
     svg) echo FuzzSVG ;;
     lottie) echo FuzzLottie ;;
     subtitles) echo FuzzSubtitles ;;
+    rows) echo FuzzRows ;;
   esac
 }
 

@@ -83,13 +83,28 @@ extension Reel {
                 }
                 scenes = [pattern]
             }
-            let variants: [(name: String?, variables: [String: JSONNode])] =
+            let named: [(name: String?, variables: [String: JSONNode], fields: [String: String])] =
                 spec.variants.isEmpty
-                ? [(nil, spec.variables)] : spec.variants.map { ($0.name, spec.variables.merging($0.variables) { $1 }) }
+                ? [(nil, spec.variables, [:])]
+                : spec.variants.map { ($0.name, spec.variables.merging($0.variables) { $1 }, [:]) }
+            let hasVariants = !spec.variants.isEmpty || spec.rows != nil
             for scene in scenes {
                 let sceneName = ((scene as NSString).lastPathComponent as NSString).deletingPathExtension
+                var variants = named
+                if let rows = spec.rows {
+                    // Every row of the table, typed by this scene's variables, before anything renders.
+                    let table = resolve(rows.path)
+                    try confine(table, rows.location, spec.jsonPath + ".rows", "the data file")
+                    do {
+                        variants = try DataRows.read(table, declared: declaredVariables(of: scene)).map {
+                            ($0.name, spec.variables.merging($0.variables) { $1 }, $0.fields)
+                        }
+                    } catch {
+                        throw .scene(error)
+                    }
+                }
                 for variant in variants {
-                    var fields = ["scene": sceneName, "variant": variant.name ?? ""]
+                    var fields = ["scene": sceneName, "variant": variant.name ?? ""].merging(variant.fields) { a, _ in a }
                     for (k, v) in variant.variables {
                         switch v.value {
                         case .string(let s): fields[k] = s
@@ -99,7 +114,7 @@ extension Reel {
                     }
                     let defaultName = variant.name.map { "\(sceneName)-\($0)" } ?? sceneName
                     let name = try spec.name.map { (template) throws(ReelError) in
-                        try fill(template, fields, hasVariants: !spec.variants.isEmpty) { (message, fix) in
+                        try fill(template, fields, hasVariants: hasVariants) { (message, fix) in
                             fail(spec.location, spec.jsonPath + ".name", message, fix: fix)
                         }
                     }
@@ -118,7 +133,7 @@ extension Reel {
                             }
                         }
                         let path = resolve(
-                            try fill(o.path, fields, hasVariants: !spec.variants.isEmpty) { (message, fix) in
+                            try fill(o.path, fields, hasVariants: hasVariants) { (message, fix) in
                                 fail(o.location, o.jsonPath, message, fix: fix)
                             })
                         var options = RenderOptions()
@@ -194,6 +209,19 @@ extension Reel {
             }
         }
         return plan
+    }
+
+    /// The variables a scene file declares, with their defaults (none when it cannot be read: rendering
+    /// it reports why).
+    static func declaredVariables(of scene: String) -> [(name: String, value: JSONNode)] {
+        guard let text = try? DocumentLimits.readText(scene, what: "scene") else { return [] }
+        let root: JSONNode?
+        if (scene as NSString).pathExtension.lowercased() == "json" {
+            root = try? JSONParser.parse(Array(text.utf8))
+        } else {
+            root = try? YAMLReader.parse(text, file: scene)
+        }
+        return root.map(SceneVariables.declared(in:)) ?? []
     }
 
     /// Replaces `{scene}`, `{variant}`, `{job}` and `{variable}` in a template.

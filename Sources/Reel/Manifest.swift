@@ -20,6 +20,9 @@ import ReelScene
 ///       red: {accent: "#ff3b30"}
 ///       blue: {accent: "#007aff"}
 ///     outputs: ["out/star-{variant}.gif"]
+///   - scene: badge.yaml
+///     rows: badges.csv                            # one job per row: columns are variables
+///     outputs: ["out/badge-{name}.gif"]           # {row}, {name} and every {column}
 /// ```
 public struct BatchManifest: Sendable {
     public struct Output: Sendable {
@@ -43,6 +46,8 @@ public struct BatchManifest: Sendable {
         public var variables: [String: JSONNode]
         /// Named sets of variables: one job each (merged over `variables`).
         public var variants: [(name: String, variables: [String: JSONNode])]
+        /// A data table (CSV or JSON Lines) whose rows are the variants, relative to the manifest.
+        public var rows: (path: String, location: SourceLocation)?
         public var outputs: [Output]
         public var location: SourceLocation
         public var jsonPath: String
@@ -55,7 +60,7 @@ public struct BatchManifest: Sendable {
     public var jobs: [Job]
 
     public static let keys = ["concurrency", "memoryLimit", "jobs"]
-    public static let jobKeys = ["scene", "name", "variables", "variants", "outputs"]
+    public static let jobKeys = ["scene", "name", "variables", "variants", "rows", "outputs"]
     public static let outputKeys = ["path", "preset", "duration", "speed"]
 
     public static func load(contentsOf path: String) throws(SceneError) -> BatchManifest {
@@ -133,7 +138,8 @@ public struct BatchManifest: Sendable {
         let scene = try r.string(sceneNode, r.join(path, "scene"))
         guard !scene.isEmpty else { throw r.fail(sceneNode, r.join(path, "scene"), "the scene path is empty") }
         var job = Job(
-            scene: scene, name: nil, variables: [:], variants: [], outputs: [], location: node.location, jsonPath: path)
+            scene: scene, name: nil, variables: [:], variants: [], rows: nil, outputs: [], location: node.location,
+            jsonPath: path)
         if let n = m["name"] { job.name = try r.string(n, r.join(path, "name")) }
         if let n = m["variables"] { job.variables = try variables(n, r.join(path, "variables"), r) }
         if let n = m["variants"] {
@@ -150,6 +156,19 @@ public struct BatchManifest: Sendable {
                 }
                 job.variants.append((v.key, try variables(v.value, "\(path).variants.\(v.key)", r)))
             }
+        }
+        if let n = m["rows"] {
+            guard m["variants"] == nil else {
+                throw r.fail(
+                    n, r.join(path, "rows"), "a job takes its variants from \"variants\" or from \"rows\", not both",
+                    fix: "move the variants into the table, or make two jobs")
+            }
+            let table = try r.string(n, r.join(path, "rows"))
+            let ext = (table as NSString).pathExtension.lowercased()
+            guard ["csv", "jsonl", "ndjson"].contains(ext) else {
+                throw r.fail(n, r.join(path, "rows"), "rows come from a .csv or .jsonl file, not \(table)", fix: "rows: data.csv")
+            }
+            job.rows = (table, n.location)
         }
         guard let outputsNode = m["outputs"] else {
             throw r.fail(node, path, "a job needs \"outputs\"", fix: "add outputs: [out/{scene}.mp4]")

@@ -235,7 +235,9 @@ import Testing
         }
         let demo = try runReel(["batch", dir + "/batch/demo.yaml", "--dry-run"])
         #expect(demo.status == 0, "\(demo.stderr)")
-        #expect(demo.stdout.contains("\(scenes.count) jobs, \(2 * scenes.count) outputs"), "\(demo.stdout)")
+        // Every example scene to two outputs, and a badge for each of the three rows of badges.csv.
+        #expect(demo.stdout.contains("\(scenes.count + 3) jobs, \(2 * scenes.count + 3) outputs"), "\(demo.stdout)")
+        #expect(demo.stdout.contains("badge-bo: ") && demo.stdout.contains("label=Docs, examples"), "\(demo.stdout)")
         let variants = try runReel(["batch", dir + "/batch/variants.yaml", "--dry-run"])
         #expect(variants.status == 0, "\(variants.stderr)")
         #expect(variants.stdout.contains("3 jobs, 6 outputs"), "\(variants.stdout)")

@@ -1,0 +1,132 @@
+import Foundation
+import Reel
+import ReelDocument
+import Testing
+
+/// Batches from data (issue #25): a job's `rows` (CSV or JSON Lines) expand to one variant a row, each
+/// value typed by the scene's declared default, every problem an error at the data file's line and
+/// column before anything renders. Expectations are written by hand from the tables.
+@Suite struct BatchRowsTests {
+    static let scene = """
+        width: 32
+        height: 32
+        fps: 10
+        duration: 0.2
+        variables:
+          label: Hello
+          color: "#3478f6"
+          count: 1
+          spot: [4, 4]
+        layers:
+          - {name: box, position: $spot, bounds: [8, 8], backgroundColor: $color, opacity: 1}
+        """
+
+    func plan(_ table: String, name: String = "data.csv", outputs: String = "[\"out/{name}-{row}-{label}.gif\"]")
+        throws -> (Workspace, Result<BatchPlan, ReelError>)
+    {
+        let ws = try Workspace()
+        _ = ws.write("scene.yaml", Self.scene)
+        FileManager.default.createFile(atPath: ws.file(name), contents: Data(table.utf8))
+        let manifest = ws.write("batch.yaml", "jobs:\n  - scene: scene.yaml\n    rows: \(name)\n    outputs: \(outputs)\n")
+        do {
+            return (ws, .success(try Reel.planBatch(manifest)))
+        } catch {
+            return (ws, .failure(error))
+        }
+    }
+
+    static func number(_ node: JSONNode?) -> Double? {
+        if case .number(let v)? = node?.value { return v }
+        return nil
+    }
+
+    static func string(_ node: JSONNode?) -> String? {
+        if case .string(let s)? = node?.value { return s }
+        return nil
+    }
+
+    /// A byte-order mark, Windows line ends, a quoted comma, a quoted line break and a doubled quote, an
+    /// empty cell (the default stays), a blank line, and no `name` column (rows are named row1, row2…).
+    @Test func quotingEmptyCellsBOMAndCRLF() throws {
+        let table =
+            "\u{FEFF}label,count,color,spot\r\n\"Docs, examples\",7,#ff0000,12 20\r\n\r\n\"Two\r\nlines \"\"quoted\"\"\",,,\r\n"
+        let (ws, result) = try plan(table, outputs: "[\"out/{variant}-{row}.gif\"]")
+        let plan = try result.get()
+        #expect(plan.jobs.map(\.name) == ["scene-row1", "scene-row2"])
+        let first = plan.jobs[0].variables, second = plan.jobs[1].variables
+        #expect(Self.string(first["label"]) == "Docs, examples" && Self.number(first["count"]) == 7)
+        #expect(Self.string(first["color"]) == "#ff0000")
+        if case .array(let p)? = first["spot"]?.value {
+            #expect(p.map { Self.number($0) } == [12, 20])
+        } else {
+            Issue.record("spot")
+        }
+        #expect(
+            Self.string(second["label"]) == "Two\r\nlines \"quoted\"" || Self.string(second["label"]) == "Two\nlines \"quoted\"")
+        #expect(second["count"] == nil && second["color"] == nil && second["spot"] == nil)
+        #expect(plan.jobs[1].outputs.map { ($0.path as NSString).lastPathComponent } == ["row2-2.gif"])
+        _ = ws
+    }
+
+    /// JSON Lines (a blank line skipped), rows named by their `name` column.
+    @Test func jsonLinesAndTheNameColumn() throws {
+        let table = "{\"name\": \"ann\", \"count\": 3, \"spot\": [1, 2]}\n\n{\"name\": \"bo\", \"label\": \"Hi\"}\n"
+        let (_, result) = try plan(table, name: "data.jsonl")
+        let plan = try result.get()
+        #expect(plan.jobs.map(\.variant) == ["ann", "bo"])
+        #expect(Self.number(plan.jobs[0].variables["count"]) == 3)
+        // A placeholder for a column a row leaves out is the scene's default.
+        #expect(plan.jobs.map { ($0.outputs[0].path as NSString).lastPathComponent } == ["ann-1-Hello.gif", "bo-2-Hi.gif"])
+    }
+
+    /// Every error: the data file, the line and column counted by hand, the column's name, the fix.
+    @Test(arguments: [
+        ("label,colour\nx,#fff\n", "data.csv:1:7: colour: the scene declares no variable \"colour\"", "did you mean color?"),
+        ("label,count\nx,seven\n", "data.csv:2:3: count: count is a number, got \"seven\"", "42 or 0.5"),
+        ("label,color\nx,blue-ish\n", "data.csv:2:3: color: color is a colour, got \"blue-ish\"", "#ff3b30"),
+        ("label,spot\nx,12\n", "data.csv:2:3: spot: spot is a point, got \"12\"", "120 80"),
+        ("label,count\nx\n", "data.csv:2:1: this row has 1 cells for 2 columns", "quote a cell"),
+        ("name,count\nann,1\nann,2\n", "data.csv:3:1: name: row 2 is named \"ann\" like row 1", "its own name"),
+        ("label,label\nx,y\n", "data.csv:1:7: label: column \"label\" is named twice", "its own name"),
+    ])
+    func errorsAreLocatedInTheTable(_ table: String, _ message: String, _ fix: String) throws {
+        let (_, result) = try plan(table)
+        guard case .failure(let error) = result else {
+            Issue.record("planned a table it should refuse")
+            return
+        }
+        let text = "\(error)"
+        #expect(text.contains(message) && text.contains(fix), "\(text)")
+    }
+
+    @Test func jsonLinesErrorsAreLocated() throws {
+        let (_, result) = try plan("{\"label\": \"a\"}\n{\"count\": \"many\"}\n", name: "data.jsonl")
+        guard case .failure(let error) = result else {
+            Issue.record("planned a table it should refuse")
+            return
+        }
+        #expect("\(error)".contains("data.jsonl:2:2: count: count is a number, got \"many\""), "\(error)")
+    }
+
+    /// A variable whose default is null must be given by every row.
+    @Test func requiredVariables() throws {
+        let ws = try Workspace()
+        _ = ws.write("scene.yaml", Self.scene.replacingOccurrences(of: "  label: Hello", with: "  label: null"))
+        _ = ws.write("data.csv", "count\n3\n")
+        let manifest = ws.write(
+            "batch.yaml", "jobs:\n  - scene: scene.yaml\n    rows: data.csv\n    outputs: [\"out/{row}.gif\"]\n")
+        #expect {
+            _ = try Reel.planBatch(manifest)
+        } throws: { "\($0)".contains("data.csv:2:1: label: row 1 gives no label, which the scene requires") }
+    }
+
+    /// Ten thousand rows expand to ten thousand jobs (the expansion's speed is BENCHMARKS.md's).
+    @Test func tenThousandRows() throws {
+        var table = "name,count,color\n"
+        for i in 1...10_000 { table += "r\(i),\(i),#\(String(format: "%06x", i * 97 % 0xFFFFFF))\n" }
+        let (_, result) = try plan(table, outputs: "[\"out/{name}.gif\"]")
+        let plan = try result.get()
+        #expect(plan.jobs.count == 10_000)
+        #expect(Self.number(plan.jobs[9_999].variables["count"]) == 10_000)
+    }
+}
