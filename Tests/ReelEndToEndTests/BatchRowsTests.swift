@@ -120,6 +120,24 @@ import Testing
         } throws: { "\($0)".contains("data.csv:2:1: label: row 1 gives no label, which the scene requires") }
     }
 
+    /// Rendered and run again: nothing re-renders; a row whose values change re-renders, the others stay
+    /// up to date.
+    @Test func aChangedRowRendersAgain() throws {
+        let ws = try Workspace()
+        _ = ws.write("scene.yaml", Self.scene)
+        _ = ws.write("data.csv", "name,count,color\nann,1,#ff0000\nbo,2,#00ff00\ncy,3,#0000ff\n")
+        let manifest = ws.write(
+            "batch.yaml", "jobs:\n  - scene: scene.yaml\n    rows: data.csv\n    outputs: [\"out/{name}.gif\"]\n")
+        let first = try runReel(["batch", manifest])
+        #expect(
+            first.status == 0 && first.stdout.contains("3 outputs: 3 rendered, 0 up to date"), "\(first.stdout)\(first.stderr)")
+        let again = try runReel(["batch", manifest])
+        #expect(again.stdout.contains("3 outputs: 0 rendered, 3 up to date"), "\(again.stdout)")
+        _ = ws.write("data.csv", "name,count,color\nann,1,#ff0000\nbo,2,#ffff00\ncy,3,#0000ff\n")
+        let changed = try runReel(["batch", manifest])
+        #expect(changed.stdout.contains("3 outputs: 1 rendered, 2 up to date"), "\(changed.stdout)")
+    }
+
     /// Ten thousand rows expand to ten thousand jobs (the expansion's speed is BENCHMARKS.md's).
     @Test func tenThousandRows() throws {
         var table = "name,count,color\n"
