@@ -35,6 +35,18 @@ public struct BatchPlan: Sendable {
     public var sandboxed = false
 }
 
+extension BatchPlan {
+    /// Part `index` (from 0) of `count` of the expanded jobs: jobs ⌊index·J/count⌋ … ⌊(index+1)·J/count⌋−1
+    /// of J, in order, so that shards on several machines render every job once (a table's rows in
+    /// contiguous runs).
+    public func shard(_ index: Int, of count: Int) -> BatchPlan {
+        var part = self
+        let total = jobs.count
+        part.jobs = Array(jobs[(index * total / count)..<((index + 1) * total / count)])
+        return part
+    }
+}
+
 extension Reel {
     /// Reads a manifest and expands it into jobs; every problem is reported with the manifest's line
     /// and column before anything is rendered.

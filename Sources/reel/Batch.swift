@@ -51,6 +51,12 @@ struct Batch: ParsableCommand {
     )
     var sandbox = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Render part I (from 0) of N of the expanded jobs, in order (a table's rows split across machines).",
+            valueName: "I/N"))
+    var shard: String?
+
     @Flag(help: "Print the expanded jobs and what would be rendered, and render nothing.")
     var dryRun = false
 
@@ -67,17 +73,29 @@ struct Batch: ParsableCommand {
             throw ValidationError("--memory-limit is a number of MiB from 1 to \(1 << 30), got \(memoryLimit)")
         }
         _ = try progress.value(for: "--progress")
+        _ = try shardPart()
+    }
+
+    /// `--shard I/N` as (I, N).
+    func shardPart() throws -> (index: Int, count: Int)? {
+        guard let shard else { return nil }
+        let parts = shard.split(separator: "/")
+        guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n >= 1, n <= 100_000, i >= 0, i < n else {
+            throw ValidationError("--shard is I/N with 0 ≤ I < N ≤ 100000, e.g. 0/4; got '\(shard)'")
+        }
+        return (i, n)
     }
 
     func run() throws {
         Interrupts.install(lastWords: interruptedWords)
         Reel.tuneAllocatorForFrames()
-        let plan: BatchPlan
+        var plan: BatchPlan
         do {
             plan = try Reel.planBatch(manifest, sandboxed: sandbox)
         } catch {
             throw CommandFailure(message: error.message, exit: 2)  // nothing ran: the manifest is wrong
         }
+        if let (i, n) = try shardPart() { plan = plan.shard(i, of: n) }
         if dryRun {
             printPlan(plan)
             return

@@ -138,6 +138,25 @@ import Testing
         #expect(changed.stdout.contains("3 outputs: 1 rendered, 2 up to date"), "\(changed.stdout)")
     }
 
+    /// `--shard I/N` splits the expanded jobs (here a table's ten rows) into N contiguous runs: three
+    /// shards hold rows 1–3, 4–6 and 7–10, every row once, in order.
+    @Test func shardsSplitTheRows() throws {
+        var table = "name,count\n"
+        for i in 1...10 { table += "r\(i),\(i)\n" }
+        let (_, result) = try plan(table, outputs: "[\"out/{name}.gif\"]")
+        let plan = try result.get()
+        let parts = (0..<3).map { plan.shard($0, of: 3).jobs.compactMap(\.variant) }
+        #expect(parts == [["r1", "r2", "r3"], ["r4", "r5", "r6"], ["r7", "r8", "r9", "r10"]])
+        let ws = try Workspace()
+        _ = ws.write("scene.yaml", Self.scene)
+        _ = ws.write("data.csv", table)
+        let manifest = ws.write(
+            "batch.yaml", "jobs:\n  - scene: scene.yaml\n    rows: data.csv\n    outputs: [\"out/{name}.gif\"]\n")
+        let r = try runReel(["batch", manifest, "--shard", "2/3", "--dry-run"])
+        #expect(r.status == 0 && r.stdout.hasPrefix("4 jobs, 4 outputs"), "\(r.stdout)\(r.stderr)")
+        #expect(try runReel(["batch", manifest, "--shard", "3/3"]).status != 0)
+    }
+
     /// Ten thousand rows expand to ten thousand jobs (the expansion's speed is BENCHMARKS.md's).
     @Test func tenThousandRows() throws {
         var table = "name,count,color\n"

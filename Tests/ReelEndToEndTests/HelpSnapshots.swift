@@ -159,7 +159,7 @@ let helpSnapshots: [String: String] = [
     settings and Reel version are unchanged are skipped (--force renders them
     anyway), so a batch that was killed finishes what is left.
 
-    USAGE: reel batch <manifest> [--jobs <n>] [--memory-limit <MiB>] [--force] [--fail-fast] [--sandbox] [--dry-run] [--progress <kind>] [--quiet]
+    USAGE: reel batch <manifest> [--jobs <n>] [--memory-limit <MiB>] [--force] [--fail-fast] [--sandbox] [--shard <I/N>] [--dry-run] [--progress <kind>] [--quiet]
 
     ARGUMENTS:
       <manifest>              The manifest file (YAML or JSON).
@@ -176,6 +176,8 @@ let helpSnapshots: [String: String] = [
       --sandbox               Confine the batch to the manifest's folder: scenes,
                               presets, images and outputs inside it, variables in
                               output paths plain names (for render services).
+      --shard <I/N>           Render part I (from 0) of N of the expanded jobs, in
+                              order (a table's rows split across machines).
       --dry-run               Print the expanded jobs and what would be rendered,
                               and render nothing.
       --progress <kind>       Progress on stderr: auto, bar, json (a line per
