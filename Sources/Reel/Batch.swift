@@ -57,7 +57,13 @@ extension Reel {
         } catch {
             throw .scene(error)
         }
-        let base = URL(fileURLWithPath: manifestPath).deletingLastPathComponent().path
+        return try plan(manifest, base: URL(fileURLWithPath: manifestPath).deletingLastPathComponent().path, sandboxed: sandboxed)
+    }
+
+    /// Expands a manifest's jobs, its relative paths taken from `base` (the manifest's folder; empty for
+    /// the working directory).
+    static func plan(_ manifest: BatchManifest, base: String, sandboxed: Bool) throws(ReelError) -> BatchPlan {
+        let manifestPath = manifest.file
         func resolve(_ path: String) -> String {
             path.hasPrefix("/") ? path : (base == "." || base.isEmpty ? path : (base as NSString).appendingPathComponent(path))
         }
@@ -376,8 +382,12 @@ struct BatchStamp: Codable {
 extension Reel {
     /// A variable's value as written in a manifest, for listings.
     public static func variableText(_ node: JSONNode) -> String {
-        if case .string(let s) = node.value { return s }
-        return canonical(node.value)
+        switch node.value {
+        case .string(let s): return s
+        // 42, as the table wrote it, rather than Swift's 42.0.
+        case .number(let x) where x == x.rounded() && abs(x) < 1e15: return String(Int(x))
+        default: return canonical(node.value)
+        }
     }
 
     /// Whether an output exists with a record of the same inputs (what a batch would skip).

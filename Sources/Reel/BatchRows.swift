@@ -26,7 +26,8 @@ enum DataRows {
             throw DocumentError(file: path, message: "is \(size >> 20) MiB, above the limit of \(maximumBytes >> 20) MiB")
         }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw DocumentError(file: path, message: "no such data file", fix: "paths are relative to the manifest")
+            throw DocumentError(
+                file: path, message: "no such data file", fix: "check the path (a manifest's paths are relative to its folder)")
         }
         return try parse([UInt8](data), file: path, declared: declared)
     }

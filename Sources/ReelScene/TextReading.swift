@@ -73,6 +73,8 @@ extension Reader {
     }
 
     func limitedText(_ node: JSONNode, _ path: String) throws(SceneError) -> String {
+        // A number shows as it is written in a longer string (`string: $count` as `"${count}"` would).
+        if case .number(let x) = node.value { return x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x) }
         let s = try string(node, path)
         guard s.unicodeScalars.count <= TextProperties.maximumTextLength else {
             throw fail(

@@ -15,7 +15,9 @@ struct Render: ParsableCommand {
             transparent scene background gives a transparent clip in the formats with alpha (VP9, ProRes \
             4444, APNG, WebP, PNG; GIF one bit); the others composite over --matte. --preset applies named \
             settings (reel presets lists them); options given here override it. The file is written under \
-            a temporary name and renamed when complete; on an error or Ctrl-C nothing is left behind.
+            a temporary name and renamed when complete; on an error or Ctrl-C nothing is left behind. \
+            --rows renders a clip per row of a table, as a manifest's rows: job does (reel batch --help): \
+            reel render badge.yaml --rows people.csv -o "out/{name}.gif".
             """
     )
 
@@ -40,6 +42,9 @@ struct Render: ParsableCommand {
     @OptionGroup(title: "Segments")
     var segments: Segments
 
+    @OptionGroup(title: "Rows")
+    var table: RowsOptions
+
     @OptionGroup(title: "Performance")
     var performance: Performance
 
@@ -60,7 +65,10 @@ struct Render: ParsableCommand {
     func checkApplicable(_ given: OutputSettings, _ preset: Preset?, output: String, options: RenderOptions)
         throws(ReelError)
     {
-        let container = try Reel.checkOutput(output, codec: options.codec)
+        // A table's output names are templates, their folders made as each clip is written.
+        let container =
+            table.rows == nil
+            ? try Reel.checkOutput(output, codec: options.codec) : try Reel.container(for: output, codec: options.codec)
         let codec = options.codec ?? container.defaultCodec
         for setting in given.given {
             if let (message, fix) = Reel.inapplicable(setting, to: codec) {
@@ -101,6 +109,9 @@ struct Render: ParsableCommand {
         performance.apply(to: &options)
         options.segment = segments.request
         try checkApplicable(given, preset, output: outputPath, options: options)
+        if let rows = table.rows {
+            return try renderRows(rows, output: outputPath, given: given)
+        }
         let loaded = try Reel.load(scene, overrides: overrides, sandboxed: sandbox)
         try Reel.checkNotAnInput(outputPath, inputs: Reel.inputFiles(of: loaded.scene, path: scene))
         let summary = try Reel.render(
@@ -122,6 +133,47 @@ struct Render: ParsableCommand {
                         ("fps", .string(summary.frameRate.description)), ("bytes", .int(summary.bytes)),
                         ("seconds", .fixed(summary.seconds)), ("exit", .int(0)),
                     ]))
+        }
+    }
+}
+
+extension Render {
+    /// `--rows`: a clip per row, rendered, resumed and summarised as `reel batch` does a manifest's job.
+    func renderRows(_ rows: String, output: String, given: OutputSettings) throws {
+        if segments.frames != nil {
+            throw ReelError.usage("--frames splits one clip; with --rows, --shard I/N splits the table's rows", fix: nil)
+        }
+        if performance.threads != nil || performance.workers != nil {
+            throw ReelError.usage(
+                "with --rows each clip gets its share of the cores, so --threads and --workers do not apply",
+                fix: "leave them out; --jobs sets how many clips render at once")
+        }
+        var plan: BatchPlan
+        do {
+            plan = try Reel.planRows(
+                RowsRequest(
+                    scene: scene, rows: rows, output: output, preset: encoding.preset, settings: given,
+                    variables: sceneChanges.variableValues, sandboxed: sandbox))
+        } catch {
+            throw CommandFailure(message: error.message, exit: 2)  // nothing ran: the table or the options are wrong
+        }
+        if case .shard(let i, let n) = segments.request {
+            guard i < n, n <= 100_000 else {
+                throw ValidationError("--shard is I/N with 0 ≤ I < N ≤ 100000, e.g. 0/4; got '\(i)/\(n)'")
+            }
+            plan = plan.shard(i, of: n)
+        }
+        let console = BatchConsole(
+            concurrency: table.concurrency, memoryLimit: performance.memoryLimit.map { $0 << 20 }, force: table.force,
+            failFast: table.failFast, progress: try reporting.progress.value(for: "--progress").resolved(quiet: reporting.quiet))
+        if table.dryRun {
+            console.printPlan(plan)
+        } else {
+            let started = Date()
+            defer {
+                if reporting.stats { Console.say(.stats(peakKiB: peakResidentKiB(), seconds: Date().timeIntervalSince(started))) }
+            }
+            try console.run(plan)
         }
     }
 }

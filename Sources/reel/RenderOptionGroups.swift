@@ -212,7 +212,8 @@ struct Segments: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Render shard I (from 0) of N equal parts as a segment for reel concat, e.g. --shard 0/4.", valueName: "I/N"))
+            "Render shard I (from 0) of N equal parts as a segment for reel concat, e.g. --shard 0/4 (with --rows: part I of the rows).",
+            valueName: "I/N"))
     var shard: String?
 
     func validate() throws {
@@ -277,4 +278,39 @@ struct Reporting: ParsableArguments {
     var quiet = false
 
     func validate() throws { _ = try progress.value(for: "--progress") }
+}
+
+/// One clip per row of a data table: the batch a manifest's `rows:` job would be.
+struct RowsOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "Render one clip per row of a CSV or JSON Lines table, its columns the scene's variables; name the output with {row}, {name} or a {column}.",
+            valueName: "table"))
+    var rows: String?
+
+    @Option(
+        name: .customLong("jobs"), help: ArgumentHelp("With --rows: clips rendered at once (default: the cores).", valueName: "n")
+    )
+    var concurrency: Int?
+
+    @Flag(help: "With --rows: render every row, even those whose clip is up to date.")
+    var force = false
+
+    @Flag(help: "With --rows: stop at the first failure.")
+    var failFast = false
+
+    @Flag(help: "With --rows: print the clips that would be rendered, and render nothing.")
+    var dryRun = false
+
+    func validate() throws {
+        if rows == nil {
+            for (given, name) in [
+                (concurrency != nil, "--jobs"), (force, "--force"), (failFast, "--fail-fast"), (dryRun, "--dry-run"),
+            ]
+            where given {
+                throw ValidationError("\(name) goes with --rows (a table's clips); a single render has no batch to apply it to")
+            }
+        }
+        if let concurrency, !(1...256).contains(concurrency) { throw ValidationError("--jobs must be in 1…256") }
+    }
 }

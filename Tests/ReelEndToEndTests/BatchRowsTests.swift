@@ -166,4 +166,78 @@ import Testing
         #expect(plan.jobs.count == 10_000)
         #expect(Self.number(plan.jobs[9_999].variables["count"]) == 10_000)
     }
+
+    /// The first frame's pixel at (x, y) of a GIF, as the ffmpeg tool decodes it.
+    func firstPixel(_ gif: String, x: Int, y: Int, width: Int) throws -> [UInt8] {
+        let raw = gif + ".rgb"
+        try ffmpeg(["-i", gif, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", raw])
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
+        let i = (y * width + x) * 3
+        return bytes.count >= i + 3 ? Array(bytes[i..<(i + 3)]) : []
+    }
+
+    /// `reel render SCENE --rows TABLE -o TEMPLATE` is the manifest's rows job without a manifest: a
+    /// clip a row, its box in the row's colour (the default where the cell is empty; hand-written
+    /// colours, which a palette of three holds exactly), resumed, forced, listed and sharded as a batch.
+    @Test func renderWithoutAManifest() throws {
+        let ws = try Workspace()
+        let scene = ws.write("scene.yaml", Self.scene.replacingOccurrences(of: "bounds: [8, 8]", with: "bounds: [32, 32]"))
+        let table = ws.write("data.csv", "name,color,spot\nred,#ff0000,\"[16, 16]\"\nplain,,\"[16, 16]\"\n")
+        let template = ws.file("out/{name}.gif")
+        let render = ["render", scene, "--rows", table, "-o", template]
+        let first = try runReel(render)
+        #expect(first.status == 0 && first.stdout.contains("2 outputs: 2 rendered"), "\(first.stdout)\(first.stderr)")
+        #expect(try firstPixel(ws.file("out/red.gif"), x: 16, y: 16, width: 32) == [255, 0, 0])
+        #expect(try firstPixel(ws.file("out/plain.gif"), x: 16, y: 16, width: 32) == [0x34, 0x78, 0xf6])
+        let again = try runReel(render)
+        #expect(again.stdout.contains("2 outputs: 0 rendered, 2 up to date"), "\(again.stdout)")
+        let forced = try runReel(render + ["--force"])
+        #expect(forced.stdout.contains("2 outputs: 2 rendered"), "\(forced.stdout)")
+        let listed = try runReel(render + ["--dry-run", "--shard", "1/2"])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(listed.stdout.contains("plain.gif") && !listed.stdout.contains("red.gif"), "\(listed.stdout)")
+        // --var sets what every row starts from; a cell overrides it.
+        let varied = try runReel(render + ["--var", "color=#00ff00", "--dry-run"])
+        #expect(varied.stdout.contains("plain: ") && varied.stdout.contains("color=#00ff00"), "\(varied.stdout)")
+        #expect(varied.stdout.contains("color=#ff0000"), "\(varied.stdout)")
+    }
+
+    /// What `reel render --rows` refuses, each before anything renders, named by its option or located
+    /// in the table.
+    @Test(arguments: [
+        (["-o", "OUT/{nme}.gif"], "-o OUT/{nme}.gif: unknown placeholder {nme}", "did you mean {name}?"),
+        (["-o", "OUT/same.gif"], "OUT/same.gif is also written by", "give each output its own path"),
+        (["-o", "OUT/{name}.gif", "--frames", "0-1"], "--frames splits one clip", "--shard I/N splits the table's rows"),
+        (["-o", "OUT/{name}.gif", "--threads", "1"], "--threads and --workers do not apply", "--jobs"),
+        (["-o", "OUT/{name}.gif", "--rows", "WS/nothing.csv"], "nothing.csv: no such data file", "check the path"),
+        (
+            ["-o", "OUT/{name}.gif", "--rows", "WS/bad.csv"], "bad.csv:1:6: colour: the scene declares no variable \"colour\"",
+            "did you mean color?"
+        ),
+    ])
+    func renderRowsRefuses(_ arguments: [String], _ message: String, _ fix: String) throws {
+        let ws = try Workspace()
+        let scene = ws.write("scene.yaml", Self.scene)
+        let table = ws.write("data.csv", "name,color\nann,#ff0000\nbo,#00ff00\n")
+        _ = ws.write("bad.csv", "name,colour\nann,#ff0000\n")
+        let out = ws.file("out")
+        var args =
+            ["render", scene]
+            + arguments.map {
+                $0.replacingOccurrences(of: "OUT", with: out).replacingOccurrences(of: "WS", with: ws.path)
+            }
+        if !args.contains("--rows") { args += ["--rows", table] }
+        let r = try runReel(args)
+        let m = message.replacingOccurrences(of: "OUT", with: out)
+        #expect(r.status != 0 && r.stderr.contains(m) && r.stderr.contains(fix), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out), "nothing is written")
+    }
+
+    /// The batch options of --rows mean nothing without it, and say so.
+    @Test func batchOptionsNeedRows() throws {
+        let ws = try Workspace()
+        let scene = ws.write("scene.yaml", Self.scene)
+        let r = try runReel(["render", scene, "-o", ws.file("x.gif"), "--force"])
+        #expect(r.status != 0 && r.stderr.contains("--force goes with --rows"), "\(r.stderr)")
+    }
 }

@@ -53,7 +53,9 @@ let helpSnapshots: [String: String] = [
     GIF one bit); the others composite over --matte. --preset applies named
     settings (reel presets lists them); options given here override it. The file is
     written under a temporary name and renamed when complete; on an error or Ctrl-C
-    nothing is left behind.
+    nothing is left behind. --rows renders a clip per row of a table, as a
+    manifest's rows: job does (reel batch --help): reel render badge.yaml --rows
+    people.csv -o "out/{name}.gif".
 
     USAGE: reel render [<options>] <scene> --output <file>
 
@@ -111,7 +113,20 @@ let helpSnapshots: [String: String] = [
       --frames <A-B>          Render only frames A to B (from 0, both included) as
                               a segment for reel concat.
       --shard <I/N>           Render shard I (from 0) of N equal parts as a segment
-                              for reel concat, e.g. --shard 0/4.
+                              for reel concat, e.g. --shard 0/4 (with --rows: part
+                              I of the rows).
+
+    ROWS:
+      --rows <table>          Render one clip per row of a CSV or JSON Lines table,
+                              its columns the scene's variables; name the output
+                              with {row}, {name} or a {column}.
+      --jobs <n>              With --rows: clips rendered at once (default: the
+                              cores).
+      --force                 With --rows: render every row, even those whose clip
+                              is up to date.
+      --fail-fast             With --rows: stop at the first failure.
+      --dry-run               With --rows: print the clips that would be rendered,
+                              and render nothing.
 
     PERFORMANCE:
       --threads <n>           Rasterizer threads (default: all cores). The output

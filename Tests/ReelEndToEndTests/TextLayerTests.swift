@@ -48,6 +48,26 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: ws.file("out.png")))
     }
 
+    /// A number where the text goes (a table's count through `string: $count`) is drawn as the same
+    /// digits written as a string would be: the two frames are byte-identical, and a number's fraction
+    /// stays (2.5), while a whole number has none (42, not 42.0).
+    @Test func aNumberIsDrawnAsItsDigits() throws {
+        let ws = try Workspace()
+        let black = "#000000"  // under the default white text
+        func png(_ name: String, _ body: String) throws -> Data {
+            let file = ws.write(name + ".yaml", body)
+            let r = try runReel(["still", file, "--at", "0", "-o", ws.file(name + ".png")])
+            #expect(r.status == 0, "\(r.stderr)")
+            return try Data(contentsOf: URL(fileURLWithPath: ws.file(name + ".png")))
+        }
+        let number = try png("n", "variables: {count: 42, half: 2.5}\n" + scene("string: $count", background: black))
+        #expect(number == (try png("s", scene("string: \"42\"", background: black))))
+        #expect(number != (try png("f", scene("string: \"42.0\"", background: black))))
+        #expect(
+            try png("h", "variables: {half: 2.5}\n" + scene("string: $half", background: black))
+                == (try png("hs", scene("string: \"2.5\"", background: black))))
+    }
+
     @Test func aFontFileIsReadRelativeToTheSceneAndConfinedBySandbox() throws {
         guard Self.installed(Self.inter) else { return }
         let ws = try Workspace()
