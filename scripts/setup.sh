@@ -28,6 +28,9 @@ packages=(
   openssh-client    # ssh and ssh-keygen, for that login
   slurm-wlm         # slurmctld, slurmd, sbatch: the tests start a one-node cluster for slurm-array.sbatch
   munge             # Slurm's authentication daemon, started by the same test
+  python3-pil       # Pillow, python3-numpy and libgif7 (giflib-tools) decode Reel's GIFs in the tests
+  python3-numpy
+  giflib-tools
 )
 
 missing=()

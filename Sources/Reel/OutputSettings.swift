@@ -34,6 +34,8 @@ public struct OutputSettings: Sendable, Equatable {
     public var alphaThreshold: Int?
     public var alphaDither: Bool?
     public var tolerance: Int?
+    /// Lossy LZW bound, 0…100 (`GIFOptions.lossy`).
+    public var gifLossy: Int?
     public var fps: FrameRate?
     /// `scale`, `width` and `size` say one thing (the output's size) three ways: a source that gives
     /// one replaces all three of the sources before it.
@@ -67,6 +69,7 @@ public struct OutputSettings: Sendable, Equatable {
         take(\.alphaThreshold)
         take(\.alphaDither)
         take(\.tolerance)
+        take(\.gifLossy)
         take(\.fps)
         if scale != nil || width != nil || size != nil {
             out.scale = scale
@@ -84,6 +87,7 @@ public struct OutputSettings: Sendable, Equatable {
             (.crf, crf != nil), (.encoderPreset, encoderPreset != nil), (.loop, loop != nil), (.quality, quality != nil),
             (.lossless, lossless == true), (.colors, colors != nil), (.dither, dither != nil),
             (.alphaThreshold, alphaThreshold != nil), (.alphaDither, alphaDither == true), (.tolerance, tolerance != nil),
+            (.gifLossy, gifLossy != nil),
         ]
         return all.filter(\.1).map(\.0)
     }
@@ -106,6 +110,7 @@ public struct OutputSettings: Sendable, Equatable {
         if let alphaThreshold { options.gif.alphaThreshold = alphaThreshold }
         if let alphaDither { options.gif.alphaDither = alphaDither }
         if let tolerance { options.gif.tolerance = tolerance }
+        if let gifLossy { options.gif.lossy = gifLossy }
         if let fps { overrides.fps = fps }
         if scale != nil || width != nil || size != nil {
             overrides.scale = scale

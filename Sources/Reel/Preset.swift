@@ -44,7 +44,7 @@ public struct Preset: Sendable, Equatable {
 
     public static let keys = [
         "description", "format", "codec", "chroma", "bitDepth", "crf", "encoderPreset", "loop", "quality", "lossless",
-        "matte", "flatten", "audio", "colors", "dither", "alphaThreshold", "fps", "scale", "width", "size",
+        "matte", "flatten", "audio", "colors", "dither", "alphaThreshold", "gifLossy", "fps", "scale", "width", "size",
     ]
     public static let formats = ["mp4", "mov", "webm", "gif", "apng", "webp", "png"]
 
@@ -148,6 +148,7 @@ public struct Preset: Sendable, Equatable {
         o.colors = try integer("colors", 2...255)
         o.dither = try choice("dither", GIFOptions.Dither.self)
         o.alphaThreshold = try integer("alphaThreshold", 1...255)
+        o.gifLossy = try integer("gifLossy", 0...100)
         if let n = m["fps"] { o.fps = try r.frameRate(n, "fps") }
         if let n = m["scale"] {
             let s = try r.number(n, "scale")

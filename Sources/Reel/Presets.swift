@@ -43,7 +43,7 @@ extension Reel {
 /// The output settings that only some codecs use. Each is refused where it would do nothing, naming
 /// what would do it there: a lossless MP4 that rendered fine but lossy was the reason.
 public enum OutputSetting: String, CaseIterable, Sendable {
-    case crf, encoderPreset, loop, quality, lossless, colors, dither, alphaThreshold, alphaDither, tolerance
+    case crf, encoderPreset, loop, quality, lossless, colors, dither, alphaThreshold, alphaDither, tolerance, gifLossy
 
     /// Its name in messages.
     public var setting: Setting {
@@ -58,6 +58,7 @@ public enum OutputSetting: String, CaseIterable, Sendable {
         case .alphaThreshold: return .alphaThreshold
         case .alphaDither: return .alphaDither
         case .tolerance: return .tolerance
+        case .gifLossy: return .gifLossy
         }
     }
 
@@ -67,7 +68,7 @@ public enum OutputSetting: String, CaseIterable, Sendable {
         case .crf, .encoderPreset: return [.h264, .hevc, .vp9, .av1]
         case .loop: return [.gif, .apng, .webp]
         case .quality, .lossless: return [.webp]
-        case .colors, .dither, .alphaThreshold, .alphaDither, .tolerance: return [.gif]
+        case .colors, .dither, .alphaThreshold, .alphaDither, .tolerance, .gifLossy: return [.gif]
         }
     }
 }
@@ -125,7 +126,7 @@ extension Reel {
                 fix =
                     "for a lossless file use H.264 with \(Setting.crf, "0") (.mp4), .apng, .webp with \(Setting.lossless), or a PNG sequence"
             }
-        case .colors, .tolerance:
+        case .colors, .tolerance, .gifLossy:
             if video.contains(codec) {
                 fix = "for \(codec.rawValue) use \(Setting.crf) (lower is better)"
             } else if codec == .webp {

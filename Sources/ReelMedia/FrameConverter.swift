@@ -3,8 +3,6 @@
 internal import CFFmpeg
 
 enum FrameConverter {
-    /// Palette indices and the palette (GIF).
-    case gif(GIFFrameEncoder)
     /// A byte shuffle into an RGB format (APNG, PNG, WebP): exact, where swscale's RGB-to-RGB paths may
     /// dither or round.
     case rgb(RGBOrder)
@@ -23,10 +21,7 @@ enum FrameConverter {
     /// The route for `settings`, whose encoder takes `options.pixelFormat`.
     init(_ settings: VideoSettings, options: CodecOptions) throws(MediaError) {
         let format = options.pixelFormat
-        if settings.codec == .gif {
-            self = .gif(
-                GIFFrameEncoder(width: settings.width, height: settings.height, options: settings.gif, alpha: settings.alpha))
-        } else if !settings.codec.isYUV {
+        if !settings.codec.isYUV {
             self = .rgb(format == AV_PIX_FMT_RGBA ? .rgba : format == AV_PIX_FMT_BGRA ? .bgra : .rgb24)
         } else if format == AV_PIX_FMT_YUV420P {
             self = .yuv420
@@ -45,12 +40,6 @@ enum FrameConverter {
     func convert(_ rgba: UnsafePointer<UInt8>, stride: Int, into f: UnsafeMutablePointer<AVFrame>) throws(MediaError) {
         let w = Int(f.pointee.width), h = Int(f.pointee.height)
         switch self {
-        case .gif(let encoder):
-            let planes = FramePlanes(f)
-            let palette = UnsafeMutableRawPointer(planes.data[1]!).assumingMemoryBound(to: UInt32.self)
-            encoder.encode(
-                rgba: rgba, rgbaStride: stride, into: planes.data[0]!, indexStride: Int(planes.linesize[0]),
-                palette: palette)
         case .rgb(let order):
             let planes = FramePlanes(f)
             let dst = planes.data[0]!, dstStride = Int(planes.linesize[0])

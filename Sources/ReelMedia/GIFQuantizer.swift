@@ -30,6 +30,14 @@ public struct GIFOptions: Sendable, Hashable {
     /// is within this of what the GIF already shows there (every channel) keeps its palette index, so
     /// the encoder's differencing skips it and slow fades cost little. 0 is exact.
     public var tolerance = 0
+    /// Lossy LZW, 0 (off) … 100: a pixel may be coded as another palette colour within this many
+    /// thousandths of Oklab's lightness range of the one intended (20 is about one just-noticeable
+    /// difference) when that continues the compressor's string; a pixel whose shown colour is still
+    /// that near is left as it is.
+    public var lossy = 0
+    /// Identical consecutive frames written as one frame with their delays summed. Off for segments,
+    /// whose join counts their frames.
+    public var mergeFrames = true
     /// The palette for the whole clip (0xRRGGBB), built by `GIFPaletteBuilder` from the clip's frames;
     /// nil falls back to a fixed 6×7×6 cube.
     public var palette: [UInt32]?
@@ -43,6 +51,7 @@ public struct GIFOptions: Sendable, Hashable {
         }
         if let palette, palette.isEmpty || palette.count > 255 { return SettingProblem(nil, "a GIF palette holds 1…255 colours") }
         if !(0...32).contains(tolerance) { return SettingProblem("tolerance", "must be in 0…32 levels, got \(tolerance)") }
+        if !(0...100).contains(lossy) { return SettingProblem("gifLossy", "must be in 0…100, got \(lossy)") }
         return nil
     }
 }
@@ -95,6 +104,9 @@ enum Oklab {
 public struct GIFPaletteBuilder {
     /// Colour → pixel count over the samples (opaque pixels only), keyed 0xRRGGBB.
     private var histogram: [UInt32: Int] = [:]
+    /// Colour → the number of the sample it first appeared in.
+    private var firstSeen: [UInt32: Int] = [:]
+    private var samples = 0
 
     public init() {}
 
@@ -124,10 +136,13 @@ public struct GIFPaletteBuilder {
                         g = min(255, (g * 255 + a / 2) / a)
                         b = min(255, (b * 255 + a / 2) / a)
                     }
-                    histogram[UInt32(r << 16 | g << 8 | b), default: 0] += step * step
+                    let key = UInt32(r << 16 | g << 8 | b)
+                    if histogram[key] == nil { firstSeen[key] = samples }
+                    histogram[key, default: 0] += step * step
                 }
             }
         }
+        samples += 1
     }
 
     /// At most `count` colours, 0xRRGGBB.
@@ -226,7 +241,30 @@ public struct GIFPaletteBuilder {
                 list[j] = key
             }
         }
-        return Array(Set(list)).sorted()
+        // In the order the clip first shows them, then most used first: the colours of a GIF's early
+        // frames take the low indices, and a frame whose colours are all among the first 64 or 128
+        // entries is coded with shorter codes (as gifsicle orders its palettes).
+        let palette = Array(Set(list)).sorted()
+        let labs = palette.map { Oklab.fromSRGB(Int($0 >> 16), Int($0 >> 8 & 255), Int($0 & 255)) }
+        var use = [Int](repeating: 0, count: palette.count)
+        var first = [Int](repeating: Int.max, count: palette.count)
+        for (key, n) in histogram {
+            let lab = Oklab.fromSRGB(Int(key >> 16), Int(key >> 8 & 255), Int(key & 255))
+            var best = 0, bestD = Float.infinity
+            for (j, c) in labs.enumerated() {
+                let d = lab - c
+                let dd = (d * d).sum()
+                if dd < bestD {
+                    bestD = dd
+                    best = j
+                }
+            }
+            use[best] += n
+            first[best] = min(first[best], firstSeen[key] ?? Int.max)
+        }
+        return palette.indices.sorted {
+            first[$0] != first[$1] ? first[$0] < first[$1] : use[$0] != use[$1] ? use[$0] > use[$1] : palette[$0] < palette[$1]
+        }.map { palette[$0] }
     }
 }
 

@@ -44,8 +44,8 @@ public struct SegmentInfo: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// GIF comment extensions (GIF89a §24): libavformat's GIF muxer writes none, so a segment's comment is
-/// inserted into the finished file, after the global colour table, where any decoder skips it.
+/// GIF comment extensions (GIF89a §24), where a GIF segment says which frames it holds (written by
+/// GIFFileWriter after the global colour table).
 public enum GIFComment {
     /// The offset just past the header, the logical screen descriptor and the global colour table.
     static func headerEnd(_ bytes: [UInt8]) -> Int? {
@@ -53,26 +53,6 @@ public enum GIFComment {
         let flags = bytes[10]
         let table = flags & 0x80 != 0 ? 3 << (Int(flags & 7) + 1) : 0
         return 13 + table <= bytes.count ? 13 + table : nil
-    }
-
-    public static func insert(_ text: String, intoFileAt path: String) throws(MediaError) {
-        guard let data = FileManager.default.contents(atPath: path), let end = headerEnd([UInt8](data)) else {
-            throw MediaError(call: "GIFComment.insert", message: "\(path) is not a GIF file")
-        }
-        var block: [UInt8] = [0x21, 0xFE]
-        var text = Array(text.utf8)
-        while !text.isEmpty {
-            let chunk = text.prefix(255)
-            block.append(UInt8(chunk.count))
-            block += chunk
-            text.removeFirst(chunk.count)
-        }
-        block.append(0)
-        var bytes = [UInt8](data)
-        bytes.insert(contentsOf: block, at: end)
-        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
-            throw MediaError(call: "GIFComment.insert", message: "cannot rewrite \(path)")
-        }
     }
 
     /// The comments before the first image of a GIF file.
@@ -140,20 +120,6 @@ public enum SegmentJoiner {
         return String(cString: e.pointee.value)
     }
 
-    /// The loop count of a GIF's NETSCAPE2.0 extension (0 loops forever), or -1 (plays once) without one.
-    static func gifLoop(_ path: String) -> Int {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return 0 }
-        defer { try? handle.close() }
-        let bytes = [UInt8]((try? handle.read(upToCount: 1 << 16)) ?? Data())
-        let marker = Array("NETSCAPE2.0".utf8)
-        guard bytes.count > marker.count + 5 else { return -1 }
-        for i in 0..<(bytes.count - marker.count - 5) where bytes[i] == 0x4E && Array(bytes[i..<(i + marker.count)]) == marker {
-            let j = i + marker.count
-            if bytes[j] == 3 && bytes[j + 1] == 1 { return Int(bytes[j + 2]) | Int(bytes[j + 3]) << 8 }
-        }
-        return -1
-    }
-
     /// Copies the packets of `segments` (already ordered, contiguous, same container) into `output`
     /// with the muxer `muxer`. Returns the number of frames written. With `sound`, the joined file also
     /// gets a sound track encoded from the samples it gives (48 kHz stereo, interleaved, by clip sample
@@ -162,6 +128,8 @@ public enum SegmentJoiner {
         _ segments: [SegmentFile], to output: String, muxer: String, sound: SoundTrack? = nil
     ) throws(MediaError) -> Int {
         precondition(!segments.isEmpty)
+        // GIF frames are blocks of bytes that stand alone: joined by Reel's own GIF code.
+        if muxer == "gif" { return try GIFJoiner.join(segments, to: output) }
         let inputs = try segments.map { (s) throws(MediaError) in try InputFormatContext(path: s.path) }
         // One video stream each, with the same codec parameters as the first.
         var streams: [UnsafeMutablePointer<AVStream>] = []
@@ -181,7 +149,6 @@ public enum SegmentJoiner {
                 )
             }
         }
-        let gif = muxer == "gif"
         let out = try OutputFormatContext(format: muxer, path: output)
         guard let ost = avformat_new_stream(out.pointer, nil) else {
             throw MediaError(call: "avformat_new_stream", message: "out of memory")
@@ -207,7 +174,6 @@ public enum SegmentJoiner {
         defer { av_dict_free(&options) }
         switch muxer {
         case "mp4", "mov": av_dict_set(&options, "movflags", "+faststart+write_colr", 0)
-        case "gif": av_dict_set(&options, "loop", String(gifLoop(segments[0].path)), 0)
         default: break
         }
         try ff("avformat_write_header", avformat_write_header(out.pointer, &options))
@@ -216,15 +182,11 @@ public enum SegmentJoiner {
         let p = packet.pointer
         var written = 0
         var lastDTS = Int64.min
-        var gifOffset: Int64 = 0  // GIF: where this segment starts, in the stream's time base
-        var lastDuration: Int64 = 0
         var firstSettings: String?
         for (k, input) in inputs.enumerated() {
             let ctx = input.pointer!
             let tb = streams[k].pointee.time_base
             var count = 0
-            var firstPTS: Int64?
-            var end: Int64 = 0
             var shift: Int64 = 0
             while true {
                 let status = av_read_frame(ctx, p)
@@ -247,53 +209,29 @@ public enum SegmentJoiner {
                         )
                     }
                 }
-                if gif && count == 1 {
-                    // The GIF demuxer hands out a file's header (screen, palette, comment, loop) with its
-                    // first frame; the muxer writes the joined file's own header, so only the frame goes.
-                    // The first segment's screen and palette stay: the muxer copies them into the
-                    // joined file's header (the segments share them).
-                    try ff("av_packet_make_writable", av_packet_make_writable(p))
-                    let (header, skip) = gifHeaderLength(p)
-                    let keep = k == 0 ? header : 0
-                    if keep > 0 { memmove(p.pointee.data + (skip - keep), p.pointee.data, keep) }
-                    p.pointee.data += skip - keep
-                    p.pointee.size -= Int32(skip - keep)
+                if count == 1 {
+                    // A segment's first packet is its first frame, a key frame. MP4 and MOV start a
+                    // later segment with an empty edit rounded to the movie's millisecond clock, so
+                    // its times read back up to ½ ms early; each segment is placed exactly where its
+                    // first frame belongs instead: frame number × frame duration.
+                    let rate = streams[k].pointee.avg_frame_rate
+                    let frame =
+                        p.pointee.duration > 0
+                        ? p.pointee.duration : av_rescale_q(1, AVRational(num: rate.den, den: rate.num), tb)
+                    shift = Int64(segments[k].info.first) * frame - p.pointee.pts
                 }
-                if gif {
-                    // GIF frames carry delays, not times: each segment is placed after the one before.
-                    let pts = p.pointee.pts
-                    if firstPTS == nil { firstPTS = pts }
-                    let local = pts - firstPTS!
-                    p.pointee.pts = av_rescale_q(local, tb, first.pointee.time_base) + gifOffset
-                    p.pointee.dts = p.pointee.pts
-                    p.pointee.duration = av_rescale_q(p.pointee.duration, tb, first.pointee.time_base)
-                    end = p.pointee.pts + p.pointee.duration
-                    lastDuration = p.pointee.duration
-                } else {
-                    if count == 1 {
-                        // A segment's first packet is its first frame, a key frame. MP4 and MOV start a
-                        // later segment with an empty edit rounded to the movie's millisecond clock, so
-                        // its times read back up to ½ ms early; each segment is placed exactly where its
-                        // first frame belongs instead: frame number × frame duration.
-                        let rate = streams[k].pointee.avg_frame_rate
-                        let frame =
-                            p.pointee.duration > 0
-                            ? p.pointee.duration : av_rescale_q(1, AVRational(num: rate.den, den: rate.num), tb)
-                        shift = Int64(segments[k].info.first) * frame - p.pointee.pts
-                    }
-                    p.pointee.pts += shift
-                    if p.pointee.dts != reelNoPTS { p.pointee.dts += shift }
-                    av_packet_rescale_ts(p, tb, first.pointee.time_base)
-                    let dts = p.pointee.dts == reelNoPTS ? p.pointee.pts : p.pointee.dts
-                    guard dts > lastDTS else {
-                        throw MediaError(
-                            call: segments[k].path,
-                            message:
-                                "its timestamps overlap the segment before it (\(segments[k - 1].path)): was it rendered with another range of frames?"
-                        )
-                    }
-                    lastDTS = dts
+                p.pointee.pts += shift
+                if p.pointee.dts != reelNoPTS { p.pointee.dts += shift }
+                av_packet_rescale_ts(p, tb, first.pointee.time_base)
+                let dts = p.pointee.dts == reelNoPTS ? p.pointee.pts : p.pointee.dts
+                guard dts > lastDTS else {
+                    throw MediaError(
+                        call: segments[k].path,
+                        message:
+                            "its timestamps overlap the segment before it (\(segments[k - 1].path)): was it rendered with another range of frames?"
+                    )
                 }
+                lastDTS = dts
                 av_packet_rescale_ts(p, first.pointee.time_base, ost.pointee.time_base)
                 p.pointee.stream_index = 0
                 p.pointee.pos = -1
@@ -313,12 +251,6 @@ public enum SegmentJoiner {
                 )
             }
             written += count
-            gifOffset = end
-        }
-        if gif, let priv = out.pointer.pointee.priv_data {
-            // The last frame's delay (the muxer takes the others from the next frame's time).
-            let cs = av_rescale_q(lastDuration, first.pointee.time_base, AVRational(num: 1, den: 100))
-            try ff("av_opt_set_int(final_delay)", av_opt_set_int(priv, "final_delay", cs, 0))
         }
         try audio?.finish()
         try ff("av_write_trailer", av_write_trailer(out.pointer))
@@ -341,21 +273,6 @@ public enum SegmentJoiner {
             self.sample = sample
             self.samples = samples
         }
-    }
-
-    /// The bytes before a GIF packet's first frame: the header (screen descriptor and global palette),
-    /// if the packet starts with one, then the extensions other than a frame's graphic control.
-    static func gifHeaderLength(_ p: UnsafeMutablePointer<AVPacket>) -> (header: Int, total: Int) {
-        guard let data = p.pointee.data else { return (0, 0) }
-        let bytes = Array(UnsafeBufferPointer(start: data, count: Int(p.pointee.size)))
-        let header = GIFComment.headerEnd(bytes) ?? 0
-        var i = header
-        while i + 1 < bytes.count, bytes[i] == 0x21, bytes[i + 1] != 0xF9 {
-            i += 2
-            while i < bytes.count, bytes[i] != 0 { i += 1 + Int(bytes[i]) }
-            i += 1
-        }
-        return (header, min(i, bytes.count))
     }
 
     /// The encoder's own description of its settings in a packet (x264's and x265's SEI text), if any.

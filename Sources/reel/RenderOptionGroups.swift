@@ -187,7 +187,14 @@ struct GIFSettings: ParsableArguments {
             valueName: "levels"))
     var tolerance: Int?
 
+    @Option(
+        help: ArgumentHelp(
+            "GIF lossy compression, 0–100: a pixel may take a palette colour this many thousandths of Oklab lightness from its own (20 ≈ one just-noticeable difference; default 0, exact).",
+            valueName: "n"))
+    var gifLossy: Int?
+
     func validate() throws {
+        if let gifLossy, !(0...100).contains(gifLossy) { throw ValidationError("--gif-lossy must be in 0…100, got \(gifLossy)") }
         if alphaThreshold != nil && alphaDither {
             throw ValidationError("give --alpha-threshold or --alpha-dither, not both: the dither replaces the threshold")
         }
@@ -200,6 +207,7 @@ struct GIFSettings: ParsableArguments {
         s.alphaThreshold = alphaThreshold
         s.alphaDither = alphaDither ? true : nil
         s.tolerance = tolerance
+        s.gifLossy = gifLossy
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ReelMedia
 import Testing
 
 /// The `reel` executable built next to this test bundle (or `REEL_BINARY`).
@@ -44,6 +45,16 @@ func runReel(
     return RunResult(
         status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
         stderr: String(decoding: errData, as: UTF8.self))
+}
+
+/// What a viewer shows at each of a clip's `count` frames (frame i starts at round(100·i/fps) cs, GIF's
+/// timing rule): a GIF merges repeated frames into longer ones, so its frames pair with the clip's by
+/// time, not by number.
+func shownAtClipFrames(_ frames: [DecodedFrame], count: Int, fps: Int) -> [[UInt8]] {
+    (0..<count).map { i in
+        let t = Double((2 * i * 100 + fps) / (2 * fps)) / 100
+        return frames.last(where: { $0.time <= t + 1e-6 })?.rgba ?? []
+    }
 }
 
 final class Workspace {

@@ -1,6 +1,7 @@
 import Foundation
 import Reel
 import ReelScene
+import ReelTestSupport
 import Testing
 
 /// Every scene in examples/ renders to MP4 and GIF that ffprobe reads without a warning and that hold
@@ -42,8 +43,17 @@ import Testing
             probe.waitUntilExit()
             #expect(probe.terminationStatus == 0 && warnings.isEmpty, "ffprobe on \(output): \(warnings)")
             // GIF above 50 fps is written at half the rate (see the render notes); these scenes are ≤ 30 fps.
+            // A GIF merges repeated frames into one longer frame: its delays add up to the clip instead.
             let scene = try Reel.loadScene(Self.examplesDirectory + "/" + name)
-            #expect(Int(frames.trimmingCharacters(in: .whitespacesAndNewlines)) == scene.frameCount, "\(output): \(frames)")
+            let count = Int(frames.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+            if ext == "gif" {
+                let delays = gifLoopAndDelays([UInt8](try Data(contentsOf: URL(fileURLWithPath: output)))).delays
+                let fps = scene.fps, n = scene.frameCount
+                #expect(count == delays.count && count >= 1 && count <= n, "\(output): \(frames)")
+                #expect(delays.reduce(0, +) == (2 * n * 100 * fps.denominator + fps.numerator) / (2 * fps.numerator))
+            } else {
+                #expect(count == scene.frameCount, "\(output): \(frames)")
+            }
         }
     }
 }

@@ -108,6 +108,10 @@ let helpSnapshots: [String: String] = [
                               threshold (soft edges become a stipple).
       --tolerance <levels>    GIF lossy differencing: a pixel within this many
                               levels of what is shown keeps it (default 0, exact).
+      --gif-lossy <n>         GIF lossy compression, 0–100: a pixel may take a
+                              palette colour this many thousandths of Oklab
+                              lightness from its own (20 ≈ one just-noticeable
+                              difference; default 0, exact).
 
     SEGMENTS:
       --frames <A-B>          Render only frames A to B (from 0, both included) as

@@ -155,11 +155,13 @@ import Testing
 
 @Suite struct GIFTests {
     /// Without a clip palette the writer falls back to the fixed 6×7×6 cube; with ordered dithering.
-    func write(_ pattern: TestPattern, frames: Int, rate: (Int, Int), to path: String) throws {
+    /// Unless `merge`, every frame is written (the test pattern repeats some), so each delay shows.
+    func write(_ pattern: TestPattern, frames: Int, rate: (Int, Int), to path: String, merge: Bool = false) throws {
         var settings = VideoSettings(
             width: pattern.width, height: pattern.height,
             frameRateNumerator: rate.0, frameRateDenominator: rate.1, container: .gif)
         settings.gif.dither = .bayer
+        settings.gif.mergeFrames = merge
         let writer = try VideoWriter(path: path, settings: settings)
         for i in 0..<frames { try writer.append(rgba: pattern.frame(i)) }
         try writer.finish()
@@ -182,6 +184,19 @@ import Testing
         #expect(reader.info.codecName == "gif")
         #expect(reader.info.width == 40 && reader.info.height == 30)
         #expect(try reader.decodeAll().count == 30)
+    }
+
+    /// Merged, a repeated frame lengthens the one before it: every frame still starts where a clip
+    /// frame starts (round(100·i/30) cs), and the delays still add up to 100 cs.
+    @Test func mergedFramesStartOnClipFrames() throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try write(TestPattern(width: 40, height: 30), frames: 30, rate: (30, 1), to: dir + "/m.gif", merge: true)
+        let delays = gifLoopAndDelays([UInt8](FileManager.default.contents(atPath: dir + "/m.gif")!)).delays
+        let clipStarts = Set((0..<30).map { (2 * $0 * 100 + 30) / 60 })
+        let starts = delays.indices.map { delays.prefix($0).reduce(0, +) }
+        #expect(delays.count < 30 && delays.reduce(0, +) == 100)
+        #expect(Set(starts).isSubset(of: clipStarts), "\(starts)")
     }
 
     @Test func delaysForOtherRates() throws {

@@ -271,8 +271,9 @@ import Testing
         #expect(at(1.5).string == "z")
         #expect(at(0.25).fontSize == 45 && at(0.5).letterSpacing == 5)
         #expect(at(0.5).foregroundColor == Color(red: 0.5, green: 0.5, blue: 0.5))
-        let e = Self.error(#""animations": [{"keyPath": "string", "toValue": 3}]"#)
-        #expect(e?.path == "layers[0].animations[0].toValue" && e?.message == "expected a string, found a number")
+        // A number is text as written (string: $count); anything else is not text.
+        let e = Self.error(#""animations": [{"keyPath": "string", "toValue": true}]"#)
+        #expect(e?.path == "layers[0].animations[0].toValue" && e?.message == "expected a string, found a boolean")
     }
 
     // MARK: Per-unit timing, computed by hand.

@@ -1,0 +1,388 @@
+/// Reel's GIF89a writer: one global palette, each frame cut to the rectangle that changed, unchanged
+/// pixels coded as transparent or as themselves (whichever continues the LZW string), identical frames
+/// merged into one longer frame, and an optional lossy mode; replaces libavcodec's GIF encoder and muxer.
+import Foundation
+
+/// Writes a GIF file frame by frame. A frame is held until the next one arrives: only then is its
+/// delay known (an unchanged next frame lengthens it) and its disposal (a next frame that turns shown
+/// pixels transparent needs them cleared).
+final class GIFFileWriter {
+    let width: Int
+    let height: Int
+    private let quantizer: GIFFrameEncoder
+    private let coder = GIFLZWEncoder()
+    private let options: GIFOptions
+    private let rate: (numerator: Int, denominator: Int)
+    /// The transparent index: the quantizer's for clips with alpha, else the first unused entry (frames
+    /// after the first leave unchanged pixels transparent).
+    private let transparent: UInt8
+    private let alpha: Bool
+    /// The global colour table holds 2^tableBits entries.
+    private let tableBits: Int
+    /// Lossy mode: the Oklab distance between palette entries w and b (`distance[w << 8 | b]`), infinite
+    /// to and from the transparent index; nil when lossless.
+    private let distance: [Float]?
+    private let bound: Float
+    /// How much of a pixel's contrast with its neighbours its error may take (see `allowance`).
+    private let masking: Float = 1
+    private let output: FileHandle
+    private var buffer: [UInt8] = []
+    private(set) var bytesWritten = 0
+    private var frameNumber: Int
+    private(set) var framesAppended = 0
+
+    /// What the viewer shows after the held frame is drawn (the transparent index where nothing is).
+    private var shown: [UInt8]
+    private var indices: [UInt8]
+    private var held: Held?
+    /// The previous frame's palette indices (lossy mode: what did not change there stays as shown).
+    private var lastWant: [UInt8] = []
+
+    private struct Held {
+        var left = 0, top = 0, right = 0, bottom = 0  // right and bottom exclusive
+        var delay = 0
+        /// 1: left in place; 2: cleared to transparent before the next frame.
+        var disposal = 1
+        var code: [UInt8] = []
+        var transparent: UInt8 = 0
+        var codeSize = 8
+        /// What was shown before it and what it means to show, to code it again over a larger rectangle.
+        var base: [UInt8]
+        var want: [UInt8]
+        /// Its pixels' lossy allowances (empty when lossless).
+        var allowed: [Float]
+    }
+
+    init(
+        path: String, width: Int, height: Int, options: GIFOptions, alpha: Bool, loop: Int, comment: String?,
+        frameRate: (numerator: Int, denominator: Int), firstFrame: Int
+    ) throws(MediaError) {
+        self.width = width
+        self.height = height
+        self.options = options
+        rate = frameRate
+        frameNumber = firstFrame
+        let quantizer = GIFFrameEncoder(width: width, height: height, options: options, alpha: alpha)
+        self.quantizer = quantizer
+        let colours = options.palette.map { min($0.count, options.colors) } ?? GIFPalette.cube.count
+        let transparent = alpha ? GIFFrameEncoder.transparentIndex : UInt8(min(colours, 255))
+        self.transparent = transparent
+        self.alpha = alpha
+        var bits = 1
+        while 1 << bits < Int(transparent) + 1 { bits += 1 }
+        tableBits = max(2, bits)
+        if options.lossy > 0 {
+            // Oklab distances between entries: b stands for w when within the bound (the quantizer's
+            // measure), and never for the transparent index or in place of it.
+            let labs = (0..<256).map { i -> SIMD3<Float> in
+                let c = quantizer.argb[i]
+                return Oklab.fromSRGB(Int(c >> 16 & 255), Int(c >> 8 & 255), Int(c & 255))
+            }
+            var table = [Float](repeating: .infinity, count: 65_536)
+            for w in 0..<256 where w != Int(transparent) {
+                for b in 0..<256 where b != Int(transparent) {
+                    let d = labs[w] - labs[b]
+                    table[w << 8 | b] = (d * d).sum().squareRoot()
+                }
+            }
+            distance = table
+        } else {
+            distance = nil
+        }
+        bound = Float(options.lossy) / 1000
+        shown = [UInt8](repeating: transparent, count: width * height)
+        indices = [UInt8](repeating: 0, count: width * height)
+        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+            throw MediaError(call: "GIFFileWriter", message: "cannot create \(path): \(String(cString: strerror(errno)))")
+        }
+        output = handle
+        writeHeader(bits: tableBits, loop: loop, comment: comment)
+    }
+
+    private func writeHeader(bits: Int, loop: Int, comment: String?) {
+        buffer += Array("GIF89a".utf8)
+        append16(width)
+        append16(height)
+        // A global table of 2^bits entries, 8 bits per primary.
+        buffer += [0xF0 | UInt8(bits - 1), transparent, 0]
+        for i in 0..<(1 << bits) {
+            let c = i == Int(transparent) ? 0 : quantizer.argb[i]
+            buffer += [UInt8(c >> 16 & 255), UInt8(c >> 8 & 255), UInt8(c & 255)]
+        }
+        if loop >= 0 {
+            buffer += [0x21, 0xFF, 0x0B] + Array("NETSCAPE2.0".utf8) + [0x03, 0x01]
+            append16(loop)
+            buffer.append(0)
+        }
+        if let comment {
+            buffer += [0x21, 0xFE]
+            subBlocks(Array(comment.utf8))
+        }
+    }
+
+    private func append16(_ v: Int) { buffer += [UInt8(v & 255), UInt8(v >> 8 & 255)] }
+
+    private func subBlocks(_ data: [UInt8]) {
+        var i = 0
+        while i < data.count {
+            let n = min(255, data.count - i)
+            buffer.append(UInt8(n))
+            buffer += data[i..<(i + n)]
+            i += n
+        }
+        buffer.append(0)
+    }
+
+    /// Appends a frame of straight-alpha (or opaque) RGBA rows `stride` bytes apart.
+    func append(rgba: UnsafePointer<UInt8>, stride: Int) throws(MediaError) {
+        var scratch = [UInt32](repeating: 0, count: 256)
+        indices.withUnsafeMutableBufferPointer { out in
+            scratch.withUnsafeMutableBufferPointer { palette in
+                quantizer.encode(
+                    rgba: rgba, rgbaStride: stride, into: out.baseAddress!, indexStride: width, palette: palette.baseAddress!)
+            }
+        }
+        let delay =
+            GIFTiming.centiseconds(ofFrame: frameNumber + 1, numerator: rate.numerator, denominator: rate.denominator)
+            - GIFTiming.centiseconds(ofFrame: frameNumber, numerator: rate.numerator, denominator: rate.denominator)
+        frameNumber += 1
+        framesAppended += 1
+        let want = indices
+        let allowed = allowance(of: want, after: lastWant)
+        lastWant = want
+        guard var previous = held else {
+            held = code(want, over: shown, allowed: allowed, delay: delay)
+            return
+        }
+        if options.mergeFrames && isShown(want, allowed) && previous.delay + delay <= 65_535 {
+            previous.delay += delay
+            held = previous
+            return
+        }
+        // Pixels that turn transparent are cleared with the held frame (disposal to background), its
+        // rectangle grown to cover them. Without differencing (to compare), every frame is whole.
+        var base = shown
+        if !options.differencing {
+            previous.disposal = 2
+            previous.left = 0
+            previous.top = 0
+            previous.right = width
+            previous.bottom = height
+        }
+        if !options.differencing {
+            try flush(previous)
+            held = code(want, over: [UInt8](repeating: transparent, count: width * height), allowed: allowed, delay: delay)
+            return
+        }
+        if let clear = bounds(where: { want[$0] == transparent && shown[$0] != transparent }) {
+            previous.disposal = 2
+            previous.left = min(previous.left, clear.left)
+            previous.top = min(previous.top, clear.top)
+            previous.right = max(previous.right, clear.right)
+            previous.bottom = max(previous.bottom, clear.bottom)
+            (previous.code, previous.transparent, previous.codeSize) = code(
+                previous.want, over: previous.base, allowed: previous.allowed,
+                rect: (previous.left, previous.top, previous.right, previous.bottom))
+            base = shown
+            for y in previous.top..<previous.bottom {
+                for x in previous.left..<previous.right { base[y * width + x] = transparent }
+            }
+        }
+        try flush(previous)
+        held = code(want, over: base, allowed: allowed, delay: delay)
+    }
+
+    /// Whether `want` looks like what is shown (exactly, or within the lossy bound).
+    private func isShown(_ want: [UInt8], _ allowed: [Float]) -> Bool {
+        for i in 0..<want.count where !isFree(i, want[i], shown[i], allowed) { return false }
+        return true
+    }
+
+    /// Whether showing `b` where `w` is meant will do: the same index, or within the pixel's allowance.
+    @inline(__always) private func isFree(_ i: Int, _ w: UInt8, _ b: UInt8, _ allowed: [Float]) -> Bool {
+        if w == b { return true }
+        guard let distance, w != transparent, b != transparent else { return false }
+        return distance[Int(w) << 8 | Int(b)] <= allowed[i]
+    }
+
+    /// Each pixel's lossy allowance: the bound, but no more than the largest difference to its four
+    /// neighbours (contrast masking: an error hides at an edge or in texture, and shows as a pattern in
+    /// a flat area or a smooth gradient, which the eye and SSIM both see). Empty when lossless.
+    ///
+    /// A pixel whose index is the previous frame's keeps what is shown, whatever its allowance now
+    /// (an infinite one): a still part of the clip never changes in the GIF.
+    private func allowance(of want: [UInt8], after previous: [UInt8]) -> [Float] {
+        guard let distance else { return [] }
+        var out = [Float](repeating: 0, count: want.count)
+        for y in 0..<height {
+            for x in 0..<width {
+                let i = y * width + x, w = Int(want[i]) << 8
+                var contrast: Float = 0
+                if x > 0 { contrast = max(contrast, distance[w | Int(want[i - 1])]) }
+                if x + 1 < width { contrast = max(contrast, distance[w | Int(want[i + 1])]) }
+                if y > 0 { contrast = max(contrast, distance[w | Int(want[i - width])]) }
+                if y + 1 < height { contrast = max(contrast, distance[w | Int(want[i + width])]) }
+                // Next to transparency (an infinite distance) the bound holds.
+                out[i] = min(bound, contrast * masking)
+            }
+        }
+        if previous.count == want.count {
+            for i in 0..<want.count where want[i] == previous[i] { out[i] = .infinity }
+        }
+        return out
+    }
+
+    /// The smallest rectangle holding every pixel `test` picks, or nil.
+    private func bounds(where test: (Int) -> Bool) -> (left: Int, top: Int, right: Int, bottom: Int)? {
+        var left = width, top = height, right = 0, bottom = 0
+        for y in 0..<height {
+            let row = y * width
+            var first = -1, last = -1
+            for x in 0..<width where test(row + x) {
+                if first < 0 { first = x }
+                last = x
+            }
+            if first >= 0 {
+                left = min(left, first)
+                right = max(right, last + 1)
+                top = min(top, y)
+                bottom = y + 1
+            }
+        }
+        return right > left ? (left, top, right, bottom) : nil
+    }
+
+    /// The frame that shows `want` over `base`: the rectangle of what changed (one pixel when nothing
+    /// did, a frame that only waits), coded; `shown` becomes what it shows.
+    private func code(_ want: [UInt8], over base: [UInt8], allowed: [Float], delay: Int) -> Held {
+        let rect = bounds(where: { !isFree($0, want[$0], base[$0], allowed) }) ?? (0, 0, 1, 1)
+        var frame = Held(base: base, want: want, allowed: allowed)
+        frame.left = rect.left
+        frame.top = rect.top
+        frame.right = rect.right
+        frame.bottom = rect.bottom
+        frame.delay = delay
+        (frame.code, frame.transparent, frame.codeSize) = code(want, over: base, allowed: allowed, rect: rect)
+        return frame
+    }
+
+    /// Codes `want` over `base` inside `rect`, and records what the viewer then shows in `shown`. The
+    /// frame's transparent index is the lowest index its changed pixels do not use, and its code size
+    /// the fewest bits that hold every index it uses (a frame of a palette's first 64 colours starts
+    /// at 7-bit codes instead of 9): the palette is ordered by use, so most frames stay low.
+    private func code(_ want: [UInt8], over base: [UInt8], allowed: [Float], rect: (Int, Int, Int, Int)) -> (
+        code: [UInt8], transparent: UInt8, codeSize: Int
+    ) {
+        let (left, top, right, bottom) = rect
+        let n = (right - left) * (bottom - top)
+        var input = GIFCodingInput(
+            kind: [UInt8](repeating: 0, count: n), want: [UInt8](repeating: 0, count: n), base: [UInt8](repeating: 0, count: n),
+            allowed: [Float](repeating: 0, count: distance == nil ? 0 : n))
+        var used = [Bool](repeating: false, count: 256)
+        var highest = 0
+        var k = 0
+        for y in top..<bottom {
+            for x in left..<right {
+                let i = y * width + x
+                let w = want[i], b = base[i]
+                input.want[k] = w
+                input.base[k] = b
+                if distance != nil { input.allowed[k] = min(allowed[i], bound) }
+                if isFree(i, w, b, allowed) {
+                    input.kind[k] = GIFPixel.unchanged
+                } else {
+                    input.kind[k] = distance != nil && input.allowed[k] > 0 ? GIFPixel.near : GIFPixel.exact
+                    used[Int(w)] = true
+                    highest = max(highest, Int(w))
+                }
+                k += 1
+            }
+        }
+        let t = used.firstIndex(of: false) ?? Int(transparent)
+        var bits = 2
+        while 1 << bits <= max(highest, t) { bits += 1 }
+        let limit = 1 << bits
+        // An unchanged pixel shown in an index past the code size, or showing nothing, is coded transparent.
+        for j in 0..<n where input.kind[j] == GIFPixel.unchanged {
+            let b = Int(input.base[j])
+            if b == Int(transparent) || b >= limit { input.base[j] = UInt8(t) }
+        }
+        // Unchanged pixels free to be transparent or themselves, all transparent, or all themselves: a
+        // mixed choice can split the dictionary's strings, so the shortest of the three is kept.
+        var best = coder.encode(input, minimumCodeSize: bits, transparent: UInt8(t), distance: distance)
+        var transparentOnly = input, opaqueOnly = input
+        for j in 0..<n where input.kind[j] == GIFPixel.unchanged {
+            transparentOnly.base[j] = UInt8(t)
+            if input.base[j] != UInt8(t) {
+                opaqueOnly.kind[j] = GIFPixel.exact
+                opaqueOnly.want[j] = input.base[j]
+            }
+        }
+        for variant in [transparentOnly, opaqueOnly] {
+            let other = coder.encode(variant, minimumCodeSize: bits, transparent: UInt8(t), distance: distance)
+            if other.bytes.count < best.bytes.count { best = other }
+        }
+        let (bytes, coded) = best
+        shown = base
+        k = 0
+        for y in top..<bottom {
+            for x in left..<right {
+                let i = y * width + x
+                // Transparent leaves what was there.
+                if !(Int(coded[k]) == t && input.kind[k] == GIFPixel.unchanged) { shown[i] = coded[k] }
+                k += 1
+            }
+        }
+        return (bytes, UInt8(t), bits)
+    }
+
+    private func flush(_ frame: Held) throws(MediaError) {
+        // Graphic control: disposal, no user input, the transparent index; the delay in centiseconds.
+        buffer += [0x21, 0xF9, 0x04, UInt8(frame.disposal << 2) | 1]
+        append16(frame.delay)
+        buffer += [frame.transparent, 0]
+        buffer.append(0x2C)
+        append16(frame.left)
+        append16(frame.top)
+        append16(frame.right - frame.left)
+        append16(frame.bottom - frame.top)
+        buffer += [0, UInt8(frame.codeSize)]
+        subBlocks(frame.code)
+        if buffer.count >= 1 << 20 { try drain() }
+    }
+
+    private func drain() throws(MediaError) {
+        do {
+            try output.write(contentsOf: buffer)
+        } catch {
+            throw MediaError(call: "write", message: "\(error.localizedDescription)")
+        }
+        bytesWritten += buffer.count
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes the held frame and the trailer, and closes the file.
+    func finish() throws(MediaError) {
+        if var last = held, alpha, let all = bounds(where: { shown[$0] != transparent }) {
+            // A transparent clip's last frame clears everything shown, so a loop (or the next segment
+            // of a join) starts on an empty screen.
+            last.disposal = 2
+            last.left = min(last.left, all.left)
+            last.top = min(last.top, all.top)
+            last.right = max(last.right, all.right)
+            last.bottom = max(last.bottom, all.bottom)
+            (last.code, last.transparent, last.codeSize) = code(
+                last.want, over: last.base, allowed: last.allowed, rect: (last.left, last.top, last.right, last.bottom))
+            held = last
+        }
+        if let held { try flush(held) }
+        held = nil
+        buffer.append(0x3B)
+        try drain()
+        do {
+            try output.close()
+        } catch {
+            throw MediaError(call: "close", message: "\(error.localizedDescription)")
+        }
+    }
+}

@@ -1,0 +1,272 @@
+import Foundation
+import Testing
+
+/// Reel's own GIF writer (issue #21), read back by three decoders that share no code with it: Pillow,
+/// FFmpeg's and giflib's (through its library, the images laid over each other by GIF89a's disposal
+/// rules). Expectations are independent of the writer: every decoded pixel is the palette colour
+/// nearest (in Oklab, computed here in float64 by numpy) to the pixel Reel rendered, at every clip
+/// frame's time; hand-computed frame counts and delays for merged frames.
+@Suite struct GIFWriterTests {
+    /// Decodes a GIF with the three decoders and compares it with the PNG frames of the same clip.
+    static let checker = #"""
+        import json, subprocess, sys
+        import numpy as np
+        from PIL import Image
+
+        def srgb_to_oklab(rgb):
+            c = rgb.astype(np.float64) / 255.0
+            lin = np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+            m1 = np.array([[0.4122214708, 0.5363325363, 0.0514459929],
+                           [0.2119034982, 0.6806995451, 0.1073969566],
+                           [0.0883024619, 0.2817188376, 0.6299787005]])
+            lms = np.cbrt(lin @ m1.T)
+            m2 = np.array([[0.2104542553, 0.7936177850, -0.0040720468],
+                           [1.9779984951, -2.4285922050, 0.4505937099],
+                           [0.0259040371, 0.7827717662, -0.8086757660]])
+            return lms @ m2.T
+
+        def giflib_frames(path, w, h):
+            import ctypes as C
+            lib = C.CDLL("libgif.so.7")
+            class ColorMap(C.Structure):
+                _fields_ = [("ColorCount", C.c_int), ("BitsPerPixel", C.c_int), ("SortFlag", C.c_bool), ("Colors", C.POINTER(C.c_ubyte))]
+            class ImageDesc(C.Structure):
+                _fields_ = [("Left", C.c_int), ("Top", C.c_int), ("Width", C.c_int), ("Height", C.c_int), ("Interlace", C.c_bool), ("ColorMap", C.POINTER(ColorMap))]
+            class SavedImage(C.Structure):
+                _fields_ = [("ImageDesc", ImageDesc), ("RasterBits", C.POINTER(C.c_ubyte)), ("ExtensionBlockCount", C.c_int), ("ExtensionBlocks", C.c_void_p)]
+            class GifFile(C.Structure):
+                _fields_ = [("SWidth", C.c_int), ("SHeight", C.c_int), ("SColorResolution", C.c_int), ("SBackGroundColor", C.c_int),
+                            ("AspectByte", C.c_ubyte), ("SColorMap", C.POINTER(ColorMap)), ("ImageCount", C.c_int), ("Image", ImageDesc),
+                            ("SavedImages", C.POINTER(SavedImage))]
+            class GCB(C.Structure):
+                _fields_ = [("DisposalMode", C.c_int), ("UserInputFlag", C.c_bool), ("DelayTime", C.c_int), ("TransparentColor", C.c_int)]
+            lib.DGifOpenFileName.restype = C.POINTER(GifFile)
+            err = C.c_int(0)
+            g = lib.DGifOpenFileName(path.encode(), C.byref(err))
+            assert g and lib.DGifSlurp(g) == 1, "giflib cannot read " + path
+            cmap = g.contents.SColorMap.contents
+            pal = np.ctypeslib.as_array(cmap.Colors, shape=(cmap.ColorCount * 3,)).reshape(-1, 3).copy()
+            screen = np.zeros((h, w, 4), dtype=np.uint8)
+            out, delays = [], []
+            for k in range(g.contents.ImageCount):
+                img = g.contents.SavedImages[k]
+                d = img.ImageDesc
+                gcb = GCB()
+                lib.DGifSavedExtensionToGCB(g, k, C.byref(gcb))
+                delays.append(gcb.DelayTime * 10)
+                bits = np.ctypeslib.as_array(img.RasterBits, shape=(d.Width * d.Height,)).reshape(d.Height, d.Width)
+                region = screen[d.Top:d.Top + d.Height, d.Left:d.Left + d.Width]
+                drawn = bits != gcb.TransparentColor
+                region[drawn, :3] = pal[bits[drawn]]
+                region[drawn, 3] = 255
+                out.append(visible(screen).tobytes())
+                if gcb.DisposalMode == 2:
+                    region[...] = 0
+            lib.DGifCloseFile(g, C.byref(err))
+            return out, delays
+
+        def visible(a):
+            b = a.copy(); b[b[..., 3] == 0] = 0; return b
+
+        def main():
+            gif, frames_dir, num, den, bound, threshold = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5]), int(sys.argv[6])
+            im = Image.open(gif)
+            palette = np.array(im.getpalette()[:3 * 256], dtype=np.uint8).reshape(-1, 3)
+            transparent = im.info.get("transparency")
+            entries = [i for i in range(len(palette)) if i != transparent]
+            pal_lab = srgb_to_oklab(palette[entries])
+            frames, durations = [], []
+            for k in range(im.n_frames):
+                im.seek(k)
+                frames.append(np.array(im.convert("RGBA")))
+                durations.append(im.info["duration"])
+            h, w = frames[0].shape[:2]
+            # ffmpeg's decoder, every frame as stored
+            raw = subprocess.run(["ffmpeg", "-v", "error", "-i", gif, "-vsync", "0", "-f", "rawvideo", "-pix_fmt", "rgba", "-"], capture_output=True, check=True).stdout
+            ff = np.frombuffer(raw, dtype=np.uint8).reshape(-1, h, w, 4)
+            out = {"frames": len(frames), "ffmpegFrames": int(ff.shape[0]), "durations": durations}
+            # giflib decodes each image (DGifSlurp) and reads its graphic control (DGifSavedExtensionToGCB); the
+            # images are laid over each other by GIF89a's rules (disposal 1 keeps, 2 clears to transparent).
+            decoded, delays = giflib_frames(gif, w, h)
+            out["giflibMatches"] = decoded == [visible(f).tobytes() for f in frames] and delays == durations
+            out["ffmpegMatches"] = bool(ff.shape[0] == len(frames) and all(np.array_equal(visible(ff[k]), visible(frames[k])) for k in range(len(frames))))
+            # Clip frames: frame i starts at centisecond cs(i); a GIF frame starts where the delays before it sum.
+            starts = np.cumsum([0] + [d // 10 for d in durations[:-1]])
+            import glob
+            paths = sorted(glob.glob(frames_dir + "/frame_*.png"))
+            cs = lambda i: (2 * i * 100 * den + num) // (2 * num)
+            out["startsOnFrames"] = bool(set(starts.tolist()) <= {cs(i) for i in range(len(paths))})
+            out["totalCentiseconds"] = int(sum(d // 10 for d in durations))
+            out["clipCentiseconds"] = cs(len(paths))
+            worst, wrong_alpha, unstable = 0.0, 0, 0
+            prev_src = prev_dec = None
+            cache = {}
+            for i, p in enumerate(paths):
+                src = np.array(Image.open(p).convert("RGBA"))
+                k = int(np.searchsorted(starts, cs(i), side="right") - 1)
+                dec = frames[k]
+                shown = src[..., 3] >= threshold
+                wrong_alpha += int(np.count_nonzero(shown != (dec[..., 3] == 255)))
+                colours = src[shown][:, :3].reshape(-1, 3).astype(np.int64)
+                keys = colours[:, 0] << 16 | colours[:, 1] << 8 | colours[:, 2]
+                unique, inverse = np.unique(keys, return_inverse=True)
+                todo = [u for u in unique.tolist() if u not in cache]
+                if todo:
+                    t = np.array(todo, dtype=np.int64)
+                    lab = srgb_to_oklab(np.stack([t >> 16 & 255, t >> 8 & 255, t & 255], -1))
+                    dist = np.sqrt(((lab[:, None, :] - pal_lab[None, :, :]) ** 2).sum(-1)).min(1)
+                    cache.update(zip(todo, dist.tolist()))
+                if len(keys):
+                    best = np.array([cache[u] for u in unique.tolist()])[inverse]
+                    s = srgb_to_oklab(colours)
+                    d = srgb_to_oklab(dec[shown][:, :3].reshape(-1, 3))
+                    got = np.sqrt(((s - d) ** 2).sum(-1))
+                    worst = max(worst, float((got - best).max()))
+                if prev_src is not None:
+                    same = np.all(src == prev_src, axis=-1)
+                    unstable += int(np.count_nonzero(np.any(visible(dec)[same] != visible(prev_dec)[same], axis=-1)))
+                prev_src, prev_dec = src, dec
+            out["worstExcess"] = worst
+            out["wrongAlpha"] = wrong_alpha
+            out["unstable"] = unstable
+            print(json.dumps(out))
+
+        main()
+        """#
+
+    struct Check: Decodable {
+        var frames: Int
+        var ffmpegFrames: Int
+        var durations: [Int]
+        var giflibMatches: Bool
+        var ffmpegMatches: Bool
+        var startsOnFrames: Bool
+        var totalCentiseconds: Int
+        var clipCentiseconds: Int
+        var worstExcess: Double
+        var wrongAlpha: Int
+        var unstable: Int
+    }
+
+    static var hasDecoders: Bool {
+        let libgif = ["x86_64", "aarch64"].contains {
+            FileManager.default.fileExists(atPath: "/usr/lib/\($0)-linux-gnu/libgif.so.7")
+        }
+        return libgif && FileManager.default.fileExists(atPath: "/usr/bin/python3")
+    }
+
+    /// Renders `scene` as PNG frames and as a GIF (with `options`, and `lossy` as --gif-lossy in
+    /// thousandths), and checks the GIF.
+    func check(_ ws: Workspace, _ scene: String, _ options: [String] = [], lossy: Int = 0, fps: (Int, Int) = (30, 1))
+        throws -> (Check, bytes: Int)
+    {
+        let frames = ws.file("frames/"), gif = ws.file("clip-\(lossy).gif")
+        let a = try runReel(["render", scene, "-o", frames, "-q"] + options)
+        let b = try runReel(["render", scene, "-o", gif, "-q", "--gif-lossy", "\(lossy)"] + options)
+        #expect(a.status == 0 && b.status == 0, "\(a.stderr)\(b.stderr)")
+        let script = ws.write("gifcheck.py", Self.checker)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        p.arguments = [script, gif, frames, "\(fps.0)", "\(fps.1)", "\(Double(lossy) / 1000)", "128"]
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else {
+            Issue.record("gifcheck.py failed: \(String(decoding: errData, as: UTF8.self))")
+            throw CocoaError(.fileReadUnknown)
+        }
+        let size = (try FileManager.default.attributesOfItem(atPath: gif)[.size] as? Int) ?? 0
+        return (try JSONDecoder().decode(Check.self, from: data), size)
+    }
+
+    static let transparentScene = """
+        width: 64
+        height: 48
+        fps: 30
+        duration: 1.2
+        background: "#00000000"
+        layers:
+          - name: box
+            position: [12, 24]
+            bounds: [16, 16]
+            cornerRadius: 4
+            backgroundColor: "#e0567a"
+            animations:
+              - {keyPath: position.x, fromValue: 12, toValue: 52, duration: 0.6}
+              - {keyPath: opacity, fromValue: 1, toValue: 0, beginTime: 0.6, duration: 0.3, fillMode: forwards}
+          - name: dot
+            position: [32, 8]
+            bounds: [6, 6]
+            cornerRadius: 3
+            backgroundColor: "#3478f6"
+        """
+
+    /// Lossless: each decoder shows, at every clip frame, exactly the palette colour nearest to what
+    /// Reel drew (the excess over the nearest distance is float32's rounding of Oklab, under 1e-4
+    /// where a wrong colour is at least 1e-3 away), transparency where alpha is under 128, frames
+    /// starting only where clip frames start, and the clip's whole length.
+    @Test(arguments: ["star-button", "gradient-switch", "search-back", "transparent"])
+    func decodesToTheNearestColoursEverywhere(_ name: String) throws {
+        guard Self.hasDecoders else {
+            print("skipped: needs /usr/bin/python3 with Pillow and numpy, and libgif7 (scripts/setup.sh)")
+            return
+        }
+        let ws = try Workspace()
+        let scene =
+            name == "transparent"
+            ? ws.write("t.yaml", Self.transparentScene)
+            : URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("examples/\(name).yaml").path
+        // gradient-switch 480 px wide: its first frame takes over 4,096 codes, so the dictionary is reset.
+        let width = name == "gradient-switch" ? "480" : "160"
+        let (c, _) = try check(ws, scene, name == "transparent" ? [] : ["--width", width])
+        #expect(c.frames == c.ffmpegFrames && c.ffmpegMatches && c.giflibMatches, "\(c)")
+        #expect(c.startsOnFrames && c.totalCentiseconds == c.clipCentiseconds, "\(c)")
+        #expect(c.worstExcess < 1e-4 && c.wrongAlpha == 0 && c.unstable == 0, "\(c)")
+    }
+
+    /// A box moving 2 px a frame for 0.5 s, then still for 2.5 s, at 30 fps: frames 0–15 differ (the
+    /// last of them is where it stops), frames 16–89 repeat frame 15. The GIF holds 16 frames; frame i
+    /// starts at round(100·i/30) cs, so the delays are 3, 4, 3, 3, 4, 3… and the last one 300 − 50 cs.
+    @Test func stillFramesAreMergedWithTheirDelaysSummed() throws {
+        guard Self.hasDecoders else { return }
+        let ws = try Workspace()
+        let scene = ws.write(
+            "s.yaml",
+            """
+            width: 64
+            height: 32
+            fps: 30
+            duration: 3
+            background: "#ffffff"
+            layers:
+              - {name: box, position: [10, 16], bounds: [8, 8], backgroundColor: "#3478f6",
+                 animations: [{keyPath: position.x, fromValue: 10, toValue: 40, duration: 0.5, fillMode: forwards}]}
+            """)
+        let (c, _) = try check(ws, scene)
+        let cs = (0...90).map { (2 * $0 * 100 + 30) / 60 }
+        let expected = (0..<15).map { 10 * (cs[$0 + 1] - cs[$0]) } + [10 * (300 - cs[15])]
+        #expect(c.frames == 16 && c.durations == expected, "\(c.durations)")
+        #expect(c.ffmpegMatches && c.giflibMatches && c.worstExcess < 1e-4, "\(c)")
+    }
+
+    /// Lossy 30: every pixel within 0.030 (Oklab) of its nearest palette colour, plus that colour's own
+    /// distance (the bound is between palette entries), no pixel that stayed the same in the clip
+    /// changing in the GIF, and fewer bytes than lossless.
+    @Test func lossyStaysWithinItsBoundAndStill() throws {
+        guard Self.hasDecoders else { return }
+        let ws = try Workspace()
+        let scene = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("examples/gradient-switch.yaml").path
+        let (exact, exactBytes) = try check(ws, scene, ["--width", "160"])
+        let (lossy, lossyBytes) = try check(ws, scene, ["--width", "160"], lossy: 30)
+        #expect(exact.worstExcess < 1e-4)
+        #expect(lossy.worstExcess <= 0.030 + 1e-4 && lossy.worstExcess > 1e-3, "\(lossy)")
+        #expect(lossy.unstable == 0 && lossy.ffmpegMatches && lossy.giflibMatches, "\(lossy)")
+        #expect(Double(lossyBytes) < 0.9 * Double(exactBytes), "\(lossyBytes) vs \(exactBytes)")
+    }
+}
