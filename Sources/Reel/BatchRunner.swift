@@ -191,9 +191,18 @@ public final class BatchRunner: @unchecked Sendable {
         if let reason = stopMessage() { return .notRun(reason) }
         options.memoryLimit = memoryLimit
         options.cancellation = jobs
-        let summary = try Reel.render(
-            clip, to: output.path, options: options,
-            progress: { [self] p in set(item, .running(frame: p.frame, total: p.total)) })
+        let summary: RenderSummary
+        if let budget = options.maxBytes {
+            let (scene, sandboxed) = (job.scene, plan.sandboxed)
+            summary = try Reel.renderGIF(
+                within: budget, load: { (o) throws(ReelError) in try Reel.load(scene, overrides: o, sandboxed: sandboxed) },
+                overrides: output.overrides, to: output.path, options: options,
+                progress: { [self] p in set(item, .running(frame: p.frame, total: p.total)) })
+        } else {
+            summary = try Reel.render(
+                clip, to: output.path, options: options,
+                progress: { [self] p in set(item, .running(frame: p.frame, total: p.total)) })
+        }
         do {
             try BatchStamp(reel: ReelVersion.string, inputs: hash, frames: summary.frames).write(for: output.path)
         } catch {

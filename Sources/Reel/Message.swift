@@ -8,7 +8,7 @@ public enum Setting: String, Sendable, CaseIterable {
     case fps, scale, width, size, duration, speed, variables
     // How it is encoded.
     case codec, chroma, bitDepth, crf, encoderPreset, loop, quality, lossless, matte, flatten
-    case colors, dither, alphaThreshold, alphaDither, tolerance, gifLossy
+    case colors, dither, alphaThreshold, alphaDither, tolerance, gifLossy, maxSize
     // Which part, and with what.
     case frames, shard, threads, workers, memoryLimit
     // Stills and contact sheets.

@@ -36,6 +36,8 @@ public struct OutputSettings: Sendable, Equatable {
     public var tolerance: Int?
     /// Lossy LZW bound, 0…100 (`GIFOptions.lossy`).
     public var gifLossy: Int?
+    /// A GIF's size budget in bytes (`Reel.renderGIF(within:)`).
+    public var maxSize: Int?
     public var fps: FrameRate?
     /// `scale`, `width` and `size` say one thing (the output's size) three ways: a source that gives
     /// one replaces all three of the sources before it.
@@ -70,6 +72,7 @@ public struct OutputSettings: Sendable, Equatable {
         take(\.alphaDither)
         take(\.tolerance)
         take(\.gifLossy)
+        take(\.maxSize)
         take(\.fps)
         if scale != nil || width != nil || size != nil {
             out.scale = scale
@@ -87,7 +90,7 @@ public struct OutputSettings: Sendable, Equatable {
             (.crf, crf != nil), (.encoderPreset, encoderPreset != nil), (.loop, loop != nil), (.quality, quality != nil),
             (.lossless, lossless == true), (.colors, colors != nil), (.dither, dither != nil),
             (.alphaThreshold, alphaThreshold != nil), (.alphaDither, alphaDither == true), (.tolerance, tolerance != nil),
-            (.gifLossy, gifLossy != nil),
+            (.gifLossy, gifLossy != nil), (.maxSize, maxSize != nil),
         ]
         return all.filter(\.1).map(\.0)
     }
@@ -111,6 +114,7 @@ public struct OutputSettings: Sendable, Equatable {
         if let alphaDither { options.gif.alphaDither = alphaDither }
         if let tolerance { options.gif.tolerance = tolerance }
         if let gifLossy { options.gif.lossy = gifLossy }
+        if let maxSize { options.maxBytes = maxSize }
         if let fps { overrides.fps = fps }
         if scale != nil || width != nil || size != nil {
             overrides.scale = scale

@@ -44,7 +44,7 @@ public struct Preset: Sendable, Equatable {
 
     public static let keys = [
         "description", "format", "codec", "chroma", "bitDepth", "crf", "encoderPreset", "loop", "quality", "lossless",
-        "matte", "flatten", "audio", "colors", "dither", "alphaThreshold", "gifLossy", "fps", "scale", "width", "size",
+        "matte", "flatten", "audio", "colors", "dither", "alphaThreshold", "gifLossy", "maxSize", "fps", "scale", "width", "size",
     ]
     public static let formats = ["mp4", "mov", "webm", "gif", "apng", "webp", "png"]
 
@@ -149,6 +149,14 @@ public struct Preset: Sendable, Equatable {
         o.dither = try choice("dither", GIFOptions.Dither.self)
         o.alphaThreshold = try integer("alphaThreshold", 1...255)
         o.gifLossy = try integer("gifLossy", 0...100)
+        if let n = m["maxSize"] {
+            let text: String
+            if case .number(let v) = n.value { text = String(Int(v)) } else { text = try r.string(n, "maxSize") }
+            guard let bytes = Reel.byteSize(text), bytes >= 1024 else {
+                throw r.fail(n, "maxSize", "maxSize is a size such as 2MB, 150KB or 2MiB (at least 1 KiB), got \(text)")
+            }
+            o.maxSize = bytes
+        }
         if let n = m["fps"] { o.fps = try r.frameRate(n, "fps") }
         if let n = m["scale"] {
             let s = try r.number(n, "scale")

@@ -43,7 +43,7 @@ extension Reel {
 /// The output settings that only some codecs use. Each is refused where it would do nothing, naming
 /// what would do it there: a lossless MP4 that rendered fine but lossy was the reason.
 public enum OutputSetting: String, CaseIterable, Sendable {
-    case crf, encoderPreset, loop, quality, lossless, colors, dither, alphaThreshold, alphaDither, tolerance, gifLossy
+    case crf, encoderPreset, loop, quality, lossless, colors, dither, alphaThreshold, alphaDither, tolerance, gifLossy, maxSize
 
     /// Its name in messages.
     public var setting: Setting {
@@ -59,6 +59,7 @@ public enum OutputSetting: String, CaseIterable, Sendable {
         case .alphaDither: return .alphaDither
         case .tolerance: return .tolerance
         case .gifLossy: return .gifLossy
+        case .maxSize: return .maxSize
         }
     }
 
@@ -68,7 +69,7 @@ public enum OutputSetting: String, CaseIterable, Sendable {
         case .crf, .encoderPreset: return [.h264, .hevc, .vp9, .av1]
         case .loop: return [.gif, .apng, .webp]
         case .quality, .lossless: return [.webp]
-        case .colors, .dither, .alphaThreshold, .alphaDither, .tolerance, .gifLossy: return [.gif]
+        case .colors, .dither, .alphaThreshold, .alphaDither, .tolerance, .gifLossy, .maxSize: return [.gif]
         }
     }
 }
@@ -126,7 +127,7 @@ extension Reel {
                 fix =
                     "for a lossless file use H.264 with \(Setting.crf, "0") (.mp4), .apng, .webp with \(Setting.lossless), or a PNG sequence"
             }
-        case .colors, .tolerance, .gifLossy:
+        case .colors, .tolerance, .gifLossy, .maxSize:
             if video.contains(codec) {
                 fix = "for \(codec.rawValue) use \(Setting.crf) (lower is better)"
             } else if codec == .webp {

@@ -70,6 +70,8 @@ public struct RenderOptions: Sendable {
     /// GIF colours, dithering and alpha threshold. Its `palette` is built from the clip unless
     /// `fixedGIFPalette`.
     public var gif = GIFOptions()
+    /// A GIF's size budget in bytes: `Reel.renderGIF(within:)` searches the settings for it.
+    public var maxBytes: Int?
     public var fixedGIFPalette = false
     /// Frames sampled to build a GIF's palette for the whole clip (evenly spread; every frame when
     /// the clip has no more).

@@ -114,10 +114,16 @@ struct Render: ParsableCommand {
         }
         let loaded = try Reel.load(scene, overrides: overrides, sandboxed: sandbox)
         try Reel.checkNotAnInput(outputPath, inputs: Reel.inputFiles(of: loaded.scene, path: scene))
-        let summary = try Reel.render(
-            loaded, to: outputPath, options: options,
-            note: { note in if !quiet { Console.say(.note(note.forCommandLine)) } },
-            progress: { reporter.report($0) })
+        let note = { (note: Message) in if !quiet { Console.say(.note(note.forCommandLine)) } }
+        let summary: RenderSummary
+        if let budget = options.maxBytes {
+            let (scene, sandbox) = (scene, sandbox)
+            summary = try Reel.renderGIF(
+                within: budget, load: { (o) throws(ReelError) in try Reel.load(scene, overrides: o, sandboxed: sandbox) },
+                overrides: overrides, to: outputPath, options: options, note: note, progress: { reporter.report($0) })
+        } else {
+            summary = try Reel.render(loaded, to: outputPath, options: options, note: note, progress: { reporter.report($0) })
+        }
         reporter.finish()
         if reporting.stats { Console.say(.stats(peakKiB: peakResidentKiB(), seconds: summary.seconds)) }
         // A script asked for JSON wants the result even with --quiet; people asked for quiet do not.

@@ -193,7 +193,16 @@ struct GIFSettings: ParsableArguments {
             valueName: "n"))
     var gifLossy: Int?
 
+    @Option(
+        help: ArgumentHelp(
+            "GIF size budget: the best quality that fits, trying lossy levels, fewer colours, half the frame rate (to 10 fps), then a smaller size.",
+            valueName: "size"))
+    var maxSize: String?
+
     func validate() throws {
+        if let maxSize, (Reel.byteSize(maxSize) ?? 0) < 1024 {
+            throw ValidationError("--max-size is a size such as 2MB, 150KB or 2MiB (at least 1 KiB); got '\(maxSize)'")
+        }
         if let gifLossy, !(0...100).contains(gifLossy) { throw ValidationError("--gif-lossy must be in 0…100, got \(gifLossy)") }
         if alphaThreshold != nil && alphaDither {
             throw ValidationError("give --alpha-threshold or --alpha-dither, not both: the dither replaces the threshold")
@@ -208,6 +217,7 @@ struct GIFSettings: ParsableArguments {
         s.alphaDither = alphaDither ? true : nil
         s.tolerance = tolerance
         s.gifLossy = gifLossy
+        s.maxSize = maxSize.flatMap(Reel.byteSize)
     }
 }
 

@@ -269,4 +269,30 @@ import Testing
         #expect(lossy.unstable == 0 && lossy.ffmpegMatches && lossy.giflibMatches, "\(lossy)")
         #expect(Double(lossyBytes) < 0.9 * Double(exactBytes), "\(lossyBytes) vs \(exactBytes)")
     }
+
+    /// `--max-size`: a budget the clip meets as asked writes the same file as without it; one just
+    /// below takes the next rung (lossy 20), byte for byte the file `--gif-lossy 20` writes, and says so;
+    /// one no rung meets is an error naming the smallest size reached, and leaves nothing behind.
+    @Test func sizeBudgetTakesTheFirstRungThatFits() throws {
+        let ws = try Workspace()
+        let scene = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("examples/star-button.yaml").path
+        func bytes(_ name: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: ws.file(name))) }
+        let base = ["render", scene, "--width", "120"]
+        #expect(try runReel(base + ["-o", ws.file("exact.gif")]).status == 0)
+        #expect(try runReel(base + ["-o", ws.file("l20.gif"), "--gif-lossy", "20"]).status == 0)
+        let exact = try bytes("exact.gif"), l20 = try bytes("l20.gif")
+        #expect(l20.count < exact.count)
+        let roomy = try runReel(base + ["-o", ws.file("a.gif"), "--max-size", "\(exact.count)B"])
+        #expect(roomy.status == 0 && !roomy.stderr.contains("to fit"), "\(roomy.stderr)")
+        #expect(try bytes("a.gif") == exact)
+        let tight = try runReel(base + ["-o", ws.file("b.gif"), "--max-size", "\(exact.count - 1)B"])
+        #expect(tight.status == 0 && tight.stderr.contains("written with --gif-lossy 20, --colors 255"), "\(tight.stderr)")
+        #expect(try bytes("b.gif") == l20)
+        let hopeless = try runReel(base + ["-o", ws.file("c.gif"), "--max-size", "1KiB"])
+        #expect(hopeless.status != 0 && hopeless.stderr.contains("the smallest GIF reached is"), "\(hopeless.stderr)")
+        #expect(ws.listing().filter { $0.hasPrefix(".") || $0 == "c.gif" }.isEmpty, "\(ws.listing())")
+        let video = try runReel(base + ["-o", ws.file("d.mp4"), "--max-size", "2MB"])
+        #expect(video.status != 0 && video.stderr.contains("--max-size"), "\(video.stderr)")
+    }
 }

@@ -112,6 +112,9 @@ let helpSnapshots: [String: String] = [
                               palette colour this many thousandths of Oklab
                               lightness from its own (20 ≈ one just-noticeable
                               difference; default 0, exact).
+      --max-size <size>       GIF size budget: the best quality that fits, trying
+                              lossy levels, fewer colours, half the frame rate (to
+                              10 fps), then a smaller size.
 
     SEGMENTS:
       --frames <A-B>          Render only frames A to B (from 0, both included) as
