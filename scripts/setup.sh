@@ -31,6 +31,7 @@ packages=(
   python3-pil       # Pillow, python3-numpy and libgif7 (giflib-tools) decode Reel's GIFs in the tests
   python3-numpy
   giflib-tools
+  chromium          # headless: the tests open Reel's GIFs in a browser page
 )
 
 missing=()

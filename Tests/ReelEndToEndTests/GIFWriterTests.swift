@@ -1,4 +1,5 @@
 import Foundation
+import ReelMedia
 import Testing
 
 /// Reel's own GIF writer (issue #21), read back by three decoders that share no code with it: Pillow,
@@ -294,5 +295,57 @@ import Testing
         #expect(ws.listing().filter { $0.hasPrefix(".") || $0 == "c.gif" }.isEmpty, "\(ws.listing())")
         let video = try runReel(base + ["-o", ws.file("d.mp4"), "--max-size", "2MB"])
         #expect(video.status != 0 && video.stderr.contains("--max-size"), "\(video.stderr)")
+    }
+
+    /// Chromium (headless) opens the GIF in a test page: its size, and its first frame drawn on a canvas
+    /// is FFmpeg's decoding of it pixel for pixel (transparent pixels only need to be transparent).
+    @Test(arguments: ["star-button", "transparent"])
+    func chromiumDrawsTheFirstFrame(_ name: String) throws {
+        guard FileManager.default.fileExists(atPath: "/usr/bin/chromium") else {
+            print("skipped: needs /usr/bin/chromium (scripts/setup.sh installs it)")
+            return
+        }
+        let ws = try Workspace()
+        let scene =
+            name == "transparent"
+            ? ws.write("t.yaml", Self.transparentScene)
+            : URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("examples/\(name).yaml").path
+        let gif = ws.file("a.gif")
+        #expect(try runReel(["render", scene, "-o", gif, "-q"] + (name == "transparent" ? [] : ["--width", "120"])).status == 0)
+        let first = try #require(try VideoReader(path: gif).decodeAll().first)
+        let page = ws.write(
+            "page.html",
+            """
+            <!doctype html><html><body><img id="g" src="data:image/gif;base64,\(try Data(contentsOf: URL(fileURLWithPath: gif)).base64EncodedString())">
+            <pre id="out">pending</pre><script>
+            window.onload = () => {
+              const img = document.getElementById('g');
+              const c = document.createElement('canvas'); c.width = img.naturalWidth; c.height = img.naturalHeight;
+              const x = c.getContext('2d'); x.drawImage(img, 0, 0);
+              const got = x.getImageData(0, 0, c.width, c.height).data;
+              const want = Uint8Array.from(atob('\(Data(first.rgba).base64EncodedString())'), ch => ch.charCodeAt(0));
+              let bad = 0;
+              for (let i = 0; i < want.length; i += 4) {
+                if (want[i + 3] === 0 && got[i + 3] === 0) continue;
+                for (let k = 0; k < 4; k++) if (got[i + k] !== want[i + k]) { bad++; break; }
+              }
+              document.getElementById('out').textContent = `${c.width}x${c.height} bad=${bad}`;
+            };
+            </script></body></html>
+            """)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/chromium")
+        p.arguments = [
+            "--headless=new", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(ws.file("profile"))", "--dump-dom",
+            "file://\(page)",
+        ]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let dom = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(dom.contains("\(first.width)x\(first.height) bad=0"), "\(dom.suffix(300))")
     }
 }
