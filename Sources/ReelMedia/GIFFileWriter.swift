@@ -175,14 +175,7 @@ final class GIFFileWriter {
             return
         }
         if let clear = bounds(where: { want[$0] == transparent && shown[$0] != transparent }) {
-            previous.disposal = 2
-            previous.left = min(previous.left, clear.left)
-            previous.top = min(previous.top, clear.top)
-            previous.right = max(previous.right, clear.right)
-            previous.bottom = max(previous.bottom, clear.bottom)
-            (previous.code, previous.transparent, previous.codeSize) = code(
-                previous.want, over: previous.base, allowed: previous.allowed,
-                rect: (previous.left, previous.top, previous.right, previous.bottom))
+            clearing(&previous, over: clear)
             base = shown
             for y in previous.top..<previous.bottom {
                 for x in previous.left..<previous.right { base[y * width + x] = transparent }
@@ -190,6 +183,18 @@ final class GIFFileWriter {
         }
         try flush(previous)
         held = code(want, over: base, allowed: allowed, delay: delay)
+    }
+
+    /// Makes `frame` clear its rectangle after it is shown (disposal to background), the rectangle
+    /// grown to hold `area`, and codes it again over that rectangle.
+    private func clearing(_ frame: inout Held, over area: (left: Int, top: Int, right: Int, bottom: Int)) {
+        frame.disposal = 2
+        frame.left = min(frame.left, area.left)
+        frame.top = min(frame.top, area.top)
+        frame.right = max(frame.right, area.right)
+        frame.bottom = max(frame.bottom, area.bottom)
+        (frame.code, frame.transparent, frame.codeSize) = code(
+            frame.want, over: frame.base, allowed: frame.allowed, rect: (frame.left, frame.top, frame.right, frame.bottom))
     }
 
     /// Whether `want` looks like what is shown (exactly, or within the lossy bound).
@@ -366,13 +371,7 @@ final class GIFFileWriter {
         if var last = held, alpha, let all = bounds(where: { shown[$0] != transparent }) {
             // A transparent clip's last frame clears everything shown, so a loop (or the next segment
             // of a join) starts on an empty screen.
-            last.disposal = 2
-            last.left = min(last.left, all.left)
-            last.top = min(last.top, all.top)
-            last.right = max(last.right, all.right)
-            last.bottom = max(last.bottom, all.bottom)
-            (last.code, last.transparent, last.codeSize) = code(
-                last.want, over: last.base, allowed: last.allowed, rect: (last.left, last.top, last.right, last.bottom))
+            clearing(&last, over: all)
             held = last
         }
         if let held { try flush(held) }

@@ -79,6 +79,20 @@ enum Oklab {
             0.025_904_037_1 * l + 0.782_771_766_2 * m - 0.808_675_766_0 * s)
     }
 
+    /// The index of the colour in `colours` nearest to `lab` (the first of equals).
+    static func nearest(_ lab: SIMD3<Float>, in colours: [SIMD3<Float>]) -> Int {
+        var best = 0, bestD = Float.infinity
+        for (j, c) in colours.enumerated() {
+            let d = lab - c
+            let dd = (d * d).sum()
+            if dd < bestD {
+                bestD = dd
+                best = j
+            }
+        }
+        return best
+    }
+
     /// Oklab → 8-bit sRGB, rounded and clamped.
     static func toSRGB(_ c: SIMD3<Float>) -> (Int, Int, Int) {
         let l_ = c.x + 0.396_337_777_4 * c.y + 0.215_803_757_3 * c.z
@@ -208,15 +222,7 @@ public struct GIFPaletteBuilder {
             var sums = [SIMD3<Float>](repeating: .zero, count: centres.count),
                 weights = [Float](repeating: 0, count: centres.count)
             for e in entries {
-                var best = 0, bestD = Float.infinity
-                for (j, c) in centres.enumerated() {
-                    let d = e.lab - c
-                    let dd = (d * d).sum()
-                    if dd < bestD {
-                        bestD = dd
-                        best = j
-                    }
-                }
+                let best = Oklab.nearest(e.lab, in: centres)
                 sums[best] += e.lab * e.weight
                 weights[best] += e.weight
             }
@@ -249,16 +255,7 @@ public struct GIFPaletteBuilder {
         var use = [Int](repeating: 0, count: palette.count)
         var first = [Int](repeating: Int.max, count: palette.count)
         for (key, n) in histogram {
-            let lab = Oklab.fromSRGB(Int(key >> 16), Int(key >> 8 & 255), Int(key & 255))
-            var best = 0, bestD = Float.infinity
-            for (j, c) in labs.enumerated() {
-                let d = lab - c
-                let dd = (d * d).sum()
-                if dd < bestD {
-                    bestD = dd
-                    best = j
-                }
-            }
+            let best = Oklab.nearest(Oklab.fromSRGB(Int(key >> 16), Int(key >> 8 & 255), Int(key & 255)), in: labs)
             use[best] += n
             first[best] = min(first[best], firstSeen[key] ?? Int.max)
         }
@@ -312,16 +309,7 @@ final class GIFFrameEncoder {
     @inline(__always) private func nearest(_ r: Int, _ g: Int, _ b: Int) -> UInt8 {
         let key = r << 16 | g << 8 | b
         if cached[key >> 6] & (1 << UInt64(key & 63)) != 0 { return cache[key] }
-        let lab = Oklab.fromSRGB(r, g, b)
-        var best = 0, bestD = Float.infinity
-        for (j, c) in labs.enumerated() {
-            let d = lab - c
-            let dd = (d * d).sum()
-            if dd < bestD {
-                bestD = dd
-                best = j
-            }
-        }
+        let best = Oklab.nearest(Oklab.fromSRGB(r, g, b), in: labs)
         cache[key] = UInt8(best)
         cached[key >> 6] |= 1 << UInt64(key & 63)
         return UInt8(best)

@@ -184,6 +184,9 @@ import Testing
         return (try JSONDecoder().decode(Check.self, from: data), size)
     }
 
+    /// A shipped example scene's path.
+    static func example(_ name: String) -> String { ExamplesTests.examplesDirectory + "/\(name).yaml" }
+
     static let transparentScene = """
         width: 64
         height: 48
@@ -220,8 +223,7 @@ import Testing
         let scene =
             name == "transparent"
             ? ws.write("t.yaml", Self.transparentScene)
-            : URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().appendingPathComponent("examples/\(name).yaml").path
+            : Self.example(name)
         // gradient-switch 480 px wide: its first frame takes over 4,096 codes, so the dictionary is reset.
         let width = name == "gradient-switch" ? "480" : "160"
         let (c, _) = try check(ws, scene, name == "transparent" ? [] : ["--width", width])
@@ -261,8 +263,7 @@ import Testing
     @Test func lossyStaysWithinItsBoundAndStill() throws {
         guard Self.hasDecoders else { return }
         let ws = try Workspace()
-        let scene = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("examples/gradient-switch.yaml").path
+        let scene = Self.example("gradient-switch")
         let (exact, exactBytes) = try check(ws, scene, ["--width", "160"])
         let (lossy, lossyBytes) = try check(ws, scene, ["--width", "160"], lossy: 30)
         #expect(exact.worstExcess < 1e-4)
@@ -276,8 +277,7 @@ import Testing
     /// one no rung meets is an error naming the smallest size reached, and leaves nothing behind.
     @Test func sizeBudgetTakesTheFirstRungThatFits() throws {
         let ws = try Workspace()
-        let scene = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("examples/star-button.yaml").path
+        let scene = Self.example("star-button")
         func bytes(_ name: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: ws.file(name))) }
         let base = ["render", scene, "--width", "120"]
         #expect(try runReel(base + ["-o", ws.file("exact.gif")]).status == 0)
@@ -309,8 +309,7 @@ import Testing
         let scene =
             name == "transparent"
             ? ws.write("t.yaml", Self.transparentScene)
-            : URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().appendingPathComponent("examples/\(name).yaml").path
+            : Self.example(name)
         let gif = ws.file("a.gif")
         #expect(try runReel(["render", scene, "-o", gif, "-q"] + (name == "transparent" ? [] : ["--width", "120"])).status == 0)
         let first = try #require(try VideoReader(path: gif).decodeAll().first)
