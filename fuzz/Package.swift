@@ -23,6 +23,7 @@ let package = Package(
         .executableTarget(name: "FuzzLottie", dependencies: ["FuzzSupport", .product(name: "Reel", package: "Reel")]),
         .executableTarget(name: "FuzzSubtitles", dependencies: ["FuzzSupport", .product(name: "Reel", package: "Reel")]),
         .executableTarget(name: "FuzzRows", dependencies: ["FuzzSupport", .product(name: "Reel", package: "Reel")]),
+        .executableTarget(name: "FuzzGIF", dependencies: ["FuzzSupport", .product(name: "Reel", package: "Reel")]),
     ],
     swiftLanguageModes: [.v6]
 )

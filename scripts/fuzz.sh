@@ -28,7 +28,7 @@ cd "$(dirname "$0")/.."
 # shellcheck disable=SC1091 # (puts the toolchain on PATH)
 . scripts/env.sh
 
-targets=(json yaml path preset manifest text svg lottie subtitles rows)
+targets=(json yaml path preset manifest text svg lottie subtitles rows gif)
 target=${1:-}
 seconds=${2:-600}
 if [[ -z $target || ! " ${targets[*]} all " =~ \ $target\  ]]; then
@@ -48,6 +48,7 @@ product() {
     lottie) echo FuzzLottie ;;
     subtitles) echo FuzzSubtitles ;;
     rows) echo FuzzRows ;;
+    gif) echo FuzzGIF ;;
   esac
 }
 

@@ -1,0 +1,17 @@
+import FuzzSupport
+
+@testable import ReelMedia
+
+/// A GIF file as `reel concat` reads a segment: its blocks walked (GIFBlocks), each frame's bytes inside
+/// the file and after the header.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzGIF(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = [UInt8](UnsafeBufferPointer(start: data, count: size))
+    if case .success(let blocks) = GIFBlocks.read(bytes) {
+        for frame in blocks.frames where frame.startIndex < blocks.header.endIndex || frame.endIndex > bytes.count {
+            fatalError("a frame outside the file")
+        }
+        blackHole(blocks.frames.count + blocks.applicationExtensions.count)
+    }
+    return 0
+}
