@@ -195,7 +195,8 @@ public final class BatchRunner: @unchecked Sendable {
         if let budget = options.maxBytes {
             let (scene, sandboxed) = (job.scene, plan.sandboxed)
             summary = try Reel.renderGIF(
-                within: budget, load: { (o) throws(ReelError) in try Reel.load(scene, overrides: o, sandboxed: sandboxed) },
+                within: budget, clip: clip,
+                load: { (o) throws(ReelError) in try Reel.load(scene, overrides: o, sandboxed: sandboxed) },
                 overrides: output.overrides, to: output.path, options: options,
                 progress: { [self] p in set(item, .running(frame: p.frame, total: p.total)) })
         } else {

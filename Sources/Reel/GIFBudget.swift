@@ -70,14 +70,15 @@ extension Reel {
     }
 
     /// Renders a GIF no larger than `maxBytes`: the first rung of `budgetLadder` whose file fits, found by
-    /// bisection (each rung is smaller than the one before); `load` reads the scene with overrides (the
-    /// frame rate and size change on the lower rungs). A clip that does not fit on the last rung is an
+    /// bisection (each rung is smaller than the one before). `clip` is the scene as loaded with
+    /// `overrides`; `load` reads it again with other overrides (the frame rate and size change on the
+    /// lower rungs). A clip that does not fit on the last rung is an
     /// error that says the smallest size reached; nothing is written then.
     public static func renderGIF(
-        within maxBytes: Int, load: (SceneOverrides) throws(ReelError) -> Clip, overrides: SceneOverrides, to output: String,
+        within maxBytes: Int, clip first: Clip, load: (SceneOverrides) throws(ReelError) -> Clip, overrides: SceneOverrides,
+        to output: String,
         options: RenderOptions, note: (Message) -> Void = { _ in }, progress: (RenderProgress) -> Void = { _ in }
     ) throws(ReelError) -> RenderSummary {
-        let first = try load(overrides)
         let fps = Double(first.scene.fps.numerator) / Double(first.scene.fps.denominator)
         let ladder = budgetLadder(from: options.gif, frameRate: fps)
         let folder = URL(fileURLWithPath: output).deletingLastPathComponent().path

@@ -267,8 +267,8 @@ public struct GIFPaletteBuilder {
 
 /// Maps RGBA frames to palette indices: nearest palette colour in Oklab, remembered per exact 24-bit
 /// colour (a lazily filled 16 MiB table: anti-aliased edges hold many colours a level or two apart, and
-/// any coarser cache would merge them), with optional ordered dithering. Index 255 is transparent (the encoder's
-/// "unchanged since the previous frame", and alpha under the threshold).
+/// any coarser cache would merge them), with optional ordered dithering. With alpha, index 255 marks a pixel under the threshold
+/// (GIFFileWriter gives each frame its own transparent index).
 final class GIFFrameEncoder {
     static let transparentIndex: UInt8 = 255
     let width: Int
@@ -280,9 +280,7 @@ final class GIFFrameEncoder {
     private var cache: [UInt8]
     private var cached: [UInt64]  // one bit per colour
 
-    /// Whether the clip keeps its alpha. Opaque clips get no transparent palette entry: libavcodec's
-    /// encoder then picks an unused index itself for its frame differencing (with a transparent entry
-    /// it treats every frame as a cut-out with disposal to background instead).
+    /// Whether the clip keeps its alpha (pixels under the threshold become index 255).
     let alpha: Bool
     /// The indices of the previous frame, for lossy differencing.
     private var previous: [UInt8] = []
@@ -295,8 +293,7 @@ final class GIFFrameEncoder {
         // The fallback cube is used whole (its indices are computed, not searched).
         var colours = options.palette ?? GIFPalette.cube
         if options.palette != nil && colours.count > options.colors { colours = Array(colours.prefix(options.colors)) }
-        // Unused entries repeat the first colour, opaque: libavcodec takes the entry with the lowest alpha
-        // as the GIF's transparent index, which must be ours alone.
+        // Unused entries repeat the first colour, opaque.
         var table = [UInt32](repeating: 0xFF00_0000 | (colours.first ?? 0), count: 256)
         for (i, c) in colours.enumerated() { table[i] = 0xFF00_0000 | c }
         if alpha { table[Int(Self.transparentIndex)] = 0 }

@@ -119,7 +119,8 @@ struct Render: ParsableCommand {
         if let budget = options.maxBytes {
             let (scene, sandbox) = (scene, sandbox)
             summary = try Reel.renderGIF(
-                within: budget, load: { (o) throws(ReelError) in try Reel.load(scene, overrides: o, sandboxed: sandbox) },
+                within: budget, clip: loaded,
+                load: { (o) throws(ReelError) in try Reel.load(scene, overrides: o, sandboxed: sandbox) },
                 overrides: overrides, to: outputPath, options: options, note: note, progress: { reporter.report($0) })
         } else {
             summary = try Reel.render(loaded, to: outputPath, options: options, note: note, progress: { reporter.report($0) })

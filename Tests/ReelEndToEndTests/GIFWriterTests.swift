@@ -187,6 +187,11 @@ import Testing
     /// A shipped example scene's path.
     static func example(_ name: String) -> String { ExamplesTests.examplesDirectory + "/\(name).yaml" }
 
+    /// The scene a test case names: "transparent" (written into `ws`) or a shipped example.
+    static func scene(_ name: String, in ws: Workspace) -> String {
+        name == "transparent" ? ws.write("t.yaml", transparentScene) : example(name)
+    }
+
     static let transparentScene = """
         width: 64
         height: 48
@@ -221,9 +226,7 @@ import Testing
         }
         let ws = try Workspace()
         let scene =
-            name == "transparent"
-            ? ws.write("t.yaml", Self.transparentScene)
-            : Self.example(name)
+            Self.scene(name, in: ws)
         // gradient-switch 480 px wide: its first frame takes over 4,096 codes, so the dictionary is reset.
         let width = name == "gradient-switch" ? "480" : "160"
         let (c, _) = try check(ws, scene, name == "transparent" ? [] : ["--width", width])
@@ -307,9 +310,7 @@ import Testing
         }
         let ws = try Workspace()
         let scene =
-            name == "transparent"
-            ? ws.write("t.yaml", Self.transparentScene)
-            : Self.example(name)
+            Self.scene(name, in: ws)
         let gif = ws.file("a.gif")
         #expect(try runReel(["render", scene, "-o", gif, "-q"] + (name == "transparent" ? [] : ["--width", "120"])).status == 0)
         let first = try #require(try VideoReader(path: gif).decodeAll().first)
