@@ -312,8 +312,10 @@ final class GIFFileWriter {
             let b = Int(input.base[j])
             if b == Int(transparent) || b >= limit { input.base[j] = UInt8(t) }
         }
-        // Unchanged pixels free to be transparent or themselves, all transparent, or all themselves: a
-        // mixed choice can split the dictionary's strings, so the shortest of the three is kept.
+        // Unchanged pixels free to be transparent or themselves, all transparent, all themselves, or each
+        // stretch of them whole (two rules): a choice that suits one string can split the dictionary's
+        // others, so the shortest of the five is kept (the stretch rules won 0–31 frames a clip, up to
+        // 0.6 % of its bytes; BENCHMARKS.md).
         var best = coder.encode(input, minimumCodeSize: bits, transparent: UInt8(t), distance: distance)
         var transparentOnly = input, opaqueOnly = input
         for j in 0..<n where input.kind[j] == GIFPixel.unchanged {
@@ -323,7 +325,11 @@ final class GIFFileWriter {
                 opaqueOnly.want[j] = input.base[j]
             }
         }
-        for variant in [transparentOnly, opaqueOnly] {
+        let variants = [
+            transparentOnly, opaqueOnly, Self.byStretch(input, transparent: UInt8(t), singleColour: false),
+            Self.byStretch(input, transparent: UInt8(t), singleColour: true),
+        ]
+        for variant in variants {
             let other = coder.encode(variant, minimumCodeSize: bits, transparent: UInt8(t), distance: distance)
             if other.bytes.count < best.bytes.count { best = other }
         }
@@ -339,6 +345,42 @@ final class GIFFileWriter {
             }
         }
         return (bytes, UInt8(t), bits)
+    }
+
+    /// Each stretch of unchanged pixels (in scan order) coded whole: transparent where it shows two or
+    /// more colours (or, with `singleColour`, one colour that neither neighbour continues), else as shown,
+    /// so it extends the run of that colour.
+    static func byStretch(_ input: GIFCodingInput, transparent t: UInt8, singleColour: Bool) -> GIFCodingInput {
+        var out = input
+        let n = input.kind.count
+        var j = 0
+        while j < n {
+            guard input.kind[j] == GIFPixel.unchanged else {
+                j += 1
+                continue
+            }
+            let c = input.base[j]
+            var end = j, mixed = false
+            while end < n && input.kind[end] == GIFPixel.unchanged {
+                mixed = mixed || input.base[end] != c
+                end += 1
+            }
+            var hide = mixed || c == t
+            if !hide && singleColour {
+                let before = j > 0 ? out.want[j - 1] : nil, after = end < n ? input.want[end] : nil
+                hide = before != c && after != c
+            }
+            for k in j..<end {
+                if hide {
+                    out.base[k] = t
+                } else {
+                    out.kind[k] = GIFPixel.exact
+                    out.want[k] = input.base[k]
+                }
+            }
+            j = end
+        }
+        return out
     }
 
     private func flush(_ frame: Held) throws(MediaError) {
