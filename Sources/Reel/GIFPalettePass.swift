@@ -1,33 +1,108 @@
 /// The GIF palette pass: one palette for the whole clip, built before encoding from frames sampled
-/// evenly over it (the quantizer itself lives in ReelMedia).
+/// evenly over it (the quantizer itself lives in ReelMedia); the frames themselves kept for the
+/// encoding pass when their changes fit in memory.
 import ReelMedia
+import ReelRaster
 import ReelRender
 import ReelScene
 
 extension Reel {
+    /// Builds the palette into `settings`. With a `cacheLimit`, every frame is drawn and kept (as the
+    /// rectangles that change) and returned, so the encoding pass draws nothing; a clip whose changes
+    /// pass the limit is sampled instead, and nil returned.
     static func wholeClipPalette(
         into settings: inout VideoSettings, renderer: SceneRenderer, scene drawn: Scene, rate: FrameRate, frames: Int,
-        options: RenderOptions
-    ) throws(ReelError) {
-        // One palette for the whole clip, from frames sampled evenly over it.
-        var builder = GIFPaletteBuilder()
+        options: RenderOptions, cacheLimit: Int
+    ) throws(ReelError) -> GIFFrameCache? {
         let samples = max(1, min(options.gifPaletteSamples, frames))
+        let sampled = (0..<samples).map { j in samples == 1 ? 0 : j * (frames - 1) / (samples - 1) }
+        let threshold = settings.gif.alphaThreshold, colours = settings.gif.colors
+        let (width, height) = (drawn.pixelWidth, drawn.pixelHeight)
+        if cacheLimit > 0 {
+            var builder = GIFPaletteBuilder()
+            let cache = GIFFrameCache(width: width, height: height, limit: cacheLimit)
+            let isSample = Set(sampled)
+            var shown: [UInt8]?, added: [UInt8]?, changed = true
+            let fits = try drawEach(Array(0..<frames), renderer: renderer, scene: drawn, rate: rate, options: options) {
+                i, pixels in
+                if let pixels {
+                    shown = pixels
+                    changed = true
+                }
+                guard cache.add(pixels) else { return false }
+                if isSample.contains(i), changed, let shown {
+                    builder.add(rgba: shown, width: width, height: height, alphaThreshold: threshold, previous: added)
+                    added = shown
+                    changed = false
+                }
+                return true
+            }
+            if fits {
+                settings.gif.palette = palette(builder, colours)
+                return cache
+            }
+        }
+        var builder = GIFPaletteBuilder()
         var previous: [UInt8]?
-        for j in 0..<samples {
-            try options.cancellation.check()
-            let i = samples == 1 ? 0 : j * (frames - 1) / (samples - 1)
-            let t = rate.time(ofFrame: i)
-            do {
-                let f = try renderer.frame(for: drawn, at: t)
-                builder.add(
-                    rgba: f.pixels, width: f.width, height: f.height, alphaThreshold: settings.gif.alphaThreshold,
-                    previous: previous)
-                previous = f.pixels
+        _ = try drawEach(sampled, renderer: renderer, scene: drawn, rate: rate, options: options) { _, pixels in
+            if let pixels {
+                builder.add(rgba: pixels, width: width, height: height, alphaThreshold: threshold, previous: previous)
+                previous = pixels
+            }
+            return true
+        }
+        settings.gif.palette = palette(builder, colours)
+        return nil
+    }
+
+    private static func palette(_ builder: GIFPaletteBuilder, _ count: Int) -> [UInt32] {
+        let palette = builder.palette(count: count)
+        return palette.isEmpty ? [0] : palette  // a clip with nothing opaque
+    }
+
+    /// Draws the frames `indices` (increasing) with the render loop's workers and hands each to `body`
+    /// in order: its pixels, or nil when it draws what the one before drew (a hold, not drawn at all).
+    /// `body` returns false to stop; so does drawEach.
+    private static func drawEach(
+        _ indices: [Int], renderer: SceneRenderer, scene: Scene, rate: FrameRate, options: RenderOptions,
+        body: (Int, [UInt8]?) throws(ReelError) -> Bool
+    ) throws(ReelError) -> Bool {
+        let workers = max(1, min(options.workers, indices.count))
+        let videos = renderer.videos as? VideoFrames
+        let lists = RecentDisplayLists(keep: workers + 2)
+        let ahead = RenderAhead(
+            frames: indices.count, width: scene.pixelWidth, height: scene.pixelHeight, workers: workers,
+            cancellation: options.cancellation
+        ) {
+            (j, frame) throws(ReelError) -> Bool in
+            let t = rate.time(ofFrame: indices[j])
+            let list = renderer.displayList(for: scene.sample(at: t), scene: scene)
+            lists.put(j, list)
+            if j > 0,
+                let previous = lists.get(j - 1)
+                    ?? (videos == nil
+                        ? renderer.displayList(for: scene.sample(at: rate.time(ofFrame: indices[j - 1])), scene: scene)
+                        : nil),
+                previous == list
+            {
+                return false
+            }
+            do throws(RasterError) {
+                try renderer.rasterizer.render(list, into: &frame)
             } catch {
                 throw ReelError.raster(error, time: t)
             }
+            return true
         }
-        let palette = builder.palette(count: settings.gif.colors)
-        settings.gif.palette = palette.isEmpty ? [0] : palette  // a clip with nothing opaque
+        defer { ahead.stop() }
+        for j in indices.indices {
+            try options.cancellation.check()
+            let (frame, same) = try ahead.take(j)
+            let go = try body(indices[j], same ? nil : frame.pixels)
+            ahead.recycle(frame)
+            if !go { return false }
+            if let failure = videos?.failure { throw failure }
+        }
+        return true
     }
 }

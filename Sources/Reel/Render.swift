@@ -61,8 +61,17 @@ extension Reel {
                     "lower \(Setting.scale), \(Setting.width) or \(Setting.size), render with \(Setting.workers, "1"), or raise \(Setting.memoryLimit)"
             )
         }
+        var kept: GIFFrameCache?
         if settings.codec == .gif && !options.fixedGIFPalette {
-            try wholeClipPalette(into: &settings, renderer: renderer, scene: drawn, rate: rate, frames: frames, options: options)
+            // The frames are kept for the encoding pass while their changes fit in a quarter of what the
+            // render may use beyond its estimate (at most 256 MiB), and when drawing every frame of the
+            // clip costs no more than sampling it and drawing the segment (a shard of a long clip samples).
+            let spare = max(0, Int(clamping: limit) - estimate.total) / 4
+            let keep = options.keepsGIFFrames && frames <= min(options.gifPaletteSamples, frames) + part.count
+            kept = try wholeClipPalette(
+                into: &settings, renderer: renderer, scene: drawn, rate: rate, frames: frames, options: options,
+                cacheLimit: keep ? min(256 << 20, spare) : 0)
+            if let cache = kept, cache.width != settings.width || cache.height != settings.height { kept = nil }
         }
         let file = OutputFile(target: output, isDirectory: container == .png)
         try file.complete(output: output, cancellation: options.cancellation) {
@@ -71,6 +80,29 @@ extension Reel {
                 writer = try VideoWriter(path: file.temporary, settings: settings)
             } catch {
                 throw ReelError.media(error, output: output)
+            }
+            if let kept {
+                // Drawn by the palette pass: the frames are replayed, not drawn again.
+                var written = 0
+                try kept.replay(part.first..<(part.last + 1)) { (pixels) throws(ReelError) in
+                    try options.cancellation.check()
+                    do throws(MediaError) {
+                        try writer.append(rgba: pixels)
+                    } catch {
+                        throw ReelError.media(error, output: output)
+                    }
+                    written += 1
+                    progress(
+                        RenderProgress(
+                            frame: written, total: part.count, elapsed: Date().timeIntervalSince(start),
+                            bytes: writer.bytesWritten))
+                }
+                do throws(MediaError) {
+                    try writer.finish()
+                } catch {
+                    throw ReelError.media(error, output: output)
+                }
+                return
             }
             let scene = drawn, rate = rate, firstFrame = part.first
             let lists = RecentDisplayLists(keep: workers + 2)

@@ -76,6 +76,9 @@ public struct RenderOptions: Sendable {
     /// Frames sampled to build a GIF's palette for the whole clip (evenly spread; every frame when
     /// the clip has no more).
     public var gifPaletteSamples = 600
+    /// The palette pass keeps the frames it draws for the encoding pass when their changes fit in
+    /// memory. Off only in tests: the frames are then sampled and drawn again (the same bytes).
+    public var keepsGIFFrames = true
     /// Render part of the clip as a segment that `Reel.concat` joins with the others without
     /// re-encoding: nil renders the whole clip.
     public var segment: SegmentRequest?

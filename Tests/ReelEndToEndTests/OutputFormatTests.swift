@@ -243,6 +243,26 @@ import Testing
         #expect(sa * 2 < sb, "differenced \(sa) B vs \(sb) B")
     }
 
+    @Test func keptFramesWriteTheSameBytesAsDrawingTwice() throws {
+        // The palette pass keeps the frames it draws (as changed rectangles) and the encoding pass replays
+        // them; drawing them again instead must give the same file, byte for byte: an opaque clip with
+        // holds, and a transparent clip cut to a segment (frames 1…3 of 5, replayed from frame 0).
+        let ws = try Workspace()
+        let star = try Reel.load(
+            ExamplesTests.examplesDirectory + "/star-button.yaml", overrides: SceneOverrides(scale: 0.5))
+        let moving = try Reel.load(ws.write("m.json", OutputFormatTests.scene))
+        for (name, clip, segment) in [("star", star, nil), ("moving", moving, SegmentRequest.frames(1, 3))] {
+            var options = RenderOptions()
+            options.segment = segment
+            try Reel.render(clip, to: ws.file("\(name)-kept.gif"), options: options)
+            options.keepsGIFFrames = false
+            try Reel.render(clip, to: ws.file("\(name)-drawn.gif"), options: options)
+            let kept = try Data(contentsOf: URL(fileURLWithPath: ws.file("\(name)-kept.gif"))),
+                drawn = try Data(contentsOf: URL(fileURLWithPath: ws.file("\(name)-drawn.gif")))
+            #expect(kept.count > 100 && kept == drawn, "\(name): \(kept.count) B vs \(drawn.count) B")
+        }
+    }
+
     @Test func clipPaletteKeepsFlatColoursExact() throws {
         // Flat colours that cover the frame are palette entries: drawn exactly, no dither.
         let ws = try Workspace()
@@ -284,6 +304,25 @@ import Testing
             return total / 4096
         }
         #expect(error(p1) < error(grid) / 2, "built \(error(p1)) vs grid \(error(grid))")
+    }
+
+    @Test func paletteOrderKeepsWhatMostFramesNeedLow() {
+        // Four 2×2 frames: the first shows P (3 px) and Q (1 px); the second turns P's pixels R, the third
+        // Q's pixel R, the fourth one pixel S. Hand-computed, greedy from the top: S (needed by one
+        // frame, first shown last) takes index 3, and its frame stops counting; then Q (one frame, less
+        // used than P), which frees the first frame's P; then P; R, which two frames need, takes index
+        // 0. By first appearance it would be P Q R S.
+        let p: [UInt8] = [10, 20, 30, 255], q: [UInt8] = [200, 40, 40, 255], r: [UInt8] = [40, 200, 40, 255],
+            s: [UInt8] = [40, 40, 200, 255]
+        let frames = [p + p + p + q, r + r + r + q, r + r + r + r, r + r + s + r]
+        var b = GIFPaletteBuilder()
+        var previous: [UInt8]?
+        for f in frames {
+            b.add(rgba: f, width: 2, height: 2, previous: previous)
+            previous = f
+        }
+        func key(_ c: [UInt8]) -> UInt32 { UInt32(c[0]) << 16 | UInt32(c[1]) << 8 | UInt32(c[2]) }
+        #expect(b.palette(count: 256) == [key(r), key(p), key(q), key(s)])
     }
 }
 

@@ -1,0 +1,97 @@
+/// A GIF clip's frames kept from the palette pass for the encoding pass, as the rectangles that changed
+/// from frame to frame, so a clip that fits is drawn once instead of twice.
+
+/// Frames in order, each the same as the one before or the rectangle of pixels where it differs from
+/// it. Documentation clips (small changes, long holds) hold a few megabytes; a clip whose changes
+/// pass `limit` bytes is not kept (`add` says so), and the palette pass samples it instead.
+final class GIFFrameCache {
+    private enum Entry {
+        case same
+        case patch(left: Int, top: Int, width: Int, height: Int, pixels: [UInt8])
+    }
+
+    let width: Int
+    let height: Int
+    let limit: Int
+    private var entries: [Entry] = []
+    private var bytes = 0
+    /// The last frame added.
+    private var last: [UInt8]?
+
+    init(width: Int, height: Int, limit: Int) {
+        self.width = width
+        self.height = height
+        self.limit = limit
+    }
+
+    var count: Int { entries.count }
+
+    /// Adds the next frame (nil: the same as the one before, not drawn). Returns false, keeping nothing
+    /// more, once the changes pass the limit.
+    func add(_ pixels: [UInt8]?) -> Bool {
+        guard let pixels, let previous = last else {
+            if let pixels {
+                // The first frame: all of it.
+                entries.append(.patch(left: 0, top: 0, width: width, height: height, pixels: pixels))
+                bytes += pixels.count
+                last = pixels
+            } else {
+                entries.append(.same)
+            }
+            return bytes <= limit
+        }
+        guard let (left, top, right, bottom) = changedRect(pixels, previous) else {
+            entries.append(.same)
+            return true
+        }
+        var patch = [UInt8]()
+        patch.reserveCapacity((right - left) * (bottom - top) * 4)
+        for y in top..<bottom {
+            patch.append(contentsOf: pixels[(y * width + left) * 4..<(y * width + right) * 4])
+        }
+        bytes += patch.count
+        entries.append(.patch(left: left, top: top, width: right - left, height: bottom - top, pixels: patch))
+        last = pixels
+        return bytes <= limit
+    }
+
+    /// The frames `range` in order, each whole (the buffer handed to `body` is reused).
+    func replay(_ range: Range<Int>, _ body: ([UInt8]) throws(ReelError) -> Void) throws(ReelError) {
+        var canvas = [UInt8](repeating: 0, count: width * height * 4)
+        for i in 0..<range.upperBound {
+            if case .patch(let left, let top, let w, let h, let pixels) = entries[i] {
+                for y in 0..<h {
+                    canvas.replaceSubrange(
+                        ((top + y) * width + left) * 4..<((top + y) * width + left + w) * 4,
+                        with: pixels[y * w * 4..<(y + 1) * w * 4])
+                }
+            }
+            if i >= range.lowerBound { try body(canvas) }
+        }
+    }
+
+    /// The smallest rectangle (left, top, right, bottom; exclusive) holding every pixel that differs.
+    private func changedRect(_ a: [UInt8], _ b: [UInt8]) -> (Int, Int, Int, Int)? {
+        var top = height, bottom = 0, left = width, right = 0
+        a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                @inline(__always) func same(_ p: Int) -> Bool {
+                    a[p] == b[p] && a[p + 1] == b[p + 1] && a[p + 2] == b[p + 2] && a[p + 3] == b[p + 3]
+                }
+                for y in 0..<height {
+                    let row = y * width * 4
+                    var x = 0
+                    while x < width && same(row + x * 4) { x += 1 }
+                    guard x < width else { continue }
+                    var r = width - 1
+                    while r > x && same(row + r * 4) { r -= 1 }
+                    top = min(top, y)
+                    bottom = y + 1
+                    left = min(left, x)
+                    right = max(right, r + 1)
+                }
+            }
+        }
+        return top < bottom ? (left, top, right, bottom) : nil
+    }
+}
