@@ -46,6 +46,8 @@ final class GIFFileWriter {
         var code: [UInt8] = []
         var transparent: UInt8 = 0
         var codeSize = 8
+        /// A local colour table (palette indices), or nil for the global one.
+        var local: [UInt8]?
         /// What was shown before it and what it means to show, to code it again over a larger rectangle.
         var base: [UInt8]
         var want: [UInt8]
@@ -193,7 +195,7 @@ final class GIFFileWriter {
         frame.top = min(frame.top, area.top)
         frame.right = max(frame.right, area.right)
         frame.bottom = max(frame.bottom, area.bottom)
-        (frame.code, frame.transparent, frame.codeSize) = code(
+        (frame.code, frame.transparent, frame.codeSize, frame.local) = code(
             frame.want, over: frame.base, allowed: frame.allowed, rect: (frame.left, frame.top, frame.right, frame.bottom))
     }
 
@@ -267,16 +269,18 @@ final class GIFFileWriter {
         frame.right = rect.right
         frame.bottom = rect.bottom
         frame.delay = delay
-        (frame.code, frame.transparent, frame.codeSize) = code(want, over: base, allowed: allowed, rect: rect)
+        (frame.code, frame.transparent, frame.codeSize, frame.local) = code(want, over: base, allowed: allowed, rect: rect)
         return frame
     }
 
     /// Codes `want` over `base` inside `rect`, and records what the viewer then shows in `shown`. The
     /// frame's transparent index is the lowest index its changed pixels do not use, and its code size
     /// the fewest bits that hold every index it uses (a frame of a palette's first 64 colours starts
-    /// at 7-bit codes instead of 9): the palette is ordered by use, so most frames stay low.
+    /// at 7-bit codes instead of 9): the palette is ordered by use, so most frames stay low. A frame
+    /// whose few colours sit high in the palette is also coded with a local table of just those colours
+    /// (fewer bits a code), and keeps it where that is shorter, the table's bytes counted.
     private func code(_ want: [UInt8], over base: [UInt8], allowed: [Float], rect: (Int, Int, Int, Int)) -> (
-        code: [UInt8], transparent: UInt8, codeSize: Int
+        code: [UInt8], transparent: UInt8, codeSize: Int, local: [UInt8]?
     ) {
         let (left, top, right, bottom) = rect
         let n = (right - left) * (bottom - top)
@@ -304,34 +308,46 @@ final class GIFFileWriter {
             }
         }
         let t = used.firstIndex(of: false) ?? Int(transparent)
-        var bits = 2
-        while 1 << bits <= max(highest, t) { bits += 1 }
-        let limit = 1 << bits
+        let bits = Self.codeSize(holding: max(highest, t))
+        var global = input
         // An unchanged pixel shown in an index past the code size, or showing nothing, is coded transparent.
         for j in 0..<n where input.kind[j] == GIFPixel.unchanged {
             let b = Int(input.base[j])
-            if b == Int(transparent) || b >= limit { input.base[j] = UInt8(t) }
+            if b == Int(transparent) || b >= 1 << bits { global.base[j] = UInt8(t) }
         }
-        // Unchanged pixels free to be transparent or themselves, all transparent, all themselves, or each
-        // stretch of them whole (two rules): a choice that suits one string can split the dictionary's
-        // others, so the shortest of the five is kept (the stretch rules won 0–31 frames a clip, up to
-        // 0.6 % of its bytes; BENCHMARKS.md).
-        var best = coder.encode(input, minimumCodeSize: bits, transparent: UInt8(t), distance: distance)
-        var transparentOnly = input, opaqueOnly = input
-        for j in 0..<n where input.kind[j] == GIFPixel.unchanged {
-            transparentOnly.base[j] = UInt8(t)
-            if input.base[j] != UInt8(t) {
-                opaqueOnly.kind[j] = GIFPixel.exact
-                opaqueOnly.want[j] = input.base[j]
+        var best = shortest(global, codeSize: bits, transparent: UInt8(t), distance: distance)
+        var chosen = (transparent: UInt8(t), codeSize: bits, local: [UInt8]?.none)
+        // A local table: the frame's colours in palette order, then the transparent index.
+        let colours = (0..<256).filter { used[$0] }.map(UInt8.init)
+        let localBits = Self.codeSize(holding: colours.count)
+        if localBits < bits && !used[Int(transparent)] && 3 << localBits < best.bytes.count {
+            var localOf = [Int](repeating: -1, count: 256)
+            for (l, g) in colours.enumerated() { localOf[Int(g)] = l }
+            let lt = colours.count
+            var local = input
+            for j in 0..<n {
+                if input.kind[j] == GIFPixel.unchanged {
+                    // Shown in a colour the table lacks: coded transparent.
+                    let l = localOf[Int(input.base[j])]
+                    local.base[j] = UInt8(l >= 0 && input.base[j] != transparent ? l : lt)
+                } else {
+                    local.want[j] = UInt8(localOf[Int(input.want[j])])
+                }
             }
-        }
-        let variants = [
-            transparentOnly, opaqueOnly, Self.byStretch(input, transparent: UInt8(t), singleColour: false),
-            Self.byStretch(input, transparent: UInt8(t), singleColour: true),
-        ]
-        for variant in variants {
-            let other = coder.encode(variant, minimumCodeSize: bits, transparent: UInt8(t), distance: distance)
-            if other.bytes.count < best.bytes.count { best = other }
+            var localDistance: [Float]?
+            if let distance {
+                var table = [Float](repeating: .infinity, count: 65_536)
+                for (lw, gw) in colours.enumerated() {
+                    for (lb, gb) in colours.enumerated() { table[lw << 8 | lb] = distance[Int(gw) << 8 | Int(gb)] }
+                }
+                localDistance = table
+            }
+            let other = shortest(local, codeSize: localBits, transparent: UInt8(lt), distance: localDistance)
+            if other.bytes.count + 3 << localBits < best.bytes.count {
+                // Back to palette indices, for what is shown.
+                best = (other.bytes, other.coded.map { Int($0) == lt ? UInt8(t) : colours[Int($0)] })
+                chosen = (UInt8(lt), localBits, colours)
+            }
         }
         let (bytes, coded) = best
         shown = base
@@ -344,7 +360,41 @@ final class GIFFileWriter {
                 k += 1
             }
         }
-        return (bytes, UInt8(t), bits)
+        return (bytes, chosen.transparent, chosen.codeSize, chosen.local)
+    }
+
+    /// The fewest bits (2…8) a code needs to hold index `highest`.
+    private static func codeSize(holding highest: Int) -> Int {
+        var bits = 2
+        while 1 << bits <= highest { bits += 1 }
+        return bits
+    }
+
+    /// Unchanged pixels free to be transparent or themselves, all transparent, all themselves, or each
+    /// stretch of them whole (two rules): a choice that suits one string can split the dictionary's
+    /// others, so the shortest of the five is kept (the stretch rules won 0–31 frames a clip, up to
+    /// 0.6 % of its bytes; BENCHMARKS.md).
+    private func shortest(_ input: GIFCodingInput, codeSize bits: Int, transparent t: UInt8, distance: [Float]?) -> (
+        bytes: [UInt8], coded: [UInt8]
+    ) {
+        var best = coder.encode(input, minimumCodeSize: bits, transparent: t, distance: distance)
+        var transparentOnly = input, opaqueOnly = input
+        for j in 0..<input.kind.count where input.kind[j] == GIFPixel.unchanged {
+            transparentOnly.base[j] = t
+            if input.base[j] != t {
+                opaqueOnly.kind[j] = GIFPixel.exact
+                opaqueOnly.want[j] = input.base[j]
+            }
+        }
+        let variants = [
+            transparentOnly, opaqueOnly, Self.byStretch(input, transparent: t, singleColour: false),
+            Self.byStretch(input, transparent: t, singleColour: true),
+        ]
+        for variant in variants {
+            let other = coder.encode(variant, minimumCodeSize: bits, transparent: t, distance: distance)
+            if other.bytes.count < best.bytes.count { best = other }
+        }
+        return best
     }
 
     /// Each stretch of unchanged pixels (in scan order) coded whole: transparent where it shows two or
@@ -393,7 +443,17 @@ final class GIFFileWriter {
         append16(frame.top)
         append16(frame.right - frame.left)
         append16(frame.bottom - frame.top)
-        buffer += [0, UInt8(frame.codeSize)]
+        if let local = frame.local {
+            // A local table of 2^codeSize entries: the frame's colours, then unused (black) entries.
+            buffer.append(0x80 | UInt8(frame.codeSize - 1))
+            for j in 0..<(1 << frame.codeSize) {
+                let c = j < local.count ? quantizer.argb[Int(local[j])] : 0
+                buffer += [UInt8(c >> 16 & 255), UInt8(c >> 8 & 255), UInt8(c & 255)]
+            }
+        } else {
+            buffer.append(0)
+        }
+        buffer.append(UInt8(frame.codeSize))
         subBlocks(frame.code)
         if buffer.count >= 1 << 20 { try drain() }
     }

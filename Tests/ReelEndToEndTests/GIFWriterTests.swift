@@ -58,7 +58,10 @@ import Testing
                 bits = np.ctypeslib.as_array(img.RasterBits, shape=(d.Width * d.Height,)).reshape(d.Height, d.Width)
                 region = screen[d.Top:d.Top + d.Height, d.Left:d.Left + d.Width]
                 drawn = bits != gcb.TransparentColor
-                region[drawn, :3] = pal[bits[drawn]]
+                # A frame's local colour table, where it has one, instead of the global table.
+                cm = d.ColorMap
+                colours = np.ctypeslib.as_array(cm.contents.Colors, shape=(cm.contents.ColorCount * 3,)).reshape(-1, 3) if cm else pal
+                region[drawn, :3] = colours[bits[drawn]]
                 region[drawn, 3] = 255
                 out.append(visible(screen).tobytes())
                 if gcb.DisposalMode == 2:
@@ -233,6 +236,46 @@ import Testing
         #expect(c.frames == c.ffmpegFrames && c.ffmpegMatches && c.giflibMatches, "\(c)")
         #expect(c.startsOnFrames && c.totalCentiseconds == c.clipCentiseconds, "\(c)")
         #expect(c.worstExcess < 1e-4 && c.wrongAlpha == 0 && c.unstable == 0, "\(c)")
+    }
+
+    /// Local colour tables, written only where they make a frame shorter: favorite-star at 1× has a
+    /// frame of a few colours that sit high in the clip's palette. The file must hold at least one, and
+    /// every decoder must still show exactly the nearest palette colours.
+    @Test func localTablesDecodeLikeTheGlobalOne() throws {
+        guard Self.hasDecoders else {
+            print("skipped: needs /usr/bin/python3 with Pillow and numpy, and libgif7 (scripts/setup.sh)")
+            return
+        }
+        let ws = try Workspace()
+        let (c, _) = try check(ws, Self.example("favorite-star"), ["--scale", "1"])
+        #expect(c.frames == c.ffmpegFrames && c.ffmpegMatches && c.giflibMatches, "\(c)")
+        #expect(c.worstExcess < 1e-4 && c.unstable == 0, "\(c)")
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: ws.file("clip-0.gif"))))
+        #expect(Self.localTables(bytes) >= 1)
+    }
+
+    /// How many image descriptors of a GIF carry a local colour table.
+    static func localTables(_ b: [UInt8]) -> Int {
+        guard b.count > 13 else { return 0 }
+        var i = 13 + (b[10] & 0x80 != 0 ? 3 << (Int(b[10] & 7) + 1) : 0), count = 0
+        func skipSubBlocks(_ j: inout Int) {
+            while j < b.count && b[j] != 0 { j += Int(b[j]) + 1 }
+            j += 1
+        }
+        while i < b.count {
+            switch b[i] {
+            case 0x21:
+                i += 2
+                skipSubBlocks(&i)
+            case 0x2C where i + 10 <= b.count:
+                let flags = b[i + 9]
+                if flags & 0x80 != 0 { count += 1 }
+                i += 10 + (flags & 0x80 != 0 ? 3 << (Int(flags & 7) + 1) : 0) + 1
+                skipSubBlocks(&i)
+            default: return count  // the trailer (or a broken file)
+            }
+        }
+        return count
     }
 
     /// A box moving 2 px a frame for 0.5 s, then still for 2.5 s, at 30 fps: frames 0–15 differ (the
