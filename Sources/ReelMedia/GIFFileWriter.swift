@@ -34,6 +34,8 @@ final class GIFFileWriter {
     /// What the viewer shows after the held frame is drawn (the transparent index where nothing is).
     private var shown: [UInt8]
     private var indices: [UInt8]
+    /// The last frame appended (RGBA rows), to see a repeat.
+    private var lastRGBA: [UInt8]
     private var held: Held?
     /// The previous frame's palette indices (lossy mode: what did not change there stays as shown).
     private var lastWant: [UInt8] = []
@@ -94,6 +96,7 @@ final class GIFFileWriter {
         bound = Float(options.lossy) / 1000
         shown = [UInt8](repeating: transparent, count: width * height)
         indices = [UInt8](repeating: 0, count: width * height)
+        lastRGBA = [UInt8](repeating: 0, count: width * height * 4)
         guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
             throw MediaError(call: "GIFFileWriter", message: "cannot create \(path): \(String(cString: strerror(errno)))")
         }
@@ -137,11 +140,26 @@ final class GIFFileWriter {
 
     /// Appends a frame of straight-alpha (or opaque) RGBA rows `stride` bytes apart.
     func append(rgba: UnsafePointer<UInt8>, stride: Int) throws(MediaError) {
-        var scratch = [UInt32](repeating: 0, count: 256)
-        indices.withUnsafeMutableBufferPointer { out in
-            scratch.withUnsafeMutableBufferPointer { palette in
-                quantizer.encode(
-                    rgba: rgba, rgbaStride: stride, into: out.baseAddress!, indexStride: width, palette: palette.baseAddress!)
+        // A frame that repeats the one before (a hold) maps to the same indices: they are kept, not
+        // computed again (mapping is per pixel and position only, so the result is the same).
+        let rowBytes = width * 4
+        var repeated = framesAppended > 0
+        lastRGBA.withUnsafeMutableBufferPointer { last in
+            for y in 0..<height {
+                let row = rgba + y * stride, kept = last.baseAddress! + y * rowBytes
+                if repeated && memcmp(row, kept, rowBytes) == 0 { continue }
+                repeated = false
+                kept.update(from: row, count: rowBytes)
+            }
+        }
+        if !repeated {
+            var scratch = [UInt32](repeating: 0, count: 256)
+            indices.withUnsafeMutableBufferPointer { out in
+                scratch.withUnsafeMutableBufferPointer { palette in
+                    quantizer.encode(
+                        rgba: rgba, rgbaStride: stride, into: out.baseAddress!, indexStride: width,
+                        palette: palette.baseAddress!)
+                }
             }
         }
         let delay =
@@ -220,6 +238,8 @@ final class GIFFileWriter {
     /// (an infinite one): a still part of the clip never changes in the GIF.
     private func allowance(of want: [UInt8], after previous: [UInt8]) -> [Float] {
         guard let distance else { return [] }
+        // A repeated frame: every index is the previous frame's.
+        if want == previous { return [Float](repeating: .infinity, count: want.count) }
         var out = [Float](repeating: 0, count: want.count)
         for y in 0..<height {
             for x in 0..<width {
