@@ -362,14 +362,18 @@ final class GIFFileWriter {
                 }
                 localDistance = table
             }
-            let other = shortest(local, codeSize: localBits, transparent: UInt8(lt), distance: localDistance)
+            // Coded by the rule that won with the global table only: the strings are the same but for
+            // the transparent pixels, so another rule rarely wins, and five more codings would double
+            // the writer's time.
+            let other = shortest(
+                local, codeSize: localBits, transparent: UInt8(lt), distance: localDistance, only: best.rule)
             if other.bytes.count + 3 << localBits < best.bytes.count {
                 // Back to palette indices, for what is shown.
-                best = (other.bytes, other.coded.map { Int($0) == lt ? UInt8(t) : colours[Int($0)] })
+                best = (other.bytes, other.coded.map { Int($0) == lt ? UInt8(t) : colours[Int($0)] }, other.rule)
                 chosen = (UInt8(lt), localBits, colours)
             }
         }
-        let (bytes, coded) = best
+        let (bytes, coded, _) = best
         shown = base
         k = 0
         for y in top..<bottom {
@@ -393,28 +397,37 @@ final class GIFFileWriter {
     /// Unchanged pixels free to be transparent or themselves, all transparent, all themselves, or each
     /// stretch of them whole (two rules): a choice that suits one string can split the dictionary's
     /// others, so the shortest of the five is kept (the stretch rules won 0–31 frames a clip, up to
-    /// 0.6 % of its bytes; BENCHMARKS.md).
-    private func shortest(_ input: GIFCodingInput, codeSize bits: Int, transparent t: UInt8, distance: [Float]?) -> (
-        bytes: [UInt8], coded: [UInt8]
-    ) {
-        var best = coder.encode(input, minimumCodeSize: bits, transparent: t, distance: distance)
-        var transparentOnly = input, opaqueOnly = input
-        for j in 0..<input.kind.count where input.kind[j] == GIFPixel.unchanged {
-            transparentOnly.base[j] = t
-            if input.base[j] != t {
-                opaqueOnly.kind[j] = GIFPixel.exact
-                opaqueOnly.want[j] = input.base[j]
+    /// 0.6 % of its bytes; BENCHMARKS.md). With `only`, just that rule.
+    private func shortest(
+        _ input: GIFCodingInput, codeSize bits: Int, transparent t: UInt8, distance: [Float]?, only: Int? = nil
+    ) -> (bytes: [UInt8], coded: [UInt8], rule: Int) {
+        var best: (bytes: [UInt8], coded: [UInt8], rule: Int)?
+        for rule in only.map({ [$0] }) ?? Array(0..<5) {
+            let variant = Self.rule(rule, input, transparent: t)
+            let (bytes, coded) = coder.encode(variant, minimumCodeSize: bits, transparent: t, distance: distance)
+            if best == nil || bytes.count < best!.bytes.count { best = (bytes, coded, rule) }
+        }
+        return best!
+    }
+
+    /// The unchanged pixels of `input` as coding rule `rule` (0…4) has them: free (the coder picks), all
+    /// transparent, all as shown, each stretch whole by either stretch rule.
+    static func rule(_ rule: Int, _ input: GIFCodingInput, transparent t: UInt8) -> GIFCodingInput {
+        switch rule {
+        case 1, 2:
+            var out = input
+            for j in 0..<input.kind.count where input.kind[j] == GIFPixel.unchanged {
+                if rule == 1 {
+                    out.base[j] = t
+                } else if input.base[j] != t {
+                    out.kind[j] = GIFPixel.exact
+                    out.want[j] = input.base[j]
+                }
             }
+            return out
+        case 3, 4: return byStretch(input, transparent: t, singleColour: rule == 4)
+        default: return input
         }
-        let variants = [
-            transparentOnly, opaqueOnly, Self.byStretch(input, transparent: t, singleColour: false),
-            Self.byStretch(input, transparent: t, singleColour: true),
-        ]
-        for variant in variants {
-            let other = coder.encode(variant, minimumCodeSize: bits, transparent: t, distance: distance)
-            if other.bytes.count < best.bytes.count { best = other }
-        }
-        return best
     }
 
     /// Each stretch of unchanged pixels (in scan order) coded whole: transparent where it shows two or
