@@ -1,5 +1,6 @@
 /// A GIF clip's frames kept from the palette pass for the encoding pass, as the rectangles that changed
 /// from frame to frame, so a clip that fits is drawn once instead of twice.
+import ReelRaster
 
 /// Frames in order, each the same as the one before or the rectangle of pixels where it differs from
 /// it. Documentation clips (small changes, long holds) hold a few megabytes; a clip whose changes
@@ -14,7 +15,9 @@ final class GIFFrameCache {
     let height: Int
     let limit: Int
     private var entries: [Entry] = []
-    private var bytes = 0
+    /// Counted from the start: besides the patches, the palette pass holds about three whole frames
+    /// (the last added here, the last shown, the last sampled).
+    private var bytes: Int
     /// The last frame added.
     private var last: [UInt8]?
 
@@ -22,6 +25,7 @@ final class GIFFrameCache {
         self.width = width
         self.height = height
         self.limit = limit
+        bytes = 3 * width * height * 4
     }
 
     var count: Int { entries.count }
@@ -40,7 +44,7 @@ final class GIFFrameCache {
             }
             return bytes <= limit
         }
-        guard let (left, top, right, bottom) = changedRect(pixels, previous) else {
+        guard let (left, top, right, bottom) = Frame.changedRect(pixels, previous, width: width, height: height) else {
             entries.append(.same)
             return true
         }
@@ -68,30 +72,5 @@ final class GIFFrameCache {
             }
             if i >= range.lowerBound { try body(canvas) }
         }
-    }
-
-    /// The smallest rectangle (left, top, right, bottom; exclusive) holding every pixel that differs.
-    private func changedRect(_ a: [UInt8], _ b: [UInt8]) -> (Int, Int, Int, Int)? {
-        var top = height, bottom = 0, left = width, right = 0
-        a.withUnsafeBufferPointer { a in
-            b.withUnsafeBufferPointer { b in
-                @inline(__always) func same(_ p: Int) -> Bool {
-                    a[p] == b[p] && a[p + 1] == b[p + 1] && a[p + 2] == b[p + 2] && a[p + 3] == b[p + 3]
-                }
-                for y in 0..<height {
-                    let row = y * width * 4
-                    var x = 0
-                    while x < width && same(row + x * 4) { x += 1 }
-                    guard x < width else { continue }
-                    var r = width - 1
-                    while r > x && same(row + r * 4) { r -= 1 }
-                    top = min(top, y)
-                    bottom = y + 1
-                    left = min(left, x)
-                    right = max(right, r + 1)
-                }
-            }
-        }
-        return top < bottom ? (left, top, right, bottom) : nil
     }
 }

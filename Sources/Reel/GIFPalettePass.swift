@@ -9,27 +9,35 @@ import ReelScene
 extension Reel {
     /// Builds the palette into `settings`. With a `cacheLimit`, every frame is drawn and kept (as the
     /// rectangles that change) and returned, so the encoding pass draws nothing; a clip whose changes
-    /// pass the limit is sampled instead, and nil returned.
+    /// pass the limit is sampled from there on (the samples before are counted already), and nil
+    /// returned. `workers` is the render's (what its memory check counted).
     static func wholeClipPalette(
         into settings: inout VideoSettings, renderer: SceneRenderer, scene drawn: Scene, rate: FrameRate, frames: Int,
-        options: RenderOptions, cacheLimit: Int
+        workers: Int, options: RenderOptions, cacheLimit: Int
     ) throws(ReelError) -> GIFFrameCache? {
         let samples = max(1, min(options.gifPaletteSamples, frames))
         let sampled = (0..<samples).map { j in samples == 1 ? 0 : j * (frames - 1) / (samples - 1) }
         let threshold = settings.gif.alphaThreshold, colours = settings.gif.colors
         let (width, height) = (drawn.pixelWidth, drawn.pixelHeight)
-        if cacheLimit > 0 {
-            var builder = GIFPaletteBuilder()
+        var builder = GIFPaletteBuilder()
+        // The last frame the builder counted: the next counts the pixels that changed since.
+        var added: [UInt8]?
+        var remaining = sampled
+        if cacheLimit > 4 * width * height * 4 {
             let cache = GIFFrameCache(width: width, height: height, limit: cacheLimit)
             let isSample = Set(sampled)
-            var shown: [UInt8]?, added: [UInt8]?, changed = true
-            let fits = try drawEach(Array(0..<frames), renderer: renderer, scene: drawn, rate: rate, options: options) {
-                i, pixels in
+            var shown: [UInt8]?, changed = true, stoppedAt = frames
+            let fits = try drawEach(
+                Array(0..<frames), renderer: renderer, scene: drawn, rate: rate, workers: workers, options: options
+            ) { i, pixels in
                 if let pixels {
                     shown = pixels
                     changed = true
                 }
-                guard cache.add(pixels) else { return false }
+                guard cache.add(pixels) else {
+                    stoppedAt = i
+                    return false
+                }
                 if isSample.contains(i), changed, let shown {
                     builder.add(rgba: shown, width: width, height: height, alphaThreshold: threshold, previous: added)
                     added = shown
@@ -41,13 +49,13 @@ extension Reel {
                 settings.gif.palette = palette(builder, colours)
                 return cache
             }
+            remaining = sampled.filter { $0 >= stoppedAt }
         }
-        var builder = GIFPaletteBuilder()
-        var previous: [UInt8]?
-        _ = try drawEach(sampled, renderer: renderer, scene: drawn, rate: rate, options: options) { _, pixels in
+        _ = try drawEach(remaining, renderer: renderer, scene: drawn, rate: rate, workers: workers, options: options) {
+            _, pixels in
             if let pixels {
-                builder.add(rgba: pixels, width: width, height: height, alphaThreshold: threshold, previous: previous)
-                previous = pixels
+                builder.add(rgba: pixels, width: width, height: height, alphaThreshold: threshold, previous: added)
+                added = pixels
             }
             return true
         }
@@ -55,20 +63,23 @@ extension Reel {
         return nil
     }
 
+    /// The builder's palette of at most `count` colours (one black entry for a clip with nothing opaque).
     private static func palette(_ builder: GIFPaletteBuilder, _ count: Int) -> [UInt32] {
         let palette = builder.palette(count: count)
-        return palette.isEmpty ? [0] : palette  // a clip with nothing opaque
+        return palette.isEmpty ? [0] : palette
     }
 
     /// Draws the frames `indices` (increasing) with the render loop's workers and hands each to `body`
     /// in order: its pixels, or nil when it draws what the one before drew (a hold, not drawn at all).
     /// `body` returns false to stop; so does drawEach.
     private static func drawEach(
-        _ indices: [Int], renderer: SceneRenderer, scene: Scene, rate: FrameRate, options: RenderOptions,
+        _ indices: [Int], renderer: SceneRenderer, scene: Scene, rate: FrameRate, workers: Int, options: RenderOptions,
         body: (Int, [UInt8]?) throws(ReelError) -> Bool
     ) throws(ReelError) -> Bool {
-        let workers = max(1, min(options.workers, indices.count))
         let videos = renderer.videos as? VideoFrames
+        // With video layers one worker asks for the pictures in order (a video's decoder reads forward;
+        // workers overtaking each other would make it seek back).
+        let workers = videos == nil ? max(1, min(workers, indices.count)) : 1
         let lists = RecentDisplayLists(keep: workers + 2)
         let ahead = RenderAhead(
             frames: indices.count, width: scene.pixelWidth, height: scene.pixelHeight, workers: workers,

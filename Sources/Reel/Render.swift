@@ -69,8 +69,8 @@ extension Reel {
             let spare = max(0, Int(clamping: limit) - estimate.total) / 4
             let keep = options.keepsGIFFrames && frames <= min(options.gifPaletteSamples, frames) + part.count
             kept = try wholeClipPalette(
-                into: &settings, renderer: renderer, scene: drawn, rate: rate, frames: frames, options: options,
-                cacheLimit: keep ? min(256 << 20, spare) : 0)
+                into: &settings, renderer: renderer, scene: drawn, rate: rate, frames: frames, workers: workers,
+                options: options, cacheLimit: keep ? min(256 << 20, spare) : 0)
             if let cache = kept, cache.width != settings.width || cache.height != settings.height { kept = nil }
         }
         let file = OutputFile(target: output, isDirectory: container == .png)

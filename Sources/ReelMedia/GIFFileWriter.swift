@@ -1,6 +1,7 @@
-/// Reel's GIF89a writer: one global palette, each frame cut to the rectangle that changed, unchanged
-/// pixels coded as transparent or as themselves (whichever continues the LZW string), identical frames
-/// merged into one longer frame, and an optional lossy mode; replaces libavcodec's GIF encoder and muxer.
+/// Reel's GIF89a writer: one global palette (a frame's own table where that is shorter), each frame cut
+/// to the rectangle that changed, unchanged pixels coded as transparent or as themselves (whichever
+/// continues the LZW string), identical frames merged into one longer frame, and an optional lossy
+/// mode; replaces libavcodec's GIF encoder and muxer.
 import Foundation
 
 /// Writes a GIF file frame by frame. A frame is held until the next one arrives: only then is its
@@ -183,13 +184,9 @@ final class GIFFileWriter {
         // rectangle grown to cover them. Without differencing (to compare), every frame is whole.
         var base = shown
         if !options.differencing {
-            previous.disposal = 2
-            previous.left = 0
-            previous.top = 0
-            previous.right = width
-            previous.bottom = height
-        }
-        if !options.differencing {
+            // Cleared whole, and so coded again over the whole screen (a transparent clip's frame was
+            // cut to what it shows).
+            clearing(&previous, over: (0, 0, width, height))
             try flush(previous)
             held = code(want, over: [UInt8](repeating: transparent, count: width * height), allowed: allowed, delay: delay)
             return

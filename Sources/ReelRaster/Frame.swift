@@ -23,6 +23,33 @@ public struct Frame: Hashable, Sendable {
 
     public var stride: Int { width * 4 }
 
+    /// The smallest rectangle (left, top, right, bottom; right and bottom exclusive) holding every
+    /// pixel where two pictures of `width` × `height` RGBA pixels differ, or nil when they are equal.
+    public static func changedRect(_ a: [UInt8], _ b: [UInt8], width: Int, height: Int) -> (
+        left: Int, top: Int, right: Int, bottom: Int
+    )? {
+        precondition(a.count == width * height * 4 && b.count == a.count, "pictures of another size")
+        var top = height, bottom = 0, left = width, right = 0
+        a.withUnsafeBytes { a in
+            b.withUnsafeBytes { b in
+                let p = a.bindMemory(to: UInt32.self), q = b.bindMemory(to: UInt32.self)
+                for y in 0..<height {
+                    let row = y * width
+                    var x = 0
+                    while x < width && p[row + x] == q[row + x] { x += 1 }
+                    guard x < width else { continue }
+                    var r = width - 1
+                    while r > x && p[row + r] == q[row + r] { r -= 1 }
+                    top = min(top, y)
+                    bottom = y + 1
+                    left = min(left, x)
+                    right = max(right, r + 1)
+                }
+            }
+        }
+        return top < bottom ? (left, top, right, bottom) : nil
+    }
+
     /// The pixel at (x, y) as (r, g, b, a), premultiplied.
     public func pixel(x: Int, y: Int) -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
         let i = (y * width + x) * 4

@@ -243,6 +243,25 @@ import Testing
         #expect(sa * 2 < sb, "differenced \(sa) B vs \(sb) B")
     }
 
+    @Test func undifferencedTransparentFramesAreWhole() throws {
+        // Without differencing every frame is cleared and drawn whole; a transparent clip's frame is first
+        // cut to what it shows, so clearing must code it again over the whole screen (not just widen its
+        // rectangle): decoded, both files show the same frames.
+        let ws = try Workspace()
+        let clip = try Reel.load(ws.write("m.json", OutputFormatTests.scene))
+        var options = RenderOptions()
+        options.gif.mergeFrames = false
+        try Reel.render(clip, to: ws.file("d.gif"), options: options)
+        options.gif.differencing = false
+        try Reel.render(clip, to: ws.file("f.gif"), options: options)
+        let a = try VideoReader(path: ws.file("d.gif")).decodeAll(), b = try VideoReader(path: ws.file("f.gif")).decodeAll()
+        #expect(a.count == 5 && a.count == b.count)
+        for (i, (x, y)) in zip(a, b).enumerated() {
+            let same = x.rgba == y.rgba  // compared apart: a failure would print both frames' bytes
+            #expect(same, "frame \(i)")
+        }
+    }
+
     @Test func keptFramesWriteTheSameBytesAsDrawingTwice() throws {
         // The palette pass keeps the frames it draws (as changed rectangles) and the encoding pass replays
         // them; drawing them again instead must give the same file, byte for byte: an opaque clip with
