@@ -399,7 +399,9 @@ final class GIFFileWriter {
         _ input: GIFCodingInput, codeSize bits: Int, transparent t: UInt8, distance: [Float]?, only: Int? = nil
     ) -> (bytes: [UInt8], coded: [UInt8], rule: Int) {
         var best: (bytes: [UInt8], coded: [UInt8], rule: Int)?
-        for rule in only.map({ [$0] }) ?? Array(0..<5) {
+        // Without unchanged pixels the rules are all the same coding.
+        let rules = input.kind.contains(GIFPixel.unchanged) ? Array(0..<5) : [0]
+        for rule in only.map({ [$0] }) ?? rules {
             let variant = Self.rule(rule, input, transparent: t)
             let (bytes, coded) = coder.encode(variant, minimumCodeSize: bits, transparent: t, distance: distance)
             if best == nil || bytes.count < best!.bytes.count { best = (bytes, coded, rule) }
