@@ -188,7 +188,9 @@ import Testing
     }
 
     /// A shipped example scene's path.
-    static func example(_ name: String) -> String { ExamplesTests.examplesDirectory + "/\(name).yaml" }
+    static func example(_ name: String) -> String {
+        ExamplesTests.examplesDirectory + "/" + (name.hasSuffix(".json") ? name : "\(name).yaml")
+    }
 
     /// The scene a test case names: "transparent" (written into `ws`) or a shipped example.
     static func scene(_ name: String, in ws: Workspace) -> String {
@@ -220,8 +222,12 @@ import Testing
     /// Lossless: each decoder shows, at every clip frame, exactly the palette colour nearest to what
     /// Reel drew (the excess over the nearest distance is float32's rounding of Oklab, under 1e-4
     /// where a wrong colour is at least 1e-3 away), transparency where alpha is under 128, frames
-    /// starting only where clip frames start, and the clip's whole length.
-    @Test(arguments: ["star-button", "gradient-switch", "search-back", "transparent"])
+    /// starting only where clip frames start, and the clip's whole length. Every shipped example and
+    /// reference animation (favorite-star is checked at 1× by localTablesDecodeLikeTheGlobalOne).
+    @Test(arguments: [
+        "star-button", "gradient-switch", "search-back", "transparent", "swift-star", "spring-button", "search-icon",
+        "titles", "svg-logo", "lottie-in-scene", "demo-video", "hello.json", "lottie-loader.json",
+    ])
     func decodesToTheNearestColoursEverywhere(_ name: String) throws {
         guard Self.hasDecoders else {
             print("skipped: needs /usr/bin/python3 with Pillow and numpy, and libgif7 (scripts/setup.sh)")
