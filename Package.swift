@@ -24,6 +24,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         // Batches from data: the rows of a CSV table (RFC 4180 quoting) as a job's variants.
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
+        // reel preview's local HTTP server (only the command-line tool links it, not the library).
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
         .systemLibrary(
@@ -62,8 +64,9 @@ let package = Package(
         .executableTarget(
             name: "reel",
             dependencies: [
-                "Reel", "ReelDocument", "ReelScene", "ReelGeometry", "ReelMedia", "ReelText", "ReelLottie",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Reel", "ReelDocument", "ReelScene", "ReelAnimation", "ReelGeometry", "ReelMedia", "ReelText",
+                "ReelLottie", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "FlyingFox", package: "FlyingFox"), .product(name: "FlyingSocks", package: "FlyingFox"),
             ]
         ),
         // scripts/bench-raster.sh: draws the benchmark's path sets with Reel (the peers draw them in Python).

@@ -211,6 +211,29 @@ extension Reel {
             throw .usage("\(output): a still is written as PNG", fix: "name the output with .png")
         }
         try checkWritableDestination(output)
+        let image = try stillImage(clip, at: time, options: options)
+        let file = OutputFile(target: output)
+        try file.complete(output: output, cancellation: options.cancellation) {
+            try ImageFile.writePNG(image, to: file.temporary)
+        }
+    }
+
+    /// The PNG file `still` writes, as bytes (the preview server's frames).
+    public static func stillPNG(_ clip: Clip, at time: Double, options: RenderOptions = RenderOptions()) throws(ReelError)
+        -> [UInt8]
+    {
+        guard time.isFinite, time >= 0 else {
+            throw .usage("\(Setting.at): the time must be a number of seconds ≥ 0, got \(time)", fix: nil)
+        }
+        let image = try stillImage(clip, at: time, options: options)
+        do throws(MediaError) {
+            return try ImageFile.encodePNG(image)
+        } catch {
+            throw .media(error, output: "a PNG")
+        }
+    }
+
+    private static func stillImage(_ clip: Clip, at time: Double, options: RenderOptions) throws(ReelError) -> StillImage {
         let renderer = clip.renderer(threads: options.threads)
         let frame: Frame
         do {
@@ -219,11 +242,7 @@ extension Reel {
             throw .raster(error, time: time)
         }
         if let failure = (renderer.videos as? VideoFrames)?.failure { throw failure }
-        let file = OutputFile(target: output)
-        try file.complete(output: output, cancellation: options.cancellation) {
-            try ImageFile.writePNG(
-                StillImage(width: frame.width, height: frame.height, rgba: straightAlpha(frame.pixels)), to: file.temporary)
-        }
+        return StillImage(width: frame.width, height: frame.height, rgba: straightAlpha(frame.pixels))
     }
 
     /// Straight-alpha `top` over an opaque `bottom`.

@@ -160,6 +160,16 @@ public enum ImageFile {
 
     /// Writes straight-alpha RGBA as a PNG file at `path` (the caller picks a temporary name).
     public static func writePNG(_ image: StillImage, to path: String) throws(MediaError) {
+        let bytes = try encodePNG(image)
+        do {
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+        } catch {
+            throw MediaError(call: "write(\(path))", message: error.localizedDescription)
+        }
+    }
+
+    /// Straight-alpha RGBA as the bytes of a PNG file.
+    public static func encodePNG(_ image: StillImage) throws(MediaError) -> [UInt8] {
         guard image.width > 0, image.height > 0, image.rgba.count == image.width * image.height * 4 else {
             throw MediaError(call: "ImageFile.writePNG", message: "picture size and pixel count disagree")
         }
@@ -199,10 +209,6 @@ public enum ImageFile {
         try drain()
         try ff("avcodec_send_frame(png, flush)", avcodec_send_frame(c, nil))
         try drain()
-        do {
-            try Data(bytes).write(to: URL(fileURLWithPath: path))
-        } catch {
-            throw MediaError(call: "write(\(path))", message: error.localizedDescription)
-        }
+        return bytes
     }
 }

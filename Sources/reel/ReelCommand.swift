@@ -21,7 +21,8 @@ struct ReelCommand: ParsableCommand {
             """,
         version: ReelVersion.string,
         subcommands: [
-            Render.self, Batch.self, Concat.self, Still.self, Sheet.self, Presets.self, Fonts.self, Timeline.self, Info.self,
+            Render.self, Batch.self, Concat.self, Still.self, Preview.self, Sheet.self, Presets.self, Fonts.self, Timeline.self,
+            Info.self,
         ]
     )
 

@@ -29,6 +29,8 @@ let helpSnapshots: [String: String] = [
       concat                  Join segments (reel render --frames / --shard) into
                               one clip without re-encoding.
       still                   Render one frame of a scene to a PNG file.
+      preview                 Preview a scene in the browser, following the file as
+                              it is edited.
       sheet                   Render a contact sheet: frames of a scene in a grid,
                               each labelled with its time.
       presets                 List the shipped output presets (use one with reel
@@ -261,6 +263,29 @@ let helpSnapshots: [String: String] = [
       --threads <n>           Rasterizer threads (default: all cores).
       --sandbox               Read images only inside the scene's folder (for
                               render services; see docs/scene-format.md).
+      --version               Show the version.
+      -h, --help              Show help information.
+    """,
+    "preview": """
+    OVERVIEW: Preview a scene in the browser, following the file as it is edited.
+
+    Serves one page on this machine: the frame at the current time, play and pause,
+    a scrubber, the timeline of the scene's animations. Saving the scene (or an
+    image, SVG, Lottie or font it uses) shows the change within a second; a scene
+    with an error keeps its last good frame and shows the error over it. GET
+    /frame?t=SECONDS&width=W returns the PNG reel still writes. Stop it with Ctrl-C.
+
+    USAGE: reel preview <scene> [--port <port>] [--host <ip>] [--open]
+
+    ARGUMENTS:
+      <scene>                 The scene file (JSON or YAML), or an SVG file.
+
+    OPTIONS:
+      --port <port>           The port to listen on (0: any free port). (default:
+                              4500)
+      --host <ip>             The address to listen on (only this machine by
+                              default). (default: 127.0.0.1)
+      --open                  Open the page in the default browser.
       --version               Show the version.
       -h, --help              Show help information.
     """,

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 @Suite struct HelpTests {
-    @Test(arguments: ["", "render", "batch", "concat", "still", "sheet", "presets", "fonts", "timeline", "info"])
+    @Test(arguments: ["", "render", "batch", "concat", "still", "preview", "sheet", "presets", "fonts", "timeline", "info"])
     func helpMatchesItsSnapshot(_ command: String) throws {
         // ArgumentParser wraps to the terminal, or to COLUMNS.
         let r = try runReel(command.split(separator: " ").map(String.init) + ["--help"], environment: ["COLUMNS": "80"])

@@ -1,0 +1,89 @@
+// `reel preview`'s HTTP server (FlyingFox): the page, the scene's state as JSON, and its frames as the
+// PNGs `reel still` writes; every request checked, a bad one answered 4xx with the reason.
+import FlyingFox
+import FlyingSocks
+import Foundation
+import Reel
+
+struct PreviewServer {
+    let session: PreviewSession
+    /// The largest frame served, in pixels a side.
+    static let maximumSide = 4096
+
+    /// Serves until the task is cancelled; `listening` is called with the port once it accepts.
+    func run(host: String, port: UInt16, listening: @escaping @Sendable (UInt16) -> Void) async throws {
+        let server = HTTPServer(address: try .inet(ip4: host, port: port), logger: QuietLogger())
+        let session = session
+        await server.appendRoute("GET /") { _ in
+            HTTPResponse(
+                statusCode: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+                body: Data(PreviewPage.html.utf8))
+        }
+        await server.appendRoute("GET /state") { _ in
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            let body = (try? encoder.encode(session.state())) ?? Data("{}".utf8)
+            return HTTPResponse(
+                statusCode: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"], body: body)
+        }
+        await server.appendRoute("GET /frame") { request in
+            await Self.frame(request, session: session)
+        }
+        await server.appendRoute("*") { request in
+            Self.refusal(.notFound, "\(request.method.rawValue) \(request.path): the preview serves /, /state and /frame")
+        }
+        let task = Task { try await server.run() }
+        try await server.waitUntilListening()
+        if case .ip4(_, let bound) = await server.listeningAddress { listening(bound) }
+        try await task.value
+    }
+
+    /// `GET /frame?t=SECONDS&width=W`: the PNG `reel still SCENE --at SECONDS --width W` writes.
+    static func frame(_ request: HTTPRequest, session: PreviewSession) async -> HTTPResponse {
+        let state = session.state()
+        guard let duration = state.duration, let sceneWidth = state.width, let sceneHeight = state.height else {
+            return refusal(.conflict, state.error ?? "the scene has not loaded")
+        }
+        guard let text = request.query["t"], let t = Double(text), t.isFinite else {
+            return refusal(.badRequest, "t: give the time in seconds, as in /frame?t=1.5")
+        }
+        guard t >= 0 && t <= duration else {
+            return refusal(.badRequest, "t=\(text) is outside the clip (0 to \(duration) s)")
+        }
+        var width: Int?
+        if let text = request.query["width"] {
+            guard let w = Int(text), w >= 1 else {
+                return refusal(.badRequest, "width: give a whole number of pixels ≥ 1, got \(text)")
+            }
+            let height = Int((Double(sceneHeight) * Double(w) / Double(sceneWidth)).rounded())
+            guard w <= maximumSide && height <= maximumSide else {
+                return refusal(.badRequest, "width=\(w) makes a \(w)×\(height) frame; at most \(maximumSide) pixels a side")
+            }
+            width = w
+        }
+        do {
+            guard let clip = try session.clip(width: width) else {
+                return refusal(.conflict, state.error ?? "the scene has not loaded")
+            }
+            let png = try Reel.stillPNG(clip, at: t)
+            return HTTPResponse(
+                statusCode: .ok, headers: [.contentType: "image/png", .cacheControl: "no-store"], body: Data(png))
+        } catch {
+            return refusal(.internalServerError, ErrorReport.describe(error)?.message ?? "\(error)")
+        }
+    }
+
+    static func refusal(_ status: HTTPStatusCode, _ reason: String) -> HTTPResponse {
+        HTTPResponse(
+            statusCode: status, headers: [.contentType: "text/plain; charset=utf-8"], body: Data((reason + "\n").utf8))
+    }
+}
+
+/// The server's own log lines are not shown: the command prints what the user needs.
+struct QuietLogger: FlyingSocks.Logging {
+    func logDebug(_ debug: @autoclosure () -> String) {}
+    func logInfo(_ info: @autoclosure () -> String) {}
+    func logWarning(_ warning: @autoclosure () -> String) {}
+    func logError(_ error: @autoclosure () -> String) {}
+    func logCritical(_ critical: @autoclosure () -> String) {}
+}
