@@ -72,7 +72,12 @@ enum PreviewPage {
           const url = wanted;
           inFlight = true;
           const img = new Image();
-          img.onload = () => { $("frame").src = url; shown = url; inFlight = false; document.body.dataset.shown = url; fetchFrame(); };
+          img.onload = () => {
+            $("frame").src = url; shown = url; inFlight = false;
+            document.body.dataset.shown = url;
+            document.body.dataset.loaded = (parseInt(document.body.dataset.loaded || "0", 10) + 1).toString();
+            fetchFrame();
+          };
           img.onerror = () => { inFlight = false; };
           img.src = url;
         }
@@ -141,7 +146,11 @@ enum PreviewPage {
                 $("frame").className = next.transparent ? "checker" : "";
                 drawTimeline();
                 shown = null;
-                show(first ? 0 : Math.min(frame, next.frames - 1));
+                // ?t=SECONDS opens the page at that time, ?play=1 playing (links, and the tests).
+                const asked = new URLSearchParams(location.search);
+                const start = first ? Math.round(parseFloat(asked.get("t") || "0") * next.fps) : frame;
+                show(Math.max(0, Math.min(start || 0, next.frames - 1)));
+                if (first && asked.get("play") === "1") setPlaying(true);
               }
               $("error").style.display = next.error ? "block" : "none";
               $("error").textContent = next.error || "";

@@ -74,6 +74,28 @@ final class PreviewProcess {
     }
 }
 
+/// The page as headless Chromium leaves it after `budget` ms of virtual time (its fetches to the
+/// preview are real), or nil without Chromium.
+func chromiumDOM(_ url: String, budget: Int = 3000, profile: String) throws -> String? {
+    guard FileManager.default.fileExists(atPath: "/usr/bin/chromium") else {
+        print("skipped: needs /usr/bin/chromium (scripts/setup.sh installs it)")
+        return nil
+    }
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/chromium")
+    p.arguments = [
+        "--headless=new", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(profile)", "--window-size=900,700",
+        "--virtual-time-budget=\(budget)", "--dump-dom", url,
+    ]
+    let out = Pipe()
+    p.standardOutput = out
+    p.standardError = FileHandle.nullDevice
+    try p.run()
+    let dom = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    p.waitUntilExit()
+    return dom
+}
+
 @Suite struct PreviewTests {
     static let scene = """
         width: 80
@@ -158,5 +180,29 @@ final class PreviewProcess {
         try Self.scene.write(toFile: scene, atomically: true, encoding: .utf8)
         let s4 = try preview.waitForVersion(after: s3["version"] as? Int ?? 0)
         #expect(s4["error"] == nil || s4["error"] is NSNull)
+    }
+
+    /// The page in headless Chromium: it loads the frame for ?t=, plays with ?play=1, and shows a broken
+    /// scene's located error over the last good frame.
+    @Test func thePageLoadsPlaysAndShowsErrors() throws {
+        let ws = try Workspace()
+        let scene = ws.write("s.yaml", Self.scene)
+        let preview = try PreviewProcess(scene)
+        guard let still = try chromiumDOM(preview.base + "/?t=0.5", profile: ws.file("p1")) else { return }
+        #expect(
+            still.contains("data-shown=\"/frame?t=0.500000&amp;width=80") && still.contains("0.500 s · frame 5"),
+            "\(still.prefix(600))")
+        #expect(still.contains("data-error=\"0\"") && still.contains("80×40 px, 10 fps, 1 s, 10 frames"))
+        let playing = try chromiumDOM(preview.base + "/?play=1", profile: ws.file("p2")) ?? ""
+        // Playing (loop on): the page has shown more than the first frame.
+        let loaded = playing.range(of: #"data-loaded="(\d+)""#, options: .regularExpression).map {
+            Int(playing[$0].dropFirst(13).dropLast()) ?? 0
+        }
+        #expect(playing.contains("❚❚") && (loaded ?? 0) >= 3, "\(playing.prefix(600))")
+        try Self.scene.replacingOccurrences(of: "duration: 1\n", with: "duration: [1\n").write(
+            toFile: scene, atomically: true, encoding: .utf8)
+        _ = try preview.waitForVersion(after: 1)
+        let broken = try chromiumDOM(preview.base + "/?t=0.5", profile: ws.file("p3")) ?? ""
+        #expect(broken.contains("data-error=\"1\"") && broken.contains("s.yaml:"), "\(broken.prefix(900))")
     }
 }
