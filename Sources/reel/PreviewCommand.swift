@@ -29,6 +29,10 @@ struct Preview: ParsableCommand {
 
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0…65535, got \(port)") }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts.allSatisfy({ Int($0).map { (0...255).contains($0) } ?? false }) else {
+            throw ValidationError("--host takes an IPv4 address such as 127.0.0.1 or 0.0.0.0, got \(host)")
+        }
     }
 
     func run() throws {

@@ -45,7 +45,7 @@ enum PreviewPage {
         <script>
         "use strict";
         const $ = id => document.getElementById(id);
-        let state = null, frame = 0, playing = false, lastTick = 0, clock = 0, inFlight = false, wanted = null, shown = null;
+        let state = null, started = false, frame = 0, playing = false, lastTick = 0, clock = 0, inFlight = false, wanted = null, shown = null;
 
         function fps() { return state && state.fps ? state.fps : 30; }
         function frames() { return state && state.frames ? state.frames : 1; }
@@ -53,7 +53,9 @@ enum PreviewPage {
         function requestWidth() {
           const css = Math.max(1, $("stage").clientWidth - 24);
           const w = Math.round(Math.min(css, state.width) * (window.devicePixelRatio || 1));
-          return Math.max(1, Math.min(w, 4096));
+          // The server draws at most 4096 pixels a side: a tall scene is limited by its height.
+          const most = Math.floor(4096 * Math.min(1, state.width / state.height));
+          return Math.max(1, Math.min(w, most));
         }
         // One request at a time: while a frame is on its way, only the latest wanted one waits, so
         // playback drops frames rather than falls behind.
@@ -78,7 +80,7 @@ enum PreviewPage {
             document.body.dataset.loaded = (parseInt(document.body.dataset.loaded || "0", 10) + 1).toString();
             fetchFrame();
           };
-          img.onerror = () => { inFlight = false; };
+          img.onerror = () => { inFlight = false; if (wanted !== url) fetchFrame(); };
           img.src = url;
         }
         function tick(now) {
@@ -136,7 +138,9 @@ enum PreviewPage {
           try {
             const next = await (await fetch("/state", {cache: "no-store"})).json();
             if (!state || next.version !== state.version) {
-              const first = !state;
+              // The first state with a clip (the scene may have had an error when the page opened).
+              const first = !started && next.duration != null;
+              if (first) started = true;
               state = next;
               $("scene").textContent = next.scene;
               document.body.dataset.version = next.version;
@@ -166,8 +170,9 @@ enum PreviewPage {
         document.addEventListener("keydown", e => {
           if (e.target.tagName === "INPUT" && e.target.type !== "range") return;
           if (e.key === " ") { e.preventDefault(); setPlaying(!playing); }
-          if (e.key === "ArrowLeft") { setPlaying(false); show(frame - 1); }
-          if (e.key === "ArrowRight") { setPlaying(false); show(frame + 1); }
+          // The scrubber would step too: the page's own step is the only one.
+          if (e.key === "ArrowLeft") { e.preventDefault(); setPlaying(false); show(frame - 1); }
+          if (e.key === "ArrowRight") { e.preventDefault(); setPlaying(false); show(frame + 1); }
         });
         window.addEventListener("resize", () => { if (state) { shown = null; show(frame); } });
         poll();

@@ -22,7 +22,9 @@ struct PreviewServer {
         await server.appendRoute("GET /state") { _ in
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
-            let body = (try? encoder.encode(session.state())) ?? Data("{}".utf8)
+            guard let body = try? encoder.encode(session.state()) else {
+                return Self.refusal(.internalServerError, "the scene's state cannot be written as JSON")
+            }
             return HTTPResponse(
                 statusCode: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"], body: body)
         }
@@ -32,11 +34,32 @@ struct PreviewServer {
         await server.appendRoute("*") { request in
             Self.refusal(.notFound, "\(request.method.rawValue) \(request.path): the preview serves /, /state and /frame")
         }
-        let task = Task { try await server.run() }
-        try await server.waitUntilListening()
-        if case .ip4(_, let bound) = await server.listeningAddress { listening(bound) }
+        let ended = FailureBox()
+        let task = Task {
+            defer { ended.set("ended") }
+            try await server.run()
+        }
+        // Until it listens, or run() has ended (a bind that failed: the address in use).
+        let deadline = Date().addingTimeInterval(10)
+        while !(await server.isListening) {
+            if ended.get() != nil || Date() > deadline {
+                task.cancel()
+                if case .failure(let reason) = await task.result { throw reason }
+                throw PreviewFailure(reason: "the server did not start listening")
+            }
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
+        guard case .ip4(_, let bound) = await server.listeningAddress else {
+            task.cancel()
+            throw PreviewFailure(reason: "the server is not listening on an IPv4 address")
+        }
+        listening(bound)
         try await task.value
     }
+
+    /// Frames are drawn one at a time, off the server's own threads, so the page and /state stay
+    /// answered while a large frame renders.
+    static let drawing = DispatchQueue(label: "reel.preview.frames")
 
     /// `GET /frame?t=SECONDS&width=W`: the PNG `reel still SCENE --at SECONDS --width W` writes.
     static func frame(_ request: HTTPRequest, session: PreviewSession) async -> HTTPResponse {
@@ -55,17 +78,25 @@ struct PreviewServer {
             guard let w = Int(text), w >= 1 else {
                 return refusal(.badRequest, "width: give a whole number of pixels ≥ 1, got \(text)")
             }
-            let height = Int((Double(sceneHeight) * Double(w) / Double(sceneWidth)).rounded())
-            guard w <= maximumSide && height <= maximumSide else {
-                return refusal(.badRequest, "width=\(w) makes a \(w)×\(height) frame; at most \(maximumSide) pixels a side")
+            // Measured in Double: a width near Int.max must be refused, not overflow.
+            let height = Double(sceneHeight) * Double(w) / Double(sceneWidth)
+            guard w <= maximumSide && height.rounded() <= Double(maximumSide) else {
+                return refusal(
+                    .badRequest, "width=\(text) makes a frame over \(maximumSide) pixels a side; at most \(maximumSide)")
             }
             width = w
+        } else if max(sceneWidth, sceneHeight) > maximumSide {
+            return refusal(
+                .badRequest,
+                "the scene is \(sceneWidth)×\(sceneHeight) px, over \(maximumSide) a side: ask for a smaller width=")
         }
         do {
             guard let clip = try session.clip(width: width) else {
                 return refusal(.conflict, state.error ?? "the scene has not loaded")
             }
-            let png = try Reel.stillPNG(clip, at: t)
+            let png = try await withCheckedThrowingContinuation { (done: CheckedContinuation<[UInt8], any Error>) in
+                drawing.async { done.resume(with: Result { () throws(ReelError) in try Reel.stillPNG(clip, at: t) }) }
+            }
             return HTTPResponse(
                 statusCode: .ok, headers: [.contentType: "image/png", .cacheControl: "no-store"], body: Data(png))
         } catch {
@@ -77,6 +108,11 @@ struct PreviewServer {
         HTTPResponse(
             statusCode: status, headers: [.contentType: "text/plain; charset=utf-8"], body: Data((reason + "\n").utf8))
     }
+}
+
+struct PreviewFailure: Error, CustomStringConvertible {
+    var reason: String
+    var description: String { reason }
 }
 
 /// The server's own log lines are not shown: the command prints what the user needs.

@@ -12,9 +12,10 @@ final class PreviewSession: @unchecked Sendable {
     private var version = 0
     private var good: Clip?
     private var error: String?
-    /// The scene loaded again at a width the page asked for, for the current version (a few kept).
-    private var sized: [Int: Clip] = [:]
-    /// The watched files and what they were at the last load (size and modification time; nil: missing).
+    /// The scene loaded again at a width the page asked for, with the version it was loaded at.
+    private var sized: [Int: (version: Int, clip: Clip)] = [:]
+    /// The watched files and what they were at the last load (size, inode, change and modification
+    /// times; nil: missing).
     private var stamps: [String: String?] = [:]
 
     init(path: String) {
@@ -86,16 +87,22 @@ final class PreviewSession: @unchecked Sendable {
     }
 
     /// The clip to draw at `width` pixels (nil: the scene's own size): the last good load, loaded again
-    /// at that width when asked for one. Nil when the scene never loaded.
+    /// at that width as `reel still --width` loads it. While the file on disk has an error, the last
+    /// good clip at its own size (the page scales it). Nil when the scene never loaded.
     func clip(width: Int?) throws -> Clip? {
-        let (base, cached) = lock.withLock { (good, width.flatMap { sized[$0] }) }
+        let (base, version, failing, cached) = lock.withLock {
+            (good, self.version, error != nil, width.flatMap { sized[$0] })
+        }
         guard let base else { return nil }
-        guard let width, width != base.scene.pixelWidth else { return base }
-        if let cached { return cached }
+        guard let width else { return base }
+        if let cached, cached.version == version { return cached.clip }
+        if failing { return base }
         let clip = try Reel.load(path, overrides: SceneOverrides(width: width))
         lock.withLock {
-            if sized.count >= 4 { sized.removeAll() }
-            sized[width] = clip
+            // Kept only if no reload happened meanwhile; a few widths at a time.
+            guard self.version == version else { return }
+            if sized.count >= 8 { sized.removeAll() }
+            sized[width] = (version, clip)
         }
         return clip
     }
@@ -110,6 +117,9 @@ final class PreviewSession: @unchecked Sendable {
     }
 
     private func load() {
+        // Stamped before reading: an edit saved while the scene loads is seen at the next look.
+        let before = lock.withLock { Dictionary(uniqueKeysWithValues: stamps.keys.map { ($0, Self.stamp($0)) }) }
+            .merging([(path, Self.stamp(path))]) { a, _ in a }
         do {
             let clip = try Reel.load(path)
             let files = Reel.inputFiles(of: clip.scene, path: path)
@@ -117,26 +127,27 @@ final class PreviewSession: @unchecked Sendable {
                 good = clip
                 error = nil
                 sized = [:]
-                stamps = Dictionary(uniqueKeysWithValues: files.map { ($0, Self.stamp($0)) })
+                stamps = Dictionary(uniqueKeysWithValues: files.map { ($0, before[$0] ?? Self.stamp($0)) })
                 version += 1
             }
         } catch {
             let message = ErrorReport.describe(error)?.message ?? "\(error)"
+            // While it fails, the scene's folder is watched too: the missing image or font it names
+            // may be added (or renamed into place) to mend it.
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
             lock.withLock {
                 self.error = message
-                // Still watched: the scene itself and whatever the last good load used.
-                stamps[path] = Self.stamp(path)
-                for file in stamps.keys { stamps[file] = Self.stamp(file) }
+                sized = [:]
+                stamps = before.merging([(folder, before[folder] ?? Self.stamp(folder))]) { a, _ in a }
                 version += 1
             }
         }
     }
 
     private static func stamp(_ file: String) -> String? {
-        guard let a = try? FileManager.default.attributesOfItem(atPath: file) else { return nil }
-        let size = (a[.size] as? Int) ?? -1
-        let time = (a[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-        return "\(size) \(time)"
+        var st = stat()
+        guard stat(file, &st) == 0 else { return nil }
+        return "\(st.st_size) \(st.st_ino) \(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec) \(st.st_ctim.tv_sec).\(st.st_ctim.tv_nsec)"
     }
 
     /// Watches the files on a thread of its own, every `interval` seconds, for as long as the process runs.

@@ -29,6 +29,7 @@ final class PreviewProcess {
         let text = String(decoding: line, as: UTF8.self)
         guard let start = text.range(of: "http://"), let end = text[start.lowerBound...].firstIndex(of: " ") else {
             process.terminate()
+            process.waitUntilExit()
             throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "no address in \(text)"])
         }
         base = String(text[start.lowerBound..<end]).trimmingCharacters(in: CharacterSet(charactersIn: "/"))
@@ -62,7 +63,7 @@ final class PreviewProcess {
     }
 
     /// Waits (up to `seconds`) until the state's version passes `version`.
-    func waitForVersion(after version: Int, seconds: Double = 5) throws -> [String: Any] {
+    func waitForVersion(after version: Int, seconds: Double = 15) throws -> [String: Any] {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             let s = try state()
@@ -91,8 +92,12 @@ func chromiumDOM(_ url: String, budget: Int = 3000, profile: String) throws -> S
     p.standardOutput = out
     p.standardError = FileHandle.nullDevice
     try p.run()
+    // A browser that never finishes must not hold the suite: it is stopped after a minute.
+    let watchdog = DispatchWorkItem { if p.isRunning { p.terminate() } }
+    DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
     let dom = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     p.waitUntilExit()
+    watchdog.cancel()
     return dom
 }
 
@@ -141,7 +146,9 @@ func chromiumDOM(_ url: String, budget: Int = 3000, profile: String) throws -> S
             ("/frame", 400, "t:"), ("/frame?t=abc", 400, "t:"), ("/frame?t=-1", 400, "outside the clip"),
             ("/frame?t=5", 400, "outside the clip"), ("/frame?t=nan", 400, "t:"),
             ("/frame?t=0&width=100000", 400, "at most 4096"), ("/frame?t=0&width=0", 400, "width:"),
-            ("/frame?t=0&width=12x", 400, "width:"), ("/../../etc/passwd", 404, "serves /"), ("/s.yaml", 404, "serves /"),
+            ("/frame?t=0&width=12x", 400, "width:"), ("/frame?t=0&width=9223372036854775807", 400, "at most 4096"),
+            ("/../../etc/passwd", 404, "serves /"), ("/%2e%2e/%2e%2e/etc/passwd", 404, "serves /"),
+            ("/s.yaml", 404, "serves /"),
         ]
         for (path, status, reason) in cases {
             let r = try preview.get(path)
@@ -199,9 +206,10 @@ func chromiumDOM(_ url: String, budget: Int = 3000, profile: String) throws -> S
             Int(playing[$0].dropFirst(13).dropLast()) ?? 0
         }
         #expect(playing.contains("❚❚") && (loaded ?? 0) >= 3, "\(playing.prefix(600))")
+        let version = try preview.state()["version"] as? Int ?? 0
         try Self.scene.replacingOccurrences(of: "duration: 1\n", with: "duration: [1\n").write(
             toFile: scene, atomically: true, encoding: .utf8)
-        _ = try preview.waitForVersion(after: 1)
+        _ = try preview.waitForVersion(after: version)
         let broken = try chromiumDOM(preview.base + "/?t=0.5", profile: ws.file("p3")) ?? ""
         #expect(broken.contains("data-error=\"1\"") && broken.contains("s.yaml:"), "\(broken.prefix(900))")
     }
