@@ -80,31 +80,9 @@ extension Reel {
         // With video layers one worker asks for the pictures in order (a video's decoder reads forward;
         // workers overtaking each other would make it seek back).
         let workers = videos == nil ? max(1, min(workers, indices.count)) : 1
-        let lists = RecentDisplayLists(keep: workers + 2)
-        let ahead = RenderAhead(
-            frames: indices.count, width: scene.pixelWidth, height: scene.pixelHeight, workers: workers,
-            cancellation: options.cancellation
-        ) {
-            (j, frame) throws(ReelError) -> Bool in
-            let t = rate.time(ofFrame: indices[j])
-            let list = renderer.displayList(for: scene.sample(at: t), scene: scene)
-            lists.put(j, list)
-            if j > 0,
-                let previous = lists.get(j - 1)
-                    ?? (videos == nil
-                        ? renderer.displayList(for: scene.sample(at: rate.time(ofFrame: indices[j - 1])), scene: scene)
-                        : nil),
-                previous == list
-            {
-                return false
-            }
-            do throws(RasterError) {
-                try renderer.rasterizer.render(list, into: &frame)
-            } catch {
-                throw ReelError.raster(error, time: t)
-            }
-            return true
-        }
+        let ahead = RenderAhead.drawing(
+            scene, renderer: renderer, rate: rate, count: indices.count, frame: { indices[$0] },
+            width: scene.pixelWidth, height: scene.pixelHeight, workers: workers, cancellation: options.cancellation)
         defer { ahead.stop() }
         for j in indices.indices {
             try options.cancellation.check()

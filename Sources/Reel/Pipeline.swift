@@ -109,6 +109,40 @@ final class RenderAhead: @unchecked Sendable {
     }
 }
 
+extension RenderAhead {
+    /// Draws `scene`'s frames `frame(0)`, `frame(1)` … `frame(count − 1)` (increasing frame numbers)
+    /// ahead of their taker. A frame that would draw exactly what the one before drew (a hold) is not
+    /// drawn again: `take` says it is the same. The frame before's display list is usually already made
+    /// by the worker that drew it (made again only without video: its decoder has moved on).
+    static func drawing(
+        _ scene: Scene, renderer: SceneRenderer, rate: FrameRate, count: Int, frame: @escaping @Sendable (Int) -> Int,
+        width: Int, height: Int, workers: Int, cancellation: Cancellation
+    ) -> RenderAhead {
+        let videos = renderer.videos as? VideoFrames
+        let lists = RecentDisplayLists(keep: workers + 2)
+        return RenderAhead(frames: count, width: width, height: height, workers: workers, cancellation: cancellation) {
+            (k, buffer) throws(ReelError) -> Bool in
+            let t = rate.time(ofFrame: frame(k))
+            let list = renderer.displayList(for: scene.sample(at: t), scene: scene)
+            lists.put(k, list)
+            if k > 0,
+                let previous = lists.get(k - 1)
+                    ?? (videos == nil
+                        ? renderer.displayList(for: scene.sample(at: rate.time(ofFrame: frame(k - 1))), scene: scene) : nil),
+                previous == list
+            {
+                return false
+            }
+            do throws(RasterError) {
+                try renderer.rasterizer.render(list, into: &buffer)
+            } catch {
+                throw ReelError.raster(error, time: t)
+            }
+            return true
+        }
+    }
+}
+
 /// What a render reports as it goes.
 public struct RenderProgress: Sendable {
     /// Frames encoded so far, of `total`.

@@ -105,34 +105,9 @@ extension Reel {
                 return
             }
             let scene = drawn, rate = rate, firstFrame = part.first
-            let lists = RecentDisplayLists(keep: workers + 2)
-            let ahead = RenderAhead(
-                frames: part.count, width: settings.width, height: settings.height, workers: workers,
-                cancellation: options.cancellation
-            ) {
-                (k, frame) throws(ReelError) -> Bool in
-                let i = firstFrame + k
-                let t = rate.time(ofFrame: i)
-                let list = renderer.displayList(for: scene.sample(at: t), scene: scene)
-                lists.put(k, list)
-                // A frame that would draw exactly what the one before drew (a hold) is not drawn again.
-                // The frame before's list is usually already made by the worker that drew it (made again
-                // only without video: its decoder has moved on).
-                if k > 0,
-                    let previous = lists.get(k - 1)
-                        ?? (videos == nil
-                            ? renderer.displayList(for: scene.sample(at: rate.time(ofFrame: i - 1)), scene: scene) : nil),
-                    previous == list
-                {
-                    return false
-                }
-                do throws(RasterError) {
-                    try renderer.rasterizer.render(list, into: &frame)
-                } catch {
-                    throw ReelError.raster(error, time: t)
-                }
-                return true
-            }
+            let ahead = RenderAhead.drawing(
+                scene, renderer: renderer, rate: rate, count: part.count, frame: { firstFrame + $0 },
+                width: settings.width, height: settings.height, workers: workers, cancellation: options.cancellation)
             defer { ahead.stop() }
             let readAhead = videos.map {
                 VideoReadAhead(
@@ -203,9 +178,7 @@ extension Reel {
     public static func still(_ clip: Clip, at time: Double, to output: String, options: RenderOptions = RenderOptions())
         throws(ReelError)
     {
-        guard time.isFinite, time >= 0 else {
-            throw .usage("\(Setting.at): the time must be a number of seconds ≥ 0, got \(time)", fix: nil)
-        }
+        try checkStillTime(time)
         let ext = URL(fileURLWithPath: output).pathExtension.lowercased()
         guard ext == "png" else {
             throw .usage("\(output): a still is written as PNG", fix: "name the output with .png")
@@ -222,14 +195,18 @@ extension Reel {
     public static func stillPNG(_ clip: Clip, at time: Double, options: RenderOptions = RenderOptions()) throws(ReelError)
         -> [UInt8]
     {
-        guard time.isFinite, time >= 0 else {
-            throw .usage("\(Setting.at): the time must be a number of seconds ≥ 0, got \(time)", fix: nil)
-        }
+        try checkStillTime(time)
         let image = try stillImage(clip, at: time, options: options)
         do throws(MediaError) {
             return try ImageFile.encodePNG(image)
         } catch {
             throw .media(error, output: "a PNG")
+        }
+    }
+
+    private static func checkStillTime(_ time: Double) throws(ReelError) {
+        guard time.isFinite, time >= 0 else {
+            throw .usage("\(Setting.at): the time must be a number of seconds ≥ 0, got \(time)", fix: nil)
         }
     }
 

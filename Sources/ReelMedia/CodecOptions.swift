@@ -39,7 +39,7 @@ struct CodecOptions {
         case .prores4444: return alpha ? AV_PIX_FMT_YUVA444P10LE : AV_PIX_FMT_YUV444P10LE
         case .apng, .png: return alpha ? AV_PIX_FMT_RGBA : AV_PIX_FMT_RGB24
         case .webp: return AV_PIX_FMT_BGRA
-        case .gif: return AV_PIX_FMT_PAL8
+        case .gif: preconditionFailure("GIFs are written by GIFFileWriter, not libavcodec")
         }
     }
 
@@ -61,10 +61,10 @@ struct CodecOptions {
             return [("profile", s.codec == .prores ? "3" : "4"), ("vendor", "apl0")]  // 422 HQ, 4444
         case .webp:
             return [("quality", String(s.lossless ? 100 : s.quality)), ("lossless", s.lossless ? "1" : "0")]
-        case .gif:
-            return [("gifflags", s.gif.differencing ? "+offsetting+transdiff" : "-offsetting-transdiff")]
         case .apng, .png:
             return []
+        case .gif:
+            preconditionFailure("GIFs are written by GIFFileWriter, not libavcodec")
         }
     }
 
@@ -128,7 +128,7 @@ struct MuxerOptions {
             // The moov atom first (playback starts while downloading); the 'colr' atom for every codec.
             return [("movflags", "+faststart+write_colr")]
         case .gif:
-            return [("loop", String(s.loop))]
+            preconditionFailure("GIFs are written by GIFFileWriter, not libavformat")
         case .apng:
             return [("plays", String(s.loop == 0 ? 0 : max(1, s.loop + 1)))]
         case .webp:
@@ -147,8 +147,7 @@ struct MuxerOptions {
             // two renders of one scene must give the same bytes.
             format.pointee.flags |= AVFMT_FLAG_BITEXACT
         }
-        // A GIF's comment is an extension FFmpeg does not write; `VideoWriter.finish` inserts it.
-        if let comment = settings.comment, settings.container != .gif {
+        if let comment = settings.comment {
             av_dict_set(&format.pointee.metadata, "comment", comment, 0)
         }
     }

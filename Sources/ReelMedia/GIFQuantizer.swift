@@ -116,10 +116,15 @@ enum Oklab {
 /// few rounds of k-means. Colours that occur exactly and often (flat UI fills, the background) are
 /// kept exactly.
 public struct GIFPaletteBuilder {
-    /// Colour → pixel count over the samples (opaque pixels only), keyed 0xRRGGBB.
-    private var histogram: [UInt32: Int] = [:]
-    /// Colour → the number of the sample it first appeared in.
-    private var firstSeen: [UInt32: Int] = [:]
+    /// What the samples show of one colour: its pixel count (opaque pixels only), the sample it first
+    /// appeared in, and the last sample it was seen in (a sample lists each colour once).
+    private struct Tally {
+        var count: Int
+        var first: Int
+        var last: Int
+    }
+    /// Colour (0xRRGGBB) → its tally: one dictionary access a pixel.
+    private var tallies: [UInt32: Tally] = [:]
     /// Per sample, the colours its changed pixels show (the palette's order needs each frame's colours):
     /// exactly up to 1,024 of them, else as a set of 15-bit colours (5 bits a channel, 512 words), so
     /// each sample holds at most 4 KiB whatever the frame shows.
@@ -137,7 +142,8 @@ public struct GIFPaletteBuilder {
     /// still parts were counted with the first frame.
     public mutating func add(rgba: [UInt8], width: Int, height: Int, alphaThreshold: Int = 128, previous: [UInt8]? = nil) {
         let step = max(1, Int((Double(width * height) / 250_000).squareRoot().rounded(.down)))
-        var exact = Set<UInt32>(), buckets: [UInt64] = []
+        var exact: [UInt32] = [], buckets: [UInt64] = []
+        let sample = samples, weight = step * step
         rgba.withUnsafeBufferPointer { px in
             for y in stride(from: 0, to: height, by: step) {
                 for x in stride(from: 0, to: width, by: step) {
@@ -156,10 +162,16 @@ public struct GIFPaletteBuilder {
                         b = min(255, (b * 255 + a / 2) / a)
                     }
                     let key = UInt32(r << 16 | g << 8 | b)
-                    if histogram[key] == nil { firstSeen[key] = samples }
-                    histogram[key, default: 0] += step * step
+                    if let k = tallies.index(forKey: key) {
+                        tallies.values[k].count += weight
+                        if tallies.values[k].last == sample { continue }
+                        tallies.values[k].last = sample
+                    } else {
+                        tallies[key] = Tally(count: weight, first: sample, last: sample)
+                    }
+                    // The first time this sample shows the colour.
                     if buckets.isEmpty {
-                        exact.insert(key)
+                        exact.append(key)
                         if exact.count > 1024 {
                             buckets = [UInt64](repeating: 0, count: 512)
                             for k in exact { Self.mark(k, in: &buckets) }
@@ -171,7 +183,7 @@ public struct GIFPaletteBuilder {
                 }
             }
         }
-        changed.append((exact.sorted(), buckets))
+        changed.append((exact, buckets))
         samples += 1
     }
 
@@ -186,7 +198,7 @@ public struct GIFPaletteBuilder {
 
     /// At most `count` colours, 0xRRGGBB.
     public func palette(count: Int) -> [UInt32] {
-        let colours = histogram.count <= count ? histogram.keys.sorted() : reduced(to: count)
+        let colours = tallies.count <= count ? tallies.keys.sorted() : reduced(to: count)
         return ordered(colours)
     }
 
@@ -197,7 +209,8 @@ public struct GIFPaletteBuilder {
             var weight: Float
         }
         // Sorted: Dictionary order differs from process to process, and the output must not.
-        var entries = histogram.sorted { $0.key < $1.key }.map { key, n in
+        let histogram = tallies.sorted { $0.key < $1.key }.map { (key: $0.key, n: $0.value.count) }
+        var entries = histogram.map { key, n in
             Entry(lab: Oklab.fromSRGB(Int(key >> 16), Int(key >> 8 & 255), Int(key & 255)), weight: Float(n))
         }
         // Median cut: boxes are ranges of `entries`.
@@ -266,8 +279,8 @@ public struct GIFPaletteBuilder {
         // A colour that covers a large share of the samples (a flat fill) is kept exactly: it replaces the
         // palette entry nearest to it.
         var list = out.sorted()
-        let total = histogram.values.reduce(0, +)
-        for (key, n) in histogram.sorted(by: { $0.key < $1.key }) where n * 200 >= total && !out.contains(key) {
+        let total = histogram.reduce(0) { $0 + $1.n }
+        for (key, n) in histogram where n * 200 >= total && !out.contains(key) {
             let lab = Oklab.fromSRGB(Int(key >> 16), Int(key >> 8 & 255), Int(key & 255))
             if let j = list.indices.min(by: {
                 let a = Oklab.fromSRGB(Int(list[$0] >> 16), Int(list[$0] >> 8 & 255), Int(list[$0] & 255)) - lab
@@ -286,12 +299,12 @@ public struct GIFPaletteBuilder {
         var first = [Int](repeating: Int.max, count: palette.count)
         var entriesOf = [Set<Int>](repeating: [], count: 32768)
         var entryOf: [UInt32: Int] = [:]
-        for (key, n) in histogram {
+        for (key, tally) in tallies {
             let best = Oklab.nearest(Oklab.fromSRGB(Int(key >> 16), Int(key >> 8 & 255), Int(key & 255)), in: labs)
             entryOf[key] = best
             entriesOf[Self.bucket(key)].insert(best)
-            use[best] += n
-            first[best] = min(first[best], firstSeen[key] ?? Int.max)
+            use[best] += tally.count
+            first[best] = min(first[best], tally.first)
         }
         let frames: [[Int]] = changed.compactMap { sample in
             var entries = Set(sample.exact.compactMap { entryOf[$0] })

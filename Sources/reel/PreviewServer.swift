@@ -63,10 +63,9 @@ struct PreviewServer {
 
     /// `GET /frame?t=SECONDS&width=W`: the PNG `reel still SCENE --at SECONDS --width W` writes.
     static func frame(_ request: HTTPRequest, session: PreviewSession) async -> HTTPResponse {
-        let state = session.state()
-        guard let duration = state.duration, let sceneWidth = state.width, let sceneHeight = state.height else {
-            return refusal(.conflict, state.error ?? "the scene has not loaded")
-        }
+        let (scene, error) = session.current()
+        guard let scene else { return refusal(.conflict, error ?? "the scene has not loaded") }
+        let (duration, sceneWidth, sceneHeight) = (scene.duration, scene.pixelWidth, scene.pixelHeight)
         guard let text = request.query["t"], let t = Double(text), t.isFinite else {
             return refusal(.badRequest, "t: give the time in seconds, as in /frame?t=1.5")
         }
@@ -92,7 +91,7 @@ struct PreviewServer {
         }
         do {
             guard let clip = try session.clip(width: width) else {
-                return refusal(.conflict, state.error ?? "the scene has not loaded")
+                return refusal(.conflict, error ?? "the scene has not loaded")
             }
             let png = try await withCheckedThrowingContinuation { (done: CheckedContinuation<[UInt8], any Error>) in
                 drawing.async { done.resume(with: Result { () throws(ReelError) in try Reel.stillPNG(clip, at: t) }) }

@@ -50,6 +50,10 @@ final class PreviewSession: @unchecked Sendable {
         var layers: [Row]
     }
 
+    /// The last good load's scene (nil if it never loaded) and the current error: what a frame request
+    /// checks, without the timeline `state` lists.
+    func current() -> (scene: Scene?, error: String?) { lock.withLock { (good?.scene, error) } }
+
     func state() -> State {
         lock.withLock {
             var state = State(
