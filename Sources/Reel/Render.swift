@@ -204,6 +204,12 @@ extension Reel {
         }
     }
 
+    /// Where every layer lies on the frame `still` draws at `time`, in its pixels (the preview's
+    /// outlines and the layer under the pointer); one per row of `Layer.flattened()`.
+    public static func layerOutlines(_ clip: Clip, at time: Double) -> [LayerOutline] {
+        SceneRenderer.outlines(of: clip.scene.sample(at: time), scene: clip.scene)
+    }
+
     private static func checkStillTime(_ time: Double) throws(ReelError) {
         guard time.isFinite, time >= 0 else {
             throw .usage("\(Setting.at): the time must be a number of seconds ≥ 0, got \(time)", fix: nil)

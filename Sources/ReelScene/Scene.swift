@@ -303,6 +303,9 @@ public struct Scene: Sendable {
     public var importNotes: [String] = []
     /// Where each font a text layer uses is first named, so that a font not installed is reported there.
     public var fontReferences: [String: SourceReference] = [:]
+    /// The scene file's `after:` actions: which animation each waits for (what a timeline view draws as
+    /// chains). Times are already resolved into the actions; this is only their record.
+    public var cues: [TimelineCue] = []
     /// How many times repeated timeline actions happen in all (`repeatTimes`), held to
     /// `maximumRepeatedOccurrences` however many actions repeat.
     public internal(set) var repeatedOccurrences = 0

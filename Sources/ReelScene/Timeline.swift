@@ -15,6 +15,24 @@ public struct TimelineError: Error, Sendable, CustomStringConvertible {
     public var description: String { fix.map { "\(message) (\($0))" } ?? message }
 }
 
+/// A timeline action that waits for an animation to stop (`after: name` in a scene file).
+public struct TimelineCue: Sendable, Equatable {
+    /// The animation waited for, by its key.
+    public var after: String
+    /// When that animation stops (scene seconds), and when the action happens (plus its `delay`).
+    public var stop: Double
+    public var time: Double
+    /// The layer the action acts on.
+    public var layer: String
+
+    public init(after: String, stop: Double, time: Double, layer: String) {
+        self.after = after
+        self.stop = stop
+        self.time = time
+        self.layer = layer
+    }
+}
+
 /// The Swift side of a scene's `timeline`: what happens to the layers at given times. A scene file's
 /// actions (`set`, `add`, `play`, `retarget`, `remove`) are decoded into exactly these calls, so code and
 /// files share one set of rules. Times are scene seconds; an animation's own `beginTime` counts from the

@@ -21,6 +21,7 @@ extension Reader {
             let ap = "\(path)[\(i)]"
             let m = try members(actionNode, ap, known: Self.actionKeys, what: "a timeline action")
             var time: Double
+            var waitsFor: (name: String, stop: Double)?
             switch (m["at"], m["after"]) {
             case (let at?, nil):
                 time = try seconds(at, join(ap, "at"))
@@ -42,6 +43,7 @@ extension Reader {
                     throw fail(after, join(ap, "after"), "animation \"\(name)\" never ends (it repeats forever)")
                 }
                 time = end
+                waitsFor = (name, end)
             default:
                 throw fail(
                     actionNode, ap, "an action needs exactly one of \"at\" and \"after\"",
@@ -64,6 +66,9 @@ extension Reader {
                 }
             }
             let layer = try check(layerNode, join(ap, "layer")) { () throws(TimelineError) in try scene.layerNamed(layerName) }
+            if let waitsFor {
+                scene.cues.append(TimelineCue(after: waitsFor.name, stop: waitsFor.stop, time: time, layer: layerName))
+            }
             // Repeats: `every` seconds, `times` times (a number, or "infinity" to the end of the clip).
             var occurrences = [time]
             if let everyNode = m["every"] {

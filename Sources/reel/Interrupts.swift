@@ -20,10 +20,12 @@ enum Interrupts {
 
     /// Installs the handlers (once, from the main thread, before rendering). `lastWords` says why the
     /// process exits when it has to exit by itself (the command line's JSON mode words it as JSON).
+    /// When `idle` says nothing is being written (a preview between exports), the process exits at once.
     static func install(
         lastWords: @escaping @Sendable (Int32) -> Void = { _ in
             FileHandle.standardError.write(Data("reel: interrupted\n".utf8))
-        }
+        },
+        idle: @escaping @Sendable () -> Bool = { false }
     ) {
         guard sources.isEmpty else { return }
         let queue = DispatchQueue(label: "reel.signals")
@@ -32,6 +34,7 @@ enum Interrupts {
             let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
             source.setEventHandler {
                 cancellation.cancel(.signal(sig))
+                if idle() { _exit(128 + sig) }
                 queue.asyncAfter(deadline: .now() + grace) {
                     Reel.removeTemporaryOutputsForExit()
                     lastWords(sig)

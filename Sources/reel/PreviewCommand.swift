@@ -8,10 +8,12 @@ struct Preview: ParsableCommand {
         abstract: "Preview a scene in the browser, following the file as it is edited.",
         discussion: """
             Serves one page on this machine: the frame at the current time, play and pause, a scrubber, \
-            the timeline of the scene's animations. Saving the scene (or an image, SVG, Lottie or font it \
+            the timeline of the scene's animations with its after: chains; pointing at the frame names \
+            the layer there, clicking outlines it. Saving the scene (or an image, SVG, Lottie or font it \
             uses) shows the change within a second; a scene with an error keeps its last good frame and \
-            shows the error over it. GET /frame?t=SECONDS&width=W returns the PNG reel still writes. Stop \
-            it with Ctrl-C.
+            shows the error over it. Export renders the scene with a built-in preset to NAME-PRESET.EXT \
+            beside it, with reel render's progress. GET /frame?t=SECONDS&width=W returns the PNG reel \
+            still writes; GET /layers?t=SECONDS where each layer lies. Stop it with Ctrl-C.
             """
     )
 
@@ -40,13 +42,18 @@ struct Preview: ParsableCommand {
             throw ReelError.usage("\(scene): no such file", fix: "give the path of a scene file")
         }
         let session = PreviewSession(path: scene)
+        let export = PreviewExport(scene: session.path)
+        // Ctrl-C stops the server at once, and an export in flight without leaving a half-written file.
+        Interrupts.install(lastWords: { _ in }, idle: { export.current().state != "running" })
         session.watch()
         let started = DispatchSemaphore(value: 0)
         let failure = FailureBox()
         let (host, port, open) = (host, UInt16(port), open)
         Task {
             do {
-                try await PreviewServer(session: session).run(host: host, port: port) { bound in
+                try await PreviewServer(
+                    session: session, export: export, interrupts: Interrupts.cancellation
+                ).run(host: host, port: port) { bound in
                     let url = "http://\(host):\(bound)/"
                     FileHandle.standardOutput.write(Data("Previewing \(session.path) at \(url) (Ctrl-C stops)\n".utf8))
                     if open { Self.openInBrowser(url) }

@@ -1,4 +1,5 @@
-// `reel preview`'s page: plain HTML, CSS and JavaScript served from the binary (no build step, no CDN).
+// `reel preview`'s page: its HTML and CSS, with the script (PreviewScript.swift), served from the binary
+// (no build step, no CDN).
 
 enum PreviewPage {
     static let html = #"""
@@ -27,11 +28,29 @@ enum PreviewPage {
           .row .track { flex: 1; position: relative; height: 12px; }
           .bar { position: absolute; top: 1px; height: 10px; border-radius: 3px; background: #3478f6aa; }
           #playhead { position: absolute; top: 0; bottom: 0; width: 1px; background: #e0567a; pointer-events: none; }
+          #overlay { position: absolute; left: 0; top: 0; pointer-events: none; overflow: visible; }
+          #overlay polygon { fill: none; vector-effect: non-scaling-stroke; stroke-width: 2px; }
+          #picked { stroke: #e0567a; }
+          #hovered { stroke: #3478f6; stroke-dasharray: 4 3; }
+          #hovername { position: absolute; pointer-events: none; display: none; font-size: 12px; padding: 2px 6px;
+                       border-radius: 4px; background: #000c; color: #fff; white-space: nowrap; }
+          .row.picked .name { color: #e0567a; font-weight: 600; }
+          .row .name { cursor: pointer; }
+          .bar span { font-size: 9px; line-height: 10px; padding-left: 3px; color: #fff; white-space: nowrap; overflow: hidden; display: block; }
+          #chains { position: absolute; left: 0; top: 0; pointer-events: none; overflow: visible; }
+          #chains path { fill: none; stroke: #e0567a; stroke-width: 1.5px; }
+          #chains circle { fill: #e0567a; }
+          #export { margin-left: auto; display: flex; gap: 6px; align-items: center; }
+          #exportline { font: 12px ui-monospace, monospace; white-space: pre; max-width: 60vw; overflow: hidden; text-overflow: ellipsis; }
         </style>
         </head>
         <body>
-        <header><b id="scene">reel preview</b><span id="facts"></span></header>
-        <div id="stage"><div id="view"><img id="frame" alt="the frame at the current time"></div><div id="error"></div></div>
+        <header><b id="scene">reel preview</b><span id="facts"></span>
+          <span id="export"><span id="exportline"></span><select id="preset" title="the preset to export with"></select>
+          <button id="exportbutton" title="render the scene with the preset, beside its file">Export</button></span></header>
+        <div id="stage"><div id="view"><img id="frame" alt="the frame at the current time">
+          <svg id="overlay"><polygon id="picked"></polygon><polygon id="hovered"></polygon></svg>
+          <div id="hovername"></div></div><div id="error"></div></div>
         <div id="controls">
           <button id="play" title="play / pause (space)">▶</button>
           <button id="back" title="one frame back (←)">◀︎|</button>
@@ -43,140 +62,7 @@ enum PreviewPage {
         </div>
         <div id="timeline"></div>
         <script>
-        "use strict";
-        const $ = id => document.getElementById(id);
-        let state = null, started = false, frame = 0, playing = false, lastTick = 0, clock = 0, inFlight = false, wanted = null, shown = null;
-
-        function fps() { return state && state.fps ? state.fps : 30; }
-        function frames() { return state && state.frames ? state.frames : 1; }
-        function timeOf(i) { return Math.min(i / fps(), state && state.duration ? state.duration : 0); }
-        function requestWidth() {
-          const css = Math.max(1, $("stage").clientWidth - 24);
-          const w = Math.round(Math.min(css, state.width) * (window.devicePixelRatio || 1));
-          // The server draws at most 4096 pixels a side: a tall scene is limited by its height.
-          const most = Math.floor(4096 * Math.min(1, state.width / state.height));
-          return Math.max(1, Math.min(w, most));
-        }
-        // One request at a time: while a frame is on its way, only the latest wanted one waits, so
-        // playback drops frames rather than falls behind.
-        function show(i) {
-          if (!state || state.duration == null) return;
-          frame = Math.max(0, Math.min(i, frames() - 1));
-          $("scrub").value = frame;
-          const t = timeOf(frame);
-          $("clock").textContent = t.toFixed(3) + " s · frame " + frame;
-          wanted = "/frame?t=" + t.toFixed(6) + "&width=" + requestWidth() + "&v=" + state.version;
-          fetchFrame();
-          drawPlayhead();
-        }
-        function fetchFrame() {
-          if (inFlight || wanted === null || wanted === shown) return;
-          const url = wanted;
-          inFlight = true;
-          const img = new Image();
-          img.onload = () => {
-            $("frame").src = url; shown = url; inFlight = false;
-            document.body.dataset.shown = url;
-            document.body.dataset.loaded = (parseInt(document.body.dataset.loaded || "0", 10) + 1).toString();
-            fetchFrame();
-          };
-          img.onerror = () => { inFlight = false; if (wanted !== url) fetchFrame(); };
-          img.src = url;
-        }
-        function tick(now) {
-          if (playing) {
-            clock += (now - lastTick) / 1000 * parseFloat($("speed").value);
-            let i = Math.floor(clock * fps());
-            if (i >= frames()) {
-              if ($("loop").checked) { clock = 0; i = 0; } else { i = frames() - 1; setPlaying(false); }
-            }
-            if (i !== frame) show(i);
-          }
-          lastTick = now;
-          requestAnimationFrame(tick);
-        }
-        function setPlaying(p) {
-          playing = p;
-          clock = frame / fps();
-          $("play").textContent = p ? "❚❚" : "▶";
-        }
-        function drawTimeline() {
-          const box = $("timeline");
-          box.textContent = "";
-          for (const layer of state.layers) {
-            const row = document.createElement("div");
-            row.className = "row";
-            const name = document.createElement("div");
-            name.className = "name";
-            name.style.paddingLeft = (layer.depth * 10) + "px";
-            name.textContent = layer.name;
-            const track = document.createElement("div");
-            track.className = "track";
-            for (const a of layer.animations) {
-              const bar = document.createElement("div");
-              bar.className = "bar";
-              const end = a.end == null ? state.duration : Math.min(a.end, state.duration);
-              bar.style.left = (100 * a.begin / state.duration) + "%";
-              bar.style.width = Math.max(0.5, 100 * (end - a.begin) / state.duration) + "%";
-              bar.title = a.kind + " " + a.keyPath + ", " + a.begin.toFixed(3) + "–" + (a.end == null ? "∞" : a.end.toFixed(3)) + " s";
-              track.appendChild(bar);
-            }
-            row.append(name, track);
-            box.appendChild(row);
-          }
-          drawPlayhead();
-        }
-        function drawPlayhead() {
-          let head = $("playhead");
-          const first = document.querySelector("#timeline .track");
-          if (!first || !state || !state.duration) return;
-          if (!head) { head = document.createElement("div"); head.id = "playhead"; $("timeline").style.position = "relative"; $("timeline").appendChild(head); }
-          const x = first.offsetLeft + first.clientWidth * timeOf(frame) / state.duration;
-          head.style.left = x + "px";
-        }
-        async function poll() {
-          try {
-            const next = await (await fetch("/state", {cache: "no-store"})).json();
-            if (!state || next.version !== state.version) {
-              // The first state with a clip (the scene may have had an error when the page opened).
-              const first = !started && next.duration != null;
-              if (first) started = true;
-              state = next;
-              $("scene").textContent = next.scene;
-              document.body.dataset.version = next.version;
-              if (next.duration != null) {
-                $("facts").textContent = next.width + "×" + next.height + " px, " + (+next.fps.toFixed(3)) + " fps, " + next.duration + " s, " + next.frames + " frames";
-                $("scrub").max = next.frames - 1;
-                $("frame").className = next.transparent ? "checker" : "";
-                drawTimeline();
-                shown = null;
-                // ?t=SECONDS opens the page at that time, ?play=1 playing (links, and the tests).
-                const asked = new URLSearchParams(location.search);
-                const start = first ? Math.round(parseFloat(asked.get("t") || "0") * next.fps) : frame;
-                show(Math.max(0, Math.min(start || 0, next.frames - 1)));
-                if (first && asked.get("play") === "1") setPlaying(true);
-              }
-              $("error").style.display = next.error ? "block" : "none";
-              $("error").textContent = next.error || "";
-              document.body.dataset.error = next.error ? "1" : "0";
-            }
-          } catch (e) { /* the server stopped: keep the last frame */ }
-          setTimeout(poll, 250);
-        }
-        $("play").onclick = () => setPlaying(!playing);
-        $("back").onclick = () => { setPlaying(false); show(frame - 1); };
-        $("forward").onclick = () => { setPlaying(false); show(frame + 1); };
-        $("scrub").oninput = e => { setPlaying(false); show(parseInt(e.target.value, 10)); };
-        document.addEventListener("keydown", e => {
-          if (e.target.tagName === "INPUT" && e.target.type !== "range") return;
-          if (e.key === " ") { e.preventDefault(); setPlaying(!playing); }
-          // The scrubber would step too: the page's own step is the only one.
-          if (e.key === "ArrowLeft") { e.preventDefault(); setPlaying(false); show(frame - 1); }
-          if (e.key === "ArrowRight") { e.preventDefault(); setPlaying(false); show(frame + 1); }
-        });
-        window.addEventListener("resize", () => { if (state) { shown = null; show(frame); } });
-        poll();
-        requestAnimationFrame(t => { lastTick = t; requestAnimationFrame(tick); });
+        \#(PreviewScript.source)
         </script>
         </body>
         </html>

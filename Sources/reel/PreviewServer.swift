@@ -7,32 +7,55 @@ import Reel
 
 struct PreviewServer {
     let session: PreviewSession
+    let export: PreviewExport
+    /// An export started from the page stops when the command is interrupted, too.
+    let interrupts: Cancellation
     /// The largest frame served, in pixels a side.
     static let maximumSide = 4096
 
     /// Serves until the task is cancelled; `listening` is called with the port once it accepts.
     func run(host: String, port: UInt16, listening: @escaping @Sendable (UInt16) -> Void) async throws {
         let server = HTTPServer(address: try .inet(ip4: host, port: port), logger: QuietLogger())
-        let session = session
+        let (session, export, interrupts) = (session, export, interrupts)
         await server.appendRoute("GET /") { _ in
             HTTPResponse(
                 statusCode: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
                 body: Data(PreviewPage.html.utf8))
         }
         await server.appendRoute("GET /state") { _ in
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            guard let body = try? encoder.encode(session.state()) else {
-                return Self.refusal(.internalServerError, "the scene's state cannot be written as JSON")
-            }
-            return HTTPResponse(
-                statusCode: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"], body: body)
+            Self.json(session.state())
         }
         await server.appendRoute("GET /frame") { request in
             await Self.frame(request, session: session)
         }
+        await server.appendRoute("GET /layers") { request in
+            Self.layers(request, session: session)
+        }
+        await server.appendRoute("GET /export") { _ in
+            Self.json(export.current())
+        }
+        await server.appendRoute("POST /export") { request in
+            // A page of another site cannot send this header without the preflight the preview never
+            // answers: only Reel's own page starts exports.
+            guard request.headers[HTTPHeader("X-Reel-Preview")] != nil else {
+                return Self.refusal(.forbidden, "exports are started from the preview's own page")
+            }
+            if request.query["cancel"] != nil {
+                return export.cancel()
+                    ? Self.json(export.current()) : Self.refusal(.conflict, "no export is running")
+            }
+            guard let preset = request.query["preset"] else {
+                return Self.refusal(.badRequest, "preset: name one, as in /export?preset=docs-gif")
+            }
+            if let refused = export.start(presetName: preset, parent: interrupts) {
+                return Self.refusal(.conflict, refused)
+            }
+            return Self.json(export.current(), status: .accepted)
+        }
         await server.appendRoute("*") { request in
-            Self.refusal(.notFound, "\(request.method.rawValue) \(request.path): the preview serves /, /state and /frame")
+            Self.refusal(
+                .notFound,
+                "\(request.method.rawValue) \(request.path): the preview serves /, /state, /frame, /layers and /export")
         }
         let ended = FailureBox()
         let task = Task {
@@ -63,8 +86,8 @@ struct PreviewServer {
 
     /// `GET /frame?t=SECONDS&width=W`: the PNG `reel still SCENE --at SECONDS --width W` writes.
     static func frame(_ request: HTTPRequest, session: PreviewSession) async -> HTTPResponse {
-        let (scene, error) = session.current()
-        guard let scene else { return refusal(.conflict, error ?? "the scene has not loaded") }
+        let (clip, _, error) = session.current()
+        guard let scene = clip?.scene else { return refusal(.conflict, error ?? "the scene has not loaded") }
         let (duration, sceneWidth, sceneHeight) = (scene.duration, scene.pixelWidth, scene.pixelHeight)
         guard let text = request.query["t"], let t = Double(text), t.isFinite else {
             return refusal(.badRequest, "t: give the time in seconds, as in /frame?t=1.5")
@@ -101,6 +124,50 @@ struct PreviewServer {
         } catch {
             return refusal(.internalServerError, ErrorReport.describe(error)?.message ?? "\(error)")
         }
+    }
+
+    /// `GET /layers?t=SECONDS`: where each layer lies on the frame at that time, in the scene's pixels;
+    /// one entry per row of /state's `layers`, with the version they belong to.
+    static func layers(_ request: HTTPRequest, session: PreviewSession) -> HTTPResponse {
+        let (clip, version, error) = session.current()
+        guard let clip else { return refusal(.conflict, error ?? "the scene has not loaded") }
+        guard let text = request.query["t"], let t = Double(text), t.isFinite, t >= 0, t <= clip.scene.duration else {
+            return refusal(.badRequest, "t: give a time in seconds from 0 to \(clip.scene.duration), as in /layers?t=1.5")
+        }
+        struct Entry: Encodable {
+            var name: String
+            var corners: [[Double]]?
+            var order: Int
+            var clippedBy: Int?
+            var inMask: Bool
+        }
+        struct Layers: Encodable {
+            var version: Int
+            var t: Double
+            var width: Int
+            var height: Int
+            var layers: [Entry]
+        }
+        // A hundredth of a pixel is finer than the page can point.
+        func rounded(_ v: Double) -> Double { (v * 100).rounded() / 100 }
+        let entries = Reel.layerOutlines(clip, at: t).map { o in
+            Entry(
+                name: o.name, corners: o.corners?.map { [rounded($0.x), rounded($0.y)] }, order: o.order,
+                clippedBy: o.clippedBy, inMask: o.inMask)
+        }
+        return json(
+            Layers(
+                version: version, t: t, width: clip.scene.pixelWidth, height: clip.scene.pixelHeight, layers: entries))
+    }
+
+    static func json(_ value: some Encodable, status: HTTPStatusCode = .ok) -> HTTPResponse {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let body = try? encoder.encode(value) else {
+            return refusal(.internalServerError, "the answer cannot be written as JSON")
+        }
+        return HTTPResponse(
+            statusCode: status, headers: [.contentType: "application/json", .cacheControl: "no-store"], body: body)
     }
 
     static func refusal(_ status: HTTPStatusCode, _ reason: String) -> HTTPResponse {

@@ -27,6 +27,8 @@ final class PreviewSession: @unchecked Sendable {
         struct Bar: Encodable {
             var kind: String
             var keyPath: String
+            /// The key it was added under: the name `after:` actions wait for.
+            var key: String?
             var begin: Double
             /// nil: it never ends (repeats forever, or a fill).
             var end: Double?
@@ -48,11 +50,26 @@ final class PreviewSession: @unchecked Sendable {
         var height: Int?
         var transparent: Bool?
         var layers: [Row]
+        /// The scene file's `after:` actions, as chains from an animation's stop to the action.
+        var cues: [Cue] = []
+        /// The built-in presets the page can export with.
+        var presets: [Preset] = []
+        struct Cue: Encodable {
+            var after: String
+            var stop: Double
+            var time: Double
+            var layer: String
+        }
+        struct Preset: Encodable {
+            var name: String
+            var format: String?
+            var description: String
+        }
     }
 
-    /// The last good load's scene (nil if it never loaded) and the current error: what a frame request
-    /// checks, without the timeline `state` lists.
-    func current() -> (scene: Scene?, error: String?) { lock.withLock { (good?.scene, error) } }
+    /// The last good load's clip (nil if it never loaded), the version and the current error: what a
+    /// frame request checks, without the timeline `state` lists.
+    func current() -> (clip: Clip?, version: Int, error: String?) { lock.withLock { (good, version, error) } }
 
     func state() -> State {
         lock.withLock {
@@ -70,11 +87,21 @@ final class PreviewSession: @unchecked Sendable {
                     state.layers.append(
                         State.Row(
                             name: layer.name, depth: depth, type: layer.type.rawValue,
-                            animations: layer.animations.map(Self.bar)))
+                            animations: layer.attachedAnimations.map { a in
+                                var bar = Self.bar(a.animation)
+                                bar.key = a.key
+                                return bar
+                            }))
                 }
             }
+            state.cues = scene.cues.map { State.Cue(after: $0.after, stop: $0.stop, time: $0.time, layer: $0.layer) }
+            state.presets = Self.presets
             return state
         }
+    }
+
+    static let presets: [State.Preset] = Reel.presetNames.compactMap { name in
+        (try? Reel.preset(name)).map { State.Preset(name: $0.name, format: $0.format, description: $0.description) }
     }
 
     private static func bar(_ a: Animation) -> State.Bar {

@@ -20,14 +20,19 @@ final class ProgressReporter {
         draw(p)
     }
 
-    private func draw(_ p: RenderProgress) {
+    /// The bar and its figures, as the command line draws them (`reel preview`'s export shows the same).
+    static func line(_ p: RenderProgress) -> String {
         let size = ByteCountFormatter.string(fromByteCount: Int64(p.bytes), countStyle: .file)
         let width = 30, filled = p.total > 0 ? width * p.frame / p.total : width
         let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
+        return
+            "\(bar) \(p.frame)/\(p.total) frames  \(String(format: "%.1f", p.rate)) fps  ETA \(String(format: "%.1f", p.remaining)) s  \(size)"
+    }
+
+    private func draw(_ p: RenderProgress) {
         Console.say(
             .progress(
-                bar:
-                    "\r\(bar) \(p.frame)/\(p.total) frames  \(String(format: "%.1f", p.rate)) fps  ETA \(String(format: "%.1f", p.remaining)) s  \(size)  ",
+                bar: "\r\(Self.line(p))  ",
                 fields: [
                     ("frame", .int(p.frame)), ("frames", .int(p.total)), ("fps", .fixed(p.rate)), ("eta", .fixed(p.remaining)),
                     ("bytes", .int(p.bytes)), ("elapsed", .fixed(p.elapsed)),

@@ -112,28 +112,17 @@ struct Render: ParsableCommand {
         if let rows = table.rows {
             return try renderRows(rows, output: outputPath, given: given)
         }
-        let loaded = try Reel.load(scene, overrides: overrides, sandboxed: sandbox)
-        try Reel.checkNotAnInput(outputPath, inputs: Reel.inputFiles(of: loaded.scene, path: scene))
         let note = { (note: Message) in if !quiet { Console.say(.note(note.forCommandLine)) } }
-        let summary: RenderSummary
-        if let budget = options.maxBytes {
-            let (scene, sandbox) = (scene, sandbox)
-            summary = try Reel.renderGIF(
-                within: budget, clip: loaded,
-                load: { (o) throws(ReelError) in try Reel.load(scene, overrides: o, sandboxed: sandbox) },
-                overrides: overrides, to: outputPath, options: options, note: note, progress: { reporter.report($0) })
-        } else {
-            summary = try Reel.render(loaded, to: outputPath, options: options, note: note, progress: { reporter.report($0) })
-        }
+        let summary = try Self.render(
+            scene, sandboxed: sandbox, overrides: overrides, to: outputPath, options: options, note: note,
+            progress: { reporter.report($0) })
         reporter.finish()
         if reporting.stats { Console.say(.stats(peakKiB: peakResidentKiB(), seconds: summary.seconds)) }
         // A script asked for JSON wants the result even with --quiet; people asked for quiet do not.
         if !quiet || Console.isJSON {
-            let size = ByteCountFormatter.string(fromByteCount: Int64(summary.bytes), countStyle: .file)
             Console.say(
                 .done(
-                    text:
-                        "wrote \(summary.output): \(summary.frames) frames, \(summary.width)×\(summary.height), \(summary.frameRate) fps, \(size), in \(String(format: "%.2f", summary.seconds)) s",
+                    text: Self.doneText(summary),
                     fields: [
                         ("output", .string(summary.output)), ("frames", .int(summary.frames)),
                         ("width", .int(summary.width)), ("height", .int(summary.height)),
@@ -182,6 +171,30 @@ extension Render {
             }
             try console.run(plan)
         }
+    }
+
+    /// Loads and renders a scene as `reel render` does (within the size budget the settings give):
+    /// shared with `reel preview`'s export.
+    static func render(
+        _ scene: String, sandboxed: Bool, overrides: SceneOverrides, to outputPath: String, options: RenderOptions,
+        note: (Message) -> Void, progress: (RenderProgress) -> Void
+    ) throws(ReelError) -> RenderSummary {
+        let loaded = try Reel.load(scene, overrides: overrides, sandboxed: sandboxed)
+        try Reel.checkNotAnInput(outputPath, inputs: Reel.inputFiles(of: loaded.scene, path: scene))
+        if let budget = options.maxBytes {
+            return try Reel.renderGIF(
+                within: budget, clip: loaded,
+                load: { (o) throws(ReelError) in try Reel.load(scene, overrides: o, sandboxed: sandboxed) },
+                overrides: overrides, to: outputPath, options: options, note: note, progress: progress)
+        }
+        return try Reel.render(loaded, to: outputPath, options: options, note: note, progress: progress)
+    }
+
+    /// The line a finished render ends with.
+    static func doneText(_ summary: RenderSummary) -> String {
+        let size = ByteCountFormatter.string(fromByteCount: Int64(summary.bytes), countStyle: .file)
+        return
+            "wrote \(summary.output): \(summary.frames) frames, \(summary.width)×\(summary.height), \(summary.frameRate) fps, \(size), in \(String(format: "%.2f", summary.seconds)) s"
     }
 }
 

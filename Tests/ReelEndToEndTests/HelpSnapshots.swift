@@ -270,10 +270,14 @@ let helpSnapshots: [String: String] = [
     OVERVIEW: Preview a scene in the browser, following the file as it is edited.
 
     Serves one page on this machine: the frame at the current time, play and pause,
-    a scrubber, the timeline of the scene's animations. Saving the scene (or an
-    image, SVG, Lottie or font it uses) shows the change within a second; a scene
-    with an error keeps its last good frame and shows the error over it. GET
-    /frame?t=SECONDS&width=W returns the PNG reel still writes. Stop it with Ctrl-C.
+    a scrubber, the timeline of the scene's animations with its after: chains;
+    pointing at the frame names the layer there, clicking outlines it. Saving the
+    scene (or an image, SVG, Lottie or font it uses) shows the change within a
+    second; a scene with an error keeps its last good frame and shows the error
+    over it. Export renders the scene with a built-in preset to NAME-PRESET.EXT
+    beside it, with reel render's progress. GET /frame?t=SECONDS&width=W returns
+    the PNG reel still writes; GET /layers?t=SECONDS where each layer lies. Stop it
+    with Ctrl-C.
 
     USAGE: reel preview <scene> [--port <port>] [--host <ip>] [--open]
 

@@ -41,11 +41,17 @@ final class PreviewProcess {
     }
 
     /// GET `path`: the status and the body.
-    func get(_ path: String) throws -> (status: Int, body: Data) {
+    func get(_ path: String) throws -> (status: Int, body: Data) { try request("GET", path) }
+
+    /// A request to the preview: the status and the body.
+    func request(_ method: String, _ path: String, headers: [String: String] = [:]) throws -> (status: Int, body: Data) {
         let done = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var result: (Int, Data)?
         nonisolated(unsafe) var failure: (any Error)?
-        let task = URLSession.shared.dataTask(with: URL(string: base + path)!) { data, response, error in
+        var request = URLRequest(url: URL(string: base + path)!)
+        request.httpMethod = method
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let task = URLSession.shared.dataTask(with: request) { data, response, error in
             if let error { failure = error } else { result = ((response as? HTTPURLResponse)?.statusCode ?? 0, data ?? Data()) }
             done.signal()
         }
@@ -73,32 +79,6 @@ final class PreviewProcess {
         Issue.record("the preview did not reload within \(seconds) s")
         return try state()
     }
-}
-
-/// The page as headless Chromium leaves it after `budget` ms of virtual time (its fetches to the
-/// preview are real), or nil without Chromium.
-func chromiumDOM(_ url: String, budget: Int = 3000, profile: String) throws -> String? {
-    guard FileManager.default.fileExists(atPath: "/usr/bin/chromium") else {
-        print("skipped: needs /usr/bin/chromium (scripts/setup.sh installs it)")
-        return nil
-    }
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/chromium")
-    p.arguments = [
-        "--headless=new", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(profile)", "--window-size=900,700",
-        "--virtual-time-budget=\(budget)", "--dump-dom", url,
-    ]
-    let out = Pipe()
-    p.standardOutput = out
-    p.standardError = FileHandle.nullDevice
-    try p.run()
-    // A browser that never finishes must not hold the suite: it is stopped after a minute.
-    let watchdog = DispatchWorkItem { if p.isRunning { p.terminate() } }
-    DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
-    let dom = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    p.waitUntilExit()
-    watchdog.cancel()
-    return dom
 }
 
 @Suite struct PreviewTests {

@@ -413,6 +413,12 @@ func decodeError(_ text: String) -> SceneError? {
         #expect(star(1.14).opacity == 1)
         #expect(abs(star(1.15 + 0.125).opacity - (1 - 0.5 * TimingFunction.default(0.5))) < 1e-9)
         #expect(star(1.5).opacity == 0.5)
+        // The chains recorded for a timeline view: favorite stops at 0.45 s; end at 0.65 s, + 0.5 s delay.
+        #expect(
+            s.cues == [
+                TimelineCue(after: "favorite", stop: 0.45, time: 0.45, layer: "star"),
+                TimelineCue(after: "end", stop: 0.65, time: 1.15, layer: "star"),
+            ])
     }
 
     @Test func timelineErrorsNameThePlace() {
