@@ -9,7 +9,8 @@ public struct LayerOutline: Sendable, Equatable {
     /// Its bounds' corners in device pixels (top-left, top-right, bottom-right, bottom-left of the
     /// bounds as the layer sees them). A shape layer with empty bounds, as shape layers often have,
     /// gives its path's box instead: what it draws is what a user points at. Nil when nothing of it
-    /// is on screen: hidden, fully transparent, under such a layer, empty, or seen edge-on.
+    /// is on screen: hidden, fully transparent, under such a layer or a clip of empty bounds, empty,
+    /// or partly behind the viewer in perspective (or placed absurdly far off the frame).
     public var corners: [Point]?
     /// Its place in drawing order: a layer with a higher one is drawn over it.
     public var order: Int
@@ -34,18 +35,25 @@ extension SceneRenderer {
         ) -> Int {
             let index = out.count
             let toDevice = layer.toParent.concatenating(parentToDevice)
-            let shown = shown && !layer.hidden && layer.opacity > 0 && toDevice.isFinite
+            // A layer that clips to empty bounds draws nothing, itself included (SceneRenderer clips to them).
+            let shown =
+                shown && !layer.hidden && layer.opacity > 0 && toDevice.isFinite
+                && !(layer.masksToBounds && layer.bounds.isEmpty)
             var box: Rect? = layer.bounds.isEmpty ? nil : layer.bounds
             if box == nil, layer.type == .shape, let b = layer.shape.path.controlPointBounds, b.width > 0 || b.height > 0 {
                 box = b
             }
             var corners: [Point]?
             if shown, let b = box {
-                let c = [
+                let points = [
                     Point(x: b.minX, y: b.minY), Point(x: b.maxX, y: b.minY), Point(x: b.maxX, y: b.maxY),
                     Point(x: b.minX, y: b.maxY),
-                ].map(toDevice.apply)
-                if c.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) { corners = c }
+                ]
+                // Behind the viewer (w ≤ 0) a corner has no place on the frame; far beyond it, none worth
+                // naming (and JSON could not carry it).
+                let inFront = points.allSatisfy { p in p.x * toDevice.m14 + p.y * toDevice.m24 + toDevice.m44 > 0 }
+                let c = points.map(toDevice.apply)
+                if inFront, c.allSatisfy({ abs($0.x) < 1e7 && abs($0.y) < 1e7 }) { corners = c }
             }
             out.append(LayerOutline(name: layer.name, corners: corners, order: 0, clippedBy: clippedBy, inMask: inMask))
             sublayers.append([])

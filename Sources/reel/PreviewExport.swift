@@ -22,6 +22,14 @@ final class PreviewExport: @unchecked Sendable {
         /// `reel render`'s progress line while running; its closing line when done; the error (as the
         /// command line words it) when failed.
         var line: String?
+        /// The notes `reel render` prints on the way (a frame rate a GIF cannot keep, say).
+        var notes: [String] = []
+    }
+
+    /// Why an export did not start: a request to correct (400), or one running already (409).
+    enum Refusal: Error {
+        case unknownPreset(String)
+        case busy(String)
     }
 
     func current() -> Status { lock.withLock { status } }
@@ -37,22 +45,22 @@ final class PreviewExport: @unchecked Sendable {
         return folder.isEmpty ? name : folder + "/" + name
     }
 
-    /// Starts an export; the reason it cannot start otherwise (an unknown preset, one already running).
-    func start(presetName: String, parent: Cancellation) -> String? {
+    /// Starts an export, or says why it cannot start.
+    func start(presetName: String, parent: Cancellation) -> Refusal? {
         // Only the built-in presets: a path would let a request name any file to read.
         guard Reel.presetNames.contains(presetName) else {
-            return "preset=\(presetName): give one of \(Reel.presetNames.joined(separator: ", "))"
+            return .unknownPreset("preset=\(presetName): give one of \(Reel.presetNames.joined(separator: ", "))")
         }
         let preset: Preset
         do {
             preset = try Reel.preset(presetName)
         } catch {
-            return ErrorReport.describe(error)?.message ?? "\(error)"
+            return .unknownPreset(ErrorReport.describe(error)?.message ?? "\(error)")
         }
         let output = Self.outputPath(scene: scene, preset: preset)
         let token = Cancellation(parent: parent)
-        let refused: String? = lock.withLock {
-            if status.state == "running" { return "an export is running: wait for it or cancel it" }
+        let refused: Refusal? = lock.withLock {
+            if status.state == "running" { return .busy("an export is running: wait for it or cancel it") }
             status = Status(state: "running", preset: preset.name, output: output, line: "loading the scene")
             cancellation = token
             return nil
@@ -70,7 +78,12 @@ final class PreviewExport: @unchecked Sendable {
                 try Reel.check(preset, codec: options.codec ?? container.defaultCodec)
                 outcome = .success(
                     try Render.render(
-                        scene, sandboxed: false, overrides: overrides, to: output, options: options, note: { _ in },
+                        scene, sandboxed: false, overrides: overrides, to: output, options: options,
+                        note: { note in
+                            self.lock.withLock {
+                                if self.status.notes.count < 20 { self.status.notes.append(note.forCommandLine) }
+                            }
+                        },
                         progress: { p in
                             self.lock.withLock {
                                 self.status.frame = p.frame

@@ -8,6 +8,9 @@ enum PreviewScript {
         let state = null, started = false, frame = 0, playing = false, lastTick = 0, clock = 0, inFlight = false, wanted = null, shown = null;
         // Where the layers lie on the shown frame (GET /layers), the row picked, the pointer over the frame.
         let outlines = null, outlinesWanted = null, outlinesInFlight = false, picked = null, pointer = null;
+        // The picked layer by name and which of the layers so named: found again after a reload that
+        // adds or moves layers.
+        let pickedName = null, pickedOccurrence = 0;
 
         function fps() { return state && state.fps ? state.fps : 30; }
         function frames() { return state && state.frames ? state.frames : 1; }
@@ -43,7 +46,10 @@ enum PreviewScript {
             outlinesInFlight = false;
             if (o && o.version === state.version) { o.url = url; outlines = o; drawOverlay(); }
             if (outlinesWanted !== url) fetchOutlines();
-          }).catch(() => { outlinesInFlight = false; });
+          }).catch(() => {
+            outlinesInFlight = false;
+            if (outlinesWanted !== url) setTimeout(fetchOutlines, 250);
+          });
         }
         function inside(c, x, y) {
           let inner = false;
@@ -100,6 +106,8 @@ enum PreviewScript {
         }
         function pick(i) {
           picked = i;
+          pickedName = i === null ? null : state.layers[i].name;
+          pickedOccurrence = i === null ? 0 : state.layers.slice(0, i).filter(l => l.name === pickedName).length;
           document.querySelectorAll("#timeline .row").forEach(r => r.classList.toggle("picked", +r.dataset.index === i));
           drawOverlay();
           fetchOutlines();
@@ -231,14 +239,16 @@ enum PreviewScript {
                 $("facts").textContent = next.width + "×" + next.height + " px, " + (+next.fps.toFixed(3)) + " fps, " + next.duration + " s, " + next.frames + " frames";
                 $("scrub").max = next.frames - 1;
                 $("frame").className = next.transparent ? "checker" : "";
+                if (pickedName !== null) {
+                  const rows = next.layers.map((l, i) => l.name === pickedName ? i : -1).filter(i => i >= 0);
+                  picked = pickedOccurrence < rows.length ? rows[pickedOccurrence] : null;
+                  if (picked === null) pickedName = null;
+                }
                 drawTimeline();
                 shown = null;
                 // ?t=SECONDS opens the page at that time, ?play=1 playing (links, and the tests).
                 const asked = new URLSearchParams(location.search);
                 if (first) {
-                  // ?layer=NAME opens with that layer outlined.
-                  const named = next.layers.findIndex(l => l.name === asked.get("layer"));
-                  if (named >= 0) pick(named);
                   const menu = $("preset");
                   for (const p of next.presets || []) {
                     const o = document.createElement("option");
@@ -246,12 +256,14 @@ enum PreviewScript {
                     menu.appendChild(o);
                   }
                   menu.value = (next.presets || []).some(p => p.name === "docs-gif") ? "docs-gif" : menu.value;
-                } else if (picked !== null && picked >= next.layers.length) {
-                  picked = null;
                 }
                 outlines = null;
                 const start = first ? Math.round(parseFloat(asked.get("t") || "0") * next.fps) : frame;
                 show(Math.max(0, Math.min(start || 0, next.frames - 1)));
+                // ?layer=NAME opens with that layer outlined (once the time is set, so the outline is
+                // that time's).
+                const named = first ? next.layers.findIndex(l => l.name === asked.get("layer")) : -1;
+                if (named >= 0) pick(named);
                 if (first && asked.get("play") === "1") setPlaying(true);
               }
               $("error").style.display = next.error ? "block" : "none";
@@ -266,13 +278,14 @@ enum PreviewScript {
         $("forward").onclick = () => { setPlaying(false); show(frame + 1); };
         $("scrub").oninput = e => { setPlaying(false); show(parseInt(e.target.value, 10)); };
         document.addEventListener("keydown", e => {
-          if (e.target.tagName === "INPUT" && e.target.type !== "range") return;
+          if ((e.target.tagName === "INPUT" && e.target.type !== "range") || e.target.tagName === "SELECT") return;
           if (e.key === " ") { e.preventDefault(); setPlaying(!playing); }
           // The scrubber would step too: the page's own step is the only one.
           if (e.key === "ArrowLeft") { e.preventDefault(); setPlaying(false); show(frame - 1); }
           if (e.key === "ArrowRight") { e.preventDefault(); setPlaying(false); show(frame + 1); }
         });
-        window.addEventListener("resize", () => { if (state) { shown = null; show(frame); } });
+        // The chains are drawn in pixels: a new width draws the timeline again.
+        window.addEventListener("resize", () => { if (state && state.duration != null) { drawTimeline(); shown = null; show(frame); } });
         $("frame").addEventListener("load", drawOverlay);
         $("frame").addEventListener("mousemove", e => {
           pointer = scenePoint(e);
@@ -285,22 +298,26 @@ enum PreviewScript {
           pick(p && outlines ? layerAt(p.fx * outlines.width, p.fy * outlines.height) : null);
         });
         // The export: one at a time, with the progress line reel render prints.
-        let exporting = false;
+        let exporting = false, exportTimer = null;
         async function pollExport() {
+          clearTimeout(exportTimer);
           try {
             const s = await (await fetch("/export", {cache: "no-store"})).json();
             exporting = s.state === "running";
-            $("exportline").textContent = s.state === "idle" ? "" : (s.output ? s.output + ": " : "") + (s.line || s.state);
+            const notes = (s.notes || []).length ? " · " + s.notes.join(" · ") : "";
+            $("exportline").textContent = s.state === "idle" ? "" : (s.output ? s.output + ": " : "") + (s.line || s.state) + notes;
+            $("exportline").title = $("exportline").textContent;
             $("exportbutton").textContent = exporting ? "Cancel" : "Export";
             document.body.dataset.export = s.state;
-            if (exporting) setTimeout(pollExport, 300);
+            if (exporting) exportTimer = setTimeout(pollExport, 300);
           } catch (e) { /* the server stopped */ }
         }
         $("exportbutton").onclick = async () => {
           const query = exporting ? "cancel=1" : "preset=" + encodeURIComponent($("preset").value);
           const r = await fetch("/export?" + query, {method: "POST", headers: {"X-Reel-Preview": "1"}});
+          // Refused (one started from another tab, say): the state as it is, then the reason.
+          await pollExport();
           if (!r.ok) $("exportline").textContent = await r.text();
-          else pollExport();
         };
         pollExport();
         poll();

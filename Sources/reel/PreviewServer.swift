@@ -17,24 +17,33 @@ struct PreviewServer {
     func run(host: String, port: UInt16, listening: @escaping @Sendable (UInt16) -> Void) async throws {
         let server = HTTPServer(address: try .inet(ip4: host, port: port), logger: QuietLogger())
         let (session, export, interrupts) = (session, export, interrupts)
-        await server.appendRoute("GET /") { _ in
+        /// Every route answers only requests addressed to this machine by number or as localhost.
+        func route(_ pattern: HTTPRoute, _ handler: @escaping @Sendable (HTTPRequest) async -> HTTPResponse) async {
+            await server.appendRoute(pattern) { request in
+                if let refused = Self.foreign(request) { return refused }
+                return await handler(request)
+            }
+        }
+        await route("GET /") { _ in
             HTTPResponse(
                 statusCode: .ok, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
                 body: Data(PreviewPage.html.utf8))
         }
-        await server.appendRoute("GET /state") { _ in
+        await route("GET /state") { _ in
             Self.json(session.state())
         }
-        await server.appendRoute("GET /frame") { request in
+        await route("GET /frame") { request in
             await Self.frame(request, session: session)
         }
-        await server.appendRoute("GET /layers") { request in
-            Self.layers(request, session: session)
+        await route("GET /layers") { request in
+            await withCheckedContinuation { done in
+                Self.outlining.async { done.resume(returning: Self.layers(request, session: session)) }
+            }
         }
-        await server.appendRoute("GET /export") { _ in
+        await route("GET /export") { _ in
             Self.json(export.current())
         }
-        await server.appendRoute("POST /export") { request in
+        await route("POST /export") { request in
             // A page of another site cannot send this header without the preflight the preview never
             // answers: only Reel's own page starts exports.
             guard request.headers[HTTPHeader("X-Reel-Preview")] != nil else {
@@ -47,12 +56,14 @@ struct PreviewServer {
             guard let preset = request.query["preset"] else {
                 return Self.refusal(.badRequest, "preset: name one, as in /export?preset=docs-gif")
             }
-            if let refused = export.start(presetName: preset, parent: interrupts) {
-                return Self.refusal(.conflict, refused)
+            switch export.start(presetName: preset, parent: interrupts) {
+            case .unknownPreset(let reason): return Self.refusal(.badRequest, reason)
+            case .busy(let reason): return Self.refusal(.conflict, reason)
+            case nil: break
             }
             return Self.json(export.current(), status: .accepted)
         }
-        await server.appendRoute("*") { request in
+        await route("*") { request in
             Self.refusal(
                 .notFound,
                 "\(request.method.rawValue) \(request.path): the preview serves /, /state, /frame, /layers and /export")
@@ -81,8 +92,13 @@ struct PreviewServer {
     }
 
     /// Frames are drawn one at a time, off the server's own threads, so the page and /state stay
-    /// answered while a large frame renders.
+    /// answered while a large frame renders; outlines (a large imported tree has many layers) likewise,
+    /// on a queue of their own so they do not wait behind a frame.
     static let drawing = DispatchQueue(label: "reel.preview.frames")
+    static let outlining = DispatchQueue(label: "reel.preview.outlines")
+    /// The last /layers answer, for the version and time it was made for: the page asks again for
+    /// the frame it shows, hovering or not. Read and written on `outlining` only.
+    nonisolated(unsafe) static var lastOutlines: (version: Int, t: Double, response: Data)?
 
     /// `GET /frame?t=SECONDS&width=W`: the PNG `reel still SCENE --at SECONDS --width W` writes.
     static func frame(_ request: HTTPRequest, session: PreviewSession) async -> HTTPResponse {
@@ -126,6 +142,22 @@ struct PreviewServer {
         }
     }
 
+    /// A request whose Host is a name other than localhost, or a POST from another origin, is refused:
+    /// a page of another site can point a name of its own at this machine (DNS rebinding) and would
+    /// then count as the preview's own page. Without a Host line (HTTP/1.0 tools) nothing is checked.
+    static func foreign(_ request: HTTPRequest) -> HTTPResponse? {
+        guard let host = request.headers[.host] else { return nil }
+        let name = host.lastIndex(of: ":").map { String(host[..<$0]) } ?? host
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 4 && parts.allSatisfy({ UInt8($0) != nil }) || name.lowercased() == "localhost" else {
+            return refusal(.forbidden, "Host: \(host): the preview answers requests for an IPv4 address or localhost only")
+        }
+        if request.method == .POST, let origin = request.headers[HTTPHeader("Origin")], origin != "http://\(host)" {
+            return refusal(.forbidden, "Origin: \(origin): exports are started from the preview's own page")
+        }
+        return nil
+    }
+
     /// `GET /layers?t=SECONDS`: where each layer lies on the frame at that time, in the scene's pixels;
     /// one entry per row of /state's `layers`, with the version they belong to.
     static func layers(_ request: HTTPRequest, session: PreviewSession) -> HTTPResponse {
@@ -148,6 +180,7 @@ struct PreviewServer {
             var height: Int
             var layers: [Entry]
         }
+        if let last = lastOutlines, last.version == version, last.t == t { return json(data: last.response) }
         // A hundredth of a pixel is finer than the page can point.
         func rounded(_ v: Double) -> Double { (v * 100).rounded() / 100 }
         let entries = Reel.layerOutlines(clip, at: t).map { o in
@@ -155,19 +188,26 @@ struct PreviewServer {
                 name: o.name, corners: o.corners?.map { [rounded($0.x), rounded($0.y)] }, order: o.order,
                 clippedBy: o.clippedBy, inMask: o.inMask)
         }
-        return json(
-            Layers(
-                version: version, t: t, width: clip.scene.pixelWidth, height: clip.scene.pixelHeight, layers: entries))
+        let layers = Layers(
+            version: version, t: t, width: clip.scene.pixelWidth, height: clip.scene.pixelHeight, layers: entries)
+        guard let body = encoded(layers) else { return refusal(.internalServerError, "the outlines cannot be written as JSON") }
+        lastOutlines = (version, t, body)
+        return json(data: body)
+    }
+
+    static func encoded(_ value: some Encodable) -> Data? {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return try? encoder.encode(value)
     }
 
     static func json(_ value: some Encodable, status: HTTPStatusCode = .ok) -> HTTPResponse {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        guard let body = try? encoder.encode(value) else {
-            return refusal(.internalServerError, "the answer cannot be written as JSON")
-        }
-        return HTTPResponse(
-            statusCode: status, headers: [.contentType: "application/json", .cacheControl: "no-store"], body: body)
+        guard let body = encoded(value) else { return refusal(.internalServerError, "the answer cannot be written as JSON") }
+        return json(data: body, status: status)
+    }
+
+    static func json(data: Data, status: HTTPStatusCode = .ok) -> HTTPResponse {
+        HTTPResponse(statusCode: status, headers: [.contentType: "application/json", .cacheControl: "no-store"], body: data)
     }
 
     static func refusal(_ status: HTTPStatusCode, _ reason: String) -> HTTPResponse {

@@ -24,6 +24,7 @@ final class PreviewSession: @unchecked Sendable {
     }
 
     struct State: Encodable {
+        /// Times are clip seconds, as the page's axis.
         struct Bar: Encodable {
             var kind: String
             var keyPath: String
@@ -82,6 +83,8 @@ final class PreviewSession: @unchecked Sendable {
             state.width = scene.pixelWidth
             state.height = scene.pixelHeight
             state.transparent = scene.background.alpha < 1
+            // The page's axis is clip time; animations and actions are timed in scene time (speed ×).
+            let speed = scene.speed > 0 ? scene.speed : 1
             for root in scene.layers {
                 for (layer, depth) in root.flattened() {
                     state.layers.append(
@@ -90,11 +93,15 @@ final class PreviewSession: @unchecked Sendable {
                             animations: layer.attachedAnimations.map { a in
                                 var bar = Self.bar(a.animation)
                                 bar.key = a.key
+                                bar.begin /= speed
+                                bar.end = bar.end.map { $0 / speed }
                                 return bar
                             }))
                 }
             }
-            state.cues = scene.cues.map { State.Cue(after: $0.after, stop: $0.stop, time: $0.time, layer: $0.layer) }
+            state.cues = scene.cues.map {
+                State.Cue(after: $0.after, stop: $0.stop / speed, time: $0.time / speed, layer: $0.layer)
+            }
             state.presets = Self.presets
             return state
         }

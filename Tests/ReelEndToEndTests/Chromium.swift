@@ -42,6 +42,8 @@ enum PageStep: Encodable {
     /// A click at the middle of the element a CSS selector finds.
     case clickOn(String)
     case screenshot(path: String, clip: [Double]?)
+    /// Writes a file (a scene edited while the page is open).
+    case write(path: String, text: String)
 
     func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Key.self)
@@ -54,9 +56,12 @@ enum PageStep: Encodable {
         case .screenshot(let path, let clip):
             try c.encode(path, forKey: .screenshot)
             try c.encodeIfPresent(clip, forKey: .clip)
+        case .write(let path, let text):
+            try c.encode(path, forKey: .write)
+            try c.encode(text, forKey: .text)
         }
     }
-    enum Key: String, CodingKey { case wait, read, move, click, clickOn, screenshot, clip }
+    enum Key: String, CodingKey { case wait, read, move, click, clickOn, screenshot, clip, write, text }
 }
 
 /// Opens `url` in headless Chromium (a `width`×`height` window) and runs `steps` over the DevTools
@@ -76,18 +81,22 @@ func drivePage(
     let p = Process()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
     p.arguments = [script, chromiumPath, url, plan, ws.file("profile-\(UUID().uuidString)"), "\(width)", "\(height)"]
-    let out = Pipe(), err = Pipe()
+    let out = Pipe()
+    // The driver's messages go to a file: only one pipe is read, so neither can fill up and stall.
+    let errFile = ws.file("driver-\(UUID().uuidString).err")
+    FileManager.default.createFile(atPath: errFile, contents: nil)
     p.standardOutput = out
-    p.standardError = err
+    p.standardError = FileHandle(forWritingAtPath: errFile)
     try p.run()
+    // A driver that hangs is stopped (it then stops its Chromium) so the suite goes on.
     let watchdog = DispatchWorkItem { if p.isRunning { p.terminate() } }
     DispatchQueue.global().asyncAfter(deadline: .now() + 90, execute: watchdog)
-    let errText = err.fileHandleForReading.readDataToEndOfFile()
     let data = out.fileHandleForReading.readDataToEndOfFile()
     p.waitUntilExit()
     watchdog.cancel()
     guard p.terminationStatus == 0 else {
-        Issue.record("the page driver failed: \(String(decoding: errText, as: UTF8.self).suffix(1500))")
+        let errText = (try? String(contentsOfFile: errFile, encoding: .utf8)) ?? ""
+        Issue.record("the page driver failed: \(errText.suffix(1500))")
         return []
     }
     return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
@@ -96,7 +105,7 @@ func drivePage(
 /// The DevTools protocol over Chromium's pipe (fd 3 in, fd 4 out, messages ended by NUL): attach to the
 /// page, navigate, then each step. Prints one line of JSON per `read`.
 private let cdpDriver = #"""
-    import base64, json, os, subprocess, sys, time
+    import base64, json, os, signal, subprocess, sys, time
 
     chromium, url, plan, profile, width, height = sys.argv[1:7]
     steps = json.load(open(plan))
@@ -106,12 +115,20 @@ private let cdpDriver = #"""
             "--user-data-dir=" + profile, "--window-size=%s,%s" % (width, height), "--hide-scrollbars",
             "--force-device-scale-factor=1", "--force-color-profile=srgb", "about:blank"]
     shell = 'exec "$@" 3<&%d 4>&%d' % (to_chrome_r, from_chrome_w)
+    # In a process group of its own, stopped with the driver (the test's watchdog sends SIGTERM).
     proc = subprocess.Popen(["/bin/sh", "-c", shell, "sh"] + args, pass_fds=(to_chrome_r, from_chrome_w),
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    def stop(*_):
+        try: os.killpg(proc.pid, signal.SIGKILL)
+        except OSError: pass
+        os._exit(1)
+    signal.signal(signal.SIGTERM, stop)
     os.close(to_chrome_r); os.close(from_chrome_w)
     buffer = b""
     counter = 0
     session = None
+
+    class ProtocolError(Exception): pass
 
     def send(method, params=None, use_session=True):
         global counter, buffer
@@ -127,11 +144,16 @@ private let cdpDriver = #"""
             raw, buffer = buffer.split(b"\0", 1)
             reply = json.loads(raw)
             if reply.get("id") == counter:
-                if "error" in reply: raise SystemExit(method + ": " + json.dumps(reply["error"]))
+                if "error" in reply: raise ProtocolError(method + ": " + json.dumps(reply["error"]))
                 return reply.get("result", {})
 
     def evaluate(script, quiet=False):
-        r = send("Runtime.evaluate", {"expression": script, "returnByValue": True, "awaitPromise": True})
+        try:
+            r = send("Runtime.evaluate", {"expression": script, "returnByValue": True, "awaitPromise": True})
+        except ProtocolError:
+            # The document being replaced while the page loads ("execution context was destroyed").
+            if quiet: return None
+            raise
         if "exceptionDetails" in r:
             # While the page loads, a wait's script may not run yet: it is only not true.
             if quiet: return None
@@ -162,6 +184,8 @@ private let cdpDriver = #"""
                 if "click" in step:
                     for kind in ("mousePressed", "mouseReleased"):
                         send("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1})
+            elif "write" in step:
+                with open(step["write"], "w") as f: f.write(step["text"])
             elif "screenshot" in step:
                 params = {"format": "png"}
                 if step.get("clip"):
@@ -173,5 +197,5 @@ private let cdpDriver = #"""
         try: send("Browser.close", use_session=False)
         except BaseException: pass
         try: proc.wait(timeout=10)
-        except subprocess.TimeoutExpired: proc.kill()
+        except subprocess.TimeoutExpired: os.killpg(proc.pid, signal.SIGKILL)
     """#

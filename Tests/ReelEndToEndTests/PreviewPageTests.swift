@@ -7,7 +7,8 @@ import Testing
 
 @Suite struct PreviewPageTests {
     /// Layers whose outlines are worked out by hand: a card that clips its sublayers (dot inside,
-    /// peek sticking out), a square in front by zPosition, one rotated 45°, a hidden one, a mask.
+    /// peek sticking out), a square in front by zPosition, one rotated 45°, a hidden one, a mask, and
+    /// a layer that clips to empty bounds (nothing of it or under it is drawn).
     static let scene = """
         width: 200
         height: 100
@@ -35,6 +36,10 @@ import Testing
             transform: {rotation: 0.7853981633974483}
             backgroundColor: "#f0a000"
           - {name: ghost, hidden: true, position: [20, 20], bounds: [10, 10], backgroundColor: "#000000"}
+          - name: pocket
+            position: [180, 90]
+            masksToBounds: true
+            sublayers: [{name: lost, position: [0, 0], bounds: [10, 10], backgroundColor: "#000000"}]
         """
 
     /// /layers: one entry per timeline row, corners in the frame's pixels. The card's anchor is its
@@ -49,7 +54,7 @@ import Testing
         let layers = answer["layers"] as? [[String: Any]] ?? []
         let rows = (try preview.state()["layers"] as? [[String: Any]] ?? []).map { $0["name"] as? String ?? "" }
         #expect(layers.map { $0["name"] as? String ?? "" } == rows)
-        #expect(rows == ["over", "card", "dot", "peek", "hole", "tilt", "ghost"])
+        #expect(rows == ["over", "card", "dot", "peek", "hole", "tilt", "ghost", "pocket", "lost"])
         func corners(_ name: String) -> [[Double]]? { layers.first { $0["name"] as? String == name }?["corners"] as? [[Double]] }
         func field(_ name: String, _ key: String) -> Any? { layers.first { $0["name"] as? String == name }?[key] }
         #expect(corners("over") == [[90, 40], [110, 40], [110, 60], [90, 60]])
@@ -57,9 +62,9 @@ import Testing
         #expect(corners("dot") == [[30, 40], [50, 40], [50, 60], [30, 60]])
         #expect(corners("peek") == [[90, 40], [130, 40], [130, 60], [90, 60]])
         #expect(corners("tilt") == [[160, 21.72], [188.28, 50], [160, 78.28], [131.72, 50]])
-        #expect(corners("ghost") == nil)
+        #expect(corners("ghost") == nil && corners("pocket") == nil && corners("lost") == nil)
         // Drawn in zPosition order: over (z 1) after everything else; the card clips dot and peek.
-        #expect(field("over", "order") as? Int == 5 && field("card", "order") as? Int == 0)
+        #expect(field("over", "order") as? Int == 7 && field("card", "order") as? Int == 0)
         #expect(field("dot", "clippedBy") as? Int == 1 && field("peek", "clippedBy") as? Int == 1)
         #expect(field("hole", "inMask") as? Bool == true && field("card", "clippedBy") == nil)
         for bad in ["/layers", "/layers?t=2", "/layers?t=x"] { #expect(try preview.get(bad).status == 400, "\(bad)") }
@@ -103,6 +108,20 @@ import Testing
             preview.base + "/?t=0.5&layer=tilt",
             steps: [.wait("document.body.dataset.pickedCorners"), .read("document.body.dataset.pickedCorners")], in: ws)
         #expect(named == [#""[[160,21.72],[188.28,50],[160,78.28],[131.72,50]]""#])
+        // A layer added in front of it: the page keeps tilt picked (now a row further down).
+        let version = try preview.state()["version"] as? Int ?? 0
+        let edited = Self.scene.replacingOccurrences(
+            of: "\nlayers:\n", with: "\nlayers:\n  - {name: extra, position: [5, 5], bounds: [4, 4]}\n")
+        let kept = try drivePage(
+            preview.base + "/?t=0.5&layer=tilt",
+            steps: [
+                .wait("document.body.dataset.pickedCorners"), .write(path: ws.file("s.yaml"), text: edited),
+                .wait("document.body.dataset.version === '\(version + 1)'"),
+                .read(
+                    "document.body.dataset.error + ' ' + document.body.dataset.picked + ' ' + document.querySelector('.row.picked').dataset.index"
+                ),
+            ], in: ws)
+        #expect(kept == [#""0 tilt 6""#], "\(kept ?? [])")
     }
 
     /// A screenshot of the page (a 1100×900 window, one device pixel per CSS pixel) holds, where the
@@ -171,7 +190,16 @@ import Testing
         let foreign = try preview.request("POST", "/export?preset=docs-gif")
         #expect(foreign.status == 403 && ws.listing() == ["s.yaml"])
         let unknown = try preview.request("POST", "/export?preset=../../x.yaml", headers: page)
-        #expect(unknown.status == 409 && text(unknown).contains("give one of apng,"), "\(text(unknown))")
+        #expect(unknown.status == 400 && text(unknown).contains("give one of apng,"), "\(text(unknown))")
+        // A page of another site reaching this machine by a name of its own (DNS rebinding), or posting
+        // from its own origin, is refused.
+        let rebound = try preview.request(
+            "POST", "/export?preset=docs-gif", headers: page.merging(["Host": "evil.example:80"]) { a, _ in a })
+        #expect(rebound.status == 403 && text(rebound).contains("Host: evil.example"), "\(text(rebound))")
+        #expect(try preview.request("GET", "/state", headers: ["Host": "evil.example"]).status == 403)
+        let crossSite = try preview.request(
+            "POST", "/export?preset=docs-gif", headers: page.merging(["Origin": "http://evil.example"]) { a, _ in a })
+        #expect(crossSite.status == 403 && ws.listing() == ["s.yaml"])
         #expect(try preview.request("POST", "/export", headers: page).status == 400)
         #expect(try preview.request("POST", "/export?cancel=1", headers: page).status == 409)
         let started = try preview.request("POST", "/export?preset=docs-gif", headers: page)
@@ -190,9 +218,9 @@ import Testing
         // A long clip: a second export is refused while it runs; cancelled, it leaves nothing.
         let long = PreviewTests.scene.replacingOccurrences(of: "duration: 1\n", with: "duration: 600\n")
             .replacingOccurrences(of: "fps: 10", with: "fps: 30")
+        let before = try preview.state()["version"] as? Int ?? 0
         try long.write(toFile: scene, atomically: true, encoding: .utf8)
-        _ = try preview.waitForVersion(after: 0)
-        while (try preview.state()["duration"] as? Double) != 600 { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(try preview.waitForVersion(after: before)["duration"] as? Double == 600)
         #expect(try preview.request("POST", "/export?preset=web-mp4", headers: page).status == 202)
         _ = try Self.exportStatus(preview, until: { _ in true }, frames: 1)
         let second = try preview.request("POST", "/export?preset=webp", headers: page)
@@ -203,8 +231,9 @@ import Testing
         #expect(ws.listing() == ["cli.gif", "s-docs-gif.gif", "s.yaml"], "\(ws.listing())")
 
         // The page's button: the preset menu opens on docs-gif; the line is the CLI's.
+        let longVersion = try preview.state()["version"] as? Int ?? 0
         try PreviewTests.scene.write(toFile: scene, atomically: true, encoding: .utf8)
-        while (try preview.state()["duration"] as? Double) != 1 { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(try preview.waitForVersion(after: longVersion)["duration"] as? Double == 1)
         guard
             let read = try drivePage(
                 preview.base + "/",
