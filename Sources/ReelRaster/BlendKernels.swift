@@ -36,6 +36,16 @@ import ReelGeometry
     }
 }
 
+/// Four RGBA bytes as floats 0…255: each byte placed in the mantissa of 2²³ and 2²³ taken away, in SIMD
+/// lanes (a conversion lane by lane compiles to four scalar conversions). Exact. Measured: a quarter
+/// faster image fills (four texels a pixel); no faster in `blend`, whose destination word the
+/// compiler already keeps in registers.
+@inline(__always) func unpack(_ word: UInt32) -> SIMD4<Float> {
+    let bytes = unsafeBitCast(word, to: SIMD4<UInt8>.self)
+    let lanes = SIMD4<UInt32>(truncatingIfNeeded: bytes) | 0x4B00_0000
+    return unsafeBitCast(lanes, to: SIMD4<Float>.self) - 8_388_608
+}
+
 /// Rounds four channel values in 0…255 and packs them as RGBA bytes.
 @inline(__always) func pack(_ v: SIMD4<Float>) -> UInt32 {
     let bits = unsafeBitCast(v + SIMD4(repeating: 12_582_912), to: SIMD4<UInt32>.self) & 0xFF

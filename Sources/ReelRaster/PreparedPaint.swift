@@ -307,8 +307,7 @@ struct ImageShader {
             let raw = UnsafeRawPointer(buffer.baseAddress!)
             @inline(__always) func texel(_ ix: Int, _ iy: Int) -> SIMD4<Float> {
                 let i = (min(max(iy, 0), h &- 1) &* w &+ min(max(ix, 0), w &- 1)) &* 4
-                let word = raw.loadUnaligned(fromByteOffset: i, as: UInt32.self)
-                return SIMD4<Float>(Float(word & 0xFF), Float(word >> 8 & 0xFF), Float(word >> 16 & 0xFF), Float(word >> 24))
+                return unpack(raw.loadUnaligned(fromByteOffset: i, as: UInt32.self))
             }
             // Pixel for pixel (an image drawn at its own size on whole pixels: a video frame decoded at
             // the size it is drawn): every sample falls on a texel centre, where the bilinear weights
