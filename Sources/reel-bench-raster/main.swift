@@ -78,13 +78,12 @@ let tests: [Test] = testSpecs.map { t in
 
 let rasterizer = Rasterizer(threads: options.threads)
 
-/// One iteration: clear, then draw every path (stroke outlines are made here too, as peers stroke
-/// per draw).
+/// One iteration: clear, then draw every path. Strokes are stroke commands, outlined by the rasterizer
+/// as it draws (as the peers stroke per draw, and as Reel's scenes draw them: on every thread it has).
 func draw(_ test: Test, into frame: inout Frame) {
     var commands: [DisplayList.Command] = []
     commands.reserveCapacity(test.paths.count)
     for (i, p) in test.paths.enumerated() {
-        let shape = test.stroke.map { Stroker.outline(p, style: StrokeStyle(lineWidth: $0)) } ?? p
         let paint: Paint
         switch test.paint {
         case "linear", "image":
@@ -100,7 +99,12 @@ func draw(_ test: Test, into frame: inout Frame) {
         default:
             paint = .solid(test.colors[i])
         }
-        commands.append(.fill(path: shape, paint: paint, opacity: 1, rule: .nonZero))
+        if let width = test.stroke {
+            commands.append(
+                .stroke(path: p, style: StrokeStyle(lineWidth: width), transform: .identity, paint: paint, opacity: 1))
+        } else {
+            commands.append(.fill(path: p, paint: paint, opacity: 1, rule: .nonZero))
+        }
     }
     do {
         try rasterizer.render(DisplayList(background: .white, commands: commands), into: &frame)
