@@ -22,6 +22,27 @@ import ReelGeometry
 @inline(__always) func blendShaded(
     _ out: UnsafeMutablePointer<UInt8>, _ colors: UnsafeMutablePointer<SIMD4<Float>>, count: Int, _ c: Float
 ) {
+    // Four pixels at a time in sixteen lanes: the lanes do `blend`'s arithmetic, operation for operation
+    // (an opaque source gives d·0 added to it, itself), so the bytes are the same.
+    var i = 0
+    let raw = UnsafeMutableRawPointer(out)
+    let source = UnsafeRawPointer(colors)
+    while i &+ 4 <= count {
+        var s = source.loadUnaligned(fromByteOffset: i &* 16, as: SIMD16<Float>.self)
+        if c < 1 { s *= c }
+        let bytes = raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD16<UInt8>.self)
+        let d = unsafeBitCast(SIMD16<UInt32>(truncatingIfNeeded: bytes) | 0x4B00_0000, to: SIMD16<Float>.self) - 8_388_608
+        let alpha = SIMD16<Float>(
+            s[3], s[3], s[3], s[3], s[7], s[7], s[7], s[7], s[11], s[11], s[11], s[11], s[15], s[15], s[15], s[15])
+        let r = s + d * (1 - alpha * (1 / 255))
+        let packed = unsafeBitCast(r + SIMD16(repeating: 12_582_912), to: SIMD16<UInt32>.self)
+        raw.storeBytes(of: SIMD16<UInt8>(truncatingIfNeeded: packed), toByteOffset: i &* 4, as: SIMD16<UInt8>.self)
+        i &+= 4
+    }
+    if i == count { return }
+    let rest = count &- i
+    let out = out + i &* 4, colors = colors + i
+    let count = rest
     if c >= 1 {
         for i in 0..<count {
             let color = colors[i]
