@@ -81,8 +81,10 @@ struct BandPainter {
                     if c >= 1 && g.opaque {
                         g.shadeOpaque(y: y, x0: canvas.x0 &+ start, x1: canvas.x0 &+ end &- 1, into: out + start &* 4)
                     } else {
-                        g.shade(y: y, x0: canvas.x0 &+ start, x1: canvas.x0 &+ end &- 1, into: shade)
-                        blendShaded(out + start &* 4, shade, count: end &- start, c)
+                        g.rampColors(y: y, x0: canvas.x0 &+ start, x1: canvas.x0 &+ end &- 1, into: shade)
+                        blendShaded(
+                            out + start &* 4, shade, count: end &- start, c,
+                            dither: DitherPlace(row: (y & 7) &* 8, x0: canvas.x0 &+ start))
                     }
                 }
             }

@@ -17,29 +17,50 @@ import ReelGeometry
     UnsafeMutableRawPointer(p).storeBytes(of: pack(r), as: UInt32.self)
 }
 
-/// Composites shaded colours at one coverage; fully covered opaque pixels are stored without reading
-/// what is below (source-over of an opaque source is the source).
+/// Where a row of shaded colours is still to be dithered (a gradient's ramp colours): the dither
+/// pattern's row (`(y & 7) · 8`) and the first pixel's column.
+struct DitherPlace {
+    let row: Int
+    let x0: Int
+}
+
+/// The alpha lane of each of four pixels, repeated over its four lanes.
+@inline(__always) func alphas(_ s: SIMD16<Float>) -> SIMD16<Float> {
+    SIMD16<Float>(s[3], s[3], s[3], s[3], s[7], s[7], s[7], s[7], s[11], s[11], s[11], s[11], s[15], s[15], s[15], s[15])
+}
+
+/// Composites shaded colours at one coverage (dithered first when `dither` says where); fully covered
+/// opaque pixels are stored without reading what is below (source-over of an opaque source is the
+/// source).
 @inline(__always) func blendShaded(
-    _ out: UnsafeMutablePointer<UInt8>, _ colors: UnsafeMutablePointer<SIMD4<Float>>, count: Int, _ c: Float
+    _ out: UnsafeMutablePointer<UInt8>, _ colors: UnsafeMutablePointer<SIMD4<Float>>, count: Int, _ c: Float,
+    dither: DitherPlace? = nil
 ) {
-    // Four pixels at a time in sixteen lanes: the lanes do `blend`'s arithmetic, operation for operation
-    // (an opaque source gives d·0 added to it, itself), so the bytes are the same.
+    // Four pixels at a time in sixteen lanes: the lanes do `dithered`'s and `blend`'s arithmetic,
+    // operation for operation (an opaque source gives d·0 added to it, itself), so the bytes are the same.
     var i = 0
     let raw = UnsafeMutableRawPointer(out)
     let source = UnsafeRawPointer(colors)
     while i &+ 4 <= count {
         var s = source.loadUnaligned(fromByteOffset: i &* 16, as: SIMD16<Float>.self)
+        if let dither {
+            s = clampedToAlpha(s + ditherLanes[dither.row &+ ((dither.x0 &+ i) & 7)], alphas(s))
+        }
         if c < 1 { s *= c }
         let bytes = raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD16<UInt8>.self)
         let d = unsafeBitCast(SIMD16<UInt32>(truncatingIfNeeded: bytes) | 0x4B00_0000, to: SIMD16<Float>.self) - 8_388_608
-        let alpha = SIMD16<Float>(
-            s[3], s[3], s[3], s[3], s[7], s[7], s[7], s[7], s[11], s[11], s[11], s[11], s[15], s[15], s[15], s[15])
+        let alpha = alphas(s)
         let r = s + d * (1 - alpha * (1 / 255))
         let packed = unsafeBitCast(r + SIMD16(repeating: 12_582_912), to: SIMD16<UInt32>.self)
         raw.storeBytes(of: SIMD16<UInt8>(truncatingIfNeeded: packed), toByteOffset: i &* 4, as: SIMD16<UInt8>.self)
         i &+= 4
     }
     if i == count { return }
+    if let dither {
+        for j in i..<count {
+            colors[j] = GradientShader.dithered(colors[j], ditherOffsets[dither.row &+ ((dither.x0 &+ j) & 7)])
+        }
+    }
     let rest = count &- i
     let out = out + i &* 4, colors = colors + i
     let count = rest

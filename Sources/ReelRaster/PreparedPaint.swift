@@ -32,6 +32,30 @@ let ditherOffsets: [Float] = [
     3, 35, 11, 43, 1, 33, 9, 41, 51, 19, 59, 27, 49, 17, 57, 25, 15, 47, 7, 39, 13, 45, 5, 37, 63, 31, 55, 23, 61, 29, 53, 21,
 ].map { (Float($0) + 0.5) / 64 - 0.5 }
 
+/// For four pixels from each place of the 8×8 dither pattern (row · 8 + column): their offsets on the
+/// colour lanes, 0 on alpha.
+let ditherLanes: [SIMD16<Float>] = (0..<64).map { k in
+    let row = k / 8 * 8, column = k % 8
+    var v = SIMD16<Float>()
+    for p in 0..<4 {
+        let d = ditherOffsets[row + (column + p) % 8]
+        v[p * 4] = d
+        v[p * 4 + 1] = d
+        v[p * 4 + 2] = d
+    }
+    return v
+}
+
+/// min(max(v, 0), alpha) lane by lane, in integer operations on the floats' bits (sign test, then the
+/// order of non-negative floats is their bits' order): what `min(max(·, 0), a)` gives, with SSE2 code.
+@inline(__always) func clampedToAlpha(_ v: SIMD16<Float>, _ alpha: SIMD16<Float>) -> SIMD16<Float> {
+    let bits = unsafeBitCast(v, to: SIMD16<Int32>.self)
+    let positive = bits & ~(bits &>> 31)
+    let a = unsafeBitCast(alpha, to: SIMD16<Int32>.self)
+    let below = (positive &- a) &>> 31
+    return unsafeBitCast((positive & below) | (a & ~below), to: SIMD16<Float>.self)
+}
+
 /// Evaluates a gradient at pixel centres: a 1024-entry ramp of premultiplied colours (interpolated in
 /// premultiplied space, so a fade to transparent does not darken, unless the gradient asks for straight
 /// colours as SVG does), looked up by the gradient parameter s once the spread has folded it into 0…1,
@@ -198,10 +222,13 @@ struct GradientShader {
         return abs(a) <= 1e-9 * max(d2, r2) ? 0 : a
     }
 
-    /// Colours of pixels x0…x1 of row y into `out[0…]`. The parameter is stepped along the row (the
-    /// inverse transform is affine); an axial ramp's parameter is itself affine, one add per pixel.
-    func shade(y: Int, x0: Int, x1: Int, into out: UnsafeMutablePointer<SIMD4<Float>>) {
-        walk(y: y, x0: x0, x1: x1) { i, c in out[i] = c }
+    /// The ramp's colours at pixels x0…x1 of row y into `out[0…]`, not yet dithered: `blendShaded`
+    /// dithers them (`dithered`, lane for lane) as it composites. The parameter is stepped along the
+    /// row (the inverse transform is affine); an axial ramp's parameter is itself affine.
+    func rampColors(y: Int, x0: Int, x1: Int, into out: UnsafeMutablePointer<SIMD4<Float>>) {
+        ramp.withUnsafeBufferPointer { ramp in
+            parameters(y: y, x0: x0, x1: x1) { i, index, _ in out[i] = ramp[index] }
+        }
     }
 
     /// For an opaque gradient under full coverage: pixels x0…x1 of row y stored straight into `out`
