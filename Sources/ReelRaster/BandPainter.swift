@@ -75,6 +75,10 @@ struct BandPainter {
                 }
             }
         case .gradient(let g):
+            if let axial = AxialLanes(g) {
+                fill(shape, axial, g, into: canvas, columns: c0, c1)
+                return
+            }
             for y in rows(shape, canvas) {
                 let out = canvas.row(y)
                 scratch.spans(row: y - canvas.y0, c0: c0, c1: c1, rule: shape.rule) { start, end, c in
@@ -94,6 +98,49 @@ struct BandPainter {
                 scratch.spans(row: y - canvas.y0, c0: c0, c1: c1, rule: shape.rule) { start, end, c in
                     image.shade(y: y, x0: canvas.x0 &+ start, x1: canvas.x0 &+ end &- 1, into: shade)
                     blendShaded(out + start &* 4, shade, count: end &- start, c)
+                }
+            }
+        }
+    }
+
+    /// An axial gradient with padded ends: its spans through the lanes kernel (`AxialLanes`).
+    private func fill(
+        _ shape: PreparedShape, _ axial: AxialLanes, _ g: GradientShader, into canvas: Canvas, columns c0: Int, _ c1: Int
+    ) {
+        g.ramp87.withUnsafeBytes { ramp87 in
+            g.ramp.withUnsafeBufferPointer { ramp in
+                g.packed.withUnsafeBufferPointer { packed in
+                    let ramp87 = ramp87.baseAddress!, ramp = ramp.baseAddress!
+                    let table = g.packed.isEmpty ? nil : packed.baseAddress
+                    for y in rows(shape, canvas) {
+                        let out = canvas.row(y)
+                        let ditherRow = (y & 7) &* 8
+                        let parameters = axial.row(y: y, x0: canvas.x0, width: canvas.width)
+                        scratch.spans(row: y - canvas.y0, c0: c0, c1: c1, rule: shape.rule) { start, end, c in
+                            let x = canvas.x0 &+ start, count = end &- start
+                            guard let (t0, dt0) = parameters else {
+                                g.rampColors(y: y, x0: x, x1: x &+ count &- 1, into: shadeRow)
+                                blendShaded(
+                                    out + start &* 4, shadeRow, count: count, c, dither: DitherPlace(row: ditherRow, x0: x))
+                                return
+                            }
+                            let t = Float(t0 + Double(start) * dt0), dt = Float(dt0)
+                            if c >= 1, let table {
+                                axial.store(
+                                    packed: table, t: t, dt: dt, x0: x, ditherRow: ditherRow, count: count, into: out + start &* 4
+                                )
+                            } else if count < 4 {
+                                axial.compositeFew(
+                                    ramp: ramp, t: t, dt: dt, x0: x, ditherRow: ditherRow, count: count, into: out + start &* 4,
+                                    coverage: c)
+                            } else {
+                                axial.composite(
+                                    ramp: ramp87, t: t0 + Double(start) * dt0, dt: dt0, x0: x, ditherRow: ditherRow, count: count,
+                                    into: out + start &* 4,
+                                    coverage: c)
+                            }
+                        }
+                    }
                 }
             }
         }

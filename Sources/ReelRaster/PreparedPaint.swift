@@ -46,14 +46,21 @@ let ditherLanes: [SIMD16<Float>] = (0..<64).map { k in
     return v
 }
 
-/// min(max(v, 0), alpha) lane by lane, in integer operations on the floats' bits (sign test, then the
-/// order of non-negative floats is their bits' order): what `min(max(·, 0), a)` gives, with SSE2 code.
+/// min(max(v, 0), alpha) lane by lane, a quarter at a time: the compiler makes `maxps`/`minps` of a
+/// four-lane `replacing(with:where:)`, where sixteen-lane comparisons (and `pointwiseMin`/`clamped`,
+/// generic calls) cost several times as many instructions.
 @inline(__always) func clampedToAlpha(_ v: SIMD16<Float>, _ alpha: SIMD16<Float>) -> SIMD16<Float> {
-    let bits = unsafeBitCast(v, to: SIMD16<Int32>.self)
-    let positive = bits & ~(bits &>> 31)
-    let a = unsafeBitCast(alpha, to: SIMD16<Int32>.self)
-    let below = (positive &- a) &>> 31
-    return unsafeBitCast((positive & below) | (a & ~below), to: SIMD16<Float>.self)
+    @inline(__always) func quarter(_ v: SIMD4<Float>, _ a: SIMD4<Float>) -> SIMD4<Float> {
+        let p = v.replacing(with: 0, where: v .< 0)
+        return p.replacing(with: a, where: p .> a)
+    }
+    return SIMD16(
+        lowHalf: SIMD8(
+            lowHalf: quarter(v.lowHalf.lowHalf, alpha.lowHalf.lowHalf),
+            highHalf: quarter(v.lowHalf.highHalf, alpha.lowHalf.highHalf)),
+        highHalf: SIMD8(
+            lowHalf: quarter(v.highHalf.lowHalf, alpha.highHalf.lowHalf),
+            highHalf: quarter(v.highHalf.highHalf, alpha.highHalf.highHalf)))
 }
 
 /// Evaluates a gradient at pixel centres: a 1024-entry ramp of premultiplied colours (interpolated in
@@ -62,9 +69,13 @@ let ditherLanes: [SIMD16<Float>] = (0..<64).map { k in
 /// then dithered by ±½ level so no band survives 8-bit storage, YUV conversion or a GIF palette.
 struct GradientShader {
     static let rampSize = 1024
+    /// The gradient parameter of each ramp entry, i / (rampSize − 1).
+    static let positions: [Double] = (0..<rampSize).map { Double($0) / Double(rampSize - 1) }
     /// `rampSize` colours, then one transparent entry: what a two-point conical gradient paints where no
     /// circle passes (index `rampSize`, never reached by the other kinds).
     let ramp: [SIMD4<Float>]
+    /// For an axial gradient with padded ends (`AxialLanes`): the ramp's colours in 8.7 fixed point.
+    let ramp87: [SIMD4<Int16>]
     /// Every colour of the ramp is opaque.
     let opaque: Bool
     /// For a large opaque gradient: every ramp colour with each of the 64 dither offsets added, clamped
@@ -123,26 +134,40 @@ struct GradientShader {
             return SIMD4(p.r, p.g, p.b, p.a)
         }
         var ramp = [SIMD4<Float>](repeating: .zero, count: Self.rampSize + 1)
+        // Each segment's parameter is (s − location) times its reciprocal length: a division per entry
+        // cost more than the rest of the ramp. In doubles, the product is within an ulp of the quotient,
+        // so the float t is the same but where the quotient lies within 10⁻¹⁶ of a float's rounding
+        // boundary.
+        let reciprocals = (0..<max(n - 1, 0)).map { k -> Double in
+            let span = locations[k + 1] - locations[k]
+            return span > 0 ? 1 / span : 0
+        }
         var k = 0
-        for i in 0..<Self.rampSize {
-            let s = Double(i) / Double(Self.rampSize - 1)
-            // Outside the first and last location the end colours hold (padding, UNCONFIRMED §9.2).
-            while k < n - 1 && locations[k + 1] < s { k += 1 }
-            if s <= locations[0] {
-                ramp[i] = stops[0]
-            } else if k >= n - 1 || s >= locations[n - 1] {
-                ramp[i] = stops[n - 1]
-            } else {
-                let span = locations[k + 1] - locations[k]
-                let t = Float(span > 0 ? (s - locations[k]) / span : 1)
-                ramp[i] = stops[k] + (stops[k + 1] - stops[k]) * t
-            }
-            if straight {
-                let a = ramp[i].w
-                ramp[i] = SIMD4(ramp[i].x * a / 255, ramp[i].y * a / 255, ramp[i].z * a / 255, a)
+        ramp.withUnsafeMutableBufferPointer { ramp in
+            for i in 0..<Self.rampSize {
+                let s = Self.positions[i]
+                // Outside the first and last location the end colours hold (padding, UNCONFIRMED §9.2).
+                while k < n - 1 && locations[k + 1] < s { k += 1 }
+                if s <= locations[0] {
+                    ramp[i] = stops[0]
+                } else if k >= n - 1 || s >= locations[n - 1] {
+                    ramp[i] = stops[n - 1]
+                } else {
+                    let t = Float(reciprocals[k] > 0 ? (s - locations[k]) * reciprocals[k] : 1)
+                    ramp[i] = stops[k] + (stops[k + 1] - stops[k]) * t
+                }
+                if straight {
+                    let a = ramp[i].w
+                    ramp[i] = SIMD4(ramp[i].x * a / 255, ramp[i].y * a / 255, ramp[i].z * a / 255, a)
+                }
             }
         }
         self.ramp = ramp
+        if case .axial = g.kind, g.spread == .pad {
+            ramp87 = ramp.map(Fixed87.fixed)
+        } else {
+            ramp87 = []
+        }
         let colours = ramp[..<Self.rampSize]
         opaque = colours.allSatisfy { $0.w >= 255 } && Self.coversThePlane(g.kind)
         guard colours.contains(where: { $0.w > 0 }) else { return nil }
