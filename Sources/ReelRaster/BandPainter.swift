@@ -93,11 +93,21 @@ struct BandPainter {
                 }
             }
         case .image(let image):
-            for y in rows(shape, canvas) {
-                let out = canvas.row(y)
-                scratch.spans(row: y - canvas.y0, c0: c0, c1: c1, rule: shape.rule) { start, end, c in
-                    image.shade(y: y, x0: canvas.x0 &+ start, x1: canvas.x0 &+ end &- 1, into: shade)
-                    blendShaded(out + start &* 4, shade, count: end &- start, c)
+            let lanes = ImageLanes.fits(image.image) ? ImageLanes(shader: image) : nil
+            image.image.pixels.withUnsafeBytes { texels in
+                for y in rows(shape, canvas) {
+                    let out = canvas.row(y)
+                    scratch.spans(row: y - canvas.y0, c0: c0, c1: c1, rule: shape.rule) { start, end, c in
+                        if let lanes,
+                            lanes.composite(
+                                texels: texels.baseAddress!, y: y, x0: canvas.x0 &+ start, count: end &- start,
+                                into: out + start &* 4, coverage: c)
+                        {
+                            return
+                        }
+                        image.shade(y: y, x0: canvas.x0 &+ start, x1: canvas.x0 &+ end &- 1, into: shade)
+                        blendShaded(out + start &* 4, shade, count: end &- start, c)
+                    }
                 }
             }
         }

@@ -70,7 +70,7 @@ struct AxialLanes {
             // Ramp index + ½ in 16.16 fixed point stepped in integer lanes: a short chain from one
             // step's indices to its loads, which is what the float lanes' chain cost.
             let scale = Double(GradientShader.rampSize - 1) * 65536
-            let first = Int32((t * scale + 32768).rounded()), step = Int32((dt * scale).rounded())
+            let first = Int32(Fixed87.nearest(t * scale + 32768)), step = Int32(Fixed87.nearest(dt * scale))
             var lanes = first &+ step &* SIMD4<Int32>(0, 1, 2, 3)
             let step4 = SIMD4<Int32>(repeating: step &* 4)
             composite(ramp: ramp, x0: x0, ditherRow: ditherRow, count: count, into: out, coverage: c) {
@@ -238,14 +238,44 @@ enum Fixed87 {
             s = productHigh(s, coverage)
             a = productHigh(a, coverage)
         }
+        return over(s, alphas: a, bytes)
+    }
+
+    /// Two premultiplied 8.8 colours over two pixels' bytes, `a` their alphas over each's four lanes:
+    /// s + d · (1 − a/255), rounded to bytes (still in 16-bit lanes).
+    @inline(__always) static func over(_ s: SIMD8<UInt16>, alphas a: SIMD8<UInt16>, _ bytes: SIMD8<UInt8>) -> SIMD8<UInt16> {
         // 1 − a/255 in 0.16: (65280 − a) · 65535/65280, the factor as 1 + 1/256 (exact at both ends).
         let inverse = SIMD8<UInt16>(repeating: 65280) &- a
         let k = inverse &+ (inverse &>> 8)
-        let d =
-            SIMD8<UInt16>(
-                UInt16(bytes[0]), UInt16(bytes[1]), UInt16(bytes[2]), UInt16(bytes[3]), UInt16(bytes[4]), UInt16(bytes[5]),
-                UInt16(bytes[6]), UInt16(bytes[7])) &<< 8
-        return (s &+ productHigh(d, k) &+ 128) &>> 8
+        return (s &+ productHigh(highBytes(bytes), k) &+ 128) &>> 8
+    }
+
+    /// Two premultiplied 8.8 colours over two pixels' bytes (see `over(_:alphas:_:)`).
+    @inline(__always) static func over(_ s: SIMD8<UInt16>, _ bytes: SIMD8<UInt8>) -> SIMD8<UInt16> {
+        over(s, alphas: SIMD8(s[3], s[3], s[3], s[3], s[7], s[7], s[7], s[7]), bytes)
+    }
+
+    /// The low bytes of sixteen 16-bit lanes, spelled lane by lane (`pand`, `packuswb`; the conversion
+    /// initializer can stay a call).
+    @inline(__always) static func lowBytes(_ v: SIMD16<UInt16>) -> SIMD16<UInt8> {
+        SIMD16<UInt8>(
+            UInt8(truncatingIfNeeded: v[0]), UInt8(truncatingIfNeeded: v[1]), UInt8(truncatingIfNeeded: v[2]),
+            UInt8(truncatingIfNeeded: v[3]), UInt8(truncatingIfNeeded: v[4]), UInt8(truncatingIfNeeded: v[5]),
+            UInt8(truncatingIfNeeded: v[6]), UInt8(truncatingIfNeeded: v[7]), UInt8(truncatingIfNeeded: v[8]),
+            UInt8(truncatingIfNeeded: v[9]), UInt8(truncatingIfNeeded: v[10]), UInt8(truncatingIfNeeded: v[11]),
+            UInt8(truncatingIfNeeded: v[12]), UInt8(truncatingIfNeeded: v[13]), UInt8(truncatingIfNeeded: v[14]),
+            UInt8(truncatingIfNeeded: v[15]))
+    }
+
+    /// x rounded to the nearest integer (ties to even) by adding and taking away 1.5·2⁵²: `rounded()`
+    /// is a call to round() without SSE4.1. For |x| < 2⁵¹.
+    @inline(__always) static func nearest(_ x: Double) -> Double { (x + 6_755_399_441_055_744) - 6_755_399_441_055_744 }
+
+    /// Eight bytes as the high bytes of 16-bit lanes (8.8 fixed point), spelled lane by lane.
+    @inline(__always) static func highBytes(_ b: SIMD8<UInt8>) -> SIMD8<UInt16> {
+        SIMD8<UInt16>(
+            UInt16(b[0]), UInt16(b[1]), UInt16(b[2]), UInt16(b[3]), UInt16(b[4]), UInt16(b[5]), UInt16(b[6]), UInt16(b[7]))
+            &<< 8
     }
 
     /// Four pixels' source-over (see `two`); `coverage` in 0.16 (used where `partial`).
@@ -255,6 +285,6 @@ enum Fixed87 {
         let coverage = SIMD8<UInt16>(repeating: c16)
         let low = two(colors.lowHalf, bytes.lowHalf, dither.lowHalf, coverage, partial)
         let high = two(colors.highHalf, bytes.highHalf, dither.highHalf, coverage, partial)
-        return SIMD16<UInt8>(truncatingIfNeeded: SIMD16<UInt16>(lowHalf: low, highHalf: high))
+        return lowBytes(SIMD16<UInt16>(lowHalf: low, highHalf: high))
     }
 }

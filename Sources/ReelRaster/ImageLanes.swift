@@ -1,0 +1,99 @@
+/// The image's span kernel: bilinear samples and source-over in 16-bit lanes, two pixels per register.
+import ReelGeometry
+
+/// An image drawn through an affine transform, for spans whose samples all lie a texel or more inside
+/// it (no edge clamps; the rest go through `ImageShader.shade`): texel coordinates stepped in 16.16
+/// fixed point, each pixel's two texel pairs read as two 8-byte loads, the bilinear weights in 0.16
+/// and the products' high halves (`pmulhuw`), source-over in 8.8 as `Fixed87`'s.
+///
+/// Not bit for bit `ImageShader.shade` then `blendShaded` (floats): the sample position is held to
+/// 1/65536 of a texel, the products truncated to 1/256 of a level, so a byte may differ from theirs by
+/// one level where the exact value lies near a rounding tie.
+struct ImageLanes {
+    let shader: ImageShader
+
+    /// Whether an image's texel coordinates fit 16.16 fixed point.
+    static func fits(_ image: RasterImage) -> Bool { image.width < 16_384 && image.height < 16_384 }
+
+    /// Source-over of the image at coverage `c` onto pixels x0 ..< x0 + count of row y (`out` is the
+    /// first), or false (nothing drawn) when a sample of the span lies within a texel of the image's
+    /// edge or the transform is the identity on whole pixels (`ImageShader.shade`'s exact paths).
+    @inline(__always) func composite(
+        texels: UnsafeRawPointer, y: Int, x0: Int, count: Int, into out: UnsafeMutablePointer<UInt8>, coverage c: Float
+    ) -> Bool {
+        // Spans of one to three pixels (a shape's edges, most of the calls) cost more to set up here.
+        guard count >= 4 else { return false }
+        let inverse = shader.inverse, w = shader.image.width, h = shader.image.height
+        let py = Double(y) + 0.5, px = Double(x0) + 0.5
+        let u = inverse.a * px + inverse.c * py + inverse.tx - 0.5
+        let v = inverse.b * px + inverse.d * py + inverse.ty - 0.5
+        let du = inverse.a, dv = inverse.b
+        if inverse.a == 1, inverse.b == 0, inverse.c == 0, inverse.d == 1, u == u.rounded(), v == v.rounded() { return false }
+        let n = Double(count - 1), uEnd = u + n * du, vEnd = v + n * dv
+        guard min(u, uEnd) >= 1, max(u, uEnd) < Double(w - 2), min(v, vEnd) >= 1, max(v, vEnd) < Double(h - 2) else {
+            return false
+        }
+        let stepU = Int32(Fixed87.nearest(du * 65536)), stepV = Int32(Fixed87.nearest(dv * 65536))
+        var us = Int32(Fixed87.nearest(u * 65536)) &+ stepU &* SIMD4<Int32>(0, 1, 2, 3)
+        var vs = Int32(Fixed87.nearest(v * 65536)) &+ stepV &* SIMD4<Int32>(0, 1, 2, 3)
+        let stepU4 = SIMD4<Int32>(repeating: stepU &* 4), stepV4 = SIMD4<Int32>(repeating: stepV &* 4)
+        // Opacity and coverage as one factor in 0.16, applied only below 1.
+        let factor = shader.opacity * c
+        let scaled = factor < 1
+        let f16 = SIMD8<UInt16>(repeating: UInt16(min(factor * 65536 + 0.5, 65535)))
+        let row = w &* 4
+        let raw = UnsafeMutableRawPointer(out)
+
+        /// Pixel j of the four: its top and bottom texel pairs as 8.8 lanes.
+        @inline(__always) func pairs(_ j: Int) -> (SIMD8<UInt16>, SIMD8<UInt16>) {
+            let base = (Int(vs[j] &>> 16) &* w &+ Int(us[j] &>> 16)) &* 4
+            let top = texels.loadUnaligned(fromByteOffset: base, as: SIMD8<UInt8>.self)
+            let bottom = texels.loadUnaligned(fromByteOffset: base &+ row, as: SIMD8<UInt8>.self)
+            return (Fixed87.highBytes(top), Fixed87.highBytes(bottom))
+        }
+        /// Pixels j and j + 1, sampled and composited onto their eight destination bytes.
+        @inline(__always) func two(_ j: Int, _ bytes: SIMD8<UInt8>) -> SIMD8<UInt16> {
+            let (t0, b0) = pairs(j), (t1, b1) = pairs(j &+ 1)
+            let fy0 = SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: vs[j]))
+            let fy1 = SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: vs[j &+ 1]))
+            let ones = SIMD8<UInt16>(repeating: 65535)
+            // Down the two rows, then across the two columns, each weight pair summing to 65535/65536.
+            let mid0 = Fixed87.productHigh(t0, ones &- fy0) &+ Fixed87.productHigh(b0, fy0)
+            let mid1 = Fixed87.productHigh(t1, ones &- fy1) &+ Fixed87.productHigh(b1, fy1)
+            let left = SIMD8(lowHalf: mid0.lowHalf, highHalf: mid1.lowHalf)
+            let right = SIMD8(lowHalf: mid0.highHalf, highHalf: mid1.highHalf)
+            let fx0 = UInt16(truncatingIfNeeded: us[j]), fx1 = UInt16(truncatingIfNeeded: us[j &+ 1])
+            let fx = SIMD8<UInt16>(fx0, fx0, fx0, fx0, fx1, fx1, fx1, fx1)
+            var s = Fixed87.productHigh(left, ones &- fx) &+ Fixed87.productHigh(right, fx)
+            if scaled { s = Fixed87.productHigh(s, f16) }
+            return Fixed87.over(s, bytes)
+        }
+        var i = 0
+        while i &+ 4 <= count {
+            let bytes = raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD16<UInt8>.self)
+            let low = two(0, bytes.lowHalf), high = two(2, bytes.highHalf)
+            raw.storeBytes(
+                of: Fixed87.lowBytes(SIMD16<UInt16>(lowHalf: low, highHalf: high)), toByteOffset: i &* 4,
+                as: SIMD16<UInt8>.self)
+            us &+= stepU4
+            vs &+= stepV4
+            i &+= 4
+        }
+        guard i < count else { return true }
+        // The last one to three pixels through the same lanes, from and into a copy; the lanes past the
+        // span's end sample where its last pixels do (a step further could leave the image).
+        let rest = count &- i
+        for j in rest..<4 {
+            us[j] = us[0]
+            vs[j] = vs[0]
+        }
+        var words = SIMD4<UInt32>()
+        for j in 0..<rest { words[j] = raw.load(fromByteOffset: (i &+ j) &* 4, as: UInt32.self) }
+        let bytes = unsafeBitCast(words, to: SIMD16<UInt8>.self)
+        let low = two(0, bytes.lowHalf), high = rest > 2 ? two(2, bytes.highHalf) : SIMD8()
+        let result = unsafeBitCast(
+            Fixed87.lowBytes(SIMD16<UInt16>(lowHalf: low, highHalf: high)), to: SIMD4<UInt32>.self)
+        for j in 0..<rest { raw.storeBytes(of: result[j], toByteOffset: (i &+ j) &* 4, as: UInt32.self) }
+        return true
+    }
+}
