@@ -214,9 +214,27 @@ struct OutlineBuilder {
     enum Vertex {
         case straight
         /// The body continues through the vertex: points for side A and side B.
-        case through(a: [Point], b: [Point])
+        case through(a: Side, b: Side)
         /// The body ends here; a separate join piece covers the turn.
         case breakWith(LineJoin)
+    }
+
+    /// One side's points at a vertex: one (the inner crossing, a miter), two (a bevel) or an arc. Held
+    /// inline but for arcs: an array per vertex was most of a stroke's allocations.
+    enum Side {
+        case one(Point)
+        case two(Point, Point)
+        case many([Point])
+
+        func append(to side: inout [Point]) {
+            switch self {
+            case .one(let p): side.append(p)
+            case .two(let p, let q):
+                side.append(p)
+                side.append(q)
+            case .many(let points): side.append(contentsOf: points)
+            }
+        }
     }
 
     func vertex(_ v: Int) -> Vertex {
@@ -248,28 +266,28 @@ struct OutlineBuilder {
         let outer = outerPoints(
             p, aIsOuter ? n0 : Point(x: -n0.x, y: -n0.y), aIsOuter ? n1 : Point(x: -n1.x, y: -n1.y), join: join,
             miterLimit: limit, dot: dot, miter: aIsOuter ? crossA : crossB)
-        return aIsOuter ? .through(a: outer, b: [crossB]) : .through(a: [crossA], b: outer)
+        return aIsOuter ? .through(a: outer, b: .one(crossB)) : .through(a: .one(crossA), b: outer)
     }
 
     /// The outer side of a turn from offset `o0` to offset `o1` (both of length hw from `p`).
     func outerPoints(_ p: Point, _ o0: Point, _ o1: Point, join: LineJoin, miterLimit: Double, dot: Double, miter: Point)
-        -> [Point]
+        -> Side
     {
         let a = Point(x: p.x + o0.x, y: p.y + o0.y), b = Point(x: p.x + o1.x, y: p.y + o1.y)
         switch join {
         case .miter:
             // Miter length over line width is 1/sin(φ/2) for an angle φ between the segments, which is
             // 1/√((1 + cos θ)/2) for a turn θ; past `miterLimit` Core Graphics bevels.
-            if 1 / ((1 + dot) / 2).squareRoot() <= miterLimit { return [miter] }
-            return [a, b]
+            if 1 / ((1 + dot) / 2).squareRoot() <= miterLimit { return .one(miter) }
+            return .two(a, b)
         case .bevel:
-            return [a, b]
+            return .two(a, b)
         case .round:
             let a0 = atan2(o0.y, o0.x)
             var sweep = atan2(o1.y, o1.x) - a0
             if sweep > Double.pi { sweep -= 2 * Double.pi }
             if sweep < -Double.pi { sweep += 2 * Double.pi }
-            return Stroker.arc(center: p, radius: hw, from: a0, sweep: sweep, tolerance: tolerance / 4)
+            return .many(Stroker.arc(center: p, radius: hw, from: a0, sweep: sweep, tolerance: tolerance / 4))
         }
     }
 
@@ -302,8 +320,8 @@ struct OutlineBuilder {
             case .straight:
                 break
             case .through(let a, let b):
-                sideA.append(contentsOf: a)
-                sideB.append(contentsOf: b)
+                a.append(to: &sideA)
+                b.append(to: &sideB)
             case .breakWith(let join):
                 let s0 = (v - 1 + segs) % segs
                 endRun(at: v, segment: s0)
@@ -345,8 +363,8 @@ struct OutlineBuilder {
                 sideA.append(Point(x: pts[v].x + m.x, y: pts[v].y + m.y))
                 sideB.append(Point(x: pts[v].x - m.x, y: pts[v].y - m.y))
             case .through(let a, let b):
-                sideA.append(contentsOf: a)
-                sideB.append(contentsOf: b)
+                a.append(to: &sideA)
+                b.append(to: &sideB)
             case .breakWith:
                 break
             }
@@ -374,8 +392,11 @@ struct OutlineBuilder {
             miter = Point(x: p.x + (o0.x + o1.x) * k, y: p.y + (o0.y + o1.y) * k)
         }
         let limit = corner[v] ? style.miterLimit : .infinity
-        let outer = outerPoints(p, o0, o1, join: dot > -1 + 1e-9 ? join : .bevel, miterLimit: limit, dot: dot, miter: miter)
-        Stroker.addPiece([p, Point(x: p.x + o0.x, y: p.y + o0.y)] + outer + [Point(x: p.x + o1.x, y: p.y + o1.y)], to: &out)
+        var piece = [p, Point(x: p.x + o0.x, y: p.y + o0.y)]
+        outerPoints(p, o0, o1, join: dot > -1 + 1e-9 ? join : .bevel, miterLimit: limit, dot: dot, miter: miter)
+            .append(to: &piece)
+        piece.append(Point(x: p.x + o1.x, y: p.y + o1.y))
+        Stroker.addPiece(piece, to: &out)
     }
 
     /// The outline of a cap between the two sides at an end `p` of the stroke, `direction` pointing
