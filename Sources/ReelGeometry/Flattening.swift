@@ -127,11 +127,80 @@ extension Path {
     }
 
     /// The path as closed polygons of straight edges, as a fill treats it: every subpath is closed.
+    ///
+    /// The edges of `polylines`' points, in the same order (each subpath's pieces, then its closing
+    /// edge), made as the points come: without a polyline's arrays per subpath, which were a fifth of
+    /// a text frame's flattening.
     public func flattenedEdges(tolerance: Double = defaultFlatteningTolerance) -> [Edge] {
         var edges: [Edge] = []
-        for line in polylines(tolerance: tolerance) {
-            appendClosedEdges(line.points, to: &edges)
+        edges.reserveCapacity(elements.count + 8)
+        var first = Point.zero, last = Point.zero, count = 0
+        var current = Point.zero
+
+        /// The closing edge, unless the subpath came back to its start (then its last piece was it).
+        func finish() {
+            if count > 1 && last != first { edges.append(Edge(x0: last.x, y0: last.y, x1: first.x, y1: first.y)) }
+            count = 0
         }
+        func begin(_ p: Point) {
+            first = p
+            last = p
+            count = 1
+            current = p
+        }
+        func add(_ p: Point) {
+            if count == 0 { begin(current) }
+            if p != last {
+                edges.append(Edge(x0: last.x, y0: last.y, x1: p.x, y1: p.y))
+                last = p
+                count += 1
+            }
+            current = p
+        }
+
+        for element in elements {
+            switch element {
+            case .move(let p):
+                finish()
+                begin(p)
+            case .line(let p):
+                add(p)
+            case .quad(let c, let p):
+                let p0 = current
+                let m = 2 * hypot(p0.x - 2 * c.x + p.x, p0.y - 2 * c.y + p.y)
+                let n = Self.pieces(secondDerivativeBound: m, tolerance: tolerance)
+                for i in 1...n {
+                    let t = Double(i) / Double(n), u = 1 - t
+                    add(
+                        i == n
+                            ? p
+                            : Point(
+                                x: u * u * p0.x + 2 * u * t * c.x + t * t * p.x,
+                                y: u * u * p0.y + 2 * u * t * c.y + t * t * p.y))
+                }
+            case .cubic(let c1, let c2, let p):
+                let p0 = current
+                let dd1 = hypot(p0.x - 2 * c1.x + c2.x, p0.y - 2 * c1.y + c2.y)
+                let dd2 = hypot(c1.x - 2 * c2.x + p.x, c1.y - 2 * c2.y + p.y)
+                let n = Self.pieces(secondDerivativeBound: 6 * max(dd1, dd2), tolerance: tolerance)
+                for i in 1...n {
+                    let t = Double(i) / Double(n), u = 1 - t
+                    let a = u * u * u, b = 3 * u * u * t, cc = 3 * u * t * t, d = t * t * t
+                    add(
+                        i == n
+                            ? p
+                            : Point(
+                                x: a * p0.x + b * c1.x + cc * c2.x + d * p.x,
+                                y: a * p0.y + b * c1.y + cc * c2.y + d * p.y))
+                }
+            case .close:
+                let start = count > 0 ? first : current
+                finish()
+                // After a close, drawing goes on from the subpath's start (as in Core Graphics).
+                current = start
+            }
+        }
+        finish()
         return edges
     }
 
@@ -139,15 +208,6 @@ extension Path {
         guard m.isFinite, m > 0 else { return 1 }
         let n = (m / (8 * tolerance)).squareRoot().rounded(.up)
         return Int(min(max(n, 1), 10_000))
-    }
-}
-
-/// Appends the edges of the closed polygon through `points`.
-func appendClosedEdges(_ points: [Point], to edges: inout [Edge]) {
-    guard points.count > 1 else { return }
-    for i in 0..<points.count {
-        let a = points[i], b = points[(i + 1) % points.count]
-        if a != b { edges.append(Edge(x0: a.x, y0: a.y, x1: b.x, y1: b.y)) }
     }
 }
 
