@@ -44,28 +44,26 @@ struct DrawTree: @unchecked Sendable {
     var nodes: [Node] = []
 
     init(_ commands: [DisplayList.Command], tolerance: Double, threads: Int = 1) throws(RasterError) {
-        // Flatten every fill's path first, in parallel: it is most of the preparation.
+        // Flatten every fill's path first, in parallel: it is most of the preparation. Paths are checked
+        // there too (a walk over every element); the first bad one in drawing order is reported.
         var fillIndices: [Int] = []
         for (i, c) in commands.enumerated() {
             switch c {
-            case .fill(let path, _, let opacity, _):
-                guard path.isFinite else { throw .nonFinitePath(commandIndex: i) }
-                if opacity > 0 { fillIndices.append(i) }
-            case .stroke(let path, let style, let transform, _, let opacity):
-                guard path.isFinite, transform.isFinite, style.lineWidth.isFinite else { throw .nonFinitePath(commandIndex: i) }
-                if opacity > 0 && style.lineWidth > 0 { fillIndices.append(i) }
-            default:
-                break
+            case .fill, .stroke: fillIndices.append(i)
+            default: break
             }
         }
         let fills = fillIndices
         let prepared = UnsafeMutableBufferPointer<PreparedShape?>.allocate(capacity: fills.count)
         prepared.initialize(repeating: nil)
+        let finite = UnsafeMutableBufferPointer<Bool>.allocate(capacity: fills.count)
+        finite.initialize(repeating: true)
         defer {
             prepared.deinitialize()
             prepared.deallocate()
+            finite.deallocate()
         }
-        let slots = SendableShapes(base: prepared.baseAddress!)
+        let slots = SendableShapes(base: prepared.baseAddress!, finite: finite.baseAddress!)
         let chunks = min(max(1, threads), max(1, fills.count))
         DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
             // Strokes of the same path and style in a row (a replicator's instances, repeated icons) share
@@ -76,11 +74,19 @@ struct DrawTree: @unchecked Sendable {
             while k < fills.count {
                 switch commands[fills[k]] {
                 case .fill(let path, let paint, let opacity, let rule):
-                    if let p = PreparedPaint(paint, opacity: min(opacity, 1)) {
+                    guard path.isFinite else {
+                        slots.finite[k] = false
+                        break
+                    }
+                    if opacity > 0, let p = PreparedPaint(paint, opacity: min(opacity, 1)) {
                         slots.base[k] = PreparedShape(path: path, paint: p, rule: rule, tolerance: tolerance)
                     }
                 case .stroke(let path, let style, let transform, let paint, let opacity):
-                    if let p = PreparedPaint(paint, opacity: min(opacity, 1)) {
+                    guard path.isFinite, transform.isFinite, style.lineWidth.isFinite else {
+                        slots.finite[k] = false
+                        break
+                    }
+                    if opacity > 0, style.lineWidth > 0, let p = PreparedPaint(paint, opacity: min(opacity, 1)) {
                         // The flattening tolerance in the path's own units, rounded down to a step of
                         // 2^(1/8): instances that differ only by a rotation then ask for the same outline
                         // (their scale factors differ in the last bits), at most 9 % finer than asked.
@@ -101,16 +107,40 @@ struct DrawTree: @unchecked Sendable {
                 k += chunks
             }
         }
-        var shapes: [Int: PreparedShape] = [:]
-        for (k, i) in fills.enumerated() { if let s = prepared[k] { shapes[i] = s } }
+        if let k = finite.firstIndex(of: false) { throw .nonFinitePath(commandIndex: fills[k]) }
+        // Each command's prepared shape, by command index.
+        var shapes = [PreparedShape?](repeating: nil, count: commands.count)
+        for (k, i) in fills.enumerated() { shapes[i] = prepared[k] }
         var index = 0
         nodes = try Self.parse(commands, &index, shapes: shapes, tolerance: tolerance, depth: 0)
         if index != commands.count { throw .unbalancedGroups(commandIndex: index) }
     }
 
+    /// Frees the tree's shapes on `workers` threads at once, leaving the tree empty: a frame of
+    /// thousands of small shapes (a page of glyphs) spent a tenth of its two-thread time freeing them
+    /// on one thread after its bands were drawn.
+    consuming func release(workers: Int) {
+        var nodes = self.nodes
+        self.nodes = []
+        let count = nodes.count
+        guard workers > 1, count > 256 else { return }
+        let slots = UnsafeMutablePointer<Node>.allocate(capacity: count)
+        for (i, node) in nodes.enumerated() { (slots + i).initialize(to: node) }
+        nodes = []
+        let held = SendableNodes(base: slots)
+        DispatchQueue.concurrentPerform(iterations: workers) { w in
+            var i = w
+            while i < count {
+                (held.base + i).deinitialize(count: 1)
+                i += workers
+            }
+        }
+        slots.deallocate()
+    }
+
     /// Parses until `endGroup`/`beginMask` (left unconsumed) or the end.
     static func parse(
-        _ commands: [DisplayList.Command], _ index: inout Int, shapes: [Int: PreparedShape], tolerance: Double, depth: Int
+        _ commands: [DisplayList.Command], _ index: inout Int, shapes: [PreparedShape?], tolerance: Double, depth: Int
     ) throws(RasterError)
         -> [Node]
     {
@@ -232,7 +262,14 @@ extension DrawTree.Node {
     }
 }
 
+/// Nodes being freed, each slot by exactly one worker.
+struct SendableNodes: @unchecked Sendable {
+    let base: UnsafeMutablePointer<DrawTree.Node>
+}
+
 /// The preparation slots, each written by exactly one worker.
 struct SendableShapes: @unchecked Sendable {
     let base: UnsafeMutablePointer<PreparedShape?>
+    /// Per fill: false where its path (or stroke) is not finite.
+    let finite: UnsafeMutablePointer<Bool>
 }

@@ -90,6 +90,7 @@ public struct Rasterizer: Sendable {
                 }
             }
         }
+        tree.release(workers: workers)
     }
 }
 
