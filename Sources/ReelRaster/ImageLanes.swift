@@ -1,23 +1,27 @@
 /// The image's span kernel: bilinear samples and source-over in 16-bit lanes, two pixels per register.
 import ReelGeometry
 
-/// An image drawn through an affine transform, for spans whose samples all lie a texel or more inside
-/// it (no edge clamps; the rest go through `ImageShader.shade`): texel coordinates stepped in 16.16
-/// fixed point, each pixel's two texel pairs read as two 8-byte loads, the bilinear weights in 0.16
-/// and the products' high halves (`pmulhuw`), source-over in 8.8 as `Fixed87`'s.
+/// An image drawn through an affine transform: texel coordinates stepped in 16.16 fixed point and
+/// clamped to the image (its edge texels extend outwards, as `ImageShader.shade` clamps), each pixel's
+/// two texel pairs read as two 8-byte loads, the bilinear weights in 0.16 and the products' high halves
+/// (`pmulhuw`), source-over in 8.8 as `Fixed87`'s.
 ///
 /// Not bit for bit `ImageShader.shade` then `blendShaded` (floats): the sample position is held to
-/// 1/65536 of a texel, the products truncated to 1/256 of a level, so a byte may differ from theirs by
-/// one level where the exact value lies near a rounding tie.
+/// 1/65536 of a texel (a sample on the last column or row reads its texel at weight 65535/65536), the
+/// products truncated to 1/256 of a level, so a byte may differ from theirs by one level where the
+/// exact value lies near a rounding tie.
 struct ImageLanes {
     let shader: ImageShader
 
-    /// Whether an image's texel coordinates fit 16.16 fixed point.
-    static func fits(_ image: RasterImage) -> Bool { image.width < 16_384 && image.height < 16_384 }
+    /// Whether an image's texel coordinates fit 16.16 fixed point, with a texel pair in every row.
+    static func fits(_ image: RasterImage) -> Bool {
+        image.width >= 2 && image.height >= 2 && image.width < 16_384 && image.height < 16_384
+    }
 
     /// Source-over of the image at coverage `c` onto pixels x0 ..< x0 + count of row y (`out` is the
-    /// first), or false (nothing drawn) when a sample of the span lies within a texel of the image's
-    /// edge or the transform is the identity on whole pixels (`ImageShader.shade`'s exact paths).
+    /// first), or false (nothing drawn) for spans of fewer than four pixels, spans whose samples reach
+    /// 16,384 texels or more from the image's corner, and the identity on whole pixels
+    /// (`ImageShader.shade`'s exact path).
     @inline(__always) func composite(
         texels: UnsafeRawPointer, y: Int, x0: Int, count: Int, into out: UnsafeMutablePointer<UInt8>, coverage c: Float
     ) -> Bool {
@@ -30,9 +34,7 @@ struct ImageLanes {
         let du = inverse.a, dv = inverse.b
         if inverse.a == 1, inverse.b == 0, inverse.c == 0, inverse.d == 1, u == u.rounded(), v == v.rounded() { return false }
         let n = Double(count - 1), uEnd = u + n * du, vEnd = v + n * dv
-        guard min(u, uEnd) >= 1, max(u, uEnd) < Double(w - 2), min(v, vEnd) >= 1, max(v, vEnd) < Double(h - 2) else {
-            return false
-        }
+        guard max(abs(u), abs(uEnd), abs(v), abs(vEnd)) < 16_384 else { return false }
         let stepU = Int32(Fixed87.nearest(du * 65536)), stepV = Int32(Fixed87.nearest(dv * 65536))
         var us = Int32(Fixed87.nearest(u * 65536)) &+ stepU &* SIMD4<Int32>(0, 1, 2, 3)
         var vs = Int32(Fixed87.nearest(v * 65536)) &+ stepV &* SIMD4<Int32>(0, 1, 2, 3)
@@ -43,9 +45,17 @@ struct ImageLanes {
         let f16 = SIMD8<UInt16>(repeating: UInt16(min(factor * 65536 + 0.5, 65535)))
         let row = w &* 4
         let raw = UnsafeMutableRawPointer(out)
+        // The last texel pair of a row or column starts at w − 2 (h − 2): a sample clamped to just before
+        // the last texel's centre.
+        let lastU = SIMD4<Int32>(repeating: Int32(w - 1) &<< 16 &- 1), lastV = SIMD4<Int32>(repeating: Int32(h - 1) &<< 16 &- 1)
+        @inline(__always) func clamped(_ v: SIMD4<Int32>, _ last: SIMD4<Int32>) -> SIMD4<Int32> {
+            let positive = v & ~(v &>> 31)
+            let below = (positive &- last) &>> 31
+            return (positive & below) | (last & ~below)
+        }
 
-        /// Pixel j of the four: its top and bottom texel pairs as 8.8 lanes.
-        @inline(__always) func pairs(_ j: Int) -> (SIMD8<UInt16>, SIMD8<UInt16>) {
+        /// Pixel j of the four (at clamped coordinates us, vs): its top and bottom texel pairs as 8.8 lanes.
+        @inline(__always) func pairs(_ j: Int, _ us: SIMD4<Int32>, _ vs: SIMD4<Int32>) -> (SIMD8<UInt16>, SIMD8<UInt16>) {
             let base = (Int(vs[j] &>> 16) &* w &+ Int(us[j] &>> 16)) &* 4
             let top = texels.loadUnaligned(fromByteOffset: base, as: SIMD8<UInt8>.self)
             let bottom = texels.loadUnaligned(fromByteOffset: base &+ row, as: SIMD8<UInt8>.self)
@@ -53,7 +63,8 @@ struct ImageLanes {
         }
         /// Pixels j and j + 1, sampled and composited onto their eight destination bytes.
         @inline(__always) func two(_ j: Int, _ bytes: SIMD8<UInt8>) -> SIMD8<UInt16> {
-            let (t0, b0) = pairs(j), (t1, b1) = pairs(j &+ 1)
+            let us = clamped(us, lastU), vs = clamped(vs, lastV)
+            let (t0, b0) = pairs(j, us, vs), (t1, b1) = pairs(j &+ 1, us, vs)
             let fy0 = SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: vs[j]))
             let fy1 = SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: vs[j &+ 1]))
             let ones = SIMD8<UInt16>(repeating: 65535)
@@ -80,13 +91,9 @@ struct ImageLanes {
             i &+= 4
         }
         guard i < count else { return true }
-        // The last one to three pixels through the same lanes, from and into a copy; the lanes past the
-        // span's end sample where its last pixels do (a step further could leave the image).
+        // The last one to three pixels through the same lanes, from and into a copy (the lanes past the
+        // span's end read clamped texels too, whatever their coordinates wrapped to).
         let rest = count &- i
-        for j in rest..<4 {
-            us[j] = us[0]
-            vs[j] = vs[0]
-        }
         var words = SIMD4<UInt32>()
         for j in 0..<rest { words[j] = raw.load(fromByteOffset: (i &+ j) &* 4, as: UInt32.self) }
         let bytes = unsafeBitCast(words, to: SIMD16<UInt8>.self)
