@@ -137,9 +137,11 @@ struct GradientShader {
         // cost more than the rest of the ramp. In doubles, the product is within an ulp of the quotient,
         // so the float t is the same but where the quotient lies within 10⁻¹⁶ of a float's rounding
         // boundary.
+        // Where the reciprocal is not a finite positive number (a subnormal or an overflowing span), the
+        // quotient itself: 0 marks those.
         let reciprocals = (0..<max(n - 1, 0)).map { k -> Double in
-            let span = locations[k + 1] - locations[k]
-            return span > 0 ? 1 / span : 0
+            let r = 1 / (locations[k + 1] - locations[k])
+            return r.isFinite && r > 0 ? r : 0
         }
         // Written entry by entry into uninitialized storage: zero-filling first was a tenth of the ramp's
         // cost (16 KiB a gradient).
@@ -156,7 +158,9 @@ struct GradientShader {
                     } else if k >= n - 1 || s >= locations[n - 1] {
                         c = stops[n - 1]
                     } else {
-                        let t = Float(reciprocals[k] > 0 ? (s - locations[k]) * reciprocals[k] : 1)
+                        let span = locations[k + 1] - locations[k]
+                        let t = Float(
+                            reciprocals[k] > 0 ? (s - locations[k]) * reciprocals[k] : span > 0 ? (s - locations[k]) / span : 1)
                         c = stops[k] + (stops[k + 1] - stops[k]) * t
                     }
                     if straight {
@@ -419,6 +423,12 @@ extension Transform2D {
         let det = a * d - b * c
         guard det != 0, det.isFinite else { return nil }
         let ia = d / det, ib = -b / det, ic = -c / det, id = a / det
-        return Transform2D(a: ia, b: ib, c: ic, d: id, tx: -(tx * ia + ty * ic), ty: -(tx * ib + ty * id))
+        let inverse = Transform2D(a: ia, b: ib, c: ic, d: id, tx: -(tx * ia + ty * ic), ty: -(tx * ib + ty * id))
+        // A determinant near the smallest double (1e-320) passes the test above but leaves infinities,
+        // and from them NaNs, in the inverse: a sample point there would trap on conversion.
+        guard inverse.a.isFinite, inverse.b.isFinite, inverse.c.isFinite, inverse.d.isFinite, inverse.tx.isFinite,
+            inverse.ty.isFinite
+        else { return nil }
+        return inverse
     }
 }

@@ -40,6 +40,22 @@ func rect(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> Path { Path(rec
         #expect(q.r == 0 && abs(Double(q.g) - 110.2) <= 1.25 && abs(Double(q.b) - 144.8) <= 1.25, "\(q)")
     }
 
+    /// Locations a subnormal distance apart (the first segment's reciprocal is infinite): the padding
+    /// before the start takes the colour at location 0, green ((0 − (−10⁻³¹⁰))/10⁻³¹⁰ = 1 of the way from
+    /// red), where the reciprocal once made it inf · 10⁻³¹⁰, a colour of infinities. The gradient starts
+    /// at x = 128, so pixels left of it are that padding; tolerance: the dither's half level.
+    @Test func subnormalSegmentsKeepTheirColours() throws {
+        let g = Gradient(
+            kind: .axial(start: Point(x: 128, y: 0), end: Point(x: 384, y: 0)),
+            colors: [Color(red: 1, green: 0, blue: 0), Color(red: 0, green: 1, blue: 0), Color(red: 0, green: 0, blue: 1)],
+            locations: [-1e-310, 0, 1])
+        let f = try render(g)
+        for x in [0, 10, 100] {
+            let p = f.pixel(x: x, y: 0)
+            #expect(p.r == 0 && p.g >= 254 && p.b == 0 && p.a == 255, "\(x): \(p)")
+        }
+    }
+
     /// Interpolation in premultiplied space: opaque red to transparent blue is, half way, red at half
     /// alpha (no blue tint and no darkening), so over white it is (255, 128, 128).
     @Test func premultipliedInterpolation() throws {
@@ -118,6 +134,46 @@ func rect(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> Path { Path(rec
         let t = Transform2D(a: 0, b: 1, c: -1, d: 0, tx: 4, ty: 0)
         let f = try draw(t)
         for y in 0..<4 { for x in 0..<4 { #expect(f.pixel(x: 3 - y, y: x) == (UInt8(x * 60), UInt8(y * 60), 0, 255)) } }
+    }
+
+    /// A black and a white texel stretched over 3,800 px: the span kernel steps its texel coordinate in
+    /// fixed point, whose rounding must not add up along the span. Pixel x samples u = (x + ½)/1900 − ½,
+    /// so its value is 255·u between the texel centres (hand-computed); tolerance 1 level (rounding,
+    /// and the kernel's 16-bit products). Before the steps were taken again every 64 pixels, the right
+    /// part was ~5 levels off.
+    @Test func longMagnifiedSpansKeepTheirPlace() throws {
+        let image = RasterImage(
+            width: 2, height: 2, premultipliedRGBA: [0, 0, 0, 255, 255, 255, 255, 255, 0, 0, 0, 255, 255, 255, 255, 255])!
+        let t = Transform2D.scale(x: 1900, y: 2)
+        var list = DisplayList(background: .clear)
+        list.commands = [.fill(path: rect(0, 0, 3800, 4), paint: .image(image, transform: t), opacity: 1, rule: .nonZero)]
+        let f = try Rasterizer(threads: 1).render(list, width: 3800, height: 2)
+        var worst = 0.0
+        for x in stride(from: 0, to: 3800, by: 7) {
+            let u = min(max((Double(x) + 0.5) / 1900 - 0.5, 0), 1)
+            worst = max(worst, abs(Double(f.pixel(x: x, y: 1).r) - 255 * u))
+        }
+        #expect(worst <= 1, "worst difference \(worst) levels")
+    }
+
+    /// A transform whose determinant is a subnormal passes `det != 0` but has no finite inverse: the
+    /// paint is dropped (nothing drawn), where a sample once trapped converting a NaN.
+    @Test func nearlySingularTransformsDrawNothing() throws {
+        let t = Transform2D(a: 1, b: 0, c: 0, d: 1e-320, tx: 0, ty: 0)
+        #expect(t.inverted == nil)
+        var list = DisplayList(background: .clear)
+        list.commands = [
+            .fill(path: rect(0, 0, 8, 8), paint: .image(image, transform: t), opacity: 1, rule: .nonZero),
+            .fill(
+                path: rect(0, 0, 8, 8),
+                paint: .gradient(
+                    Gradient(
+                        kind: .axial(start: Point(x: 0, y: 0), end: Point(x: 8, y: 0)),
+                        colors: [Color(red: 1, green: 0, blue: 0), Color(red: 0, green: 0, blue: 1)], transform: t)),
+                opacity: 1, rule: .nonZero),
+        ]
+        let f = try Rasterizer(threads: 1).render(list, width: 8, height: 8)
+        #expect(f.pixel(x: 4, y: 4) == (0, 0, 0, 0))
     }
 }
 
