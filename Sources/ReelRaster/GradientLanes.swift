@@ -50,11 +50,8 @@ struct AxialLanes {
     /// `clampedToAlpha`), scaled to 0…1023 and rounded to nearest by adding 1.5·2²³, which leaves the
     /// integer in the low mantissa bits.
     @inline(__always) static func indices(_ t: SIMD4<Float>) -> SIMD4<UInt32> {
-        let bits = unsafeBitCast(t, to: SIMD4<Int32>.self)
-        let positive = bits & ~(bits &>> 31)
         let one = SIMD4<Int32>(repeating: 0x3F80_0000)
-        let below = (positive &- one) &>> 31
-        let clamped = unsafeBitCast((positive & below) | (one & ~below), to: SIMD4<Float>.self)
+        let clamped = unsafeBitCast(Fixed87.clamped(unsafeBitCast(t, to: SIMD4<Int32>.self), to: one), to: SIMD4<Float>.self)
         let scaled = clamped * Float(GradientShader.rampSize - 1) + 12_582_912
         return unsafeBitCast(scaled, to: SIMD4<UInt32>.self) & UInt32(GradientShader.rampSize - 1)
     }
@@ -93,10 +90,8 @@ struct AxialLanes {
 
     /// Ramp indices from 16.16 fixed-point index + ½, clamped to the ramp (integer operations).
     @inline(__always) static func fixedIndices(_ v: SIMD4<Int32>) -> SIMD4<UInt32> {
-        let positive = v & ~(v &>> 31)
         let top = SIMD4<Int32>(repeating: Int32(GradientShader.rampSize) &<< 16 &- 1)
-        let below = (positive &- top) &>> 31
-        return SIMD4<UInt32>(truncatingIfNeeded: ((positive & below) | (top & ~below)) &>> 16)
+        return SIMD4<UInt32>(truncatingIfNeeded: Fixed87.clamped(v, to: top) &>> 16)
     }
 
     /// The lanes loop of `composite`, taking each four pixels' ramp indices from `indices`.
@@ -120,15 +115,9 @@ struct AxialLanes {
             i &+= 4
         }
         guard i < count else { return }
-        // The last one to three pixels through the same lanes, from and into a copy.
-        let rest = count &- i
-        var words = SIMD4<UInt32>()
-        for j in 0..<rest { words[j] = raw.load(fromByteOffset: (i &+ j) &* 4, as: UInt32.self) }
-        let r = Fixed87.sourceOver(
-            Fixed87.gather(ramp, indices()), onto: unsafeBitCast(words, to: SIMD16<UInt8>.self), dither: dither,
-            coverage: c16, partial: partial)
-        let result = unsafeBitCast(r, to: SIMD4<UInt32>.self)
-        for j in 0..<rest { raw.storeBytes(of: result[j], toByteOffset: (i &+ j) &* 4, as: UInt32.self) }
+        Fixed87.throughCopy(raw + i &* 4, count: count &- i) { bytes in
+            Fixed87.sourceOver(Fixed87.gather(ramp, indices()), onto: bytes, dither: dither, coverage: c16, partial: partial)
+        }
     }
 
     /// The same for a few pixels (a shape edge's one-pixel spans, most of the calls), one at a time from
@@ -185,6 +174,26 @@ enum Fixed87 {
         var out = SIMD16<Int16>()
         for k in 0..<16 { out[k] = Int16((v[k] * 128).rounded()) }
         return out
+    }
+
+    /// Each lane kept within 0…top (top ≥ 0) in integer operations: a negative lane (sign bit) to 0, then
+    /// the sign of lane − top picks the lane or top. On a float's bits it clamps non-negative floats too,
+    /// whose bits order as their values.
+    @inline(__always) static func clamped(_ v: SIMD4<Int32>, to top: SIMD4<Int32>) -> SIMD4<Int32> {
+        let positive = v & ~(v &>> 31)
+        let below = (positive &- top) &>> 31
+        return (positive & below) | (top & ~below)
+    }
+
+    /// The last one to three pixels of a span (`count`, from `raw`) through four-pixel lanes: their
+    /// bytes copied into four pixels' worth, `lanes` applied, the first `count` copied back.
+    @inline(__always) static func throughCopy(
+        _ raw: UnsafeMutableRawPointer, count: Int, _ lanes: (SIMD16<UInt8>) -> SIMD16<UInt8>
+    ) {
+        var words = SIMD4<UInt32>()
+        for j in 0..<count { words[j] = raw.load(fromByteOffset: j &* 4, as: UInt32.self) }
+        let result = unsafeBitCast(lanes(unsafeBitCast(words, to: SIMD16<UInt8>.self)), to: SIMD4<UInt32>.self)
+        for j in 0..<count { raw.storeBytes(of: result[j], toByteOffset: j &* 4, as: UInt32.self) }
     }
 
     /// A ramp colour (premultiplied, 0…255 floats) in 8.7.

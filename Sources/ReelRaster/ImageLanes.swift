@@ -51,11 +51,6 @@ struct ImageLanes {
         // The last texel pair of a row or column starts at w − 2 (h − 2): a sample clamped to just before
         // the last texel's centre.
         let lastU = SIMD4<Int32>(repeating: Int32(w - 1) &<< 16 &- 1), lastV = SIMD4<Int32>(repeating: Int32(h - 1) &<< 16 &- 1)
-        @inline(__always) func clamped(_ v: SIMD4<Int32>, _ last: SIMD4<Int32>) -> SIMD4<Int32> {
-            let positive = v & ~(v &>> 31)
-            let below = (positive &- last) &>> 31
-            return (positive & below) | (last & ~below)
-        }
 
         /// Pixel j of the four (at clamped coordinates us, vs): its top and bottom texel pairs as 8.8 lanes.
         @inline(__always) func pairs(_ j: Int, _ us: SIMD4<Int32>, _ vs: SIMD4<Int32>) -> (SIMD8<UInt16>, SIMD8<UInt16>) {
@@ -66,7 +61,7 @@ struct ImageLanes {
         }
         /// Pixels j and j + 1, sampled and composited onto their eight destination bytes.
         @inline(__always) func two(_ j: Int, _ bytes: SIMD8<UInt8>) -> SIMD8<UInt16> {
-            let us = clamped(us, lastU), vs = clamped(vs, lastV)
+            let us = Fixed87.clamped(us, to: lastU), vs = Fixed87.clamped(vs, to: lastV)
             let (t0, b0) = pairs(j, us, vs), (t1, b1) = pairs(j &+ 1, us, vs)
             let fy0 = SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: vs[j]))
             let fy1 = SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: vs[j &+ 1]))
@@ -104,13 +99,10 @@ struct ImageLanes {
         // The last one to three pixels through the same lanes, from and into a copy (the lanes past the
         // span's end read clamped texels too, whatever their coordinates wrapped to).
         let rest = count &- i
-        var words = SIMD4<UInt32>()
-        for j in 0..<rest { words[j] = raw.load(fromByteOffset: (i &+ j) &* 4, as: UInt32.self) }
-        let bytes = unsafeBitCast(words, to: SIMD16<UInt8>.self)
-        let low = two(0, bytes.lowHalf), high = rest > 2 ? two(2, bytes.highHalf) : SIMD8()
-        let result = unsafeBitCast(
-            Fixed87.lowBytes(SIMD16<UInt16>(lowHalf: low, highHalf: high)), to: SIMD4<UInt32>.self)
-        for j in 0..<rest { raw.storeBytes(of: result[j], toByteOffset: (i &+ j) &* 4, as: UInt32.self) }
+        Fixed87.throughCopy(raw + i &* 4, count: rest) { bytes in
+            let low = two(0, bytes.lowHalf), high = rest > 2 ? two(2, bytes.highHalf) : SIMD8()
+            return Fixed87.lowBytes(SIMD16<UInt16>(lowHalf: low, highHalf: high))
+        }
         return true
     }
 }
