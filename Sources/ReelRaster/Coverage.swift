@@ -76,30 +76,56 @@ struct CoverageScratch {
         let firstRow = max(rows.lowerBound, Int(yTop.rounded(.down)))
         let lastRow = min(rows.upperBound - 1, Int(yBottom.rounded(.up)) - 1)
         guard firstRow <= lastRow else { return }
-        for row in firstRow...lastRow {
-            let ya = max(Double(row), yTop)
-            let yb = min(Double(row + 1), yBottom)
-            guard yb > ya else { continue }
-            // x from the original endpoints, so a row's result does not depend on where canvases start.
-            let xa = ya == yTop ? xTop : xTop + (ya - yTop) * dxdy
-            let xb = yb == yBottom ? xBottom : xTop + (yb - yTop) * dxdy
-            let r = row - canvasY0
-            addSpan(
-                cells + r * (capacityWidth + 2), touched + r * wordsPerRow, width: width, xa: xa - x0, xb: xb - x0, dy: yb - ya,
-                dir: dir)
+        // An edge within the canvas's columns (most) takes the loop without the clipping tests.
+        let inside = min(xTop, xBottom) >= x0 && max(xTop, xBottom) <= x0 + Double(width)
+        if inside {
+            addRows(
+                firstRow...lastRow, xTop, yTop, xBottom, yBottom, dxdy, x0: x0, canvasY0: canvasY0, width: width, dir: dir,
+                clip: false)
+        } else {
+            addRows(
+                firstRow...lastRow, xTop, yTop, xBottom, yBottom, dxdy, x0: x0, canvasY0: canvasY0, width: width, dir: dir,
+                clip: true)
         }
     }
 
-    /// One row's piece of an edge, from x = xa to x = xb (canvas-local), covering `dy` of the row.
+    /// The rows of one edge (top to bottom): each row's piece from where the edge enters the row to
+    /// where it leaves, the leaving x carried to the next row as its entering x.
+    @inline(__always) private func addRows(
+        _ rows: ClosedRange<Int>, _ xTop: Double, _ yTop: Double, _ xBottom: Double, _ yBottom: Double, _ dxdy: Double,
+        x0: Double, canvasY0: Int, width: Int, dir: Float, clip: Bool
+    ) {
+        var ya = max(Double(rows.lowerBound), yTop)
+        // x from the original endpoints, so a row's result does not depend on where canvases start.
+        var xa = ya == yTop ? xTop : xTop + (ya - yTop) * dxdy
+        var line = cells + (rows.lowerBound &- canvasY0) &* (capacityWidth &+ 2)
+        var bits = touched + (rows.lowerBound &- canvasY0) &* wordsPerRow
+        for row in rows {
+            let next = Double(row &+ 1)
+            let last = next >= yBottom
+            let yb = last ? yBottom : next
+            let xb = last ? xBottom : xTop + (next - yTop) * dxdy
+            if yb > ya {
+                addSpan(line, bits, width: width, xa: xa - x0, xb: xb - x0, dy: yb - ya, dir: dir, clip: clip)
+            }
+            ya = yb
+            xa = xb
+            line += capacityWidth &+ 2
+            bits += wordsPerRow
+        }
+    }
+
+    /// One row's piece of an edge, from x = xa to x = xb (canvas-local), covering `dy` of the row;
+    /// without `clip`, 0 ≤ xa, xb ≤ width.
     @inline(__always)
     private func addSpan(
         _ line: UnsafeMutablePointer<Float>, _ bits: UnsafeMutablePointer<UInt64>, width: Int, xa: Double, xb: Double, dy: Double,
-        dir: Float
+        dir: Float, clip: Bool
     ) {
         let w = Double(width)
         var lo = min(xa, xb), hi = max(xa, xb)
         var dyInside = dy
-        if lo < 0 || hi > w {
+        if clip && (lo < 0 || hi > w) {
             if hi <= 0 {
                 line[0] += dir * Float(dy)
                 Self.mark(bits, 0, through: 0)
@@ -130,36 +156,46 @@ struct CoverageScratch {
             let area = dyInside * (1 - mid)
             line[c] += dir * Float(area)
             line[c &+ 1] += dir * Float(dyInside - area)
-            Self.mark(bits, c, through: c &+ 1)
+            bits[c &>> 6] |= 1 &<< UInt64(c & 63)
+            bits[(c &+ 1) &>> 6] |= 1 &<< UInt64((c &+ 1) & 63)
             return
         }
         // The first and last columns are partly crossed; every column between fully, where the piece's
         // area splits in halves (the same values the general formula gives: right − left = 1, mid = ½).
+        // Each cell takes its parts in one expression, in the order a column-by-column walk adds them:
+        // a cell stored and read back at once as part of a pair cannot be forwarded from the store
+        // (the processor waited on it at the last column of every wide piece).
         let perX = dyInside / (hi - lo)
-        do {
-            let right = min(hi, Double(c0 &+ 1))
-            let part = (right - lo) * perX
-            let mid = (lo + right) / 2 - Double(c0)
-            let area = part * (1 - mid)
-            line[c0] += dir * Float(area)
-            line[c0 &+ 1] += dir * Float(part - area)
-        }
-        var c = c0 &+ 1
-        if c < c1 {
+        let right = min(hi, Double(c0 &+ 1))
+        let firstPart = (right - lo) * perX
+        let firstArea = firstPart * (1 - ((lo + right) / 2 - Double(c0)))
+        let a0 = dir * Float(firstArea), a1 = dir * Float(firstPart - firstArea)
+        let left = Double(c1)
+        let lastPart = (hi - left) * perX
+        let lastArea = lastPart * (1 - ((left + hi) / 2 - left))
+        let b0 = dir * Float(lastArea), b1 = dir * Float(lastPart - lastArea)
+        line[c0] += a0
+        if c1 == c0 &+ 1 {
+            if hi > left {
+                line[c1] = (line[c1] + a1) + b0
+                line[c1 &+ 1] += b1
+            } else {
+                line[c1] += a1
+            }
+        } else {
             let half = dir * Float(perX * 0.5)
+            line[c0 &+ 1] = (line[c0 &+ 1] + a1) + half
+            var c = c0 &+ 2
             while c < c1 {
-                line[c] += half
-                line[c &+ 1] += half
+                line[c] = (line[c] + half) + half
                 c &+= 1
             }
-        }
-        let left = Double(c1)
-        if hi > left {
-            let part = (hi - left) * perX
-            let mid = (left + hi) / 2 - left
-            let area = part * (1 - mid)
-            line[c1] += dir * Float(area)
-            line[c1 &+ 1] += dir * Float(part - area)
+            if hi > left {
+                line[c1] = (line[c1] + half) + b0
+                line[c1 &+ 1] += b1
+            } else {
+                line[c1] += half
+            }
         }
         Self.mark(bits, c0, through: c1 &+ 1)
     }
