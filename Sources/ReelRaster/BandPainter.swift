@@ -126,7 +126,21 @@ struct BandPainter {
                         let out = canvas.row(y)
                         let ditherRow = (y & 7) &* 8
                         let parameters = axial.row(y: y, x0: canvas.x0, width: canvas.width)
-                        scratch.spans(row: y - canvas.y0, c0: c0, c1: c1, rule: shape.rule) { start, end, c in
+                        scratch.runs(row: y - canvas.y0, c0: c0, c1: c1, rule: shape.rule) { start, end in
+                            let x = canvas.x0 &+ start, count = end &- start
+                            guard let (t0, dt0) = parameters else {
+                                g.rampColors(y: y, x0: x, x1: x &+ count &- 1, into: shadeRow)
+                                for i in 0..<count where scratch.coverage[i] > 0 {
+                                    blendShaded(
+                                        out + (start &+ i) &* 4, shadeRow + i, count: 1, scratch.coverage[i],
+                                        dither: DitherPlace(row: ditherRow, x0: x &+ i))
+                                }
+                                return
+                            }
+                            axial.composite(
+                                ramp: ramp87, t: t0 + Double(start) * dt0, dt: dt0, x0: x, ditherRow: ditherRow, count: count,
+                                into: out + start &* 4, coverages: scratch.coverage)
+                        } constant: { start, end, c in
                             let x = canvas.x0 &+ start, count = end &- start
                             guard let (t0, dt0) = parameters else {
                                 g.rampColors(y: y, x0: x, x1: x &+ count &- 1, into: shadeRow)

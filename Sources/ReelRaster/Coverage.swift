@@ -27,8 +27,9 @@ struct CoverageScratch {
         let count = (width + 2) * rows
         cells = .allocate(capacity: count)
         cells.initialize(repeating: 0, count: count)
-        coverage = .allocate(capacity: width + 2)
-        coverage.initialize(repeating: 0, count: width + 2)
+        // Four more than a row: a kernel's last lanes may read past a stretch's end (`runs`).
+        coverage = .allocate(capacity: width + 6)
+        coverage.initialize(repeating: 0, count: width + 6)
         wordsPerRow = (width + 2 + 63) / 64
         touched = .allocate(capacity: wordsPerRow * rows)
         touched.initialize(repeating: 0, count: wordsPerRow * rows)
@@ -274,6 +275,66 @@ struct CoverageScratch {
             let end = next(after: x)
             let c = Self.coverage(sum, evenOdd: evenOdd)
             if c > minimum { body(x, end, c) }
+            x = end
+        }
+        line[limit] = 0
+        for w in (c0 &>> 6)...(limit &>> 6) { bits[w] = 0 }
+    }
+
+    /// Walks one accumulated row over columns c0…c1 (canvas-local) as stretches where the coverage
+    /// changes from pixel to pixel (where edges cross the row: `varying(start, end)`, each pixel's
+    /// coverage in `coverage[0 ..< end − start]`, zero where it is at most `minimum`) and runs of one
+    /// coverage between them (`constant(start, end, coverage)`, for runs above `minimum`), clearing the
+    /// cells it read. The same coverage values as `spans`, pixel for pixel: a kernel takes a stretch of
+    /// edge pixels in lanes instead of one call each. c0…c1 from the shape's bounds, as for `sweep`.
+    @inline(__always)
+    func runs(
+        row: Int, c0: Int, c1: Int, rule: FillRule, minimum: Float = 0.5 / 255,
+        varying: (_ start: Int, _ end: Int) -> Void,
+        constant: (_ start: Int, _ end: Int, _ coverage: Float) -> Void
+    ) {
+        let line = cells + row &* (capacityWidth &+ 2)
+        let bits = touched + row &* wordsPerRow
+        let evenOdd = rule == .evenOdd
+        let limit = c1 &+ 1
+        /// The first cell from `x` on whose bit is `set`, or `limit`.
+        @inline(__always) func first(from x: Int, set: Bool) -> Int {
+            let flip: UInt64 = set ? 0 : ~0
+            var w = x &>> 6
+            var word = (bits[w] ^ flip) & (~0 &<< UInt64(x & 63))
+            while word == 0 {
+                w &+= 1
+                if w &<< 6 >= limit { return limit }
+                word = bits[w] ^ flip
+            }
+            return min(limit, (w &<< 6) &+ word.trailingZeroBitCount)
+        }
+        var sum: Float = 0
+        var x = c0
+        while x <= c1 {
+            // Cells x ..< stretchEnd were written by edges; all but the last are pixels of their own.
+            let stretchEnd = first(from: x, set: false)
+            if stretchEnd &- x >= 2 {
+                let last = stretchEnd &- 1
+                var i = 0
+                while x &+ i < last {
+                    sum += line[x &+ i]
+                    line[x &+ i] = 0
+                    let c = Self.coverage(sum, evenOdd: evenOdd)
+                    coverage[i] = c > minimum ? c : 0
+                    i &+= 1
+                }
+                coverage[i] = 0
+                coverage[i &+ 1] = 0
+                coverage[i &+ 2] = 0
+                varying(x, last)
+                x = last
+            }
+            sum += line[x]
+            line[x] = 0
+            let end = first(from: x &+ 1, set: true)
+            let c = Self.coverage(sum, evenOdd: evenOdd)
+            if c > minimum { constant(x, end, c) }
             x = end
         }
         line[limit] = 0

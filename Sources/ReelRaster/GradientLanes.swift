@@ -56,6 +56,20 @@ struct AxialLanes {
         return unsafeBitCast(scaled, to: SIMD4<UInt32>.self) & UInt32(GradientShader.rampSize - 1)
     }
 
+    /// Source-over of the gradient over pixels x0 ..< x0 + count of row y (count ≥ 1), each at its own
+    /// coverage (`coverages[0 ..< count]`, readable three past the end; see `CoverageScratch.runs`):
+    /// the pixels where edges cross a row, four at a time through the lanes of `composite`.
+    @inline(__always) func composite(
+        ramp: UnsafeRawPointer, t: Double, dt: Double, x0: Int, ditherRow: Int, count: Int,
+        into out: UnsafeMutablePointer<UInt8>, coverages: UnsafePointer<Float>
+    ) {
+        let cov = UnsafeRawPointer(coverages)
+        let lanes: (Int) -> SIMD16<UInt16> = { i in
+            Fixed87.spread(cov.loadUnaligned(fromByteOffset: i &* 4, as: SIMD4<Float>.self))
+        }
+        composite(ramp: ramp, t: t, dt: dt, x0: x0, ditherRow: ditherRow, count: count, into: out, partial: true, lanes)
+    }
+
     /// Source-over of the gradient at coverage `c` onto pixels x0 ..< x0 + count of row y (`out` is the
     /// first; count ≥ 4), dithered on the colour channels: four pixels at a time in 16-bit lanes
     /// (`Fixed87`), from the ramp in 8.7 fixed point (`GradientShader.ramp87`). The span's first
@@ -63,6 +77,17 @@ struct AxialLanes {
     @inline(__always) func composite(
         ramp: UnsafeRawPointer, t: Double, dt: Double, x0: Int, ditherRow: Int, count: Int,
         into out: UnsafeMutablePointer<UInt8>, coverage c: Float
+    ) {
+        // Coverage in 0.16 fixed point (used only when below 1).
+        let c16 = SIMD16<UInt16>(repeating: UInt16(min(c * 65536 + 0.5, 65535)))
+        composite(ramp: ramp, t: t, dt: dt, x0: x0, ditherRow: ditherRow, count: count, into: out, partial: c < 1) { _ in c16 }
+    }
+
+    /// The parameters' lanes for `lanes`: the span's ramp indices stepped in 16.16 fixed point where
+    /// they stay within ±16, in float lanes beyond.
+    @inline(__always) private func composite(
+        ramp: UnsafeRawPointer, t: Double, dt: Double, x0: Int, ditherRow: Int, count: Int,
+        into out: UnsafeMutablePointer<UInt8>, partial: Bool, _ coverage: (Int) -> SIMD16<UInt16>
     ) {
         let end = t + Double(count) * dt
         if abs(t) < 16, abs(end) < 16 {
@@ -72,7 +97,7 @@ struct AxialLanes {
             let first = Int32(Fixed87.nearest(t * scale + 32768)), step = Int32(Fixed87.nearest(dt * scale))
             var lanes = first &+ step &* SIMD4<Int32>(0, 1, 2, 3)
             let step4 = SIMD4<Int32>(repeating: step &* 4)
-            composite(ramp: ramp, x0: x0, ditherRow: ditherRow, count: count, into: out, coverage: c) {
+            self.lanes(ramp: ramp, x0: x0, ditherRow: ditherRow, count: count, into: out, partial: partial, coverage) {
                 let k = Self.fixedIndices(lanes)
                 lanes &+= step4
                 return k
@@ -80,7 +105,7 @@ struct AxialLanes {
         } else {
             var tv = Float(t) + Float(dt) * SIMD4<Float>(0, 1, 2, 3)
             let step = SIMD4<Float>(repeating: Float(dt) * 4)
-            composite(ramp: ramp, x0: x0, ditherRow: ditherRow, count: count, into: out, coverage: c) {
+            self.lanes(ramp: ramp, x0: x0, ditherRow: ditherRow, count: count, into: out, partial: partial, coverage) {
                 let k = Self.indices(tv)
                 tv += step
                 return k
@@ -94,29 +119,28 @@ struct AxialLanes {
         return SIMD4<UInt32>(truncatingIfNeeded: Fixed87.clamped(v, to: top) &>> 16)
     }
 
-    /// The lanes loop of `composite`, taking each four pixels' ramp indices from `indices`.
-    @inline(__always) private func composite(
+    /// The lanes loop of `composite`: each four pixels' ramp indices from `indices`, their coverage
+    /// (0.16, each pixel's over its four lanes; used where `partial`) from `coverage(i)`.
+    @inline(__always) private func lanes(
         ramp: UnsafeRawPointer, x0: Int, ditherRow: Int, count: Int, into out: UnsafeMutablePointer<UInt8>,
-        coverage c: Float, indices: () -> SIMD4<UInt32>
+        partial: Bool, _ coverage: (Int) -> SIMD16<UInt16>, indices: () -> SIMD4<UInt32>
     ) {
         let raw = UnsafeMutableRawPointer(out)
-        // Coverage in 0.16 fixed point (used only when below 1).
-        let partial = c < 1
-        let c16 = UInt16(min(c * 65536 + 0.5, 65535))
         // The dither pattern repeats every eight columns: two lane sets alternate.
         var dither = Fixed87.dither[ditherRow &+ (x0 & 7)], next = Fixed87.dither[ditherRow &+ ((x0 &+ 4) & 7)]
         var i = 0
         while i &+ 4 <= count {
             let bytes = raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD16<UInt8>.self)
             let r = Fixed87.sourceOver(
-                Fixed87.gather(ramp, indices()), onto: bytes, dither: dither, coverage: c16, partial: partial)
+                Fixed87.gather(ramp, indices()), onto: bytes, dither: dither, coverage: coverage(i), partial: partial)
             raw.storeBytes(of: r, toByteOffset: i &* 4, as: SIMD16<UInt8>.self)
             swap(&dither, &next)
             i &+= 4
         }
         guard i < count else { return }
+        let c = coverage(i)
         Fixed87.throughCopy(raw + i &* 4, count: count &- i) { bytes in
-            Fixed87.sourceOver(Fixed87.gather(ramp, indices()), onto: bytes, dither: dither, coverage: c16, partial: partial)
+            Fixed87.sourceOver(Fixed87.gather(ramp, indices()), onto: bytes, dither: dither, coverage: c, partial: partial)
         }
     }
 
@@ -289,13 +313,25 @@ enum Fixed87 {
             &<< 8
     }
 
-    /// Four pixels' source-over (see `two`); `coverage` in 0.16 (used where `partial`).
+    /// Four coverages (0…1) in 0.16 fixed point, each over its pixel's four lanes: rounded to nearest
+    /// by adding 2²³ (no conversion instruction without SSE4.1 that the compiler would keep in lanes),
+    /// 1 held to 65535.
+    @inline(__always) static func spread(_ c: SIMD4<Float>) -> SIMD16<UInt16> {
+        let scaled = c * 65536
+        let held = scaled.replacing(with: SIMD4(repeating: 65535), where: scaled .> SIMD4(repeating: 65535))
+        let v = unsafeBitCast(held + 8_388_608, to: SIMD4<UInt32>.self)
+        let a = UInt16(truncatingIfNeeded: v[0]), b = UInt16(truncatingIfNeeded: v[1])
+        let c = UInt16(truncatingIfNeeded: v[2]), d = UInt16(truncatingIfNeeded: v[3])
+        return SIMD16(a, a, a, a, b, b, b, b, c, c, c, c, d, d, d, d)
+    }
+
+    /// Four pixels' source-over (see `two`); `coverage` in 0.16, each pixel's over its four lanes (used
+    /// where `partial`).
     @inline(__always) static func sourceOver(
-        _ colors: SIMD16<Int16>, onto bytes: SIMD16<UInt8>, dither: SIMD16<Int16>, coverage c16: UInt16, partial: Bool
+        _ colors: SIMD16<Int16>, onto bytes: SIMD16<UInt8>, dither: SIMD16<Int16>, coverage: SIMD16<UInt16>, partial: Bool
     ) -> SIMD16<UInt8> {
-        let coverage = SIMD8<UInt16>(repeating: c16)
-        let low = two(colors.lowHalf, bytes.lowHalf, dither.lowHalf, coverage, partial)
-        let high = two(colors.highHalf, bytes.highHalf, dither.highHalf, coverage, partial)
+        let low = two(colors.lowHalf, bytes.lowHalf, dither.lowHalf, coverage.lowHalf, partial)
+        let high = two(colors.highHalf, bytes.highHalf, dither.highHalf, coverage.highHalf, partial)
         return lowBytes(SIMD16<UInt16>(lowHalf: low, highHalf: high))
     }
 }
