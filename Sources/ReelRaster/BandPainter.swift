@@ -97,7 +97,20 @@ struct BandPainter {
             image.image.pixels.withUnsafeBytes { texels in
                 for y in rows(shape, canvas) {
                     let out = canvas.row(y)
-                    scratch.spans(row: y - canvas.y0, c0: c0, c1: c1, rule: shape.rule) { start, end, c in
+                    scratch.runs(row: y - canvas.y0, c0: c0, c1: c1, rule: shape.rule) { start, end in
+                        let count = end &- start
+                        if let lanes,
+                            lanes.composite(
+                                texels: texels.baseAddress!, y: y, x0: canvas.x0 &+ start, count: count, into: out + start &* 4,
+                                coverages: scratch.coverage)
+                        {
+                            return
+                        }
+                        image.shade(y: y, x0: canvas.x0 &+ start, x1: canvas.x0 &+ end &- 1, into: shade)
+                        for i in 0..<count where scratch.coverage[i] > 0 {
+                            blendShaded(out + (start &+ i) &* 4, shade + i, count: 1, scratch.coverage[i])
+                        }
+                    } constant: { start, end, c in
                         if let lanes,
                             lanes.composite(
                                 texels: texels.baseAddress!, y: y, x0: canvas.x0 &+ start, count: end &- start,

@@ -19,14 +19,38 @@ struct ImageLanes {
     }
 
     /// Source-over of the image at coverage `c` onto pixels x0 ..< x0 + count of row y (`out` is the
-    /// first), or false (nothing drawn) for spans of fewer than four pixels, spans whose samples reach
-    /// 16,384 texels or more from the image's corner, and the identity on whole pixels
-    /// (`ImageShader.shade`'s exact path).
+    /// first), or false (nothing drawn) for spans of fewer than four pixels (a shape's edges cost more
+    /// to set up here than in the float path) and where `lanes` declines.
     @inline(__always) func composite(
         texels: UnsafeRawPointer, y: Int, x0: Int, count: Int, into out: UnsafeMutablePointer<UInt8>, coverage c: Float
     ) -> Bool {
-        // Spans of one to three pixels (a shape's edges, most of the calls) cost more to set up here.
         guard count >= 4 else { return false }
+        // Opacity and coverage as one factor in 0.16, applied only below 1.
+        let factor = shader.opacity * c
+        let f16 = SIMD16<UInt16>(repeating: UInt16(min(factor * 65536 + 0.5, 65535)))
+        return lanes(texels: texels, y: y, x0: x0, count: count, into: out, scaled: factor < 1) { _ in f16 }
+    }
+
+    /// The same over pixels each at its own coverage (`coverages[0 ..< count]`, readable three past the
+    /// end; see `CoverageScratch.runs`), count ≥ 1: a stretch of edge pixels in one call.
+    @inline(__always) func composite(
+        texels: UnsafeRawPointer, y: Int, x0: Int, count: Int, into out: UnsafeMutablePointer<UInt8>,
+        coverages: UnsafePointer<Float>
+    ) -> Bool {
+        let cov = UnsafeRawPointer(coverages), k = shader.opacity
+        return lanes(texels: texels, y: y, x0: x0, count: count, into: out, scaled: true) { i in
+            Fixed87.spread(cov.loadUnaligned(fromByteOffset: i &* 4, as: SIMD4<Float>.self) * k)
+        }
+    }
+
+    /// The kernel, each four pixels' factor (opacity × coverage in 0.16, each pixel's over its four
+    /// lanes; applied where `scaled`) from `factor(i)`; false (nothing drawn) for spans whose samples
+    /// reach 16,384 texels or more from the image's corner, and for the identity on whole pixels
+    /// (`ImageShader.shade`'s exact path).
+    @inline(__always) private func lanes(
+        texels: UnsafeRawPointer, y: Int, x0: Int, count: Int, into out: UnsafeMutablePointer<UInt8>, scaled: Bool,
+        _ factor: (Int) -> SIMD16<UInt16>
+    ) -> Bool {
         let inverse = shader.inverse, w = shader.image.width, h = shader.image.height
         let py = Double(y) + 0.5, px = Double(x0) + 0.5
         let u = inverse.a * px + inverse.c * py + inverse.tx - 0.5
@@ -42,10 +66,6 @@ struct ImageLanes {
         var us = Int32(Fixed87.nearest(u * 65536)) &+ stepU &* lanes
         var vs = Int32(Fixed87.nearest(v * 65536)) &+ stepV &* lanes
         let stepU4 = SIMD4<Int32>(repeating: stepU &* 4), stepV4 = SIMD4<Int32>(repeating: stepV &* 4)
-        // Opacity and coverage as one factor in 0.16, applied only below 1.
-        let factor = shader.opacity * c
-        let scaled = factor < 1
-        let f16 = SIMD8<UInt16>(repeating: UInt16(min(factor * 65536 + 0.5, 65535)))
         let row = w &* 4
         let raw = UnsafeMutableRawPointer(out)
         // The last texel pair of a row or column starts at w − 2 (h − 2): a sample clamped to just before
@@ -60,7 +80,7 @@ struct ImageLanes {
             return (Fixed87.highBytes(top), Fixed87.highBytes(bottom))
         }
         /// Pixels j and j + 1, sampled and composited onto their eight destination bytes.
-        @inline(__always) func two(_ j: Int, _ bytes: SIMD8<UInt8>) -> SIMD8<UInt16> {
+        @inline(__always) func two(_ j: Int, _ bytes: SIMD8<UInt8>, _ f16: SIMD8<UInt16>) -> SIMD8<UInt16> {
             let us = Fixed87.clamped(us, to: lastU), vs = Fixed87.clamped(vs, to: lastV)
             let (t0, b0) = pairs(j, us, vs), (t1, b1) = pairs(j &+ 1, us, vs)
             let fy0 = SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: vs[j]))
@@ -80,7 +100,8 @@ struct ImageLanes {
         var i = 0
         while i &+ 4 <= count {
             let bytes = raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD16<UInt8>.self)
-            let low = two(0, bytes.lowHalf), high = two(2, bytes.highHalf)
+            let f = factor(i)
+            let low = two(0, bytes.lowHalf, f.lowHalf), high = two(2, bytes.highHalf, f.highHalf)
             raw.storeBytes(
                 of: Fixed87.lowBytes(SIMD16<UInt16>(lowHalf: low, highHalf: high)), toByteOffset: i &* 4,
                 as: SIMD16<UInt8>.self)
@@ -99,8 +120,9 @@ struct ImageLanes {
         // The last one to three pixels through the same lanes, from and into a copy (the lanes past the
         // span's end read clamped texels too, whatever their coordinates wrapped to).
         let rest = count &- i
+        let f = factor(i)
         Fixed87.throughCopy(raw + i &* 4, count: rest) { bytes in
-            let low = two(0, bytes.lowHalf), high = rest > 2 ? two(2, bytes.highHalf) : SIMD8()
+            let low = two(0, bytes.lowHalf, f.lowHalf), high = rest > 2 ? two(2, bytes.highHalf, f.highHalf) : SIMD8()
             return Fixed87.lowBytes(SIMD16<UInt16>(lowHalf: low, highHalf: high))
         }
         return true

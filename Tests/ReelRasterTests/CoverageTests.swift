@@ -106,6 +106,33 @@ func polygonPath(_ pts: [Point]) -> Path {
         #expect(worst <= 1.0, "worst alpha error \(worst) levels")
     }
 
+    /// And with an image of one colour (2×2 opaque black texels stretched over the frame): the image
+    /// kernel takes the edge pixels in lanes too, each at its own coverage. Tolerance 1 level, as above.
+    @Test(arguments: [
+        [Point(x: 1.3, y: 0.7), Point(x: 17.9, y: 5.2), Point(x: 6.1, y: 15.6)],
+        [Point(x: 10, y: -3), Point(x: 23, y: 10), Point(x: 10, y: 23), Point(x: -3, y: 10)],
+        [Point(x: 0.2, y: 9.6), Point(x: 19.7, y: 10.9), Point(x: 19.7, y: 12.1), Point(x: 0.2, y: 10.4)],
+    ])
+    func imageEdgesCoverExactArea(_ polygon: [Point]) throws {
+        let black = try #require(
+            RasterImage(
+                width: 2, height: 2,
+                premultipliedRGBA: [UInt8](repeating: 0, count: 16).enumerated().map { $0.offset % 4 == 3 ? 255 : 0 }))
+        var list = DisplayList(background: .clear)
+        list.commands = [
+            .fill(path: polygonPath(polygon), paint: .image(black, transform: .scale(x: 10, y: 10)), opacity: 1, rule: .nonZero)
+        ]
+        let frame = try Rasterizer(threads: 1).render(list, width: 20, height: 20)
+        var worst = 0.0
+        for y in 0..<20 {
+            for x in 0..<20 {
+                let expected = exactPixelCoverage(polygon, px: x, py: y) * 255
+                worst = max(worst, abs(Double(frame.pixel(x: x, y: y).a) - expected))
+            }
+        }
+        #expect(worst <= 1.0, "worst alpha error \(worst) levels")
+    }
+
     @Test func roundedRectAreaMatchesACircle() throws {
         // A 40×40 square with corner radius 20 is a circle of area π·20² = 1256.64 px². Budget: the cubic
         // corner approximation is ≤ 0.027 % of r outward (≤ 0.7 px² over the perimeter), flattening at
