@@ -56,7 +56,12 @@ struct ImageLanes {
         let u = inverse.a * px + inverse.c * py + inverse.tx - 0.5
         let v = inverse.b * px + inverse.d * py + inverse.ty - 0.5
         let du = inverse.a, dv = inverse.b
-        if inverse.a == 1, inverse.b == 0, inverse.c == 0, inverse.d == 1, u == u.rounded(), v == v.rounded() { return false }
+        // Whole texels by adding 1.5·2⁵² (`rounded()` is a call without SSE4.1, and the compiler hoisted
+        // both calls above the tests on the matrix, into every span); wrong only beyond 2⁵¹, where the
+        // limit below declines the span anyway.
+        if inverse.a == 1, inverse.b == 0, inverse.c == 0, inverse.d == 1, u == Fixed87.nearest(u), v == Fixed87.nearest(v) {
+            return false
+        }
         let n = Double(count - 1), uEnd = u + n * du, vEnd = v + n * dv
         // Spelled out: a NaN among `max`'s later arguments would be dropped, then trap below.
         let limit = 16_384.0
