@@ -78,9 +78,11 @@ let tests: [Test] = testSpecs.map { t in
 
 let rasterizer = Rasterizer(threads: options.threads)
 
-/// One iteration: clear, then draw every path. Strokes are stroke commands, outlined by the rasterizer
-/// as it draws (as the peers stroke per draw, and as Reel's scenes draw them: on every thread it has).
-func draw(_ test: Test, into frame: inout Frame) {
+/// The test's display list: one command per path, made once before anything is timed, as the peers'
+/// harnesses make their paths and paints (gradient and image paints included) before their loops.
+/// Strokes are stroke commands, outlined by the rasterizer as it draws (as the peers stroke per draw,
+/// and as Reel's scenes draw them: on every thread it has).
+func displayList(_ test: Test) -> DisplayList {
     var commands: [DisplayList.Command] = []
     commands.reserveCapacity(test.paths.count)
     for (i, p) in test.paths.enumerated() {
@@ -106,8 +108,14 @@ func draw(_ test: Test, into frame: inout Frame) {
             commands.append(.fill(path: p, paint: paint, opacity: 1, rule: .nonZero))
         }
     }
+    return DisplayList(background: .white, commands: commands)
+}
+
+/// One iteration: clear, then draw every path — all of a frame's work from a display list: preparing
+/// the shapes (flattening, stroking), the gradients' ramps, coverage and compositing.
+func draw(_ list: DisplayList, _ test: Test, into frame: inout Frame) {
     do {
-        try rasterizer.render(DisplayList(background: .white, commands: commands), into: &frame)
+        try rasterizer.render(list, into: &frame)
     } catch {
         fail("\(test.name): \(error)")
     }
@@ -115,11 +123,12 @@ func draw(_ test: Test, into frame: inout Frame) {
 
 var frame = Frame(width: width, height: height)
 for test in tests where options.only == nil || options.only == test.name {
-    draw(test, into: &frame)  // warm-up
+    let list = displayList(test)
+    draw(list, test, into: &frame)  // warm-up
     var times: [Double] = []
     for _ in 0..<max(1, options.iterations) {
         let start = DispatchTime.now().uptimeNanoseconds
-        draw(test, into: &frame)
+        draw(list, test, into: &frame)
         let end = DispatchTime.now().uptimeNanoseconds
         times.append(Double(end - start) / 1e6)
     }
