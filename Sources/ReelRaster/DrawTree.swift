@@ -43,7 +43,7 @@ struct DrawTree: @unchecked Sendable {
 
     var nodes: [Node] = []
 
-    init(_ commands: [DisplayList.Command], tolerance: Double, threads: Int = 1) throws(RasterError) {
+    init(_ commands: [DisplayList.Command], tolerance: Double, threads: Int = 1, ramps: RampCache? = nil) throws(RasterError) {
         // Flatten every fill's path first, in parallel: it is most of the preparation. Paths are checked
         // there too (a walk over every element); the first bad one in drawing order is reported.
         var fillIndices: [Int] = []
@@ -78,7 +78,7 @@ struct DrawTree: @unchecked Sendable {
                         slots.finite[k] = false
                         break
                     }
-                    if opacity > 0, let p = PreparedPaint(paint, opacity: min(opacity, 1)) {
+                    if opacity > 0, let p = PreparedPaint(paint, opacity: min(opacity, 1), ramps: ramps) {
                         slots.base[k] = PreparedShape(path: path, paint: p, rule: rule, tolerance: tolerance)
                     }
                 case .stroke(let path, let style, let transform, let paint, let opacity):
@@ -86,7 +86,7 @@ struct DrawTree: @unchecked Sendable {
                         slots.finite[k] = false
                         break
                     }
-                    if opacity > 0, style.lineWidth > 0, let p = PreparedPaint(paint, opacity: min(opacity, 1)) {
+                    if opacity > 0, style.lineWidth > 0, let p = PreparedPaint(paint, opacity: min(opacity, 1), ramps: ramps) {
                         // The flattening tolerance in the path's own units, rounded down to a step of
                         // 2^(1/8): instances that differ only by a rotation then ask for the same outline
                         // (their scale factors differ in the last bits), at most 9 % finer than asked.

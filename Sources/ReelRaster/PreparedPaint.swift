@@ -9,14 +9,14 @@ enum PreparedPaint: @unchecked Sendable {
     case gradient(GradientShader)
     case image(ImageShader)
 
-    init?(_ paint: Paint, opacity: Double) {
+    init?(_ paint: Paint, opacity: Double, ramps: RampCache? = nil) {
         switch paint {
         case .solid(let c):
             let p = c.premultiplied(opacity: opacity)
             guard p.a > 0 else { return nil }
             self = .solid(SIMD4(p.r, p.g, p.b, p.a))
         case .gradient(let g):
-            guard let shader = GradientShader(g, opacity: opacity) else { return nil }
+            guard let shader = GradientShader(g, opacity: opacity, ramps: ramps) else { return nil }
             self = .gradient(shader)
         case .image(let image, let transform):
             guard let shader = ImageShader(image, transform: transform, opacity: opacity) else { return nil }
@@ -108,7 +108,7 @@ struct GradientShader {
     let kind: Gradient.Kind
     let spread: Gradient.Spread
 
-    init?(_ g: Gradient, opacity: Double) {
+    init?(_ g: Gradient, opacity: Double, ramps: RampCache? = nil) {
         guard !g.colors.isEmpty, let inverse = g.transform.inverted else { return nil }
         self.inverse = inverse
         self.kind = g.kind
@@ -133,6 +133,22 @@ struct GradientShader {
             let p = c.premultiplied(opacity: opacity)
             return SIMD4(p.r, p.g, p.b, p.a)
         }
+        var axialPad = false
+        if case .axial = g.kind, g.spread == .pad { axialPad = true }
+        let make = { Self.tables(stops: stops, locations: locations, straight: straight) }
+        let tables =
+            ramps?.tables(RampCache.Key(stops: stops, locations: locations, straight: straight), fixed: axialPad, make: make)
+            ?? make()
+        ramp = tables.ramp
+        ramp87 = axialPad ? (tables.ramp87.isEmpty ? tables.ramp.map(Fixed87.fixed) : tables.ramp87) : []
+        opaque = tables.opaque && Self.coversThePlane(g.kind)
+        guard tables.visible else { return nil }
+    }
+
+    /// The ramp of `stops` at `locations` (premultiplied once mixed where `straight`), without its 8.7
+    /// copy.
+    static func tables(stops: [SIMD4<Float>], locations: [Double], straight: Bool) -> RampCache.Tables {
+        let n = stops.count
         // Each segment's parameter is (s − location) times its reciprocal length: a division per entry
         // cost more than the rest of the ramp. In doubles, the product is within an ulp of the quotient,
         // so the float t is the same but where the quotient lies within 10⁻¹⁶ of a float's rounding
@@ -173,15 +189,9 @@ struct GradientShader {
             (ramp.baseAddress! + Self.rampSize).initialize(to: .zero)
             initialized = Self.rampSize + 1
         }
-        self.ramp = ramp
-        if case .axial = g.kind, g.spread == .pad {
-            ramp87 = ramp.map(Fixed87.fixed)
-        } else {
-            ramp87 = []
-        }
         let colours = ramp[..<Self.rampSize]
-        opaque = colours.allSatisfy { $0.w >= 255 } && Self.coversThePlane(g.kind)
-        guard colours.contains(where: { $0.w > 0 }) else { return nil }
+        return RampCache.Tables(
+            ramp: ramp, ramp87: [], opaque: colours.allSatisfy { $0.w >= 255 }, visible: colours.contains(where: { $0.w > 0 }))
     }
 
     /// Whether every point has a parameter: false for a two-point conical gradient whose start circle

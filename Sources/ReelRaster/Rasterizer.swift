@@ -28,6 +28,8 @@ public struct Rasterizer: Sendable {
     public var bandHeight: Int
     /// Curve flattening tolerance in device pixels.
     public var tolerance: Double
+    /// Gradient ramps from the last frame, for the next (`RampCache`); shared by copies.
+    let ramps = RampCache()
 
     public init(threads: Int = defaultThreadCount, bandHeight: Int = 32, tolerance: Double = defaultFlatteningTolerance) {
         self.threads = max(1, threads)
@@ -45,6 +47,7 @@ public struct Rasterizer: Sendable {
 
     /// Draws `list` into an existing frame, background first (reusing its memory).
     public func render(_ list: DisplayList, into frame: inout Frame) throws(RasterError) {
+        ramps.nextFrame()
         try draw(list.commands, into: &frame, background: list.background.premultiplied())
     }
 
@@ -55,7 +58,7 @@ public struct Rasterizer: Sendable {
 
     /// Each worker also clears its own bands to `background`, so clearing the frame is parallel too.
     func draw(_ commands: [DisplayList.Command], into frame: inout Frame, background: PremultipliedColor?) throws(RasterError) {
-        let tree = try DrawTree(commands, tolerance: tolerance, threads: threads)
+        let tree = try DrawTree(commands, tolerance: tolerance, threads: threads, ramps: ramps)
         guard !tree.nodes.isEmpty || background != nil else { return }
         // A group that reads content around its canvas (a shadow's blur and offset) paints that margin again
         // in every band: bands at least 4× the reach keep the repeated work under half.

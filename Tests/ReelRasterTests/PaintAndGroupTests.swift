@@ -12,6 +12,48 @@ func rect(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> Path { Path(rec
         return try Rasterizer(threads: 1).render(list, width: width, height: height)
     }
 
+    /// A rasterizer keeps the last frame's ramps for the next (`RampCache`): a frame whose gradients
+    /// changed must not get the old ramps, and one whose gradients came back must match a fresh
+    /// rasterizer's. Keys differ by stops (colours, opacity), locations and interpolation. Exact: a
+    /// kept ramp is the one the frame would make.
+    @Test func rampsKeptBetweenFramesAreTheFramesOwn() throws {
+        func list(_ paints: [Paint]) -> DisplayList {
+            var list = DisplayList(background: .white)
+            list.commands = paints.enumerated().map { i, paint in
+                .fill(path: rect(0, Double(i) * 4, 64, 4), paint: paint, opacity: i == 3 ? 0.5 : 1, rule: .nonZero)
+            }
+            return list
+        }
+        let axial = Gradient.Kind.axial(start: Point(x: 0, y: 0), end: Point(x: 64, y: 0))
+        let red = Paint.gradient(Gradient(kind: axial, colors: [Color(red: 1, green: 0, blue: 0), .white]))
+        let blue = Paint.gradient(Gradient(kind: axial, colors: [Color(red: 0, green: 0, blue: 1), .white]))
+        let clearRed = Color(red: 1, green: 0, blue: 0, alpha: 0.2)
+        let premultiplied = Paint.gradient(Gradient(kind: axial, colors: [clearRed, .white]))
+        let straight = Paint.gradient(Gradient(kind: axial, colors: [clearRed, .white], interpolation: .unpremultiplied))
+        let early = Paint.gradient(
+            Gradient(kind: axial, colors: [Color(red: 1, green: 0, blue: 0), .white], locations: [0, 0.25]))
+        let late = Paint.gradient(
+            Gradient(kind: axial, colors: [Color(red: 1, green: 0, blue: 0), .white], locations: [0.75, 1]))
+        // Rows 0–3: the first gradient; 4–7 and 8–11: the same colours mixed two ways; 12–15: the first at
+        // half opacity; 16–19: red to white at other locations.
+        let a = list([red, premultiplied, straight, red, early]), b = list([blue, straight, premultiplied, blue, late])
+        let kept = Rasterizer(threads: 1)
+        let a1 = try kept.render(a, width: 64, height: 20), b1 = try kept.render(b, width: 64, height: 20)
+        let a2 = try kept.render(a, width: 64, height: 20)
+        #expect(a1.pixels == (try Rasterizer(threads: 1).render(a, width: 64, height: 20)).pixels)
+        #expect(b1.pixels == (try Rasterizer(threads: 1).render(b, width: 64, height: 20)).pixels)
+        #expect(a2.pixels == a1.pixels)
+        // By hand, at x = 0 (s = 0.5/64): red then blue, at full and at half opacity over white; at x = 32
+        // (s = 0.5078) white past location 0.25, red before location 0.75.
+        let p = b1.pixel(x: 0, y: 1), q = b1.pixel(x: 0, y: 13), r = a2.pixel(x: 0, y: 13)
+        #expect(a2.pixel(x: 32, y: 17) == (255, 255, 255, 255) && b1.pixel(x: 32, y: 17) == (255, 0, 0, 255))
+        #expect(p.r <= 3 && p.b >= 252, "\(p)")
+        #expect(abs(Int(q.r) - 129) <= 2 && q.b == 255, "\(q)")
+        #expect(r.r == 255 && abs(Int(r.b) - 129) <= 2, "\(r)")
+        // The two mixes differ where the colour fades (straight mixing keeps red where premultiplied fades it).
+        #expect(a1.pixel(x: 32, y: 5) != a1.pixel(x: 32, y: 9))
+    }
+
     /// Black to white over 256 px: pixel x is (x + ½)/256 of the way, i.e. 255·(x + ½)/256. Tolerance:
     /// ½ level of dither, ½ level of rounding, and the 1024-entry ramp's step of ¼ level: 1.25.
     @Test func axialRamp() throws {
