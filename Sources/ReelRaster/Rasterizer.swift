@@ -76,10 +76,13 @@ public struct Rasterizer: Sendable {
         let perBand = Self.nodesPerBand(tree.nodes, bands: bands, bandHeight: bandHeight)
         frame.pixels.withUnsafeMutableBufferPointer { buffer in
             let pixels = SendablePointer(base: buffer.baseAddress!)
-            DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            // Bands handed out in order as workers come for them, not dealt in turn: a frame's work is
+            // uneven down its rows (lines of text, a stroke-heavy diagram), and a band dealt to a busy
+            // worker waited while the other had none (text_glyphs on two threads: 1.63× one thread).
+            let queue = BandQueue(count: bands)
+            DispatchQueue.concurrentPerform(iterations: workers) { _ in
                 BandPainter.with(frameWidth: width, tree: tree, maxRows: bandHeight) { painter in
-                    var band = worker
-                    while band < bands {
+                    while let band = queue.next() {
                         let y0 = band * bandHeight
                         let rows = min(bandHeight, height - y0)
                         let canvas = Canvas(pixels: pixels.base + y0 * width * 4, x0: 0, y0: y0, width: width, rows: rows)
@@ -88,7 +91,6 @@ public struct Rasterizer: Sendable {
                                 .update(repeating: word, count: width * rows)
                         }
                         for i in perBand[band] { painter.paint(tree.nodes[Int(i)], into: canvas) }
-                        band += workers
                     }
                 }
             }
@@ -112,6 +114,23 @@ extension Rasterizer {
             for b in first...last { perBand[b].append(Int32(i)) }
         }
         return perBand
+    }
+}
+
+/// The bands of a frame, handed out one at a time to whichever worker asks.
+final class BandQueue: @unchecked Sendable {
+    private let lock = NSLock()
+    private var taken = 0
+    private let count: Int
+
+    init(count: Int) { self.count = count }
+
+    func next() -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard taken < count else { return nil }
+        taken += 1
+        return taken - 1
     }
 }
 
