@@ -4,13 +4,18 @@
   bench_raster.py gen SPEC.json                 write the path sets (deterministic, seeded; the text rows'
                                                 glyph outlines from Inter through uharfbuzz)
   bench_raster.py run SPEC.json --reel BIN      time Reel and the peers on them, print a Markdown table
-        [--iterations N] [--threads T] [--json OUT.json] [--skip PEER,...] [--tests NAME,...]
+        [--iterations N] [--threads T] [--rounds R] [--json OUT.json] [--skip PEER,...] [--tests NAME,...]
 
 Every peer draws the same paths, anti-aliased, onto a 1920x1080 RGBA surface cleared to white at the
 start of each iteration, and is made to finish its drawing before the clock stops. Native path and
 paint objects are built once, outside the timed loop; the Python call per draw (about a microsecond)
 is inside it, which is small next to the tens of microseconds a draw takes. The figure is the median
 iteration: draws per millisecond = paths / median ms.
+
+Reel runs R rounds (--rounds, default 3), each one thread then T threads back to back: its figures are
+the medians over the rounds, and its T ÷ 1 column the median of each round's own ratio — on a shared
+machine another tenant's burst takes a core from a T-thread run and not from a one-thread run minutes
+apart, so a ratio of runs far apart measured the neighbour.
 """
 import argparse
 import json
@@ -418,10 +423,19 @@ def run(args):
     peer_versions = versions(skipped)
     t = args.threads
     results = {}
-    reel1 = bench_reel(args.reel, args.spec, args.iterations, 1)
-    reelT = bench_reel(args.reel, args.spec, args.iterations, t)
+    rounds = [(bench_reel(args.reel, args.spec, args.iterations, 1), bench_reel(args.reel, args.spec, args.iterations, t))
+              for _ in range(max(1, args.rounds))]
+
+    def reel(name):
+        ones = [r1.get(name) for r1, _ in rounds]
+        many = [rT.get(name) for _, rT in rounds]
+        if None in ones or None in many:
+            return None, None, None
+        return (statistics.median(ones), statistics.median(many),
+                statistics.median(b / a for a, b in zip(ones, many)))
     for test in tests:
-        row = {"paths": len(test["paths"]), "reel1": reel1.get(test["name"]), "reelT": reelT.get(test["name"])}
+        reel1, reelT, scaling = reel(test["name"])
+        row = {"paths": len(test["paths"]), "reel1": reel1, "reelT": reelT, "reelScaling": scaling}
         for key, peer, fn in [("cairo", "cairo", lambda: bench_cairo(spec, test, args.iterations)),
                               ("skia", "skia", lambda: bench_skia(spec, test, args.iterations)),
                               ("blend2d", "blend2d", lambda: bench_blend2d(spec, test, args.iterations)),
@@ -443,9 +457,13 @@ def run(args):
 
     def ratio(a, b):
         return "—" if isinstance(b, str) else "n/a" if a is None or b is None or b == 0 else f"{a / b:.2f}"
+
+    def scaling(v):
+        return "n/a" if v is None else f"{v:.2f}"
     print(f"Peers: {', '.join(f'{PEERS[k]} {v}' for k, v in peer_versions.items())}. "
           f"Machine: {os.cpu_count()} cores, {platform.machine()}, {platform.platform()}.")
-    print(f"Iterations: median of {args.iterations}; T = {t} threads. Figures are draws per millisecond (higher is faster)."
+    print(f"Iterations: median of {args.iterations}; T = {t} threads; Reel: median of {max(1, args.rounds)} rounds, each 1 then {t} "
+          f"threads back to back, and its {t}T ÷ 1T the median of the rounds' own ratios. Figures are draws per millisecond (higher is faster)."
           + (f" Left out (--skip): {', '.join(PEERS[s] for s in sorted(skipped))}." if skipped else ""))
     print()
     print(f"| test | paths | Reel 1T | Reel {t}T | Cairo | Skia | Blend2D 1T | ThorVG 1T | ThorVG {t}T | Reel ÷ Cairo | Reel ÷ Skia | Reel ÷ Blend2D | Reel {t}T ÷ 1T |")
@@ -453,10 +471,11 @@ def run(args):
     for name, r in results.items():
         print(f"| {name} | {r['paths']} | {f(r['reel1'])} | {f(r['reelT'])} | {f(r['cairo'])} | {f(r['skia'])} | {f(r['blend2d'])} | "
               f"{f(r['thorvg1'])} | {f(r['thorvgT'])} | {ratio(r['reel1'], r['cairo'])} | {ratio(r['reel1'], r['skia'])} | "
-              f"{ratio(r['reel1'], r['blend2d'])} | {ratio(r['reelT'], r['reel1'])} |")
+              f"{ratio(r['reel1'], r['blend2d'])} | {scaling(r['reelScaling'])} |")
     if args.json:
         with open(args.json, "w") as fh:
             json.dump({"unit": "draws per millisecond (median iteration)", "iterations": args.iterations, "threads": t,
+                       "reel_rounds": max(1, args.rounds),
                        "peers": peer_versions, "tests": results}, fh, indent=1)
 
 
@@ -470,6 +489,7 @@ def main():
     r.add_argument("--reel", required=True)
     r.add_argument("--iterations", type=int, default=5)
     r.add_argument("--threads", type=int, default=os.cpu_count() or 2)
+    r.add_argument("--rounds", type=int, default=3, help="Reel's rounds of one thread then T (default 3)")
     r.add_argument("--json")
     r.add_argument("--skip", default="", help="peers left out, comma-separated: cairo,skia,blend2d,thorvg")
     r.add_argument("--tests", default="", help="only these tests, comma-separated (default: all fourteen)")
