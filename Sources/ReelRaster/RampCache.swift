@@ -34,12 +34,18 @@ final class RampCache: @unchecked Sendable {
     /// The tables for `key` (with the 8.7 ramp where `fixed`), kept from the last frame or this one, or
     /// made by `make`.
     func tables(_ key: Key, fixed: Bool, make: () -> Tables) -> Tables {
+        // A kept ramp moves into this frame's set under the same lock as the look-up (the next frame may
+        // find it there); a new one is made outside the lock.
         lock.lock()
+        if let kept = current[key] ?? previous[key], !fixed || !kept.ramp87.isEmpty {
+            current[key] = kept
+            lock.unlock()
+            return kept
+        }
         let kept = current[key] ?? previous[key]
         lock.unlock()
         var tables = kept ?? make()
         if fixed && tables.ramp87.isEmpty { tables.ramp87 = tables.ramp.map(Fixed87.fixed) }
-        // Into this frame's set whether kept or made: what the next frame may find.
         lock.lock()
         current[key] = tables
         lock.unlock()
@@ -51,6 +57,7 @@ final class RampCache: @unchecked Sendable {
         lock.lock()
         previous = current
         current = [:]
+        current.reserveCapacity(previous.count)
         lock.unlock()
     }
 }
