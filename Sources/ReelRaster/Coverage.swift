@@ -77,8 +77,10 @@ struct CoverageScratch {
         let firstRow = max(rows.lowerBound, Int(yTop.rounded(.down)))
         let lastRow = min(rows.upperBound - 1, Int(yBottom.rounded(.up)) - 1)
         guard firstRow <= lastRow else { return }
-        // An edge within the canvas's columns (most) takes the loop without the clipping tests.
-        let inside = min(xTop, xBottom) >= x0 && max(xTop, xBottom) <= x0 + Double(width)
+        // An edge within the canvas's columns (most) takes the loop without the clipping tests; one
+        // within 10⁻⁶ of a side takes the clipping loop, as every edge did, since the x interpolated
+        // between its ends may stray past them by a rounding.
+        let inside = min(xTop, xBottom) >= x0 + 1e-6 && max(xTop, xBottom) <= x0 + Double(width) - 1e-6
         if inside {
             addRows(
                 firstRow...lastRow, xTop, yTop, xBottom, yBottom, dxdy, x0: x0, canvasY0: canvasY0, width: width, dir: dir,

@@ -64,8 +64,11 @@ struct ImageLanes {
         }
         let n = Double(count - 1), uEnd = u + n * du, vEnd = v + n * dv
         // Spelled out: a NaN among `max`'s later arguments would be dropped, then trap below.
+        // The steps too: a span of one pixel bounds nothing by its ends, and an image squashed below
+        // 1/32,768 of a pixel (a card flipping through its edge) steps 32,768 texels a pixel, past Int32.
         let limit = 16_384.0
-        guard abs(u) < limit && abs(uEnd) < limit && abs(v) < limit && abs(vEnd) < limit else { return false }
+        guard abs(u) < limit && abs(uEnd) < limit && abs(v) < limit && abs(vEnd) < limit && abs(du) < limit && abs(dv) < limit
+        else { return false }
         let stepU = Int32(Fixed87.nearest(du * 65536)), stepV = Int32(Fixed87.nearest(dv * 65536))
         let lanes = SIMD4<Int32>(0, 1, 2, 3)
         var us = Int32(Fixed87.nearest(u * 65536)) &+ stepU &* lanes

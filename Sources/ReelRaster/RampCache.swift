@@ -7,7 +7,8 @@ import Foundation
 /// locations and how they mix alone, so a kept ramp is the one the frame would make, bit for bit.
 ///
 /// Bounded by two frames' worth: each frame's ramps are the ones looked up since the frame before began
-/// (`nextFrame`); the rest are let go then. Shared by copies of a rasterizer, and by frames drawn at
+/// (`nextFrame`); the rest are let go then. And by `capacity` ramps a frame (about 24 KiB each): a frame
+/// with more makes the rest afresh, as without the cache. Shared by copies of a rasterizer, and by frames drawn at
 /// once on them: a lookup and an insertion under a lock, the ramp itself made outside it.
 final class RampCache: @unchecked Sendable {
     struct Key: Hashable {
@@ -27,6 +28,7 @@ final class RampCache: @unchecked Sendable {
         let visible: Bool
     }
 
+    static let capacity = 2_048
     private let lock = NSLock()
     private var current: [Key: Tables] = [:]
     private var previous: [Key: Tables] = [:]
@@ -38,7 +40,7 @@ final class RampCache: @unchecked Sendable {
         // find it there); a new one is made outside the lock.
         lock.lock()
         if let kept = current[key] ?? previous[key], !fixed || !kept.ramp87.isEmpty {
-            current[key] = kept
+            if current.count < Self.capacity { current[key] = kept }
             lock.unlock()
             return kept
         }
@@ -47,7 +49,7 @@ final class RampCache: @unchecked Sendable {
         var tables = kept ?? make()
         if fixed && tables.ramp87.isEmpty { tables.ramp87 = tables.ramp.map(Fixed87.fixed) }
         lock.lock()
-        current[key] = tables
+        if current.count < Self.capacity { current[key] = tables }
         lock.unlock()
         return tables
     }
@@ -57,7 +59,7 @@ final class RampCache: @unchecked Sendable {
         lock.lock()
         previous = current
         current = [:]
-        current.reserveCapacity(previous.count)
+        current.reserveCapacity(min(previous.count, Self.capacity))
         lock.unlock()
     }
 }

@@ -47,7 +47,6 @@ public struct Rasterizer: Sendable {
 
     /// Draws `list` into an existing frame, background first (reusing its memory).
     public func render(_ list: DisplayList, into frame: inout Frame) throws(RasterError) {
-        ramps.nextFrame()
         try draw(list.commands, into: &frame, background: list.background.premultiplied())
     }
 
@@ -58,6 +57,8 @@ public struct Rasterizer: Sendable {
 
     /// Each worker also clears its own bands to `background`, so clearing the frame is parallel too.
     func draw(_ commands: [DisplayList.Command], into frame: inout Frame, background: PremultipliedColor?) throws(RasterError) {
+        // Each drawing is a frame for the ramps kept (`RampCache`): those of the drawing before stay.
+        ramps.nextFrame()
         let tree = try DrawTree(commands, tolerance: tolerance, threads: threads, ramps: ramps)
         guard !tree.nodes.isEmpty || background != nil else { return }
         // A group that reads content around its canvas (a shadow's blur and offset) paints that margin again

@@ -133,6 +133,27 @@ func polygonPath(_ pts: [Point]) -> Path {
         #expect(worst <= 1.0, "worst alpha error \(worst) levels")
     }
 
+    /// An image squashed to 1/100,000 of a pixel's width (a card seen edge on): its texel steps reach
+    /// 100,000 a pixel, past what the image kernel's 16.16 steps hold, though an edge pixel's own sample
+    /// lies within the image. Drawn as its clamped edge texels (all opaque black): alpha against the exact
+    /// area, 1 level as above. The kernel trapped converting the step before it declined such spans.
+    @Test func squashedImagesDrawTheirEdgeTexels() throws {
+        let black = try #require(
+            RasterImage(width: 2, height: 2, premultipliedRGBA: (0..<16).map { $0 % 4 == 3 ? 255 : 0 }))
+        let polygon = [Point(x: 0.2, y: 0.5), Point(x: 8, y: 0.5), Point(x: 8, y: 8), Point(x: 1.9, y: 8)]
+        let squash = Transform2D.scale(x: 1e-5, y: 4).concatenating(.translation(x: 0.5, y: 0))
+        var list = DisplayList(background: .clear)
+        list.commands = [.fill(path: polygonPath(polygon), paint: .image(black, transform: squash), opacity: 1, rule: .nonZero)]
+        let frame = try Rasterizer(threads: 1).render(list, width: 10, height: 10)
+        var worst = 0.0
+        for y in 0..<10 {
+            for x in 0..<10 {
+                worst = max(worst, abs(Double(frame.pixel(x: x, y: y).a) - exactPixelCoverage(polygon, px: x, py: y) * 255))
+            }
+        }
+        #expect(worst <= 1.0, "worst alpha error \(worst) levels")
+    }
+
     @Test func roundedRectAreaMatchesACircle() throws {
         // A 40×40 square with corner radius 20 is a circle of area π·20² = 1256.64 px². Budget: the cubic
         // corner approximation is ≤ 0.027 % of r outward (≤ 0.7 px² over the perimeter), flattening at
