@@ -30,6 +30,31 @@ func exactPixelCoverage(_ poly: [Point], px: Int, py: Int) -> Double {
     return abs(area) / 2
 }
 
+/// The largest difference, in levels, between a frame's alpha and the exact area of `polygon` in each
+/// of its pixels.
+func worstAlphaError(_ frame: Frame, _ polygon: [Point]) -> Double {
+    var worst = 0.0
+    for y in 0..<frame.height {
+        for x in 0..<frame.width {
+            worst = max(worst, abs(Double(frame.pixel(x: x, y: y).a) - exactPixelCoverage(polygon, px: x, py: y) * 255))
+        }
+    }
+    return worst
+}
+
+/// A 2×2 image of opaque black texels.
+func opaqueBlack() throws -> RasterImage {
+    try #require(RasterImage(width: 2, height: 2, premultipliedRGBA: (0..<16).map { $0 % 4 == 3 ? 255 : 0 }))
+}
+
+/// Polygons whose edges cross rows in stretches of partly covered pixels: a triangle, a diamond clipped
+/// by every frame edge, a long thin sliver.
+let edgePolygons: [[Point]] = [
+    [Point(x: 1.3, y: 0.7), Point(x: 17.9, y: 5.2), Point(x: 6.1, y: 15.6)],
+    [Point(x: 10, y: -3), Point(x: 23, y: 10), Point(x: 10, y: 23), Point(x: -3, y: 10)],
+    [Point(x: 0.2, y: 9.6), Point(x: 19.7, y: 10.9), Point(x: 19.7, y: 12.1), Point(x: 0.2, y: 10.4)],
+]
+
 func polygonPath(_ pts: [Point]) -> Path {
     var p = Path()
     p.move(to: pts[0])
@@ -72,13 +97,7 @@ func polygonPath(_ pts: [Point]) -> Path {
         var list = DisplayList(background: .clear)
         list.commands = [.fill(path: polygonPath(polygon), color: .black, opacity: 1)]
         let frame = try Rasterizer(threads: 1).render(list, width: 20, height: 20)
-        var worst = 0.0
-        for y in 0..<20 {
-            for x in 0..<20 {
-                let expected = exactPixelCoverage(polygon, px: x, py: y) * 255
-                worst = max(worst, abs(Double(frame.pixel(x: x, y: y).a) - expected))
-            }
-        }
+        let worst = worstAlphaError(frame, polygon)
         #expect(worst <= 1.0, "worst alpha error \(worst) levels")
     }
 
@@ -86,50 +105,27 @@ func polygonPath(_ pts: [Point]) -> Path {
     /// go through the gradient kernel's lanes four at a time, each at its own coverage: every pixel's
     /// alpha against the exact area, as above. Tolerance: 1 level, as above (the kernel's 16-bit
     /// arithmetic holds the colour to 1/256 of a level and the coverage to 1/65536).
-    @Test(arguments: [
-        [Point(x: 1.3, y: 0.7), Point(x: 17.9, y: 5.2), Point(x: 6.1, y: 15.6)],
-        [Point(x: 10, y: -3), Point(x: 23, y: 10), Point(x: 10, y: 23), Point(x: -3, y: 10)],
-        [Point(x: 0.2, y: 9.6), Point(x: 19.7, y: 10.9), Point(x: 19.7, y: 12.1), Point(x: 0.2, y: 10.4)],
-    ])
+    @Test(arguments: edgePolygons)
     func gradientEdgesCoverExactArea(_ polygon: [Point]) throws {
         var list = DisplayList(background: .clear)
         let g = Gradient(kind: .axial(start: Point(x: 0, y: 0), end: Point(x: 20, y: 20)), colors: [.black, .black])
         list.commands = [.fill(path: polygonPath(polygon), paint: .gradient(g), opacity: 1, rule: .nonZero)]
         let frame = try Rasterizer(threads: 1).render(list, width: 20, height: 20)
-        var worst = 0.0
-        for y in 0..<20 {
-            for x in 0..<20 {
-                let expected = exactPixelCoverage(polygon, px: x, py: y) * 255
-                worst = max(worst, abs(Double(frame.pixel(x: x, y: y).a) - expected))
-            }
-        }
+        let worst = worstAlphaError(frame, polygon)
         #expect(worst <= 1.0, "worst alpha error \(worst) levels")
     }
 
     /// And with an image of one colour (2×2 opaque black texels stretched over the frame): the image
     /// kernel takes the edge pixels in lanes too, each at its own coverage. Tolerance 1 level, as above.
-    @Test(arguments: [
-        [Point(x: 1.3, y: 0.7), Point(x: 17.9, y: 5.2), Point(x: 6.1, y: 15.6)],
-        [Point(x: 10, y: -3), Point(x: 23, y: 10), Point(x: 10, y: 23), Point(x: -3, y: 10)],
-        [Point(x: 0.2, y: 9.6), Point(x: 19.7, y: 10.9), Point(x: 19.7, y: 12.1), Point(x: 0.2, y: 10.4)],
-    ])
+    @Test(arguments: edgePolygons)
     func imageEdgesCoverExactArea(_ polygon: [Point]) throws {
-        let black = try #require(
-            RasterImage(
-                width: 2, height: 2,
-                premultipliedRGBA: [UInt8](repeating: 0, count: 16).enumerated().map { $0.offset % 4 == 3 ? 255 : 0 }))
+        let black = try opaqueBlack()
         var list = DisplayList(background: .clear)
         list.commands = [
             .fill(path: polygonPath(polygon), paint: .image(black, transform: .scale(x: 10, y: 10)), opacity: 1, rule: .nonZero)
         ]
         let frame = try Rasterizer(threads: 1).render(list, width: 20, height: 20)
-        var worst = 0.0
-        for y in 0..<20 {
-            for x in 0..<20 {
-                let expected = exactPixelCoverage(polygon, px: x, py: y) * 255
-                worst = max(worst, abs(Double(frame.pixel(x: x, y: y).a) - expected))
-            }
-        }
+        let worst = worstAlphaError(frame, polygon)
         #expect(worst <= 1.0, "worst alpha error \(worst) levels")
     }
 
@@ -138,19 +134,13 @@ func polygonPath(_ pts: [Point]) -> Path {
     /// lies within the image. Drawn as its clamped edge texels (all opaque black): alpha against the exact
     /// area, 1 level as above. The kernel trapped converting the step before it declined such spans.
     @Test func squashedImagesDrawTheirEdgeTexels() throws {
-        let black = try #require(
-            RasterImage(width: 2, height: 2, premultipliedRGBA: (0..<16).map { $0 % 4 == 3 ? 255 : 0 }))
+        let black = try opaqueBlack()
         let polygon = [Point(x: 0.2, y: 0.5), Point(x: 8, y: 0.5), Point(x: 8, y: 8), Point(x: 1.9, y: 8)]
         let squash = Transform2D.scale(x: 1e-5, y: 4).concatenating(.translation(x: 0.5, y: 0))
         var list = DisplayList(background: .clear)
         list.commands = [.fill(path: polygonPath(polygon), paint: .image(black, transform: squash), opacity: 1, rule: .nonZero)]
         let frame = try Rasterizer(threads: 1).render(list, width: 10, height: 10)
-        var worst = 0.0
-        for y in 0..<10 {
-            for x in 0..<10 {
-                worst = max(worst, abs(Double(frame.pixel(x: x, y: y).a) - exactPixelCoverage(polygon, px: x, py: y) * 255))
-            }
-        }
+        let worst = worstAlphaError(frame, polygon)
         #expect(worst <= 1.0, "worst alpha error \(worst) levels")
     }
 

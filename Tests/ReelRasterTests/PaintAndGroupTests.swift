@@ -246,12 +246,7 @@ func rect(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> Path { Path(rec
         var list = DisplayList(background: .clear)
         list.commands = [.beginGroup(Group(clip: clip)), .fill(path: rect(-5, -5, 40, 40), color: .black), .endGroup]
         let f = try Rasterizer(threads: 1).render(list, width: 20, height: 20)
-        var worst = 0.0
-        for y in 0..<20 {
-            for x in 0..<20 {
-                worst = max(worst, abs(Double(f.pixel(x: x, y: y).a) - exactPixelCoverage(triangle, px: x, py: y) * 255))
-            }
-        }
+        let worst = worstAlphaError(f, triangle)
         #expect(worst <= 1, "worst \(worst)")
     }
 
