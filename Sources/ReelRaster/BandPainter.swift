@@ -107,9 +107,7 @@ struct BandPainter {
                             return
                         }
                         image.shade(y: y, x0: canvas.x0 &+ start, x1: canvas.x0 &+ end &- 1, into: shade)
-                        for i in 0..<count where scratch.coverage[i] > 0 {
-                            blendShaded(out + (start &+ i) &* 4, shade + i, count: 1, scratch.coverage[i])
-                        }
+                        blendShaded(out + start &* 4, shade, count: count, coverages: scratch.coverage)
                     } constant: { start, end, c in
                         if let lanes,
                             lanes.composite(
@@ -143,11 +141,9 @@ struct BandPainter {
                             let x = canvas.x0 &+ start, count = end &- start
                             guard let (t0, dt0) = parameters else {
                                 g.rampColors(y: y, x0: x, x1: x &+ count &- 1, into: shadeRow)
-                                for i in 0..<count where scratch.coverage[i] > 0 {
-                                    blendShaded(
-                                        out + (start &+ i) &* 4, shadeRow + i, count: 1, scratch.coverage[i],
-                                        dither: DitherPlace(row: ditherRow, x0: x &+ i))
-                                }
+                                blendShaded(
+                                    out + start &* 4, shadeRow, count: count, coverages: scratch.coverage,
+                                    dither: DitherPlace(row: ditherRow, x0: x))
                                 return
                             }
                             axial.composite(

@@ -71,6 +71,18 @@ struct DitherPlace {
     }
 }
 
+/// `blendShaded` pixel by pixel, each at its own coverage (`coverages[0 ..< count]`; zero leaves a
+/// pixel as it is): a stretch of edge pixels where a lanes kernel declined it.
+@inline(__always) func blendShaded(
+    _ out: UnsafeMutablePointer<UInt8>, _ colors: UnsafeMutablePointer<SIMD4<Float>>, count: Int,
+    coverages: UnsafePointer<Float>, dither: DitherPlace? = nil
+) {
+    for i in 0..<count where coverages[i] > 0 {
+        blendShaded(
+            out + i &* 4, colors + i, count: 1, coverages[i], dither: dither.map { DitherPlace(row: $0.row, x0: $0.x0 &+ i) })
+    }
+}
+
 /// Four shaded pixels (premultiplied, 0…255) composited onto four pixels' bytes at coverage `c`, dithered
 /// first when `dither` is given: `GradientShader.dithered` then `blend`, operation for operation, in
 /// sixteen lanes (an opaque source adds d·0 to itself, so fully covered opaque pixels come out as the

@@ -138,9 +138,9 @@ struct GradientShader {
         let make = { Self.tables(stops: stops, locations: locations, straight: straight) }
         let tables =
             ramps?.tables(RampCache.Key(stops: stops, locations: locations, straight: straight), fixed: axialPad, make: make)
-            ?? make()
+            ?? make().withFixed(axialPad)
         ramp = tables.ramp
-        ramp87 = axialPad ? (tables.ramp87.isEmpty ? tables.ramp.map(Fixed87.fixed) : tables.ramp87) : []
+        ramp87 = axialPad ? tables.ramp87 : []
         opaque = tables.opaque && Self.coversThePlane(g.kind)
         guard tables.visible else { return nil }
     }

@@ -26,6 +26,14 @@ final class RampCache: @unchecked Sendable {
         let opaque: Bool
         /// Some colour of the ramp is not transparent.
         let visible: Bool
+
+        /// These tables with the 8.7 ramp made where `fixed` asks for it and it is not made yet.
+        func withFixed(_ fixed: Bool) -> Tables {
+            guard fixed && ramp87.isEmpty else { return self }
+            var t = self
+            t.ramp87 = ramp.map(Fixed87.fixed)
+            return t
+        }
     }
 
     static let capacity = 2_048
@@ -46,8 +54,7 @@ final class RampCache: @unchecked Sendable {
         }
         let kept = current[key] ?? previous[key]
         lock.unlock()
-        var tables = kept ?? make()
-        if fixed && tables.ramp87.isEmpty { tables.ramp87 = tables.ramp.map(Fixed87.fixed) }
+        let tables = (kept ?? make()).withFixed(fixed)
         lock.lock()
         if current.count < Self.capacity { current[key] = tables }
         lock.unlock()
