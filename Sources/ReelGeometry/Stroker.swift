@@ -33,7 +33,22 @@ public struct StrokeStyle: Hashable, Sendable {
 public enum Stroker {
     /// The stroke outline of `path` in the same coordinates, flattened to `tolerance`.
     public static func outline(_ path: Path, style: StrokeStyle, tolerance: Double = defaultFlatteningTolerance) -> Path {
-        guard style.lineWidth > 0, style.lineWidth.isFinite else { return Path() }
+        var out = Path()
+        stroke(path, style: style, tolerance: tolerance, into: &out)
+        return out
+    }
+
+    /// The same outline as polygons, for a rasterizer to place (`StrokeOutline.edges`).
+    public static func polygons(
+        _ path: Path, style: StrokeStyle, tolerance: Double = defaultFlatteningTolerance
+    ) -> StrokeOutline {
+        var out = StrokeOutline()
+        stroke(path, style: style, tolerance: tolerance, into: &out)
+        return out
+    }
+
+    static func stroke<Sink: OutlineSink>(_ path: Path, style: StrokeStyle, tolerance: Double, into out: inout Sink) {
+        guard style.lineWidth > 0, style.lineWidth.isFinite else { return }
         let trimmed = style.strokeStart > 0 || style.strokeEnd < 1
         let dashed = !style.lineDashPattern.isEmpty
         // Lengths are measured on the flattened path, whose chords are shorter than the curve: at a
@@ -51,9 +66,7 @@ public enum Stroker {
         } else if trimmed {
             lines = PathMeasure.trim(lines, start: style.strokeStart, end: style.strokeEnd)
         }
-        var out = Path()
         for line in lines { strokePolyline(line, style: style, tolerance: tolerance, into: &out) }
-        return out
     }
 
     /// UNCONFIRMED (CORE-ANIMATION.md §9.1): dashes are laid out from the start of the full path and
@@ -79,7 +92,7 @@ public enum Stroker {
         }
     }
 
-    static func strokePolyline(_ line: Polyline, style: StrokeStyle, tolerance: Double, into out: inout Path) {
+    static func strokePolyline<Sink: OutlineSink>(_ line: Polyline, style: StrokeStyle, tolerance: Double, into out: inout Sink) {
         let hw = style.lineWidth / 2
         var pts: [Point] = []
         var corner: [Bool] = []
@@ -136,7 +149,9 @@ public enum Stroker {
     /// Points of a circular arc, ends on the circle and inner points pushed out just enough that the fan
     /// from the centre has the sector's exact area (½r²θ): with k pieces of angle φ that area is
     /// ½ sin φ (2rR + (k−2)R²), solved here for R.
-    static func arc(center c: Point, radius r: Double, from a0: Double, sweep: Double, tolerance: Double) -> [Point] {
+    static func arc(
+        center c: Point, radius r: Double, from a0: Double, sweep: Double, tolerance: Double, into out: inout [Point]
+    ) {
         let step = r > tolerance ? 2 * acos(1 - tolerance / r) : Double.pi / 4
         let k = max(2, Int((abs(sweep) / step).rounded(.up)))
         let phi = abs(sweep) / Double(k)
@@ -148,16 +163,17 @@ public enum Stroker {
             let a = Double(k - 2), b = 2 * r
             R = (-b + (b * b + 4 * a * target).squareRoot()) / (2 * a)
         }
-        return (0...k).map { i in
+        out.reserveCapacity(out.count + k + 1)
+        for i in 0...k {
             let t = a0 + sweep * Double(i) / Double(k)
             let radius = (i == 0 || i == k) ? r : R
-            return Point(x: c.x + radius * cos(t), y: c.y + radius * sin(t))
+            out.append(Point(x: c.x + radius * cos(t), y: c.y + radius * sin(t)))
         }
     }
 
     /// Adds a join, cap or dot as a closed subpath turned the same way round as the outline of a stroke
     /// body (negative signed area in y-down coordinates), so every piece adds winding of one sign.
-    static func addPiece(_ polygon: [Point], to out: inout Path) {
+    static func addPiece<Sink: OutlineSink>(_ polygon: [Point], to out: inout Sink) {
         guard polygon.count > 2 else { return }
         var area = 0.0
         for i in 0..<polygon.count {
@@ -168,11 +184,11 @@ public enum Stroker {
         addPolygon(area < 0 ? polygon : polygon.reversed(), to: &out)
     }
 
-    static func addPolygon(_ polygon: [Point], to out: inout Path) {
+    static func addPolygon<Sink: OutlineSink>(_ polygon: [Point], to out: inout Sink) {
         guard polygon.count > 2 else { return }
-        out.move(to: polygon[0])
-        for q in polygon.dropFirst() { out.addLine(to: q) }
-        out.closeSubpath()
+        out.begin(polygon[0])
+        for q in polygon.dropFirst() { out.add(q) }
+        out.close()
     }
 }
 
@@ -191,6 +207,10 @@ struct OutlineBuilder {
     let tolerance: Double
     var directions: [Point] = []
     var lengths: [Double] = []
+    /// The points of every round join's arc on a side (`Side.arc`), held here so that a vertex is a
+    /// plain value: an array in a vertex made each copy and destruction of one a call (with a
+    /// retain), and they were a tenth of a stroke.
+    var arcs: [Point] = []
 
     init(points: [Point], corner: [Bool], closed: Bool, style: StrokeStyle, tolerance: Double) {
         self.pts = points
@@ -200,6 +220,8 @@ struct OutlineBuilder {
         self.hw = style.lineWidth / 2
         self.tolerance = tolerance
         let n = points.count
+        directions.reserveCapacity(n)
+        lengths.reserveCapacity(n)
         for s in 0..<(closed ? n : n - 1) {
             let a = points[s], b = points[(s + 1) % n]
             let d = distance(a, b)
@@ -219,25 +241,25 @@ struct OutlineBuilder {
         case breakWith(LineJoin)
     }
 
-    /// One side's points at a vertex: one (the inner crossing, a miter), two (a bevel) or an arc. Held
-    /// inline but for arcs: an array per vertex was most of a stroke's allocations.
+    /// One side's points at a vertex: one (the inner crossing, a miter), two (a bevel) or an arc (its
+    /// points in `arcs`). Held inline: an array per vertex was most of a stroke's allocations.
     enum Side {
         case one(Point)
         case two(Point, Point)
-        case many([Point])
+        case arc(Range<Int>)
 
-        func append(to side: inout [Point]) {
+        func append(to side: inout [Point], arcs: [Point]) {
             switch self {
             case .one(let p): side.append(p)
             case .two(let p, let q):
                 side.append(p)
                 side.append(q)
-            case .many(let points): side.append(contentsOf: points)
+            case .arc(let range): side.append(contentsOf: arcs[range])
             }
         }
     }
 
-    func vertex(_ v: Int) -> Vertex {
+    mutating func vertex(_ v: Int) -> Vertex {
         let segs = directions.count
         let s0 = (v - 1 + segs) % segs, s1 = v % segs
         let d0 = directions[s0], d1 = directions[s1]
@@ -270,7 +292,7 @@ struct OutlineBuilder {
     }
 
     /// The outer side of a turn from offset `o0` to offset `o1` (both of length hw from `p`).
-    func outerPoints(_ p: Point, _ o0: Point, _ o1: Point, join: LineJoin, miterLimit: Double, dot: Double, miter: Point)
+    mutating func outerPoints(_ p: Point, _ o0: Point, _ o1: Point, join: LineJoin, miterLimit: Double, dot: Double, miter: Point)
         -> Side
     {
         let a = Point(x: p.x + o0.x, y: p.y + o0.y), b = Point(x: p.x + o1.x, y: p.y + o1.y)
@@ -287,17 +309,18 @@ struct OutlineBuilder {
             var sweep = atan2(o1.y, o1.x) - a0
             if sweep > Double.pi { sweep -= 2 * Double.pi }
             if sweep < -Double.pi { sweep += 2 * Double.pi }
-            return .many(Stroker.arc(center: p, radius: hw, from: a0, sweep: sweep, tolerance: tolerance / 4))
+            let first = arcs.count
+            Stroker.arc(center: p, radius: hw, from: a0, sweep: sweep, tolerance: tolerance / 4, into: &arcs)
+            return .arc(first..<arcs.count)
         }
     }
 
-    mutating func build(into out: inout Path) {
+    mutating func build<Sink: OutlineSink>(into out: inout Sink) {
         let n = pts.count
         let segs = directions.count
-        let kinds = (0..<n).map { v -> Vertex? in
-            if !closed && (v == 0 || v == n - 1) { return nil }
-            return vertex(v)
-        }
+        var kinds: [Vertex?] = []
+        kinds.reserveCapacity(n)
+        for v in 0..<n { kinds.append(!closed && (v == 0 || v == n - 1) ? nil : vertex(v)) }
         var sideA: [Point] = []
         var sideB: [Point] = []
         // Cap outlines are part of the first and last run's polygon, so they never overlap the body.
@@ -312,7 +335,14 @@ struct OutlineBuilder {
             let m = normal(s)
             sideA.append(Point(x: pts[v].x + m.x, y: pts[v].y + m.y))
             sideB.append(Point(x: pts[v].x - m.x, y: pts[v].y - m.y))
-            Stroker.addPolygon(sideA + endCap + sideB.reversed() + startCap, to: &out)
+            // Side A, the end cap, side B back and the start cap, as one polygon (sides of two points
+            // each at least), written as they are rather than joined into one array first.
+            out.begin(sideA[0])
+            for p in sideA.dropFirst() { out.add(p) }
+            for p in endCap { out.add(p) }
+            for p in sideB.reversed() { out.add(p) }
+            for p in startCap { out.add(p) }
+            out.close()
             startCap = []
         }
         func passThrough(_ v: Int, _ kind: Vertex) {
@@ -320,8 +350,8 @@ struct OutlineBuilder {
             case .straight:
                 break
             case .through(let a, let b):
-                a.append(to: &sideA)
-                b.append(to: &sideB)
+                a.append(to: &sideA, arcs: arcs)
+                b.append(to: &sideB, arcs: arcs)
             case .breakWith(let join):
                 let s0 = (v - 1 + segs) % segs
                 endRun(at: v, segment: s0)
@@ -363,8 +393,8 @@ struct OutlineBuilder {
                 sideA.append(Point(x: pts[v].x + m.x, y: pts[v].y + m.y))
                 sideB.append(Point(x: pts[v].x - m.x, y: pts[v].y - m.y))
             case .through(let a, let b):
-                a.append(to: &sideA)
-                b.append(to: &sideB)
+                a.append(to: &sideA, arcs: arcs)
+                b.append(to: &sideB, arcs: arcs)
             case .breakWith:
                 break
             }
@@ -373,7 +403,7 @@ struct OutlineBuilder {
         Stroker.addPolygon(sideB.reversed(), to: &out)
     }
 
-    func addJoinPiece(at v: Int, join: LineJoin, into out: inout Path) {
+    mutating func addJoinPiece<Sink: OutlineSink>(at v: Int, join: LineJoin, into out: inout Sink) {
         let segs = directions.count
         let s0 = (v - 1 + segs) % segs, s1 = v % segs
         let p = pts[v]
@@ -394,7 +424,7 @@ struct OutlineBuilder {
         let limit = corner[v] ? style.miterLimit : .infinity
         var piece = [p, Point(x: p.x + o0.x, y: p.y + o0.y)]
         outerPoints(p, o0, o1, join: dot > -1 + 1e-9 ? join : .bevel, miterLimit: limit, dot: dot, miter: miter)
-            .append(to: &piece)
+            .append(to: &piece, arcs: arcs)
         piece.append(Point(x: p.x + o1.x, y: p.y + o1.y))
         Stroker.addPiece(piece, to: &out)
     }
@@ -415,8 +445,10 @@ struct OutlineBuilder {
             var quarter = through - a0
             if quarter > Double.pi { quarter -= 2 * Double.pi }
             if quarter < -Double.pi { quarter += 2 * Double.pi }
-            let arc = Stroker.arc(
-                center: p, radius: hw, from: a0, sweep: quarter > 0 ? Double.pi : -Double.pi, tolerance: tolerance / 4)
+            var arc: [Point] = []
+            Stroker.arc(
+                center: p, radius: hw, from: a0, sweep: quarter > 0 ? Double.pi : -Double.pi, tolerance: tolerance / 4,
+                into: &arc)
             return Array(arc.dropFirst().dropLast())
         }
     }

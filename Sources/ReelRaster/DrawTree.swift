@@ -69,7 +69,7 @@ struct DrawTree: @unchecked Sendable {
             // Strokes of the same path and style in a row (a replicator's instances, repeated icons) share
             // one outline: only its transform to the device differs. Exact: the outline is a function of
             // these three values alone.
-            var last: (path: Path, style: StrokeStyle, tolerance: Double, outline: Path)?
+            var last: (path: Path, style: StrokeStyle, tolerance: Double, outline: StrokeOutline)?
             var k = chunk
             while k < fills.count {
                 switch commands[fills[k]] {
@@ -91,15 +91,16 @@ struct DrawTree: @unchecked Sendable {
                         // 2^(1/8): instances that differ only by a rotation then ask for the same outline
                         // (their scale factors differ in the last bits), at most 9 % finer than asked.
                         let t = exp2((log2(tolerance / max(transform.maxScale, 1e-9)) * 8).rounded(.down) / 8)
-                        let outline: Path
+                        let outline: StrokeOutline
                         if let m = last, m.tolerance == t, m.style == style, m.path == path {
                             outline = m.outline
                         } else {
-                            outline = Stroker.outline(path, style: style, tolerance: t)
+                            outline = Stroker.polygons(path, style: style, tolerance: t)
                             last = (path, style, t, outline)
                         }
-                        slots.base[k] = PreparedShape(
-                            path: outline.applying(transform), paint: p, rule: .nonZero, tolerance: tolerance)
+                        // The polygons' edges placed on the device directly: the same edges as the
+                        // outline's path transformed and flattened.
+                        slots.base[k] = PreparedShape(edges: outline.edges(transform), paint: p, rule: .nonZero)
                     }
                 default:
                     break

@@ -17,8 +17,13 @@ final class PreparedShape: @unchecked Sendable {
     let minX: Double, maxX: Double
     let minY: Double, maxY: Double
 
-    init?(path: Path, paint: PreparedPaint, rule: FillRule, tolerance: Double) {
-        var edges = path.flattenedEdges(tolerance: tolerance)
+    convenience init?(path: Path, paint: PreparedPaint, rule: FillRule, tolerance: Double) {
+        self.init(edges: path.flattenedEdges(tolerance: tolerance), paint: paint, rule: rule)
+    }
+
+    /// A shape of straight edges in device space (a path flattened, a stroke's polygons placed).
+    init?(edges flattened: [Edge], paint: PreparedPaint, rule: FillRule) {
+        var edges = flattened
         if !EdgeClipping.inside(edges) {
             // Huge or overflowed coordinates (a stroke outline of a path through ±1e308 is NaN): a shape
             // that cannot be placed draws nothing rather than trapping on a conversion.
