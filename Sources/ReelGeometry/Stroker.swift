@@ -163,7 +163,6 @@ public enum Stroker {
             let a = Double(k - 2), b = 2 * r
             R = (-b + (b * b + 4 * a * target).squareRoot()) / (2 * a)
         }
-        out.reserveCapacity(out.count + k + 1)
         for i in 0...k {
             let t = a0 + sweep * Double(i) / Double(k)
             let radius = (i == 0 || i == k) ? r : R

@@ -44,23 +44,25 @@ struct CoverageScratch {
     /// Adds every edge of `shape` within the canvas's rows, in canvas-local columns.
     func accumulate(_ shape: PreparedShape, x0: Int, y0: Int, width: Int, rows: Int) {
         let xOrigin = Double(x0)
-        guard !shape.buckets.isEmpty else {
+        guard shape.bucketCount > 0 else {
             for e in shape.edges { accumulate(e, x0: xOrigin, canvasY0: y0, rows: y0..<(y0 + rows), width: width) }
             return
         }
         // Each bucket's edges, for the rows of that bucket only, so an edge in two buckets is counted once.
         let size = PreparedShape.bucketRows
         let firstRow = max(y0, shape.firstBucket * size),
-            lastRow = min(y0 + rows, (shape.firstBucket + shape.buckets.count) * size)
+            lastRow = min(y0 + rows, (shape.firstBucket + shape.bucketCount) * size)
         guard firstRow < lastRow else { return }
         var b = (firstRow / size - shape.firstBucket)
         if firstRow < 0 && firstRow % size != 0 { b -= 1 }
-        while b < shape.buckets.count {
+        while b < shape.bucketCount {
             let bucketTop = (shape.firstBucket + b) * size
             let lo = max(firstRow, bucketTop), hi = min(lastRow, bucketTop + size)
             if lo >= lastRow { break }
             if lo < hi {
-                for e in shape.buckets[b] { accumulate(e, x0: xOrigin, canvasY0: y0, rows: lo..<hi, width: width) }
+                for i in shape.bucketStarts[b]..<shape.bucketStarts[b + 1] {
+                    accumulate(shape.bucketed[i], x0: xOrigin, canvasY0: y0, rows: lo..<hi, width: width)
+                }
             }
             b += 1
         }

@@ -9,9 +9,15 @@ final class PreparedShape: @unchecked Sendable {
 
     let edges: [Edge]
     /// For shapes with many edges over several buckets: the edges touching each bucket of
-    /// `bucketRows` rows, from bucket `firstBucket` on. Empty otherwise.
-    let buckets: [[Edge]]
+    /// `bucketRows` rows, from bucket `firstBucket` on, bucket after bucket (bucket k's are
+    /// `bucketed[bucketStarts[k] ..< bucketStarts[k + 1]]`, in the order of `edges`). Empty otherwise.
+    /// One array rather than one per bucket: their appends were a twentieth of a stroke-heavy frame.
+    let bucketed: [Edge]
+    let bucketStarts: [Int]
     let firstBucket: Int
+
+    /// The number of buckets (0 when the shape has none).
+    var bucketCount: Int { max(bucketStarts.count - 1, 0) }
     let paint: PreparedPaint
     let rule: FillRule
     let minX: Double, maxX: Double
@@ -53,16 +59,32 @@ final class PreparedShape: @unchecked Sendable {
         let rows = Double(Self.bucketRows)
         let first = Int((max(y0, -1e9) / rows).rounded(.down)), last = Int((min(y1, 1e9) / rows).rounded(.down))
         if edges.count > 64 && last - first >= 2 && last - first < 100_000 {
-            var buckets = [[Edge]](repeating: [], count: last - first + 1)
-            for e in edges {
-                let a = Int((max(min(e.y0, e.y1), -1e9) / rows).rounded(.down)) - first
-                let b = Int((min(max(e.y0, e.y1), 1e9) / rows).rounded(.down)) - first
-                for k in max(a, 0)...min(b, buckets.count - 1) { buckets[k].append(e) }
+            // Each edge's first and last bucket, then the buckets' sizes, starts and contents.
+            let count = last - first + 1
+            var spans = [(Int32, Int32)](repeating: (0, 0), count: edges.count)
+            var starts = [Int](repeating: 0, count: count + 1)
+            for (i, e) in edges.enumerated() {
+                let a = max(Int((max(min(e.y0, e.y1), -1e9) / rows).rounded(.down)) - first, 0)
+                let b = min(Int((min(max(e.y0, e.y1), 1e9) / rows).rounded(.down)) - first, count - 1)
+                spans[i] = (Int32(a), Int32(b))
+                if a <= b { for k in a...b { starts[k + 1] += 1 } }
             }
-            self.buckets = buckets
+            for k in 0..<count { starts[k + 1] += starts[k] }
+            var next = starts
+            let placeholder = Edge(x0: 0, y0: 0, x1: 0, y1: 0)
+            var bucketed = [Edge](repeating: placeholder, count: starts[count])
+            for (i, e) in edges.enumerated() where spans[i].0 <= spans[i].1 {
+                for k in Int(spans[i].0)...Int(spans[i].1) {
+                    bucketed[next[k]] = e
+                    next[k] += 1
+                }
+            }
+            self.bucketed = bucketed
+            self.bucketStarts = starts
             self.firstBucket = first
         } else {
-            self.buckets = []
+            self.bucketed = []
+            self.bucketStarts = []
             self.firstBucket = 0
         }
     }
