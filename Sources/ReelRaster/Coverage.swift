@@ -70,7 +70,7 @@ struct CoverageScratch {
 
     /// Adds the part of one edge inside `rows` (absolute), into the cells of a canvas starting at row
     /// `canvasY0` and column `x0`.
-    private func accumulate(_ e: Edge, x0: Double, canvasY0: Int, rows: Range<Int>, width: Int) {
+    @inline(__always) private func accumulate(_ e: Edge, x0: Double, canvasY0: Int, rows: Range<Int>, width: Int) {
         guard e.y0 != e.y1 else { return }
         let dir: Float = e.y1 > e.y0 ? 1 : -1
         let (xTop, yTop, xBottom, yBottom) = e.y0 < e.y1 ? (e.x0, e.y0, e.x1, e.y1) : (e.x1, e.y1, e.x0, e.y0)
