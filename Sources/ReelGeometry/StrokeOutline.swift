@@ -1,8 +1,8 @@
-/// A stroke's outline as closed polygons, what the stroker writes into (`OutlineSink`), and those
-/// polygons placed on a device as edges.
+// A stroke's outline as closed polygons, what the stroker writes into (`OutlineSink`), and those
+// polygons placed on a device as edges.
 
-/// Where the stroker writes its outline: closed polygons, each begun at its first point, added to
-/// point by point, then closed.
+/// Where the stroker writes its outline: closed polygons, each begun at its first point (`begin` comes
+/// before any `add`), added to point by point, then closed.
 protocol OutlineSink {
     mutating func begin(_ p: Point)
     mutating func add(_ p: Point)
@@ -71,7 +71,8 @@ public struct StrokeOutline: Hashable, Sendable {
 
 extension StrokeOutline: OutlineSink {
     mutating func begin(_ p: Point) {
-        // A polygon left open is closed here, as a path's fill closes it (the stroker closes each).
+        // A polygon left open is closed by the next one's start, as a path's fill closes it (the
+        // stroker closes each; `Stroker.polygons` closes the last).
         close()
         points.append(p)
     }

@@ -44,6 +44,7 @@ public enum Stroker {
     ) -> StrokeOutline {
         var out = StrokeOutline()
         stroke(path, style: style, tolerance: tolerance, into: &out)
+        out.close()
         return out
     }
 

@@ -33,6 +33,26 @@ import Testing
         Transform2D(a: 1.7, b: 0.4, c: -0.9, d: 0.6, tx: 33.25, ty: -7.5),
     ]
 
+    /// A straight segment's outline worked out by hand: a rectangle from side A (the left-hand
+    /// normal, +y here) forward to side B back, the caps between them; placed by a scale and shift.
+    @Test func aSegmentsPolygonIsItsRectangle() throws {
+        let segment = try Path(svgPathData: "M0 0 L10 0")
+        func edges(_ points: [(Double, Double)]) -> [Edge] {
+            points.indices.map { i in
+                let a = points[i], b = points[(i + 1) % points.count]
+                return Edge(x0: a.0, y0: a.1, x1: b.0, y1: b.1)
+            }
+        }
+        let butt = Stroker.polygons(segment, style: StrokeStyle(lineWidth: 2))
+        #expect(butt.ends == [4])
+        let placed = Transform2D(a: 2, b: 0, c: 0, d: 3, tx: 5, ty: 7)
+        #expect(butt.edges(placed) == edges([(5, 10), (25, 10), (25, 4), (5, 4)]))
+        let square = Stroker.polygons(segment, style: StrokeStyle(lineWidth: 2, lineCap: .square))
+        #expect(
+            square.edges(.identity)
+                == edges([(0, 1), (10, 1), (11, 1), (11, -1), (10, -1), (0, -1), (-1, -1), (-1, 1)]))
+    }
+
     @Test(arguments: paths)
     func polygonsAreTheOutlinesPathAndPlaceToItsEdges(_ data: String) throws {
         let path = try Path(svgPathData: data)
