@@ -70,7 +70,7 @@ struct BandPainter {
                     if c >= 1 {
                         run.apply(to: out + start &* 4, count: end &- start)
                     } else {
-                        for x in start..<end { blend(out + x &* 4, color, c) }
+                        blend(out + start &* 4, count: end &- start, color, c)
                     }
                 }
             }

@@ -10,11 +10,28 @@ import ReelGeometry
 /// checked Float → Int conversion per channel. The result never exceeds 255: s + d·(1 − sₐ/255) ≤ 255.
 @inline(__always) func blend(_ p: UnsafeMutablePointer<UInt8>, _ color: SIMD4<Float>, _ coverage: Float) {
     let s = color * coverage
-    let raw = UnsafeMutableRawPointer(p).loadUnaligned(as: UInt32.self)
-    let lanes = SIMD4<UInt32>(raw, raw &>> 8, raw &>> 16, raw &>> 24) & 0xFF
-    let d = SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: lanes))
-    let r = s + d * (1 - s.w * (1 / 255))
-    UnsafeMutableRawPointer(p).storeBytes(of: pack(r), as: UInt32.self)
+    blendPixel(p, s, inverse: 1 - s.w * (1 / 255))
+}
+
+/// `blend` over `count` pixels at one coverage, the scaled colour and its inverse alpha made once.
+@inline(__always) func blend(_ p: UnsafeMutablePointer<UInt8>, count: Int, _ color: SIMD4<Float>, _ coverage: Float) {
+    let s = color * coverage
+    let inverse = 1 - s.w * (1 / 255)
+    for i in 0..<count { blendPixel(p + i &* 4, s, inverse: inverse) }
+}
+
+/// s + d · inverse onto one pixel's bytes d, rounded: the bytes widened to float lanes and the result
+/// narrowed back spelled lane by lane, which the compiler keeps in vector registers (11 instructions;
+/// shifts and masks of a 32-bit word stayed scalar, 44).
+@inline(__always) private func blendPixel(_ p: UnsafeMutablePointer<UInt8>, _ s: SIMD4<Float>, inverse: Float) {
+    let raw = UnsafeMutableRawPointer(p)
+    let b = raw.loadUnaligned(as: SIMD4<UInt8>.self)
+    let d = SIMD4<Float>(Float(b[0]), Float(b[1]), Float(b[2]), Float(b[3]))
+    let bits = unsafeBitCast(s + d * inverse + SIMD4(repeating: 12_582_912), to: SIMD4<UInt32>.self)
+    let out = SIMD4<UInt8>(
+        UInt8(truncatingIfNeeded: bits[0]), UInt8(truncatingIfNeeded: bits[1]), UInt8(truncatingIfNeeded: bits[2]),
+        UInt8(truncatingIfNeeded: bits[3]))
+    raw.storeBytes(of: out, as: SIMD4<UInt8>.self)
 }
 
 /// Where a row of shaded colours is still to be dithered (a gradient's ramp colours): the dither
