@@ -59,25 +59,50 @@ final class PreparedShape: @unchecked Sendable {
         let rows = Double(Self.bucketRows)
         let first = Int((max(y0, -1e9) / rows).rounded(.down)), last = Int((min(y1, 1e9) / rows).rounded(.down))
         if edges.count > 64 && last - first >= 2 && last - first < 100_000 {
-            // Each edge's first and last bucket, then the buckets' sizes, starts and contents.
+            // Each edge's first and last bucket, then the buckets' sizes, starts and contents; through
+            // buffer pointers, as every element written through an array checked it was unique (the
+            // loops cost ~150 instructions an edge).
             let count = last - first + 1
-            var spans = [(Int32, Int32)](repeating: (0, 0), count: edges.count)
+            let total = edges.count
+            var spans = [(Int, Int)](repeating: (0, 0), count: total)
             var starts = [Int](repeating: 0, count: count + 1)
-            for (i, e) in edges.enumerated() {
-                let a = max(Int((max(min(e.y0, e.y1), -1e9) / rows).rounded(.down)) - first, 0)
-                let b = min(Int((min(max(e.y0, e.y1), 1e9) / rows).rounded(.down)) - first, count - 1)
-                spans[i] = (Int32(a), Int32(b))
-                if a <= b { for k in a...b { starts[k + 1] += 1 } }
-            }
-            for k in 0..<count { starts[k + 1] += starts[k] }
-            var next = starts
-            let placeholder = Edge(x0: 0, y0: 0, x1: 0, y1: 0)
-            var bucketed = [Edge](repeating: placeholder, count: starts[count])
-            for (i, e) in edges.enumerated() where spans[i].0 <= spans[i].1 {
-                for k in Int(spans[i].0)...Int(spans[i].1) {
-                    bucketed[next[k]] = e
-                    next[k] += 1
+            edges.withUnsafeBufferPointer { edges in
+                spans.withUnsafeMutableBufferPointer { spans in
+                    starts.withUnsafeMutableBufferPointer { starts in
+                        for i in 0..<total {
+                            let e = edges[i]
+                            let a = max(Int((max(min(e.y0, e.y1), -1e9) / rows).rounded(.down)) - first, 0)
+                            let b = min(Int((min(max(e.y0, e.y1), 1e9) / rows).rounded(.down)) - first, count - 1)
+                            spans[i] = (a, b)
+                            var k = a
+                            while k <= b {
+                                starts[k &+ 1] &+= 1
+                                k &+= 1
+                            }
+                        }
+                        for k in 0..<count { starts[k &+ 1] &+= starts[k] }
+                    }
                 }
+            }
+            var next = starts
+            let placed = starts[count]
+            let bucketed = [Edge](unsafeUninitializedCapacity: placed) { bucketed, initialized in
+                edges.withUnsafeBufferPointer { edges in
+                    spans.withUnsafeBufferPointer { spans in
+                        next.withUnsafeMutableBufferPointer { next in
+                            for i in 0..<total {
+                                var k = spans[i].0
+                                while k <= spans[i].1 {
+                                    (bucketed.baseAddress! + next[k]).initialize(to: edges[i])
+                                    next[k] &+= 1
+                                    k &+= 1
+                                }
+                            }
+                        }
+                    }
+                }
+                // Every slot: each bucket's run is filled from its start to the next bucket's.
+                initialized = placed
             }
             self.bucketed = bucketed
             self.bucketStarts = starts
