@@ -97,6 +97,8 @@ public enum Stroker {
         let hw = style.lineWidth / 2
         var pts: [Point] = []
         var corner: [Bool] = []
+        pts.reserveCapacity(line.points.count)
+        corner.reserveCapacity(line.points.count)
         for (p, c) in zip(line.points, line.corner) {
             if pts.last == p {
                 corner[corner.count - 1] = corner[corner.count - 1] || c  // repeated points have no direction
@@ -328,8 +330,11 @@ struct OutlineBuilder {
         var endCap: [Point] = []
         func startRun(at v: Int, segment s: Int) {
             let m = normal(s)
-            sideA = [Point(x: pts[v].x + m.x, y: pts[v].y + m.y)]
-            sideB = [Point(x: pts[v].x - m.x, y: pts[v].y - m.y)]
+            // The sides' storage kept from run to run (a run ends at every break).
+            sideA.removeAll(keepingCapacity: true)
+            sideB.removeAll(keepingCapacity: true)
+            sideA.append(Point(x: pts[v].x + m.x, y: pts[v].y + m.y))
+            sideB.append(Point(x: pts[v].x - m.x, y: pts[v].y - m.y))
         }
         func endRun(at v: Int, segment s: Int) {
             let m = normal(s)
