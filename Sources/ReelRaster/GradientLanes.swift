@@ -75,7 +75,7 @@ struct AxialLanes {
 
     /// Source-over of the gradient at coverage `c` onto pixels x0 ..< x0 + count of row y (`out` is the
     /// first; count ≥ 4), dithered on the colour channels: four pixels at a time in 16-bit lanes
-    /// (`Fixed87`), from the ramp in 8.7 fixed point (`GradientShader.ramp87`). The span's first
+    /// (`Fixed87`), from the ramp in 8.7 fixed point (`GradientShader.ramp87`, `Fixed87.fixed`). The span's first
     /// parameter is t, its step dt.
     @inline(__always) func composite(
         ramp: UnsafeRawPointer, t: Double, dt: Double, x0: Int, ditherRow: Int, count: Int,
@@ -105,9 +105,15 @@ struct AxialLanes {
             let last = Int64(first) + Int64(step) * Int64((count &+ 3) & ~3 &- 1)
             let top = Int64(GradientShader.rampSize) << 16
             if first >= 0, Int64(first) < top, last >= 0, last < top {
+                // Stepped in general registers, where the gathers' loads take them: from vector lanes,
+                // each index was moved out through shuffles.
+                var index = first
+                let step2 = step &* 2, step3 = step &* 3, step4 = step &* 4
                 self.lanes(ramp: ramp, x0: x0, ditherRow: ditherRow, count: count, into: out, partial: partial, coverage) {
-                    let k = SIMD4<UInt32>(truncatingIfNeeded: lanes &>> 16)
-                    lanes &+= step4
+                    let k = SIMD4<UInt32>(
+                        UInt32(truncatingIfNeeded: index &>> 16), UInt32(truncatingIfNeeded: (index &+ step) &>> 16),
+                        UInt32(truncatingIfNeeded: (index &+ step2) &>> 16), UInt32(truncatingIfNeeded: (index &+ step3) &>> 16))
+                    index &+= step4
                     return k
                 }
                 return
@@ -140,14 +146,31 @@ struct AxialLanes {
         ramp: UnsafeRawPointer, x0: Int, ditherRow: Int, count: Int, into out: UnsafeMutablePointer<UInt8>,
         partial: Bool, _ coverage: (Int) -> SIMD16<UInt16>, indices: () -> SIMD4<UInt32>
     ) {
+        // A loop for each value of `partial`, each with it constant: passed through, the compiler
+        // worked it out again from the coverage on every iteration, twice.
+        if partial {
+            lanesLoop(
+                ramp: ramp, x0: x0, ditherRow: ditherRow, count: count, into: out, partial: true, coverage, indices: indices)
+        } else {
+            lanesLoop(
+                ramp: ramp, x0: x0, ditherRow: ditherRow, count: count, into: out, partial: false, coverage, indices: indices)
+        }
+    }
+
+    /// `lanes`' loop, `partial` a constant at each call.
+    @inline(__always) private func lanesLoop(
+        ramp: UnsafeRawPointer, x0: Int, ditherRow: Int, count: Int, into out: UnsafeMutablePointer<UInt8>,
+        partial: Bool, _ coverage: (Int) -> SIMD16<UInt16>, indices: () -> SIMD4<UInt32>
+    ) {
         let raw = UnsafeMutableRawPointer(out)
         // The dither pattern repeats every eight columns: two lane sets alternate.
         var dither = self.dither[ditherRow &+ (x0 & 7)], next = self.dither[ditherRow &+ ((x0 &+ 4) & 7)]
         var i = 0
         while i &+ 4 <= count {
             let bytes = raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD16<UInt8>.self)
+            let (colors, alphas) = Fixed87.gather(ramp, indices())
             let r = Fixed87.sourceOver(
-                Fixed87.gather(ramp, indices()), onto: bytes, dither: dither, coverage: coverage(i), partial: partial)
+                colors, alphas: alphas, onto: bytes, dither: dither, coverage: coverage(i), partial: partial)
             raw.storeBytes(of: r, toByteOffset: i &* 4, as: SIMD16<UInt8>.self)
             swap(&dither, &next)
             i &+= 4
@@ -155,7 +178,8 @@ struct AxialLanes {
         guard i < count else { return }
         let c = coverage(i)
         Fixed87.throughCopy(raw + i &* 4, count: count &- i) { bytes in
-            Fixed87.sourceOver(Fixed87.gather(ramp, indices()), onto: bytes, dither: dither, coverage: c, partial: partial)
+            let (colors, alphas) = Fixed87.gather(ramp, indices())
+            return Fixed87.sourceOver(colors, alphas: alphas, onto: bytes, dither: dither, coverage: c, partial: partial)
         }
     }
 
@@ -258,21 +282,33 @@ enum Fixed87 {
         raw.storeBytes(of: result[2], toByteOffset: 8, as: UInt32.self)
     }
 
-    /// A ramp colour (premultiplied, 0…255 floats) in 8.7.
-    @inline(__always) static func fixed(_ c: SIMD4<Float>) -> SIMD4<Int16> {
+    /// A ramp colour (premultiplied, 0…255 floats) in 8.7, followed by its alpha four times: the
+    /// kernel takes a pixel's alpha over its four lanes from the entry instead of broadcasting it (three
+    /// shuffles every two pixels, on the port the gathers and the packing also use).
+    @inline(__always) static func fixed(_ c: SIMD4<Float>) -> SIMD8<Int16> {
         let bits = unsafeBitCast(c * 128 + 12_582_912, to: SIMD4<UInt32>.self)
-        return SIMD4<Int16>(
-            Int16(truncatingIfNeeded: bits[0]), Int16(truncatingIfNeeded: bits[1]), Int16(truncatingIfNeeded: bits[2]),
-            Int16(truncatingIfNeeded: bits[3]))
+        let a = Int16(truncatingIfNeeded: bits[3])
+        return SIMD8<Int16>(
+            Int16(truncatingIfNeeded: bits[0]), Int16(truncatingIfNeeded: bits[1]), Int16(truncatingIfNeeded: bits[2]), a, a, a,
+            a, a)
     }
 
-    /// Four entries of an 8.7 ramp (eight bytes each).
-    @inline(__always) static func gather(_ ramp: UnsafeRawPointer, _ k: SIMD4<UInt32>) -> SIMD16<Int16> {
-        let a = ramp.load(fromByteOffset: Int(k[0]) &* 8, as: SIMD4<Int16>.self)
-        let b = ramp.load(fromByteOffset: Int(k[1]) &* 8, as: SIMD4<Int16>.self)
-        let c = ramp.load(fromByteOffset: Int(k[2]) &* 8, as: SIMD4<Int16>.self)
-        let d = ramp.load(fromByteOffset: Int(k[3]) &* 8, as: SIMD4<Int16>.self)
-        return SIMD16(lowHalf: SIMD8(lowHalf: a, highHalf: b), highHalf: SIMD8(lowHalf: c, highHalf: d))
+    /// Four entries of an 8.7 ramp (sixteen bytes each, `fixed`): their colours, and their alphas each
+    /// over its pixel's four lanes.
+    @inline(__always) static func gather(
+        _ ramp: UnsafeRawPointer, _ k: SIMD4<UInt32>
+    ) -> (colors: SIMD16<Int16>, alphas: SIMD16<Int16>) {
+        let a = ramp.load(fromByteOffset: Int(k[0]) &* 16, as: SIMD8<Int16>.self)
+        let b = ramp.load(fromByteOffset: Int(k[1]) &* 16, as: SIMD8<Int16>.self)
+        let c = ramp.load(fromByteOffset: Int(k[2]) &* 16, as: SIMD8<Int16>.self)
+        let d = ramp.load(fromByteOffset: Int(k[3]) &* 16, as: SIMD8<Int16>.self)
+        return (
+            SIMD16(
+                lowHalf: SIMD8(lowHalf: a.lowHalf, highHalf: b.lowHalf), highHalf: SIMD8(lowHalf: c.lowHalf, highHalf: d.lowHalf)),
+            SIMD16(
+                lowHalf: SIMD8(lowHalf: a.highHalf, highHalf: b.highHalf),
+                highHalf: SIMD8(lowHalf: c.highHalf, highHalf: d.highHalf))
+        )
     }
 
     /// The high halves of the 32-bit products, lane by lane (`pmulhuw`).
@@ -288,19 +324,14 @@ enum Fixed87 {
             UInt16(truncatingIfNeeded: p[6]), UInt16(truncatingIfNeeded: p[7]))
     }
 
-    /// Each of two pixels' alpha lane over its four lanes.
-    @inline(__always) static func alphas(_ v: SIMD8<Int16>) -> SIMD8<Int16> {
-        SIMD8(v[3], v[3], v[3], v[3], v[7], v[7], v[7], v[7])
-    }
-
-    /// Two pixels: the colour dithered and kept within 0…alpha (in 8.7, signed lanes), scaled by the
-    /// coverage (in 8.8, unsigned lanes, from here on), over the destination's bytes:
-    /// s + d · (1 − sₐ/255), rounded to bytes (still in 16-bit lanes).
+    /// Two pixels: the colour dithered and kept within 0…alpha (in 8.7, signed lanes; `a7`, each
+    /// pixel's alpha over its four lanes), scaled by the coverage (in 8.8, unsigned lanes, from here
+    /// on), over the destination's bytes: s + d · (1 − sₐ/255), rounded to bytes (still in 16-bit lanes).
     @inline(__always) static func two(
-        _ color: SIMD8<Int16>, _ bytes: SIMD8<UInt8>, _ dither: SIMD8<Int16>, _ coverage: SIMD8<UInt16>, _ partial: Bool
+        _ color: SIMD8<Int16>, alphas a7: SIMD8<Int16>, _ bytes: SIMD8<UInt8>, _ dither: SIMD8<Int16>,
+        _ coverage: SIMD8<UInt16>, _ partial: Bool
     ) -> SIMD8<UInt16> {
-        // Alpha from the ramp colour: neither the dither (0 on alpha) nor the clamps change it.
-        let a7 = alphas(color)
+        // The alpha the ramp gives: neither the dither (0 on alpha) nor the clamps change it.
         // `pmaxsw`, `pminsw`: on 16-bit integer lanes the generic `pointwiseMax`/`Min` become one
         // instruction each (checked in the disassembly), unlike on sixteen float lanes
         // (`clampedToAlpha`).
@@ -366,10 +397,11 @@ enum Fixed87 {
     /// Four pixels' source-over (see `two`); `coverage` in 0.16, each pixel's over its four lanes (used
     /// where `partial`).
     @inline(__always) static func sourceOver(
-        _ colors: SIMD16<Int16>, onto bytes: SIMD16<UInt8>, dither: SIMD16<Int16>, coverage: SIMD16<UInt16>, partial: Bool
+        _ colors: SIMD16<Int16>, alphas: SIMD16<Int16>, onto bytes: SIMD16<UInt8>, dither: SIMD16<Int16>,
+        coverage: SIMD16<UInt16>, partial: Bool
     ) -> SIMD16<UInt8> {
-        let low = two(colors.lowHalf, bytes.lowHalf, dither.lowHalf, coverage.lowHalf, partial)
-        let high = two(colors.highHalf, bytes.highHalf, dither.highHalf, coverage.highHalf, partial)
+        let low = two(colors.lowHalf, alphas: alphas.lowHalf, bytes.lowHalf, dither.lowHalf, coverage.lowHalf, partial)
+        let high = two(colors.highHalf, alphas: alphas.highHalf, bytes.highHalf, dither.highHalf, coverage.highHalf, partial)
         return lowBytes(SIMD16<UInt16>(lowHalf: low, highHalf: high))
     }
 }

@@ -7,7 +7,7 @@ import Foundation
 /// locations and how they mix alone, so a kept ramp is the one the frame would make, bit for bit.
 ///
 /// Bounded by two frames' worth: each frame's ramps are the ones looked up since the frame before began
-/// (`nextFrame`); the rest are let go then. And by `capacity` ramps a frame (about 24 KiB each): a frame
+/// (`nextFrame`); the rest are let go then. And by `capacity` ramps a frame (about 32 KiB each with the 8.7 ramp): a frame
 /// with more makes the rest afresh, as without the cache. Shared by copies of a rasterizer, and by frames drawn at
 /// once on them: a lookup and an insertion under a lock, the ramp itself made outside it.
 final class RampCache: @unchecked Sendable {
@@ -21,7 +21,7 @@ final class RampCache: @unchecked Sendable {
     struct Tables {
         let ramp: [SIMD4<Float>]
         /// The ramp in 8.7 (`Fixed87.fixed`) where an axial gradient asked for it; else empty.
-        var ramp87: [SIMD4<Int16>]
+        var ramp87: [SIMD8<Int16>]
         /// Every colour of the ramp is opaque.
         let opaque: Bool
         /// Some colour of the ramp is not transparent.
