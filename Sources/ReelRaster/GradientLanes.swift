@@ -75,8 +75,8 @@ struct AxialLanes {
 
     /// Source-over of the gradient at coverage `c` onto pixels x0 ..< x0 + count of row y (`out` is the
     /// first; count ≥ 4), dithered on the colour channels: four pixels at a time in 16-bit lanes
-    /// (`Fixed87`), from the ramp in 8.7 fixed point (`GradientShader.ramp87`, `Fixed87.fixed`). The span's first
-    /// parameter is t, its step dt.
+    /// (`Fixed87`), from the ramp in 8.7 fixed point (`GradientShader.ramp87`, entries from
+    /// `Fixed87.fixed`). The span's first parameter is t, its step dt.
     @inline(__always) func composite(
         ramp: UnsafeRawPointer, t: Double, dt: Double, x0: Int, ditherRow: Int, count: Int,
         into out: UnsafeMutablePointer<UInt8>, coverage c: Float
@@ -94,8 +94,9 @@ struct AxialLanes {
     ) {
         let end = t + Double(count) * dt
         if abs(t) < 16, abs(end) < 16 {
-            // Ramp index + ½ in 16.16 fixed point stepped in integer lanes: a short chain from one
-            // step's indices to its loads, which is what the float lanes' chain cost.
+            // Ramp index + ½ in 16.16 fixed point, stepped in general registers where no index needs
+            // clamping (below) and in integer lanes otherwise: a short chain from one step's indices to
+            // its loads, which is what the float lanes' chain cost.
             let scale = Double(GradientShader.rampSize - 1) * 65536
             let first = Int32(Fixed87.nearest(t * scale + 32768)), step = Int32(Fixed87.nearest(dt * scale))
             var lanes = first &+ step &* SIMD4<Int32>(0, 1, 2, 3)
@@ -108,12 +109,12 @@ struct AxialLanes {
                 // Stepped in general registers, where the gathers' loads take them: from vector lanes,
                 // each index was moved out through shuffles.
                 var index = first
-                let step2 = step &* 2, step3 = step &* 3, step4 = step &* 4
+                let step2 = step &* 2, step3 = step &* 3, fourSteps = step &* 4
                 self.lanes(ramp: ramp, x0: x0, ditherRow: ditherRow, count: count, into: out, partial: partial, coverage) {
                     let k = SIMD4<UInt32>(
                         UInt32(truncatingIfNeeded: index &>> 16), UInt32(truncatingIfNeeded: (index &+ step) &>> 16),
                         UInt32(truncatingIfNeeded: (index &+ step2) &>> 16), UInt32(truncatingIfNeeded: (index &+ step3) &>> 16))
-                    index &+= step4
+                    index &+= fourSteps
                     return k
                 }
                 return
@@ -224,8 +225,8 @@ struct AxialLanes {
 /// and clamped (signed lanes), 8.8 from there on (unsigned): four pixels' source-over in 16-bit integer
 /// operations, where SSE2 does eight lanes per instruction (`pmulhuw` for the products, `pmaxsw` for
 /// the clamp; written so the compiler finds them: conversions spelled lane by lane, vector operands,
-/// alpha broadcast from values the clamps do not change — each measured, the other spellings
-/// scalarize). Three times fewer instructions than the float kernel (`compositeLanes`).
+/// a gradient's alpha over its four lanes read from its ramp entry (`fixed`) and an image's broadcast
+/// from values the clamps do not change — each measured, the other spellings scalarize). Three times fewer instructions than the float kernel (`compositeLanes`).
 ///
 /// Against the float kernel: the colour is held to 1/256 of a level, the products truncated to 1/256,
 /// the result rounded half up — a byte differs from it by one level where the exact value lies within
@@ -304,7 +305,8 @@ enum Fixed87 {
         let d = ramp.load(fromByteOffset: Int(k[3]) &* 16, as: SIMD8<Int16>.self)
         return (
             SIMD16(
-                lowHalf: SIMD8(lowHalf: a.lowHalf, highHalf: b.lowHalf), highHalf: SIMD8(lowHalf: c.lowHalf, highHalf: d.lowHalf)),
+                lowHalf: SIMD8(lowHalf: a.lowHalf, highHalf: b.lowHalf),
+                highHalf: SIMD8(lowHalf: c.lowHalf, highHalf: d.lowHalf)),
             SIMD16(
                 lowHalf: SIMD8(lowHalf: a.highHalf, highHalf: b.highHalf),
                 highHalf: SIMD8(lowHalf: c.highHalf, highHalf: d.highHalf))
