@@ -99,8 +99,6 @@ struct AxialLanes {
             // its loads, which is what the float lanes' chain cost.
             let scale = Double(GradientShader.rampSize - 1) * 65536
             let first = Int32(Fixed87.nearest(t * scale + 32768)), step = Int32(Fixed87.nearest(dt * scale))
-            var lanes = first &+ step &* SIMD4<Int32>(0, 1, 2, 3)
-            let step4 = SIMD4<Int32>(repeating: step &* 4)
             // The lanes' last values (count rounded up to four) within the ramp: none needs clamping,
             // as the steps are affine.
             let last = Int64(first) + Int64(step) * Int64((count &+ 3) & ~3 &- 1)
@@ -119,6 +117,8 @@ struct AxialLanes {
                 }
                 return
             }
+            var lanes = first &+ step &* SIMD4<Int32>(0, 1, 2, 3)
+            let step4 = SIMD4<Int32>(repeating: step &* 4)
             self.lanes(ramp: ramp, x0: x0, ditherRow: ditherRow, count: count, into: out, partial: partial, coverage) {
                 let k = Self.fixedIndices(lanes)
                 lanes &+= step4
@@ -226,7 +226,8 @@ struct AxialLanes {
 /// operations, where SSE2 does eight lanes per instruction (`pmulhuw` for the products, `pmaxsw` for
 /// the clamp; written so the compiler finds them: conversions spelled lane by lane, vector operands,
 /// a gradient's alpha over its four lanes read from its ramp entry (`fixed`) and an image's broadcast
-/// from values the clamps do not change — each measured, the other spellings scalarize). Three times fewer instructions than the float kernel (`compositeLanes`).
+/// from values the clamps do not change — each measured, the other spellings scalarize). Three times
+/// fewer instructions than the float kernel (`compositeLanes`).
 ///
 /// Against the float kernel: the colour is held to 1/256 of a level, the products truncated to 1/256,
 /// the result rounded half up — a byte differs from it by one level where the exact value lies within

@@ -8,8 +8,9 @@ import Foundation
 ///
 /// Bounded by two frames' worth: each frame's ramps are the ones looked up since the frame before began
 /// (`nextFrame`); the rest are let go then. And by `capacity` ramps a frame (about 32 KiB each with
-/// the 8.7 ramp): a frame with more makes the rest afresh, as without the cache. Shared by copies of a rasterizer, and by frames drawn at
-/// once on them: a lookup and an insertion under a lock, the ramp itself made outside it.
+/// the 8.7 ramp): a frame with more makes the rest afresh, as without the cache. Shared by copies of a
+/// rasterizer, and by frames drawn at once on them: a lookup and an insertion under a lock, the ramp
+/// itself made outside it.
 final class RampCache: @unchecked Sendable {
     struct Key: Hashable {
         let stops: [SIMD4<Float>]
