@@ -232,13 +232,15 @@ struct OutlineBuilder {
         }
     }
 
-    // Indices here wrap by a test, not `%`: a 64-bit division takes tens of cycles and a vertex's loads
-    // waited on two (butterfly_stroke 1.02× without them, alternating runs).
+    // Indices here wrap by a test, not `%`: each `%` is a 64-bit division, and a vertex's loads waited
+    // on two (butterfly_stroke 1.02× without them, alternating runs).
 
-    /// The segment that ends at vertex v (0 ≤ v < n): the closing one before vertex 0.
+    /// The segment that ends at vertex v (0 ≤ v < n; 0 < v on an open polyline): before vertex 0 of a
+    /// closed one, its closing segment.
     @inline(__always) func segment(before v: Int) -> Int { v == 0 ? directions.count - 1 : v - 1 }
 
-    /// The segment that starts at vertex v (0 ≤ v < n), wrapped to 0 past the last.
+    /// The segment that starts at vertex v (0 ≤ v < n; v < n − 1 on an open polyline): v, wrapped to 0
+    /// past the last segment as `%` did.
     @inline(__always) func segment(after v: Int) -> Int { v == directions.count ? 0 : v }
 
     /// Left-hand normal (−dy, dx) of segment s, scaled to the half width.
