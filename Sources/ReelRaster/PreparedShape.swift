@@ -71,8 +71,9 @@ final class PreparedShape: @unchecked Sendable {
                     starts.withUnsafeMutableBufferPointer { starts in
                         for i in 0..<total {
                             let e = edges[i]
-                            let a = max(Int((max(min(e.y0, e.y1), -1e9) / rows).rounded(.down)) - first, 0)
-                            let b = min(Int((min(max(e.y0, e.y1), 1e9) / rows).rounded(.down)) - first, count - 1)
+                            // Coordinates are clipped to ±2²⁴ above, in `floor`'s range.
+                            let a = max(CoverageScratch.floor(min(e.y0, e.y1) / rows) &- first, 0)
+                            let b = min(CoverageScratch.floor(max(e.y0, e.y1) / rows) &- first, count &- 1)
                             spans[i] = (a, b)
                             var k = a
                             while k <= b {

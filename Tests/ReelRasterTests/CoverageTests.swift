@@ -86,12 +86,16 @@ func polygonPath(_ pts: [Point]) -> Path {
     /// Every pixel's alpha against the exact covered area. Tolerance: 1 level of 255 — rounding to 8 bits
     /// gives at most ½ level, and Float accumulation along a row stays far below another ½ level.
     /// Cases: a triangle, clockwise and counter-clockwise; a diamond clipped by every frame edge; a
-    /// sliver thinner than a pixel.
+    /// sliver thinner than a pixel; a triangle with every coordinate at a half, where rounding to the
+    /// nearest goes down (2.5) and up (3.5), and one on whole numbers partly above and left of the frame
+    /// (the rows and columns an edge starts and ends in come from a floor and a ceiling done by rounding).
     @Test(arguments: [
         [Point(x: 1.3, y: 0.7), Point(x: 17.9, y: 5.2), Point(x: 6.1, y: 15.6)],
         [Point(x: 6.1, y: 15.6), Point(x: 17.9, y: 5.2), Point(x: 1.3, y: 0.7)],
         [Point(x: 10, y: -3), Point(x: 23, y: 10), Point(x: 10, y: 23), Point(x: -3, y: 10)],
         [Point(x: 2.25, y: 2.75), Point(x: 2.25, y: 13.5), Point(x: 2.4, y: 13.5), Point(x: 2.4, y: 2.75)],
+        [Point(x: 2.5, y: 3.5), Point(x: 16.5, y: 2.5), Point(x: 3.5, y: 18.5)],
+        [Point(x: -4, y: -2), Point(x: 19, y: 6), Point(x: 5, y: 21)],
     ])
     func coverageIsExactArea(_ polygon: [Point]) throws {
         var list = DisplayList(background: .clear)
