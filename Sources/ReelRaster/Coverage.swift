@@ -45,7 +45,7 @@ struct CoverageScratch {
     func accumulate(_ shape: PreparedShape, x0: Int, y0: Int, width: Int, rows: Int) {
         let xOrigin = Double(x0)
         guard shape.bucketCount > 0 else {
-            for e in shape.edges { accumulate(e, x0: xOrigin, canvasY0: y0, rows: y0..<(y0 + rows), width: width) }
+            shape.edges.withUnsafeBufferPointer { addEdges($0, x0: xOrigin, canvasY0: y0, rows: y0..<(y0 + rows), width: width) }
             return
         }
         // Each bucket's edges, for the rows of that bucket only, so an edge in two buckets is counted once.
@@ -60,12 +60,23 @@ struct CoverageScratch {
             let lo = max(firstRow, bucketTop), hi = min(lastRow, bucketTop + size)
             if lo >= lastRow { break }
             if lo < hi {
-                for i in shape.bucketStarts[b]..<shape.bucketStarts[b + 1] {
-                    accumulate(shape.bucketed[i], x0: xOrigin, canvasY0: y0, rows: lo..<hi, width: width)
+                let start = shape.bucketStarts[b], end = shape.bucketStarts[b + 1]
+                shape.bucketed.withUnsafeBufferPointer {
+                    addEdges(
+                        UnsafeBufferPointer(rebasing: $0[start..<end]), x0: xOrigin, canvasY0: y0, rows: lo..<hi, width: width)
                 }
             }
             b += 1
         }
+    }
+
+    /// Adds the parts of `edges` inside `rows`. The one place an edge is added, so the compiler inlines
+    /// it here: with two loops, the bucket loop's copy had been a call an edge, every register spilled
+    /// around it (butterfly 1.05×, butterfly_stroke 1.04× without it).
+    @inline(never) private func addEdges(
+        _ edges: UnsafeBufferPointer<Edge>, x0: Double, canvasY0: Int, rows: Range<Int>, width: Int
+    ) {
+        for e in edges { accumulate(e, x0: x0, canvasY0: canvasY0, rows: rows, width: width) }
     }
 
     /// Adds the part of one edge inside `rows` (absolute), into the cells of a canvas starting at row
