@@ -98,11 +98,18 @@ struct GradientShader {
 
     /// A ramp colour plus a dither offset on its colour channels, kept within 0…alpha.
     @inline(__always) static func dithered(_ color: SIMD4<Float>, _ d: Float) -> SIMD4<Float> {
+        // `min(max(v, 0), a)` spelled as the standard library defines them (max: `0 >= v ? 0 : v`,
+        // min: `a < p ? a : p`), the same values: its generic `min`/`max` were left as calls, six a
+        // pixel on a gradient edge's one-pixel spans.
+        @inline(__always) func clamp(_ v: Float, _ a: Float) -> Float {
+            let p = 0 >= v ? 0 : v
+            return a < p ? a : p
+        }
         var c = color
         let a = c.w
-        c.x = min(max(c.x + d, 0), a)
-        c.y = min(max(c.y + d, 0), a)
-        c.z = min(max(c.z + d, 0), a)
+        c.x = clamp(c.x + d, a)
+        c.y = clamp(c.y + d, a)
+        c.z = clamp(c.z + d, a)
         return c
     }
     let inverse: Transform2D
