@@ -93,6 +93,9 @@ struct CoverageScratch {
         let yTop = min(e.y0, e.y1), yBottom = max(e.y0, e.y1)
         guard yBottom > Double(rows.lowerBound), yTop < Double(rows.upperBound) else { return }
         let dxdy = (xBottom - xTop) / (yBottom - yTop)
+        // An edge a subnormal height tall overflows its slope; the x it interpolates would be infinite
+        // (`Int(_:)` trapped on it). Its area is below 10⁻³⁰⁰ of a pixel: it adds nothing.
+        guard dxdy.isFinite else { return }
         let firstRow = max(rows.lowerBound, Self.floor(yTop))
         let lastRow = min(rows.upperBound - 1, Self.ceil(yBottom) - 1)
         guard firstRow <= lastRow else { return }
@@ -232,7 +235,7 @@ struct CoverageScratch {
         Self.mark(bits, c0, through: c1 &+ 1)
     }
 
-    /// ⌊v⌋ for |v| < 2³¹ (edges are clipped to ±2²⁴): adding 1.5 × 2⁵² rounds v to an integer in the
+    /// ⌊v⌋ for −2³¹ ≤ v < 2³¹ − 1 (edges are clipped to ±2²⁴; 0 for ±∞ and NaN): adding 1.5 × 2⁵² rounds v to an integer in the
     /// low bits of the sum, one step down if that rounded up. The same value as `Int(v.rounded(.down))`,
     /// without its call (this target has no SSE4.1 rounding instruction) or `Int(_:)`'s range checks.
     @inline(__always) static func floor(_ v: Double) -> Int {
@@ -242,7 +245,7 @@ struct CoverageScratch {
         return t - magic > v ? n &- 1 : n
     }
 
-    /// ⌈v⌉ for |v| < 2³¹, as `floor(_:)`.
+    /// ⌈v⌉ for −2³¹ ≤ v < 2³¹ − 1, as `floor(_:)`.
     @inline(__always) static func ceil(_ v: Double) -> Int {
         let magic = 6_755_399_441_055_744.0
         let t = v + magic

@@ -87,7 +87,7 @@ func polygonPath(_ pts: [Point]) -> Path {
     /// gives at most ½ level, and Float accumulation along a row stays far below another ½ level.
     /// Cases: a triangle, clockwise and counter-clockwise; a diamond clipped by every frame edge; a
     /// sliver thinner than a pixel; a triangle with every coordinate at a half, where rounding to the
-    /// nearest goes down (2.5) and up (3.5), and one on whole numbers partly above and left of the frame
+    /// nearest goes down (2.5) and up (3.5), and one on whole numbers partly off three sides of the frame
     /// (the rows and columns an edge starts and ends in come from a floor and a ceiling done by rounding).
     @Test(arguments: [
         [Point(x: 1.3, y: 0.7), Point(x: 17.9, y: 5.2), Point(x: 6.1, y: 15.6)],
@@ -103,6 +103,27 @@ func polygonPath(_ pts: [Point]) -> Path {
         let frame = try Rasterizer(threads: 1).render(list, width: 20, height: 20)
         let worst = worstAlphaError(frame, polygon)
         #expect(worst <= 1.0, "worst alpha error \(worst) levels")
+    }
+
+    /// A column from (5, 0) to (6, 5) whose top edge is a subnormal 2 × 10⁻³¹⁰ tall across row 0: that
+    /// edge's slope overflows to infinity (converting the x it gave to a column trapped). Hand-computed:
+    /// the column's five pixels fully covered, every other pixel clear; the top edge adds nothing.
+    @Test func edgeOfSubnormalHeightAddsNothing() throws {
+        var path = Path()
+        path.move(to: Point(x: 5, y: -1e-310))
+        path.addLine(to: Point(x: 6, y: 1e-310))
+        path.addLine(to: Point(x: 6, y: 5))
+        path.addLine(to: Point(x: 5, y: 5))
+        path.closeSubpath()
+        var list = DisplayList(background: .clear)
+        list.commands = [.fill(path: path, color: .black, opacity: 1)]
+        let frame = try Rasterizer(threads: 1).render(list, width: 10, height: 8)
+        for y in 0..<8 {
+            for x in 0..<10 {
+                let expected: UInt8 = x == 5 && y < 5 ? 255 : 0
+                #expect(frame.pixel(x: x, y: y).a == expected, "pixel (\(x), \(y))")
+            }
+        }
     }
 
     /// The same polygons filled with an axial gradient of one colour (black to black), whose edge pixels
