@@ -235,9 +235,10 @@ struct CoverageScratch {
         Self.mark(bits, c0, through: c1 &+ 1)
     }
 
-    /// ⌊v⌋ for −2³¹ ≤ v < 2³¹ − 1 (edges are clipped to ±2²⁴; 0 for ±∞ and NaN): adding 1.5 × 2⁵² rounds v to an integer in the
-    /// low bits of the sum, one step down if that rounded up. The same value as `Int(v.rounded(.down))`,
-    /// without its call (this target has no SSE4.1 rounding instruction) or `Int(_:)`'s range checks.
+    /// ⌊v⌋ for −2³¹ ≤ v < 2³¹ − 1 (edges are clipped to ±2²⁴; 0 for ±∞ and NaN): adding 1.5 × 2⁵²
+    /// rounds v to an integer in the low bits of the sum, one step down if that rounded up. The same value
+    /// as `Int(v.rounded(.down))`, without its call (this target has no SSE4.1 rounding instruction) or
+    /// `Int(_:)`'s range checks.
     @inline(__always) static func floor(_ v: Double) -> Int {
         let magic = 6_755_399_441_055_744.0
         let t = v + magic
@@ -245,13 +246,8 @@ struct CoverageScratch {
         return t - magic > v ? n &- 1 : n
     }
 
-    /// ⌈v⌉ for −2³¹ ≤ v < 2³¹ − 1, as `floor(_:)`.
-    @inline(__always) static func ceil(_ v: Double) -> Int {
-        let magic = 6_755_399_441_055_744.0
-        let t = v + magic
-        let n = Int(Int32(truncatingIfNeeded: Int64(bitPattern: t.bitPattern)))
-        return t - magic < v ? n &+ 1 : n
-    }
+    /// ⌈v⌉ for −2³¹ + 1 < v < 2³¹ − 1 (0 for ±∞ and NaN), as −⌊−v⌋.
+    @inline(__always) static func ceil(_ v: Double) -> Int { 0 &- floor(-v) }
 
     /// Marks cells a…b (a ≤ b) of a row as touched.
     @inline(__always) static func mark(_ bits: UnsafeMutablePointer<UInt64>, _ a: Int, through b: Int) {
