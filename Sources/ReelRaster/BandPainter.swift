@@ -66,7 +66,9 @@ struct BandPainter {
             let run = ConstantSourceOver(color)
             for y in rows(shape, canvas) {
                 let out = canvas.row(y)
-                scratch.spans(row: y - canvas.y0, c0: c0, c1: c1, rule: shape.rule) { start, end, c in
+                scratch.runs(row: y - canvas.y0, c0: c0, c1: c1, rule: shape.rule) { start, end in
+                    blend(out + start &* 4, count: end &- start, color, coverages: scratch.coverage, full: run)
+                } constant: { start, end, c in
                     if c >= 1 {
                         run.apply(to: out + start &* 4, count: end &- start)
                     } else {

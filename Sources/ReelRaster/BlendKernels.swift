@@ -20,6 +20,44 @@ import ReelGeometry
     for i in 0..<count { blendPixel(p + i &* 4, s, inverse: inverse) }
 }
 
+/// Source-over of `color` onto `count` pixels, each at its own coverage (`coverages[0 ..< count]`,
+/// readable three past the end; zero leaves a pixel as it is): a stretch of a shape's edge pixels, four
+/// at a time in sixteen lanes. A pixel under full coverage takes `full`'s bytes and the others `blend`'s,
+/// as when the walk handed each pixel over as a run of its own; the lanes do `blend`'s arithmetic
+/// operation for operation (at coverage zero, 0 + d · 1 is d), so the bytes are the same. Pixel by
+/// pixel, each was a call from the row's walk, with its own loads and a byte repacking.
+@inline(__always) func blend(
+    _ p: UnsafeMutablePointer<UInt8>, count: Int, _ color: SIMD4<Float>, coverages: UnsafePointer<Float>,
+    full: ConstantSourceOver
+) {
+    let raw = UnsafeMutableRawPointer(p), cov = UnsafeRawPointer(coverages)
+    let color16 = SIMD16<Float>(lowHalf: SIMD8(lowHalf: color, highHalf: color), highHalf: SIMD8(lowHalf: color, highHalf: color))
+    var i = 0
+    while i &+ 4 <= count {
+        let c = cov.loadUnaligned(fromByteOffset: i &* 4, as: SIMD4<Float>.self)
+        let s =
+            color16
+            * SIMD16<Float>(c[0], c[0], c[0], c[0], c[1], c[1], c[1], c[1], c[2], c[2], c[2], c[2], c[3], c[3], c[3], c[3])
+        let bytes = raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD16<UInt8>.self)
+        let d = unsafeBitCast(widened(bytes) | 0x4B00_0000, to: SIMD16<Float>.self) - 8_388_608
+        let r = s + d * (1 - alphas(s) * (1 / 255))
+        let packed = unsafeBitCast(r + SIMD16(repeating: 12_582_912), to: SIMD16<UInt32>.self)
+        let partial = unsafeBitCast(SIMD16<UInt8>(truncatingIfNeeded: packed), to: SIMD4<UInt32>.self)
+        let whole = unsafeBitCast(full.four(bytes), to: SIMD4<UInt32>.self)
+        raw.storeBytes(of: partial.replacing(with: whole, where: c .>= 1), toByteOffset: i &* 4, as: SIMD4<UInt32>.self)
+        i &+= 4
+    }
+    while i < count {
+        let c = coverages[i]
+        if c >= 1 {
+            full.apply(to: p + i &* 4, count: 1)
+        } else if c > 0 {
+            blend(p + i &* 4, color, c)
+        }
+        i &+= 1
+    }
+}
+
 /// s + d · inverse onto one pixel's bytes d, rounded (`unpack`, `pack`).
 @inline(__always) private func blendPixel(_ p: UnsafeMutablePointer<UInt8>, _ s: SIMD4<Float>, inverse: Float) {
     let raw = UnsafeMutableRawPointer(p)
@@ -169,20 +207,29 @@ struct ConstantSourceOver {
         add = SIMD16(lowHalf: SIMD8(lowHalf: one, highHalf: one), highHalf: SIMD8(lowHalf: one, highHalf: one))
     }
 
+    /// Four pixels' bytes after source-over (`apply`'s result for them).
+    @inline(__always) func four(_ d: SIMD16<UInt8>) -> SIMD16<UInt8> {
+        if let word = opaqueWord { return unsafeBitCast(SIMD4<UInt32>(repeating: word), to: SIMD16<UInt8>.self) }
+        return translucent(d)
+    }
+
+    /// Four pixels under a colour that is not opaque.
+    @inline(__always) private func translucent(_ d: SIMD16<UInt8>) -> SIMD16<UInt8> {
+        let d88 = widened16(d) &<< 8
+        let scaled = SIMD16<UInt16>(truncatingIfNeeded: (widened(d88) &* SIMD16<UInt32>(repeating: UInt32(keep))) &>> 16)
+        return SIMD16<UInt8>(truncatingIfNeeded: (scaled &+ add) &>> 8)
+    }
+
     @inline(__always) func apply(to p: UnsafeMutablePointer<UInt8>, count: Int) {
         let raw = UnsafeMutableRawPointer(p)
         if let word = opaqueWord {
             raw.bindMemory(to: UInt32.self, capacity: count).update(repeating: word, count: count)
             return
         }
-        let k = SIMD16<UInt32>(repeating: UInt32(keep))
         var i = 0
         while i &+ 4 <= count {
             let d = raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD16<UInt8>.self)
-            let d88 = widened16(d) &<< 8
-            let scaled = SIMD16<UInt16>(truncatingIfNeeded: (widened(d88) &* k) &>> 16)
-            raw.storeBytes(
-                of: SIMD16<UInt8>(truncatingIfNeeded: (scaled &+ add) &>> 8), toByteOffset: i &* 4, as: SIMD16<UInt8>.self)
+            raw.storeBytes(of: translucent(d), toByteOffset: i &* 4, as: SIMD16<UInt8>.self)
             i &+= 4
         }
         while i < count {

@@ -1,0 +1,81 @@
+/// The solid colour's kernel for a stretch of edge pixels (each at its own coverage, four in lanes):
+/// hand-computed pixels, and the same bytes as handing each pixel over on its own.
+import Testing
+
+@testable import ReelRaster
+
+@Suite struct BlendKernelTests {
+    /// `pixels` RGBA bytes after the stretch kernel with `coverages` (padded with three zeros past the
+    /// end, as the walk leaves them).
+    static func stretch(_ pixels: [UInt8], _ color: SIMD4<Float>, _ coverages: [Float]) -> [UInt8] {
+        var out = pixels
+        let cov = coverages + [0, 0, 0]
+        out.withUnsafeMutableBufferPointer { o in
+            cov.withUnsafeBufferPointer { c in
+                blend(o.baseAddress!, count: coverages.count, color, coverages: c.baseAddress!, full: ConstantSourceOver(color))
+            }
+        }
+        return out
+    }
+
+    /// Red at alpha 0.8 (premultiplied 204, 0, 0, 204) over opaque blue:
+    /// - coverage ½: s = (102, 0, 0, 102), d · (1 − 102/255) = d · 0.6, so (102, 0, 153, 255);
+    /// - coverage 1: (204, 0, 255 · 0.2 = 51, 255);
+    /// - coverage 0: blue, untouched.
+    /// Pixels 1 and 3 go through the lanes, 4 and 5 pixel by pixel after them.
+    @Test func handComputedPixels() {
+        let blue: [UInt8] = [0, 0, 255, 255]
+        let pixels = Array([[UInt8]](repeating: blue, count: 6).joined())
+        let out = Self.stretch(pixels, SIMD4(204, 0, 0, 204), [0, 0.5, 0, 1, 0.5, 1])
+        let expected: [[UInt8]] = [blue, [102, 0, 153, 255], blue, [204, 0, 51, 255], [102, 0, 153, 255], [204, 0, 51, 255]]
+        #expect(out == Array(expected.joined()))
+    }
+
+    /// Stretches of 1 to 13 pixels over varied bytes, at coverages 0, 1, tiny and in between, under
+    /// translucent and opaque colours: the kernel's bytes are those of each pixel handed over as a run
+    /// of its own (`ConstantSourceOver` at full coverage, `blend` below it, nothing at zero), as the
+    /// walk did before the kernel.
+    @Test func lanesMatchPixelByPixel() {
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return seed >> 33
+        }
+        let colors: [SIMD4<Float>] = [
+            SIMD4(204, 0, 0, 204), SIMD4(10, 200, 30, 255), SIMD4(0.5, 1.25, 3, 3.5), SIMD4(100, 60.4, 20, 127.5),
+        ]
+        for color in colors {
+            for count in 1...13 {
+                for _ in 0..<20 {
+                    // Premultiplied destination bytes: each colour byte at most the alpha byte.
+                    var pixels: [UInt8] = []
+                    for _ in 0..<count {
+                        let a = UInt8(next() % 256)
+                        pixels += [
+                            UInt8(next() % (UInt64(a) + 1)), UInt8(next() % (UInt64(a) + 1)), UInt8(next() % (UInt64(a) + 1)), a,
+                        ]
+                    }
+                    let coverages: [Float] = (0..<count).map { _ in
+                        switch next() % 5 {
+                        case 0: 0
+                        case 1: 1
+                        case 2: 0.002
+                        default: Float(next() % 1_000_000) / 1_000_000
+                        }
+                    }
+                    var expected = pixels
+                    expected.withUnsafeMutableBufferPointer { o in
+                        for (i, c) in coverages.enumerated() where c > 0 {
+                            if c >= 1 {
+                                ConstantSourceOver(color).apply(to: o.baseAddress! + i * 4, count: 1)
+                            } else {
+                                blend(o.baseAddress! + i * 4, color, c)
+                            }
+                        }
+                    }
+                    #expect(Self.stretch(pixels, color, coverages) == expected, "\(color) \(coverages) over \(pixels)")
+                }
+            }
+        }
+    }
+}
