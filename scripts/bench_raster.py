@@ -407,6 +407,21 @@ def versions(skipped):
     return v
 
 
+def cpu():
+    """The CPU's model and the widest x86 vector extension it has, from /proc/cpuinfo: Blend2D and ThorVG
+    pick their kernels for it at run time while Reel's build targets baseline x86-64 (SSE2), so Reel ÷
+    Blend2D depends on the kind of machine, not only on Reel (BENCHMARKS.md, #24's eighth round)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            text = f.read()
+    except OSError:
+        return platform.processor() or "CPU unknown"
+    model = next((line.split(":", 1)[1].strip() for line in text.splitlines() if line.startswith("model name")), "CPU unknown")
+    flags = next((set(line.split(":", 1)[1].split()) for line in text.splitlines() if line.startswith("flags")), set())
+    widest = next((name for flag, name in [("avx512f", "AVX-512"), ("avx2", "AVX2"), ("sse4_1", "SSE4.1")] if flag in flags), None)
+    return f"{model}, {widest}" if widest else model
+
+
 def run(args):
     with open(args.spec) as f:
         spec = json.load(f)
@@ -461,7 +476,7 @@ def run(args):
     def scaling(v):
         return "n/a" if v is None else f"{v:.2f}"
     print(f"Peers: {', '.join(f'{PEERS[k]} {v}' for k, v in peer_versions.items())}. "
-          f"Machine: {os.cpu_count()} cores, {platform.machine()}, {platform.platform()}.")
+          f"Machine: {os.cpu_count()} cores, {cpu()}, {platform.machine()}, {platform.platform()}.")
     print(f"Iterations: median of {args.iterations}; T = {t} threads; Reel: median of {max(1, args.rounds)} rounds, each 1 then {t} "
           f"threads back to back, and its {t}T ÷ 1T the median of the rounds' own ratios. Figures are draws per millisecond (higher is faster)."
           + (f" Left out (--skip): {', '.join(PEERS[s] for s in sorted(skipped))}." if skipped else ""))
