@@ -408,15 +408,17 @@ def versions(skipped):
 
 
 def cpu():
-    """The CPU's model and the widest x86 vector extension it has, from /proc/cpuinfo: Blend2D and ThorVG
-    pick their kernels for it at run time while Reel's build targets baseline x86-64 (SSE2), so Reel ÷
-    Blend2D depends on the kind of machine, not only on Reel (BENCHMARKS.md, #24's eighth round)."""
+    """The CPU's model and the widest of AVX-512F, AVX2 and SSE4.1 it has, from /proc/cpuinfo: Blend2D
+    compiles its pipelines for the processor at run time while Reel's build targets baseline x86-64
+    (SSE2), so Reel ÷ Blend2D depends on the kind of machine, not only on Reel (BENCHMARKS.md, #24's
+    eighth round)."""
     try:
         with open("/proc/cpuinfo") as f:
             text = f.read()
     except OSError:
         return platform.processor() or "CPU unknown"
-    model = next((line.split(":", 1)[1].strip() for line in text.splitlines() if line.startswith("model name")), "CPU unknown")
+    model = next((line.split(":", 1)[1].strip() for line in text.splitlines() if line.startswith("model name")),
+                 platform.processor() or "CPU unknown")
     flags = next((set(line.split(":", 1)[1].split()) for line in text.splitlines() if line.startswith("flags")), set())
     widest = next((name for flag, name in [("avx512f", "AVX-512"), ("avx2", "AVX2"), ("sse4_1", "SSE4.1")] if flag in flags), None)
     return f"{model}, {widest}" if widest else model

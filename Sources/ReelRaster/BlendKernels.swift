@@ -20,12 +20,12 @@ import ReelGeometry
     for i in 0..<count { blendPixel(p + i &* 4, s, inverse: inverse) }
 }
 
-/// Source-over of `color` onto `count` pixels, each at its own coverage (`coverages[0 ..< count]`,
-/// readable three past the end; zero leaves a pixel as it is): a stretch of a shape's edge pixels, four
-/// at a time in sixteen lanes. A pixel under full coverage takes `full`'s bytes and the others `blend`'s,
-/// as when the walk handed each pixel over as a run of its own; the lanes do `blend`'s arithmetic
-/// operation for operation (at coverage zero, 0 + d · 1 is d), so the bytes are the same. Pixel by
-/// pixel, each was a call from the row's walk, with its own loads and a byte repacking.
+/// Source-over of `color` onto `count` pixels, each at its own coverage (`coverages[0 ..< count]`; zero
+/// leaves a pixel as it is): a stretch of a shape's edge pixels, four at a time in sixteen lanes. A
+/// pixel under full coverage takes `full`'s bytes and the others `blend`'s, as when the walk handed each
+/// pixel over as a run of its own; the lanes do `blend`'s arithmetic operation for operation (at coverage
+/// zero, 0 + d · 1 is d), so the bytes are the same. Pixel by pixel, each was a call from the row's walk,
+/// with its own loads and a byte repacking.
 @inline(__always) func blend(
     _ p: UnsafeMutablePointer<UInt8>, count: Int, _ color: SIMD4<Float>, coverages: UnsafePointer<Float>,
     full: ConstantSourceOver

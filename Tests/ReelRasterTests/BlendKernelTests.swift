@@ -6,7 +6,7 @@ import Testing
 
 @Suite struct BlendKernelTests {
     /// `pixels` RGBA bytes after the stretch kernel with `coverages` (padded with three zeros past the
-    /// end, as the walk leaves them).
+    /// end, as the walk leaves them, though the kernel reads only the first `count`).
     static func stretch(_ pixels: [UInt8], _ color: SIMD4<Float>, _ coverages: [Float]) -> [UInt8] {
         var out = pixels
         let cov = coverages + [0, 0, 0]

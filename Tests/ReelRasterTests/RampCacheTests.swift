@@ -20,6 +20,8 @@ import Testing
         #expect(k != Self.key(11))
         #expect(k != Self.key(10, locations: [0, 0.5]))
         #expect(k != Self.key(10, straight: true))
+        // Stops of −0 and +0 are the same colour: equal keys, equal hashes.
+        #expect(Self.key(-0.0) == Self.key(0) && Self.key(-0.0).hash == Self.key(0).hash)
     }
 
     /// Made once in a frame, kept for the next frame, made again after a frame without it: `make` is
@@ -42,8 +44,8 @@ import Testing
         #expect(made == 40, "kept for the frame after")
         cache.nextFrame()
         cache.nextFrame()
-        _ = look(0)
-        #expect(made == 41, "let go after a frame without it")
+        for red in reds { _ = look(red) }
+        #expect(made == 80, "let go after a frame without it, in every shard")
     }
 
     /// The 8.7 ramp is made where it is asked for and kept with the rest.
