@@ -8,7 +8,7 @@ import Foundation
 ///
 /// Bounded by two frames' worth: each frame's ramps are the ones looked up since the frame before began
 /// (`nextFrame`); the rest are let go then. And by `capacity` ramps a frame (about 32 KiB each with
-/// the 8.7 ramp), `capacity / shardCount` in each shard: a frame with more makes the rest afresh, as
+/// the 8.7 ramp), `shardCapacity` in each shard: a frame with more makes the rest afresh, as
 /// without the cache. Keys spread over the shards unevenly, so a frame with nearly `capacity` ramps
 /// may make some afresh too (the same ramps, at a ramp's cost). Shared by copies of a rasterizer, and
 /// by frames drawn at once on them: a lookup and an insertion under a lock, the ramp itself made
@@ -72,26 +72,28 @@ final class RampCache: @unchecked Sendable {
 
     static let capacity = 2_048
     static let shardCount = 16
+    /// The ramps a shard keeps a frame.
+    static let shardCapacity = capacity / shardCount
     private let shards = (0..<RampCache.shardCount).map { _ in Shard() }
 
     /// The tables for `key` (with the 8.7 ramp where `fixed`), kept from the last frame or this one, or
     /// made by `make`.
     func tables(_ key: Key, fixed: Bool, make: () -> Tables) -> Tables {
         let shard = shards[key.hash & (Self.shardCount - 1)]
-        let limit = Self.capacity / Self.shardCount
         // A kept ramp moves into this frame's set under the same lock as the look-up (the next frame may
-        // find it there); a new one is made outside the lock.
+        // find it there); a new one (or a kept one still without the 8.7 ramp asked for) is made outside
+        // the lock.
         shard.lock.lock()
-        if let kept = shard.current[key] ?? shard.previous[key], !fixed || !kept.ramp87.isEmpty {
-            if shard.current.count < limit { shard.current[key] = kept }
+        let kept = shard.current[key] ?? shard.previous[key]
+        if let kept, !fixed || !kept.ramp87.isEmpty {
+            if shard.current.count < Self.shardCapacity { shard.current[key] = kept }
             shard.lock.unlock()
             return kept
         }
-        let kept = shard.current[key] ?? shard.previous[key]
         shard.lock.unlock()
         let tables = (kept ?? make()).withFixed(fixed)
         shard.lock.lock()
-        if shard.current.count < limit { shard.current[key] = tables }
+        if shard.current.count < Self.shardCapacity { shard.current[key] = tables }
         shard.lock.unlock()
         return tables
     }
@@ -104,7 +106,7 @@ final class RampCache: @unchecked Sendable {
             shard.lock.lock()
             shard.previous = shard.current
             shard.current = [:]
-            shard.current.reserveCapacity(min(shard.previous.count, Self.capacity / Self.shardCount))
+            shard.current.reserveCapacity(min(shard.previous.count, Self.shardCapacity))
             shard.lock.unlock()
         }
     }
