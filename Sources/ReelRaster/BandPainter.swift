@@ -11,18 +11,18 @@ struct BandPainter {
     let shadeRow: UnsafeMutablePointer<SIMD4<Float>>
     let maxWidth: Int
 
-    private init(frameWidth: Int, tree: DrawTree, maxRows: Int) {
+    /// `reach`: the tree's largest (`DrawTree.Node.reach`).
+    private init(frameWidth: Int, reach: Int, maxRows: Int) {
         self.frameWidth = frameWidth
-        let reach = tree.nodes.map(\.reach).max() ?? 0
         maxWidth = frameWidth + 2 * reach
         scratch = CoverageScratch(width: maxWidth, rows: maxRows + 2 * reach)
         shadeRow = .allocate(capacity: maxWidth + 2)
     }
 
-    /// A painter for bands of up to `maxRows` rows of `tree`, alive for `body` only: its scratch memory
-    /// is freed when it returns.
-    static func with<R>(frameWidth: Int, tree: DrawTree, maxRows: Int, _ body: (BandPainter) -> R) -> R {
-        let painter = BandPainter(frameWidth: frameWidth, tree: tree, maxRows: maxRows)
+    /// A painter for bands of up to `maxRows` rows of a tree whose nodes reach at most `reach` rows and
+    /// columns around a canvas, alive for `body` only: its scratch memory is freed when it returns.
+    static func with<R>(frameWidth: Int, reach: Int, maxRows: Int, _ body: (BandPainter) -> R) -> R {
+        let painter = BandPainter(frameWidth: frameWidth, reach: reach, maxRows: maxRows)
         defer {
             painter.scratch.deallocate()
             painter.shadeRow.deallocate()
@@ -37,7 +37,7 @@ struct BandPainter {
     @inline(__always) func paint(_ node: DrawTree.Node, into canvas: Canvas) {
         switch node {
         case .shape(let shape):
-            fill(shape, into: canvas)
+            fill(shape.takeUnretainedValue(), into: canvas)
         case .group(let group):
             draw(group, into: canvas)
         }
