@@ -10,10 +10,13 @@ import ReelGeometry
 /// glyphs on two threads spent ~200 µs (7 % of it) freeing them, twice as long when the nodes were
 /// dealt in runs of 16 (more of them another thread's), and 70–80 µs a worker now (measured).
 struct DrawTree: @unchecked Sendable {
-    indirect enum Node {
-        /// A fill's or stroke's shape, held by the tree's preparation (see above).
+    enum Node {
+        /// A fill's or stroke's shape, held by the tree's preparation (see above). Not boxed: with the
+        /// whole enum `indirect`, every shape's node was an allocation of its own (a third of the
+        /// allocations of a frame of glyphs, and a pointer more to follow for each node a band draws).
         case shape(Unmanaged<PreparedShape>)
-        case group(PreparedGroup)
+        /// Boxed, as a group holds nodes.
+        indirect case group(PreparedGroup)
     }
 
     struct PreparedGroup {
