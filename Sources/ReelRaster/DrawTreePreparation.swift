@@ -49,9 +49,10 @@ extension DrawTree {
         func prepare(_ range: Range<Int>, last: inout Outline?) {
             let commands = self.commands, fills = self.fills, slots = self.slots, tolerance = self.tolerance
             let ramps = self.ramps
-            // Strokes of the same path and style in a row (a replicator's instances, repeated icons) share
-            // one outline: only its transform to the device differs. Exact: the outline is a function of
-            // these three values alone.
+            // Strokes of the same path and style one after the other in a worker's runs (a replicator's
+            // instances, repeated icons) share one outline: only its transform to the device differs.
+            // Exact: the outline is a function of these three values alone, the path compared bit for bit
+            // (`identical`), so which strokes a worker compares does not change a pixel.
             for k in range {
                 switch commands[fills[k]] {
                 case .fill(let path, let paint, let opacity, let rule):
@@ -74,7 +75,7 @@ extension DrawTree {
                         // (their scale factors differ in the last bits), at most 9 % finer than asked.
                         let t = exp2((log2(tolerance / max(transform.maxScale, 1e-9)) * 8).rounded(.down) / 8)
                         let outline: StrokeOutline
-                        if let m = last, m.tolerance == t, m.style == style, m.path == path {
+                        if let m = last, m.tolerance == t, m.style == style, Self.identical(m.path, path) {
                             outline = m.outline
                         } else {
                             outline = Stroker.polygons(path, style: style, tolerance: t)
@@ -91,13 +92,39 @@ extension DrawTree {
             }
         }
 
-        /// The tree, once every chunk is prepared: the first non-finite path in drawing order, or the
+        /// The tree, once every run is prepared: the first non-finite path in drawing order, or the
         /// shapes parsed into nodes (the tree holds this preparation, the shapes' owner).
         func tree() throws(RasterError) -> DrawTree {
             if let k = (0..<fills.count).first(where: { !slots.finite[$0] }) {
                 throw .nonFinitePath(commandIndex: fills[k])
             }
             return try DrawTree(self)
+        }
+
+        /// Whether two paths are the same bit for bit. `==` takes −0 for +0, which the stroker's angles
+        /// (`atan2`) tell apart; copies of one path (a replicator's instances) share their elements' storage
+        /// and are answered without a walk.
+        static func identical(_ a: Path, _ b: Path) -> Bool {
+            a.elements.withUnsafeBufferPointer { pa in
+                b.elements.withUnsafeBufferPointer { pb in
+                    guard pa.count == pb.count else { return false }
+                    if pa.baseAddress == pb.baseAddress { return true }
+                    for i in 0..<pa.count where !identical(pa[i], pb[i]) { return false }
+                    return true
+                }
+            }
+        }
+
+        static func identical(_ a: Path.Element, _ b: Path.Element) -> Bool {
+            func same(_ p: Point, _ q: Point) -> Bool { p.x.bitPattern == q.x.bitPattern && p.y.bitPattern == q.y.bitPattern }
+            switch (a, b) {
+            case (.move(let p), .move(let q)), (.line(let p), .line(let q)): return same(p, q)
+            case (.quad(let p1, let p2), .quad(let q1, let q2)): return same(p1, q1) && same(p2, q2)
+            case (.cubic(let p1, let p2, let p3), .cubic(let q1, let q2, let q3)):
+                return same(p1, q1) && same(p2, q2) && same(p3, q3)
+            case (.close, .close): return true
+            default: return false
+            }
         }
 
         /// Frees the shapes of fills `range` (`prepare`), once no worker draws them: called by the worker

@@ -12,9 +12,9 @@ import Synchronization
 /// the shapes it made.
 final class FrameWork: @unchecked Sendable {
     let preparation: DrawTree.Preparation
-    /// Fills per run: up to 32 (a run's slots span four cache lines, of which only the end ones may be
-    /// another worker's too, where every other slot had been; a frame of 2,000 shapes is 60-odd runs),
-    /// fewer where a frame has few fills, so each worker has at least eight runs to take (20 stroked
+    /// Fills per run: up to 32 (a run's slots are 256 bytes, of which only the cache lines at its ends
+    /// may be another worker's too, where every other slot had been; a frame of 2,000 shapes is 60-odd
+    /// runs), fewer where a frame has few fills, so there are at least eight runs a worker (20 stroked
     /// butterflies are 20 runs).
     let runLength: Int
     let runs: Int

@@ -66,13 +66,14 @@ public struct Rasterizer: Sendable {
         // Each drawing is a frame for the ramps kept (`RampCache`): those of the drawing before stay.
         ramps.nextFrame()
         let width = frame.width, height = frame.height
-        // No more workers than bands of the usual height (shadows may make them taller, and fewer).
-        let workers = max(1, min(threads, (height + bandHeight - 1) / bandHeight))
+        // No more workers than there are fills to prepare or bands of the usual height to draw (shadows
+        // may make bands taller, and fewer: a worker left without one makes no painter).
+        let preparation = DrawTree.Preparation(commands, tolerance: tolerance, ramps: ramps)
+        let workers = max(1, min(threads, max(preparation.fills.count, (height + bandHeight - 1) / bandHeight)))
         let word: UInt32? = background.map { c in
             let b = c.bytes
             return UInt32(b.0) | UInt32(b.1) << 8 | UInt32(b.2) << 16 | UInt32(b.3) << 24
         }
-        let preparation = DrawTree.Preparation(commands, tolerance: tolerance, ramps: ramps)
         let work = FrameWork(preparation, workers: workers, height: height, bandHeight: bandHeight, background: word != nil)
         frame.pixels.withUnsafeMutableBufferPointer { buffer in
             let pixels = SendablePointer(base: buffer.baseAddress!)
@@ -85,10 +86,14 @@ public struct Rasterizer: Sendable {
                     work.finishRun()
                 }
                 work.planned.wait()
-                if let tree = work.tree, let lists = work.lists {
+                // A painter only for a worker with a band to draw: its scratch memory is zeroed, and a
+                // shadow's reach makes it large (38 MB for a blur of σ 256 at 1080p) where its taller
+                // bands leave some workers none.
+                if let tree = work.tree, let lists = work.lists, let first = work.takeBand() {
                     let bandHeight = work.bandHeight
                     BandPainter.with(frameWidth: width, reach: work.reach, maxRows: bandHeight) { painter in
-                        while let band = work.takeBand() {
+                        var next: Int? = first
+                        while let band = next {
                             let y0 = band * bandHeight
                             let rows = min(bandHeight, height - y0)
                             let canvas = Canvas(pixels: pixels.base + y0 * width * 4, x0: 0, y0: y0, width: width, rows: rows)
@@ -98,6 +103,7 @@ public struct Rasterizer: Sendable {
                             }
                             for i in lists.band(band) { painter.paint(tree.nodes[Int(i)], into: canvas) }
                             work.finishBand()
+                            next = work.takeBand()
                         }
                     }
                 }

@@ -57,9 +57,9 @@ import Testing
         #expect(work.tree != nil && work.bands == 2 && work.error == nil)
     }
 
-    /// More threads than the machine has cores, and more than the frame has bands: the same bytes as one
-    /// thread. A barrier waiting for every worker hung here (`concurrentPerform` ran some iterations only
-    /// after others had ended).
+    /// More threads than the machine has cores, and more than the frame has bands (94, and 150 fills: up
+    /// to 150 workers): the same bytes as one thread. A barrier waiting for every worker hung here
+    /// (`concurrentPerform` ran some iterations only after others had ended).
     @Test func moreThreadsThanCoresDrawTheSameFrame() throws {
         let list = Self.column(150)
         let one = try Rasterizer(threads: 1).render(list, width: 24, height: 3_000)
@@ -86,6 +86,26 @@ import Testing
         let before = frame.pixels
         try Rasterizer(threads: 3).draw([], into: &frame)
         #expect(frame.pixels == before)
+    }
+
+    /// A stroke outline is reused only for a path the same bit for bit: −0 and +0 are `==` but not
+    /// `identical` (the stroker's angles tell them apart), copies sharing their storage are, and so are
+    /// equal paths built apart.
+    @Test func outlinesAreReusedForIdenticalPathsOnly() {
+        let a = polygonPath([Point(x: 0, y: 0), Point(x: 10, y: 0), Point(x: 10, y: 5)])
+        let b = polygonPath([Point(x: -0.0, y: 0), Point(x: 10, y: 0), Point(x: 10, y: 5)])
+        let c = polygonPath([Point(x: 0, y: 0), Point(x: 10, y: 0), Point(x: 10, y: 5)])
+        let copy = a
+        #expect(a == b && !DrawTree.Preparation.identical(a, b))
+        #expect(DrawTree.Preparation.identical(a, copy) && DrawTree.Preparation.identical(a, c))
+        #expect(!DrawTree.Preparation.identical(a, polygonPath([Point(x: 0, y: 0), Point(x: 10, y: 0)])))
+        var curved = Path()
+        curved.move(to: Point(x: 1, y: 1))
+        curved.addQuadCurve(to: Point(x: 5, y: 1), control: Point(x: 3, y: 0))
+        var curvedZero = Path()
+        curvedZero.move(to: Point(x: 1, y: 1))
+        curvedZero.addQuadCurve(to: Point(x: 5, y: 1), control: Point(x: 3, y: -0.0))
+        #expect(curved == curvedZero && !DrawTree.Preparation.identical(curved, curvedZero))
     }
 
     /// A worker waiting past the yield limit sleeps, and `open` wakes it; once open, `wait` returns at
