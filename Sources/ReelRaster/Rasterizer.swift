@@ -75,6 +75,12 @@ public struct Rasterizer: Sendable {
             return UInt32(b.0) | UInt32(b.1) << 8 | UInt32(b.2) << 16 | UInt32(b.3) << 24
         }
         let work = FrameWork(preparation, workers: workers, height: height, bandHeight: bandHeight, background: word != nil)
+        // Without fills the plan is made already: nothing to draw (or an error) leaves the frame's pixels
+        // untouched, not even copied where the frame shares them.
+        if work.runs == 0 && work.lists == nil {
+            if let error = work.error { throw error }
+            return
+        }
         frame.pixels.withUnsafeMutableBufferPointer { buffer in
             let pixels = SendablePointer(base: buffer.baseAddress!)
             DispatchQueue.concurrentPerform(iterations: workers) { _ in

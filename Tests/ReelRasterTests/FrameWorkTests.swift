@@ -80,12 +80,19 @@ import Testing
         }
     }
 
-    /// Nothing to draw over an existing frame (no background): the frame is left as it was.
+    /// Nothing to draw over an existing frame (no background): the frame is left as it was, its pixels
+    /// not even copied where another frame shares them.
     @Test func emptyListLeavesTheFrame() throws {
         var frame = try Rasterizer(threads: 1).render(Self.column(10), width: 24, height: 200)
-        let before = frame.pixels
+        let before = frame
         try Rasterizer(threads: 3).draw([], into: &frame)
-        #expect(frame.pixels == before)
+        #expect(frame.pixels == before.pixels)
+        let shared = frame.pixels.withUnsafeBufferPointer { a in
+            before.pixels.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress }
+        }
+        #expect(shared)
+        try Rasterizer(threads: 3).draw([.beginGroup(Group()), .endGroup], into: &frame)
+        #expect(frame.pixels == before.pixels)
     }
 
     /// A stroke outline is reused only for a path the same bit for bit: −0 and +0 are `==` but not
