@@ -14,8 +14,8 @@ final class FrameWork: @unchecked Sendable {
     let preparation: DrawTree.Preparation
     /// Fills per run: up to 32 (a run's slots are 256 bytes, of which only the cache lines at its ends
     /// may be another worker's too, where every other slot had been; a frame of 2,000 shapes is 60-odd
-    /// runs), fewer where a frame has few fills, so there are at least eight runs a worker (20 stroked
-    /// butterflies are 20 runs).
+    /// runs), fewer where a frame has few fills, so there are at least eight runs a worker where there
+    /// are fills for them (20 stroked butterflies are 20 runs).
     let runLength: Int
     let runs: Int
     private let nextRun = Atomic<Int>(0)

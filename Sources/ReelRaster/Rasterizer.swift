@@ -69,12 +69,14 @@ public struct Rasterizer: Sendable {
         // No more workers than there are fills to prepare or bands of the usual height to draw (shadows
         // may make bands taller, and fewer: a worker left without one makes no painter).
         let preparation = DrawTree.Preparation(commands, tolerance: tolerance, ramps: ramps)
-        let workers = max(1, min(threads, max(preparation.fills.count, (height + bandHeight - 1) / bandHeight)))
+        // `bandHeight` is a settable property: held to a row here, as `init` holds it.
+        let rowsPerBand = max(1, bandHeight)
+        let workers = max(1, min(threads, max(preparation.fills.count, (height + rowsPerBand - 1) / rowsPerBand)))
         let word: UInt32? = background.map { c in
             let b = c.bytes
             return UInt32(b.0) | UInt32(b.1) << 8 | UInt32(b.2) << 16 | UInt32(b.3) << 24
         }
-        let work = FrameWork(preparation, workers: workers, height: height, bandHeight: bandHeight, background: word != nil)
+        let work = FrameWork(preparation, workers: workers, height: height, bandHeight: rowsPerBand, background: word != nil)
         // Without fills the plan is made already: nothing to draw (or an error) leaves the frame's pixels
         // untouched, not even copied where the frame shares them.
         if work.runs == 0 && work.lists == nil {

@@ -93,6 +93,29 @@ import Testing
         #expect(shared)
         try Rasterizer(threads: 3).draw([.beginGroup(Group()), .endGroup], into: &frame)
         #expect(frame.pixels == before.pixels)
+        #expect(
+            frame.pixels.withUnsafeBufferPointer { a in
+                before.pixels.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress }
+            })
+    }
+
+    /// A list without fills but with a background clears the frame it is drawn into (the early return
+    /// for lists that draw nothing must not take it), with any number of workers.
+    @Test func backgroundAloneClearsTheFrame() throws {
+        for threads in [1, 3] {
+            var frame = try Rasterizer(threads: 1).render(Self.column(10), width: 24, height: 200)
+            try Rasterizer(threads: threads).render(DisplayList(background: .white), into: &frame)
+            #expect(frame.pixels.allSatisfy { $0 == 255 }, "\(threads) threads")
+        }
+    }
+
+    /// A band height set to 0 after `init` is held to one row, as `init` holds it, instead of dividing by
+    /// zero.
+    @Test func zeroBandHeightIsOneRow() throws {
+        var zero = Rasterizer(threads: 2)
+        zero.bandHeight = 0
+        let frame = try zero.render(Self.column(5), width: 24, height: 100)
+        #expect(frame.pixels == (try Rasterizer(threads: 1, bandHeight: 1).render(Self.column(5), width: 24, height: 100)).pixels)
     }
 
     /// A stroke outline is reused only for a path the same bit for bit: −0 and +0 are `==` but not
