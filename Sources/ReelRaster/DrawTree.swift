@@ -8,7 +8,7 @@ import ReelGeometry
 /// each worker of a frame then frees the shapes it made itself (`Preparation.release`), into its own
 /// allocator's arena. Freed through the nodes, by workers taking every other node, a frame of 2,300
 /// glyphs on two threads spent ~200 µs (7 % of it) freeing them, twice as long when the nodes were
-/// dealt in runs of 16 (more of them another thread's), and 70–80 µs a worker now (measured).
+/// dealt in runs of 16 (more of them another thread's), and 62–81 µs a worker now (measured).
 struct DrawTree: @unchecked Sendable {
     enum Node {
         /// A fill's or stroke's shape, held by the tree's preparation (see above). Not boxed: with the

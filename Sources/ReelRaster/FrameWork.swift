@@ -103,55 +103,27 @@ final class FrameWork: @unchecked Sendable {
     }
 }
 
-/// The top-level nodes each band of a frame meets, in drawing order, in one flat list: band b's are
-/// `indices[starts[b] ..< starts[b + 1]]`. A band visits only those instead of every node of the frame
-/// (400 small shapes on a 1080p frame each touch 1–2 of its 34 bands). Exact: a node paints nothing
-/// outside its rows. One list rather than an array per band: made one after the other for a frame of
-/// 2,300 glyphs, an array per band took 69 µs and this 38 (1,000 rectangles: 48 and 23), on one thread
-/// while the other waits.
+/// The top-level nodes each band of a frame meets, in drawing order (`Buckets`). A band visits only those
+/// instead of every node of the frame (400 small shapes on a 1080p frame each touch 1–2 of its 34
+/// bands). Exact: a node paints nothing outside its rows. One list rather than an array per band: made
+/// one after the other for a frame of 2,300 glyphs, an array per band took 69 µs and this 38 (1,000
+/// rectangles: 48 and 23), on one thread while the other waits.
 struct BandLists {
-    let starts: [Int]
-    let indices: [Int32]
+    let lists: Buckets<Int32>
 
     init(_ nodes: [DrawTree.Node], bands: Int, bandHeight: Int) {
-        let count = nodes.count
-        // Each node's first and last band (first > last: none), then the bands' sizes, starts and lists.
-        var spans = [(first: Int, last: Int)](repeating: (0, -1), count: count)
-        var starts = [Int](repeating: 0, count: bands + 1)
-        spans.withUnsafeMutableBufferPointer { spans in
-            starts.withUnsafeMutableBufferPointer { starts in
-                for i in 0..<count {
-                    var first = 0, last = bands - 1
-                    if let rows = nodes[i].rows {
-                        guard rows.lowerBound < rows.upperBound else { continue }
-                        first = max(first, rows.lowerBound >= 0 ? rows.lowerBound / bandHeight : 0)
-                        last = min(last, rows.upperBound <= 0 ? -1 : (rows.upperBound - 1) / bandHeight)
-                    }
-                    guard first <= last else { continue }
-                    spans[i] = (first, last)
-                    for b in first...last { starts[b + 1] += 1 }
-                }
-                for b in 0..<bands { starts[b + 1] += starts[b] }
-            }
+        lists = Buckets(count: nodes.count, buckets: bands) { i in
+            guard let rows = nodes[i].rows else { return (0, bands - 1) }
+            guard rows.lowerBound < rows.upperBound else { return (0, -1) }
+            return (
+                max(0, rows.lowerBound >= 0 ? rows.lowerBound / bandHeight : 0),
+                min(bands - 1, rows.upperBound <= 0 ? -1 : (rows.upperBound - 1) / bandHeight)
+            )
+        } item: {
+            Int32($0)
         }
-        var next = starts
-        indices = [Int32](unsafeUninitializedCapacity: starts[bands]) { indices, initialized in
-            spans.withUnsafeBufferPointer { spans in
-                next.withUnsafeMutableBufferPointer { next in
-                    for i in 0..<count where spans[i].first <= spans[i].last {
-                        for b in spans[i].first...spans[i].last {
-                            (indices.baseAddress! + next[b]).initialize(to: Int32(i))
-                            next[b] += 1
-                        }
-                    }
-                }
-            }
-            // Every slot: each band's run is filled from its start to the next band's.
-            initialized = starts[bands]
-        }
-        self.starts = starts
     }
 
     /// Band b's node indices, in drawing order.
-    func band(_ b: Int) -> ArraySlice<Int32> { indices[starts[b]..<starts[b + 1]] }
+    func band(_ b: Int) -> ArraySlice<Int32> { lists.bucket(b) }
 }

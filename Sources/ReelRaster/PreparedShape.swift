@@ -59,54 +59,21 @@ final class PreparedShape: @unchecked Sendable {
         let rows = Double(Self.bucketRows)
         let first = Int((max(y0, -1e9) / rows).rounded(.down)), last = Int((min(y1, 1e9) / rows).rounded(.down))
         if edges.count > 64 && last - first >= 2 && last - first < 100_000 {
-            // Each edge's first and last bucket, then the buckets' sizes, starts and contents; through
-            // buffer pointers, as every element written through an array checked it was unique (the
-            // loops cost ~150 instructions an edge).
             let count = last - first + 1
-            let total = edges.count
-            var spans = [(Int, Int)](repeating: (0, 0), count: total)
-            var starts = [Int](repeating: 0, count: count + 1)
-            edges.withUnsafeBufferPointer { edges in
-                spans.withUnsafeMutableBufferPointer { spans in
-                    starts.withUnsafeMutableBufferPointer { starts in
-                        for i in 0..<total {
-                            let e = edges[i]
-                            // Coordinates are clipped to ±2²⁴ above, in `floor`'s range.
-                            let a = max(CoverageScratch.floor(min(e.y0, e.y1) / rows) &- first, 0)
-                            let b = min(CoverageScratch.floor(max(e.y0, e.y1) / rows) &- first, count &- 1)
-                            spans[i] = (a, b)
-                            var k = a
-                            while k <= b {
-                                starts[k &+ 1] &+= 1
-                                k &+= 1
-                            }
-                        }
-                        for k in 0..<count { starts[k &+ 1] &+= starts[k] }
-                    }
+            let buckets = edges.withUnsafeBufferPointer { edges in
+                Buckets(count: edges.count, buckets: count) { i in
+                    let e = edges[i]
+                    // Coordinates are clipped to ±2²⁴ above, in `floor`'s range.
+                    return (
+                        max(CoverageScratch.floor(min(e.y0, e.y1) / rows) &- first, 0),
+                        min(CoverageScratch.floor(max(e.y0, e.y1) / rows) &- first, count &- 1)
+                    )
+                } item: {
+                    edges[$0]
                 }
             }
-            var next = starts
-            let placed = starts[count]
-            let bucketed = [Edge](unsafeUninitializedCapacity: placed) { bucketed, initialized in
-                edges.withUnsafeBufferPointer { edges in
-                    spans.withUnsafeBufferPointer { spans in
-                        next.withUnsafeMutableBufferPointer { next in
-                            for i in 0..<total {
-                                var k = spans[i].0
-                                while k <= spans[i].1 {
-                                    (bucketed.baseAddress! + next[k]).initialize(to: edges[i])
-                                    next[k] &+= 1
-                                    k &+= 1
-                                }
-                            }
-                        }
-                    }
-                }
-                // Every slot: each bucket's run is filled from its start to the next bucket's.
-                initialized = placed
-            }
-            self.bucketed = bucketed
-            self.bucketStarts = starts
+            self.bucketed = buckets.items
+            self.bucketStarts = buckets.starts
             self.firstBucket = first
         } else {
             self.bucketed = []
