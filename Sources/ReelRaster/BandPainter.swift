@@ -64,16 +64,25 @@ struct BandPainter {
         switch shape.paint {
         case .solid(let color):
             let run = ConstantSourceOver(color)
+            if shape.rule == .nonZero {
+                let color16 = SIMD16<Float>(
+                    lowHalf: SIMD8(lowHalf: color, highHalf: color), highHalf: SIMD8(lowHalf: color, highHalf: color))
+                for y in rows(shape, canvas) {
+                    let out = canvas.row(y)
+                    scratch.nonZeroQuads(row: y - canvas.y0, c0: c0, c1: c1) { start, count, coverages in
+                        blend(out + start &* 4, count: count, color, color16, coverages: coverages, full: run)
+                    } constant: { start, end, c in
+                        blend(out + start &* 4, count: end &- start, color, c, full: run)
+                    }
+                }
+                return
+            }
             for y in rows(shape, canvas) {
                 let out = canvas.row(y)
                 scratch.runs(row: y - canvas.y0, c0: c0, c1: c1, rule: shape.rule) { start, end in
                     blend(out + start &* 4, count: end &- start, color, coverages: scratch.coverage, full: run)
                 } constant: { start, end, c in
-                    if c >= 1 {
-                        run.apply(to: out + start &* 4, count: end &- start)
-                    } else {
-                        blend(out + start &* 4, count: end &- start, color, c)
-                    }
+                    blend(out + start &* 4, count: end &- start, color, c, full: run)
                 }
             }
         case .gradient(let g):
@@ -139,6 +148,33 @@ struct BandPainter {
                         let out = canvas.row(y)
                         let ditherRow = (y & 7) &* 8
                         let parameters = axial.row(y: y, x0: canvas.x0, width: canvas.width)
+                        if shape.rule == .nonZero, let (t0, dt0) = parameters {
+                            scratch.nonZeroQuads(row: y - canvas.y0, c0: c0, c1: c1) { start, count, coverages in
+                                axial.composite(
+                                    ramp: ramp87, t: t0 + Double(start) * dt0, dt: dt0, x0: canvas.x0 &+ start,
+                                    ditherRow: ditherRow,
+                                    count: count, into: out + start &* 4, coverages: coverages)
+                            } constant: { start, end, c in
+                                let x = canvas.x0 &+ start, count = end &- start
+                                let t = Float(t0 + Double(start) * dt0), dt = Float(dt0)
+                                if c >= 1, let table {
+                                    axial.store(
+                                        packed: table, t: t, dt: dt, x0: x, ditherRow: ditherRow, count: count,
+                                        into: out + start &* 4)
+                                } else if count < 4 {
+                                    axial.compositeFew(
+                                        ramp: ramp, t: t, dt: dt, x0: x, ditherRow: ditherRow, count: count,
+                                        into: out + start &* 4,
+                                        coverage: c)
+                                } else {
+                                    axial.composite(
+                                        ramp: ramp87, t: t0 + Double(start) * dt0, dt: dt0, x0: x, ditherRow: ditherRow,
+                                        count: count,
+                                        into: out + start &* 4, coverage: c)
+                                }
+                            }
+                            continue
+                        }
                         scratch.runs(row: y - canvas.y0, c0: c0, c1: c1, rule: shape.rule) { start, end in
                             let x = canvas.x0 &+ start, count = end &- start
                             guard let (t0, dt0) = parameters else {

@@ -20,6 +20,18 @@ import ReelGeometry
     for i in 0..<count { blendPixel(p + i &* 4, s, inverse: inverse) }
 }
 
+/// `blend` over `count` pixels at one coverage, a full one through `full` (`ConstantSourceOver`'s 16-bit
+/// lanes): a run inside a shape.
+@inline(__always) func blend(
+    _ p: UnsafeMutablePointer<UInt8>, count: Int, _ color: SIMD4<Float>, _ coverage: Float, full: ConstantSourceOver
+) {
+    if coverage >= 1 {
+        full.apply(to: p, count: count)
+    } else {
+        blend(p, count: count, color, coverage)
+    }
+}
+
 /// Source-over of `color` onto `count` pixels, each at its own coverage (`coverages[0 ..< count]`; zero
 /// leaves a pixel as it is): a stretch of a shape's edge pixels, four at a time in sixteen lanes. A
 /// pixel under full coverage takes `full`'s bytes and the others `blend`'s, as when the walk handed each
@@ -56,6 +68,38 @@ import ReelGeometry
         }
         i &+= 1
     }
+}
+
+/// Source-over of `color` onto `count` pixels (1…4), each at its own coverage (the lanes of
+/// `coverages`; zero leaves a pixel as it is): four pixels where a shape's edge crosses a row
+/// (`CoverageScratch.quads`). A pixel under full coverage takes `full`'s bytes and the others
+/// `blend`'s, as when the walk handed each pixel over as a run of its own; the lanes do `blend`'s
+/// arithmetic operation for operation (at coverage zero, 0 + d · 1 is d), so the bytes are the same.
+/// `color16` is `color` repeated over four pixels.
+@inline(__always) func blend(
+    _ p: UnsafeMutablePointer<UInt8>, count: Int, _ color: SIMD4<Float>, _ color16: SIMD16<Float>,
+    coverages c: SIMD4<Float>, full: ConstantSourceOver
+) {
+    guard count == 4 else {
+        for i in 0..<count {
+            if c[i] >= 1 {
+                full.apply(to: p + i &* 4, count: 1)
+            } else if c[i] > 0 {
+                blend(p + i &* 4, color, c[i])
+            }
+        }
+        return
+    }
+    let raw = UnsafeMutableRawPointer(p)
+    let s =
+        color16 * SIMD16<Float>(c[0], c[0], c[0], c[0], c[1], c[1], c[1], c[1], c[2], c[2], c[2], c[2], c[3], c[3], c[3], c[3])
+    let bytes = raw.loadUnaligned(as: SIMD16<UInt8>.self)
+    let d = unsafeBitCast(widened(bytes) | 0x4B00_0000, to: SIMD16<Float>.self) - 8_388_608
+    let r = s + d * (1 - alphas(s) * (1 / 255))
+    let packed = unsafeBitCast(r + SIMD16(repeating: 12_582_912), to: SIMD16<UInt32>.self)
+    let partial = unsafeBitCast(SIMD16<UInt8>(truncatingIfNeeded: packed), to: SIMD4<UInt32>.self)
+    let whole = unsafeBitCast(full.four(bytes), to: SIMD4<UInt32>.self)
+    raw.storeBytes(of: partial.replacing(with: whole, where: c .>= 1), as: SIMD4<UInt32>.self)
 }
 
 /// s + d · inverse onto one pixel's bytes d, rounded (`unpack`, `pack`).

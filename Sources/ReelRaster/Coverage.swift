@@ -1,5 +1,4 @@
-/// Coverage from edges: signed areas accumulated into cells, then swept along each row into coverage
-/// values or runs under the fill rule.
+/// Coverage from edges: the signed area each edge leaves to its right, accumulated into cells of a row.
 import ReelGeometry
 
 /// Signed-area accumulation of edges into cells, then a prefix sum along each row.
@@ -27,7 +26,7 @@ struct CoverageScratch {
         let count = (width + 2) * rows
         cells = .allocate(capacity: count)
         cells.initialize(repeating: 0, count: count)
-        // Four more than a row: a kernel's last lanes may read past a stretch's end (`runs`).
+        // More than a row: `runs` writes zeros three past a stretch's end, where a kernel's last lanes read.
         coverage = .allocate(capacity: width + 6)
         coverage.initialize(repeating: 0, count: width + 6)
         wordsPerRow = (width + 2 + 63) / 64
@@ -264,140 +263,5 @@ struct CoverageScratch {
             w &+= 1
         }
         bits[wb] |= tail
-    }
-
-    /// Coverage of columns c0…c1 (canvas-local) of one accumulated row into `coverage[0…]`, clearing the
-    /// cells it read. The caller takes c0…c1 from the shape's bounds, so no cell outside c0…c1+1 holds
-    /// anything (an edge left of the canvas lands in cell 0, and then c0 is 0).
-    func sweep(row: Int, c0: Int, c1: Int, rule: FillRule) {
-        let line = cells + row * (capacityWidth + 2)
-        var sum: Float = 0
-        var x = c0
-        let evenOdd = rule == .evenOdd
-        while x <= c1 {
-            sum += line[x]
-            line[x] = 0
-            coverage[x - c0] = Self.coverage(sum, evenOdd: evenOdd)
-            x += 1
-        }
-        line[c1 + 1] = 0
-        clearBits(row: row, from: c0, through: c1 + 1)
-    }
-
-    func clearBits(row: Int, from a: Int, through b: Int) {
-        let bits = touched + row &* wordsPerRow
-        for w in (a &>> 6)...(b &>> 6) { bits[w] = 0 }
-    }
-
-    /// Walks one accumulated row over columns c0…c1 (canvas-local) as runs of constant coverage,
-    /// calling `body(start, end, coverage)` for each covered run [start, end) and clearing the cells it
-    /// read. Inside a shape the cells are zero, so a whole interior span is one call; the caller takes
-    /// c0…c1 from the shape's bounds, as for `sweep`.
-    @inline(__always)
-    func spans(
-        row: Int, c0: Int, c1: Int, rule: FillRule, minimum: Float = 0.5 / 255,
-        _ body: (_ start: Int, _ end: Int, _ coverage: Float) -> Void
-    ) {
-        let line = cells + row &* (capacityWidth &+ 2)
-        let bits = touched + row &* wordsPerRow
-        let evenOdd = rule == .evenOdd
-        let limit = c1 &+ 1
-        /// The first touched cell after `x`, or `limit`.
-        @inline(__always) func next(after x: Int) -> Int {
-            var i = x &+ 1
-            var w = i &>> 6
-            var word = bits[w] & (~0 &<< UInt64(i & 63))
-            while word == 0 {
-                w &+= 1
-                i = w &<< 6
-                if i >= limit { return limit }
-                word = bits[w]
-            }
-            return min(limit, (w &<< 6) &+ word.trailingZeroBitCount)
-        }
-        var sum: Float = 0
-        var x = c0
-        while x <= c1 {
-            sum += line[x]
-            line[x] = 0
-            let end = next(after: x)
-            let c = Self.coverage(sum, evenOdd: evenOdd)
-            if c > minimum { body(x, end, c) }
-            x = end
-        }
-        line[limit] = 0
-        for w in (c0 &>> 6)...(limit &>> 6) { bits[w] = 0 }
-    }
-
-    /// Walks one accumulated row over columns c0…c1 (canvas-local) as stretches where the coverage
-    /// changes from pixel to pixel (where edges cross the row: `varying(start, end)`, each pixel's
-    /// coverage in `coverage[0 ..< end − start]`, zero where it is at most `minimum`) and runs of one
-    /// coverage between them (`constant(start, end, coverage)`, for runs above `minimum`), clearing the
-    /// cells it read. The same coverage values as `spans`, pixel for pixel: a kernel takes a stretch of
-    /// edge pixels in lanes instead of one call each. c0…c1 from the shape's bounds, as for `sweep`.
-    @inline(__always)
-    func runs(
-        row: Int, c0: Int, c1: Int, rule: FillRule, minimum: Float = 0.5 / 255,
-        varying: (_ start: Int, _ end: Int) -> Void,
-        constant: (_ start: Int, _ end: Int, _ coverage: Float) -> Void
-    ) {
-        let line = cells + row &* (capacityWidth &+ 2)
-        let bits = touched + row &* wordsPerRow
-        let evenOdd = rule == .evenOdd
-        let limit = c1 &+ 1
-        /// The first cell from `x` on whose bit is `set`, or `limit`.
-        @inline(__always) func first(from x: Int, set: Bool) -> Int {
-            let flip: UInt64 = set ? 0 : ~0
-            var w = x &>> 6
-            var word = (bits[w] ^ flip) & (~0 &<< UInt64(x & 63))
-            while word == 0 {
-                w &+= 1
-                if w &<< 6 >= limit { return limit }
-                word = bits[w] ^ flip
-            }
-            return min(limit, (w &<< 6) &+ word.trailingZeroBitCount)
-        }
-        var sum: Float = 0
-        var x = c0
-        while x <= c1 {
-            // Cells x ..< stretchEnd were written by edges; all but the last are pixels of their own.
-            let stretchEnd = first(from: x, set: false)
-            if stretchEnd &- x >= 2 {
-                let last = stretchEnd &- 1
-                var i = 0
-                while x &+ i < last {
-                    sum += line[x &+ i]
-                    line[x &+ i] = 0
-                    let c = Self.coverage(sum, evenOdd: evenOdd)
-                    coverage[i] = c > minimum ? c : 0
-                    i &+= 1
-                }
-                coverage[i] = 0
-                coverage[i &+ 1] = 0
-                coverage[i &+ 2] = 0
-                varying(x, last)
-                x = last
-            }
-            sum += line[x]
-            line[x] = 0
-            let end = first(from: x &+ 1, set: true)
-            let c = Self.coverage(sum, evenOdd: evenOdd)
-            if c > minimum { constant(x, end, c) }
-            x = end
-        }
-        line[limit] = 0
-        for w in (c0 &>> 6)...(limit &>> 6) { bits[w] = 0 }
-    }
-
-    /// The fill rule applied to an accumulated signed area: non-zero caps |sum| at 1, even-odd folds it.
-    @inline(__always) static func coverage(_ sum: Float, evenOdd: Bool) -> Float {
-        var c = abs(sum)
-        if evenOdd {
-            c -= 2 * (c * 0.5).rounded(.down)
-            if c > 1 { c = 2 - c }
-        } else if c > 1 {
-            c = 1
-        }
-        return c
     }
 }

@@ -73,6 +73,17 @@ struct AxialLanes {
         composite(ramp: ramp, t: t, dt: dt, x0: x0, ditherRow: ditherRow, count: count, into: out, partial: true, lanes)
     }
 
+    /// Source-over of the gradient over pixels x0 ..< x0 + count of row y (count 1…4), each at its own
+    /// coverage (the lanes of `coverages`): four pixels where an edge crosses a row
+    /// (`CoverageScratch.nonZeroQuads`).
+    @inline(__always) func composite(
+        ramp: UnsafeRawPointer, t: Double, dt: Double, x0: Int, ditherRow: Int, count: Int,
+        into out: UnsafeMutablePointer<UInt8>, coverages: SIMD4<Float>
+    ) {
+        let spread = Fixed87.spread(coverages)
+        composite(ramp: ramp, t: t, dt: dt, x0: x0, ditherRow: ditherRow, count: count, into: out, partial: true) { _ in spread }
+    }
+
     /// Source-over of the gradient at coverage `c` onto pixels x0 ..< x0 + count of row y (`out` is the
     /// first; count ≥ 4), dithered on the colour channels: four pixels at a time in 16-bit lanes
     /// (`Fixed87`), from the ramp in 8.7 fixed point (`GradientShader.ramp87`, entries from

@@ -1,5 +1,6 @@
-/// The solid colour's kernel for a stretch of edge pixels (each at its own coverage, four in lanes):
-/// hand-computed pixels, and the same bytes as handing each pixel over on its own.
+/// The solid colour's kernels for edge pixels (each at its own coverage, four in lanes; a stretch of
+/// them, or up to four with their coverages in lanes): hand-computed pixels, and the same bytes as
+/// handing each pixel over on its own.
 import Testing
 
 @testable import ReelRaster
@@ -18,6 +19,30 @@ import Testing
         return out
     }
 
+    /// `pixels` (one to four) after the four-lane kernel with `coverages` as its lanes (zero past the end).
+    static func quad(_ pixels: [UInt8], _ color: SIMD4<Float>, _ coverages: [Float]) -> [UInt8] {
+        var out = pixels + [UInt8](repeating: 0, count: 16 - pixels.count)
+        var lanes = SIMD4<Float>()
+        for (i, c) in coverages.enumerated() { lanes[i] = c }
+        let color16 = SIMD16<Float>(
+            lowHalf: SIMD8(lowHalf: color, highHalf: color), highHalf: SIMD8(lowHalf: color, highHalf: color))
+        out.withUnsafeMutableBufferPointer { o in
+            blend(o.baseAddress!, count: coverages.count, color, color16, coverages: lanes, full: ConstantSourceOver(color))
+        }
+        #expect(out[pixels.count...].allSatisfy { $0 == 0 }, "a byte past the pixels written")
+        return Array(out[..<pixels.count])
+    }
+
+    /// The pixels of `handComputedPixels` through the four-lane kernel: 0…3 in lanes, then 4 and 5 as
+    /// two pixels at the row's end.
+    @Test func handComputedQuad() {
+        let blue: [UInt8] = [0, 0, 255, 255]
+        let four = Array([[UInt8]](repeating: blue, count: 4).joined())
+        let half: [UInt8] = [102, 0, 153, 255], full: [UInt8] = [204, 0, 51, 255]
+        #expect(Self.quad(four, SIMD4(204, 0, 0, 204), [0, 0.5, 0, 1]) == Array([blue, half, blue, full].joined()))
+        #expect(Self.quad(Array(four[..<8]), SIMD4(204, 0, 0, 204), [0.5, 1]) == half + full)
+    }
+
     /// Red at alpha 0.8 (premultiplied 204, 0, 0, 204) over opaque blue:
     /// - coverage ½: s = (102, 0, 0, 102), d · (1 − 102/255) = d · 0.6, so (102, 0, 153, 255);
     /// - coverage 1: (204, 0, 255 · 0.2 = 51, 255);
@@ -34,7 +59,7 @@ import Testing
     /// Stretches of 1 to 13 pixels over varied bytes, at coverages 0, 1, tiny and in between, under
     /// translucent and opaque colours: the kernel's bytes are those of each pixel handed over as a run
     /// of its own (`ConstantSourceOver` at full coverage, `blend` below it, nothing at zero), as the
-    /// walk did before the kernel.
+    /// walk did before the kernel; up to four pixels, the four-lane kernel's too.
     @Test func lanesMatchPixelByPixel() {
         var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
         func next() -> UInt64 {
@@ -74,6 +99,9 @@ import Testing
                         }
                     }
                     #expect(Self.stretch(pixels, color, coverages) == expected, "\(color) \(coverages) over \(pixels)")
+                    if count <= 4 {
+                        #expect(Self.quad(pixels, color, coverages) == expected, "quad: \(color) \(coverages) over \(pixels)")
+                    }
                 }
             }
         }

@@ -1,0 +1,133 @@
+/// The row walks of accumulated cells against the plainest one (`sweep`, a coverage for every pixel):
+/// `nonZeroQuads` (four cells in lanes) and `runs` hand over the same coverage for every pixel, and
+/// leave the cells and their touched bits zero.
+import Testing
+
+@testable import ReelRaster
+
+@Suite struct CoverageWalkTests {
+    static let width = 150
+    static let minimum: Float = 0.5 / 255
+
+    /// A row of cells as edges leave them: a few touched cells (pairs that cancel, runs of several, lone
+    /// ones, values that push the sum past ±1 and back) within c0…c1 + 1, everything else zero.
+    struct Row {
+        var cells: [Float]
+        var c0: Int
+        var c1: Int
+    }
+
+    static func randomRows() -> [Row] {
+        var seed: UInt64 = 0x2545_F491_4F6C_DD1D
+        func next() -> UInt64 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return seed >> 33
+        }
+        var rows: [Row] = []
+        for n in 0..<600 {
+            // Rows ending at the canvas's last column (the walk's tail of one to three cells) and inside it.
+            let c1 = n % 3 == 0 ? width - 1 : Int(next() % UInt64(width))
+            let c0 = Int(next() % UInt64(c1 + 1))
+            var cells = [Float](repeating: 0, count: width + 2)
+            for _ in 0..<Int(next() % 6) {
+                let at = c0 + Int(next() % UInt64(c1 + 2 - c0))
+                let length = min(Int(next() % 7) + 1, c1 + 2 - at)
+                for i in at..<(at + length) {
+                    switch next() % 6 {
+                    case 0: cells[i] += 1
+                    case 1: cells[i] -= 1
+                    case 2: cells[i] += 0.001
+                    default: cells[i] += Float(Int(next() % 2_000_001) - 1_000_000) / 700_000
+                    }
+                }
+            }
+            rows.append(Row(cells: cells, c0: c0, c1: c1))
+        }
+        return rows
+    }
+
+    /// The row's cells placed in a scratch (row 1 of 3), their touched bits set where a cell is not zero.
+    static func withScratch(_ row: Row, _ body: (CoverageScratch) -> Void) {
+        let scratch = CoverageScratch(width: width, rows: 3)
+        defer { scratch.deallocate() }
+        let line = scratch.cells + (scratch.capacityWidth + 2)
+        let bits = scratch.touched + scratch.wordsPerRow
+        for (i, v) in row.cells.enumerated() where v != 0 {
+            line[i] = v
+            CoverageScratch.mark(bits, i, through: i)
+        }
+        body(scratch)
+        let count = (scratch.capacityWidth + 2) * 3
+        #expect((0..<count).allSatisfy { scratch.cells[$0] == 0 }, "cells left after the walk")
+        #expect((0..<(scratch.wordsPerRow * 3)).allSatisfy { scratch.touched[$0] == 0 }, "touched bits left after the walk")
+    }
+
+    /// Each pixel's coverage from `sweep`, zero where at most `minimum` (the walks hand those over as zero
+    /// or not at all).
+    static func swept(_ row: Row) -> [Float] {
+        var out: [Float] = []
+        withScratch(row) { scratch in
+            scratch.sweep(row: 1, c0: row.c0, c1: row.c1, rule: .nonZero)
+            out = (0...(row.c1 - row.c0)).map { scratch.coverage[$0] > minimum ? scratch.coverage[$0] : 0 }
+        }
+        return out
+    }
+
+    @Test func quadsMatchTheSweep() {
+        for row in Self.randomRows() {
+            var walked = [Float](repeating: 0, count: row.c1 - row.c0 + 1)
+            var visits = [Int](repeating: 0, count: walked.count)
+            Self.withScratch(row) { scratch in
+                scratch.nonZeroQuads(row: 1, c0: row.c0, c1: row.c1) { start, count, coverages in
+                    #expect((1...4).contains(count) && start + count <= row.c1 + 1)
+                    #expect(count == 4 || start + count == row.c1 + 1, "fewer than four lanes before the row's end")
+                    for i in 0..<count {
+                        walked[start + i - row.c0] = coverages[i]
+                        visits[start + i - row.c0] += 1
+                    }
+                } constant: { start, end, c in
+                    #expect(start < end && end <= row.c1 + 1 && c > Self.minimum)
+                    for x in start..<end {
+                        walked[x - row.c0] = c
+                        visits[x - row.c0] += 1
+                    }
+                }
+            }
+            #expect(walked == Self.swept(row), "c0 \(row.c0) c1 \(row.c1) cells \(row.cells)")
+            #expect(visits.allSatisfy { $0 <= 1 }, "a pixel handed over twice")
+        }
+    }
+
+    @Test func runsMatchTheSweep() {
+        for row in Self.randomRows() {
+            var walked = [Float](repeating: 0, count: row.c1 - row.c0 + 1)
+            Self.withScratch(row) { scratch in
+                scratch.runs(row: 1, c0: row.c0, c1: row.c1, rule: .nonZero) { start, end in
+                    for x in start..<end { walked[x - row.c0] = scratch.coverage[x - start] }
+                } constant: { start, end, c in
+                    for x in start..<end { walked[x - row.c0] = c }
+                }
+            }
+            #expect(walked == Self.swept(row), "c0 \(row.c0) c1 \(row.c1) cells \(row.cells)")
+        }
+    }
+
+    /// Hand-computed: cells 0.25 at column 2 and 0.5 at 3 and −0.75 at 7, columns 0…9. Coverage 0, 0, ¼,
+    /// ¾, ¾, ¾, ¾, 0, 0, 0: the lanes start at the first touched cell (2…5), a constant run of ¾ follows
+    /// (6), then lanes at 7 (7…9, three at the row's end).
+    @Test func handComputedRow() {
+        var cells = [Float](repeating: 0, count: Self.width + 2)
+        cells[2] = 0.25
+        cells[3] = 0.5
+        cells[7] = -0.75
+        var calls: [String] = []
+        Self.withScratch(Row(cells: cells, c0: 0, c1: 9)) { scratch in
+            scratch.nonZeroQuads(row: 1, c0: 0, c1: 9) { start, count, c in
+                calls.append("lanes \(start) \(count) \(Array((0..<count).map { c[$0] }))")
+            } constant: { start, end, c in
+                calls.append("run \(start)..<\(end) \(c)")
+            }
+        }
+        #expect(calls == ["lanes 2 4 [0.25, 0.75, 0.75, 0.75]", "run 6..<7 0.75", "lanes 7 3 [0.0, 0.0, 0.0]"])
+    }
+}
