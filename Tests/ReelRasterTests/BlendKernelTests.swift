@@ -106,4 +106,35 @@ import Testing
             }
         }
     }
+    /// `ConstantSourceOver`'s four-pixel lanes (a run's interior, and `four` for the edge kernels) against
+    /// its one-pixel path, over every destination byte under translucent colours, and both within half a
+    /// level (plus the 0.01 its 1/65536 factor allows) of s + d · (1 − sₐ/255) computed in doubles.
+    @Test func constantLanesMatchOnePixelAndTheFormula() {
+        let colors: [SIMD4<Float>] = [
+            SIMD4(204, 0, 0, 204), SIMD4(0.5, 1.25, 3, 3.5), SIMD4(100, 60.4, 20, 127.5), SIMD4(0, 0, 0, 1),
+        ]
+        for color in colors {
+            let run = ConstantSourceOver(color)
+            // 256 pixels: pixel k's channels are k, 255 − k, k / 2 and k (premultiplied need not hold here).
+            var pixels: [UInt8] = []
+            for k in 0..<256 { pixels += [UInt8(k), UInt8(255 - k), UInt8(k / 2), UInt8(k)] }
+            var lanes = pixels, single = pixels
+            lanes.withUnsafeMutableBufferPointer { run.apply(to: $0.baseAddress!, count: 256) }
+            single.withUnsafeMutableBufferPointer { o in
+                for i in 0..<256 { run.apply(to: o.baseAddress! + i * 4, count: 1) }
+            }
+            #expect(lanes == single, "\(color)")
+            var four = [UInt8](repeating: 0, count: 16)
+            for i in stride(from: 0, to: 256, by: 4) {
+                let d = SIMD16<UInt8>((0..<16).map { pixels[i * 4 + $0] })
+                let out = run.four(d)
+                for j in 0..<16 { four[j] = out[j] }
+                #expect(four == Array(single[(i * 4)..<(i * 4 + 16)]), "four at \(i), \(color)")
+            }
+            for (i, byte) in single.enumerated() {
+                let exact = Double(color[i % 4]) + Double(pixels[i]) * (1 - Double(color.w) / 255)
+                #expect(abs(Double(byte) - exact) <= 0.51, "byte \(i): \(byte) against \(exact), \(color)")
+            }
+        }
+    }
 }
