@@ -126,10 +126,10 @@ extension CoverageScratch {
     }
 
     /// Walks one accumulated row of a non-zero fill over columns c0…c1 (canvas-local) four cells at a
-    /// time where edges wrote: `varying(start, count, coverages)` for four pixels (up to three at the
-    /// row's end) starting at a cell an edge wrote, their coverages in lanes (zero where at most
-    /// `minimum`), and `constant(start, end, coverage)` for the runs of untouched cells between, above
-    /// `minimum`. The same coverage values as `spans` and `runs`, pixel for pixel: the running sum is
+    /// time where edges wrote: `varying(start, count, coverages)` for four pixels (one to three where
+    /// fewer are left before c1) starting at a cell an edge wrote, their coverages in lanes (zero where
+    /// at most `minimum`), and `constant(start, end, coverage)` for the runs of untouched cells between,
+    /// above `minimum`. The same coverage values as `spans` and `runs`, pixel for pixel: the running sum is
     /// taken cell by cell in the same order. Clears the cells it read; c0…c1 from the shape's bounds, as
     /// for `sweep`.
     ///
@@ -181,12 +181,12 @@ extension CoverageScratch {
                 }
             }
             let s0 = sum + v[0], s1 = s0 + v[1], s2 = s1 + v[2], s3 = s2 + v[3]
-            sum = s3  // the lanes past a row's end hold zero
+            sum = s3  // the lanes past c1 hold zero
             // |s| (the sign bit cleared) capped at 1: `coverage`'s non-zero rule in lanes.
             var c = unsafeBitCast(
                 unsafeBitCast(SIMD4(s0, s1, s2, s3), to: SIMD4<UInt32>.self) & 0x7FFF_FFFF, to: SIMD4<Float>.self)
             c.replace(with: 1, where: c .> 1)
-            c.replace(with: 0, where: c .<= minimum)
+            c.replace(with: 0, where: .!(c .> minimum))  // as `runs`' `c > minimum ? c : 0`, NaN included
             varying(x, count, c)
             x &+= count
         }

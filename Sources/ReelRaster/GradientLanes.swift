@@ -4,8 +4,10 @@ import ReelGeometry
 
 /// An axial gradient with padded ends, as one frame draws it: its parameter is affine in the pixel, so
 /// a span's ramp indices step in 16.16 fixed point (in float lanes where the span's parameters reach
-/// beyond ±16), four pixels at a time, instead of the general walk's per-pixel doubles; spans of one
-/// to three pixels (a shape's edges) go pixel by pixel from the float ramp.
+/// beyond ±16), four pixels at a time, instead of the general walk's per-pixel doubles. A non-zero
+/// fill's edges come four pixels at a time with their coverages (`CoverageScratch.nonZeroQuads`), each
+/// four's index stepped from its own start (an even-odd fill's, a stretch at a time: `runs`); runs of
+/// one to three pixels at one coverage go pixel by pixel from the float ramp.
 ///
 /// Not bit for bit the general walk: the stepped index drifts from the exact one along a span (by up to
 /// count/131072 of an entry in fixed point; in the float lanes, used where t reaches beyond ±16, by up to

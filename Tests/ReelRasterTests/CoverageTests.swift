@@ -243,6 +243,20 @@ func polygonPath(_ pts: [Point]) -> Path {
                         roundedRect: Rect(x: 3.3 + d * 9.7, y: 1.6 + d * 6.1, width: 40.25, height: 27.5), cornerRadius: 3 + d),
                     color: Color(red: d / 12, green: 0.8, blue: 1 - d / 12, alpha: 0.8), opacity: 0.9))
         }
+        // Slanted quadrilaterals under a translucent axial gradient, the last even-odd: edges through the
+        // gradient's four-pixel lanes (non-zero) and through `runs` (even-odd).
+        for i in 0..<3 {
+            let d = Double(i)
+            let g = Gradient(
+                kind: .axial(start: Point(x: 10 + d * 30, y: 0), end: Point(x: 150 - d * 20, y: 100)),
+                colors: [Color(red: 1, green: 0.2, blue: 0, alpha: 0.7), Color(red: 0, green: 0.4, blue: 1)])
+            let quad = [
+                Point(x: 12.3 + d * 31, y: 5.2 + d * 20), Point(x: 90.6 + d * 17, y: 9.9 + d * 20),
+                Point(x: 120.1 + d * 9, y: 38.4 + d * 22), Point(x: 30.7 + d * 25, y: 31.1 + d * 21),
+            ]
+            list.commands.append(
+                .fill(path: polygonPath(quad), paint: .gradient(g), opacity: 1, rule: i == 2 ? .evenOdd : .nonZero))
+        }
         return list
     }
 

@@ -46,13 +46,14 @@ import Testing
         return rows
     }
 
-    /// The row's cells placed in a scratch (row 1 of 3), their touched bits set where a cell is not zero.
+    /// The row's cells placed in a scratch (row 1 of 3), their touched bits set where a cell is not zero
+    /// and on every seventh cell of c0…c1 + 1 besides (edges leave touched cells that sum to zero).
     static func withScratch(_ row: Row, _ body: (CoverageScratch) -> Void) {
         let scratch = CoverageScratch(width: width, rows: 3)
         defer { scratch.deallocate() }
         let line = scratch.cells + (scratch.capacityWidth + 2)
         let bits = scratch.touched + scratch.wordsPerRow
-        for (i, v) in row.cells.enumerated() where v != 0 {
+        for (i, v) in row.cells.enumerated() where v != 0 || (i >= row.c0 && i <= row.c1 + 1 && i % 7 == 3) {
             line[i] = v
             CoverageScratch.mark(bits, i, through: i)
         }
@@ -64,10 +65,10 @@ import Testing
 
     /// Each pixel's coverage from `sweep`, zero where at most `minimum` (the walks hand those over as zero
     /// or not at all).
-    static func swept(_ row: Row) -> [Float] {
+    static func swept(_ row: Row, rule: FillRule = .nonZero) -> [Float] {
         var out: [Float] = []
         withScratch(row) { scratch in
-            scratch.sweep(row: 1, c0: row.c0, c1: row.c1, rule: .nonZero)
+            scratch.sweep(row: 1, c0: row.c0, c1: row.c1, rule: rule)
             out = (0...(row.c1 - row.c0)).map { scratch.coverage[$0] > minimum ? scratch.coverage[$0] : 0 }
         }
         return out
@@ -98,17 +99,20 @@ import Testing
         }
     }
 
-    @Test func runsMatchTheSweep() {
+    /// `runs`, under both rules: even-odd fills (solid, gradient and image) and the other paints go
+    /// through it.
+    @Test(arguments: [FillRule.nonZero, .evenOdd])
+    func runsMatchTheSweep(_ rule: FillRule) {
         for row in Self.randomRows() {
             var walked = [Float](repeating: 0, count: row.c1 - row.c0 + 1)
             Self.withScratch(row) { scratch in
-                scratch.runs(row: 1, c0: row.c0, c1: row.c1, rule: .nonZero) { start, end in
+                scratch.runs(row: 1, c0: row.c0, c1: row.c1, rule: rule) { start, end in
                     for x in start..<end { walked[x - row.c0] = scratch.coverage[x - start] }
                 } constant: { start, end, c in
                     for x in start..<end { walked[x - row.c0] = c }
                 }
             }
-            #expect(walked == Self.swept(row), "c0 \(row.c0) c1 \(row.c1) cells \(row.cells)")
+            #expect(walked == Self.swept(row, rule: rule), "c0 \(row.c0) c1 \(row.c1) cells \(row.cells)")
         }
     }
 

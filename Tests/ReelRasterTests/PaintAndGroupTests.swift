@@ -65,6 +65,36 @@ func rect(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> Path { Path(rec
         }
     }
 
+    /// The ramp of `axialRamp` filling a parallelogram whose sides slant across the rows, starting well
+    /// inside the frame: the pixels just inside its sides come four at a time with their own coverages
+    /// (`CoverageScratch.nonZeroQuads`), each four's parameter from where it starts in the row. Every
+    /// fully covered pixel against 255·(x + ½)/256; tolerance: the ramp's 1.25 levels, and 0.05 for a full
+    /// pixel's coverage held to 65535/65536 in the lanes (0.004 level of 255).
+    @Test func axialRampInsideSlantedSides() throws {
+        let g = Gradient(kind: .axial(start: Point(x: 0, y: 0), end: Point(x: 256, y: 0)), colors: [.black, .white])
+        let left = (top: 40.3, bottom: 70.6), right = (top: 200.7, bottom: 230.2)
+        let quad = [
+            Point(x: left.top, y: 2), Point(x: right.top, y: 2), Point(x: right.bottom, y: 18), Point(x: left.bottom, y: 18),
+        ]
+        var list = DisplayList(background: .clear)
+        list.commands = [.fill(path: polygonPath(quad), paint: .gradient(g), opacity: 1, rule: .nonZero)]
+        let f = try Rasterizer(threads: 1).render(list, width: 256, height: 20)
+        var checked = 0
+        for y in 2..<18 {
+            // Both sides move right going down: a pixel is whole where its square is right of the left
+            // side at its bottom and left of the right side at its top.
+            let l = left.top + (left.bottom - left.top) * Double(y + 1 - 2) / 16
+            let r = right.top + (right.bottom - right.top) * Double(y - 2) / 16
+            for x in Int(l.rounded(.up))..<Int(r.rounded(.down)) {
+                let p = f.pixel(x: x, y: y)
+                let expected = 255 * (Double(x) + 0.5) / 256
+                #expect(p.a == 255 && abs(Double(p.r) - expected) <= 1.3, "(\(x), \(y)): \(p) against \(expected)")
+                checked += 1
+            }
+        }
+        #expect(checked > 2000)
+    }
+
     @Test func unevenLocationsAndPadding() throws {
         let red = Color(red: 1, green: 0, blue: 0), green = Color(red: 0, green: 1, blue: 0),
             blue = Color(red: 0, green: 0, blue: 1)
