@@ -32,47 +32,9 @@ import ReelGeometry
     }
 }
 
-/// Source-over of `color` onto `count` pixels, each at its own coverage (`coverages[0 ..< count]`; zero
-/// leaves a pixel as it is): a stretch of a shape's edge pixels, four at a time in sixteen lanes. A
-/// pixel under full coverage takes `full`'s bytes and the others `blend`'s, as when the walk handed each
-/// pixel over as a run of its own; the lanes do `blend`'s arithmetic operation for operation (at coverage
-/// zero, 0 + d · 1 is d), so the bytes are the same. Pixel by pixel, each was a call from the row's walk,
-/// with its own loads and a byte repacking.
-@inline(__always) func blend(
-    _ p: UnsafeMutablePointer<UInt8>, count: Int, _ color: SIMD4<Float>, coverages: UnsafePointer<Float>,
-    full: ConstantSourceOver
-) {
-    let raw = UnsafeMutableRawPointer(p), cov = UnsafeRawPointer(coverages)
-    let color16 = SIMD16<Float>(lowHalf: SIMD8(lowHalf: color, highHalf: color), highHalf: SIMD8(lowHalf: color, highHalf: color))
-    var i = 0
-    while i &+ 4 <= count {
-        let c = cov.loadUnaligned(fromByteOffset: i &* 4, as: SIMD4<Float>.self)
-        let s =
-            color16
-            * SIMD16<Float>(c[0], c[0], c[0], c[0], c[1], c[1], c[1], c[1], c[2], c[2], c[2], c[2], c[3], c[3], c[3], c[3])
-        let bytes = raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD16<UInt8>.self)
-        let d = unsafeBitCast(widened(bytes) | 0x4B00_0000, to: SIMD16<Float>.self) - 8_388_608
-        let r = s + d * (1 - alphas(s) * (1 / 255))
-        let packed = unsafeBitCast(r + SIMD16(repeating: 12_582_912), to: SIMD16<UInt32>.self)
-        let partial = unsafeBitCast(SIMD16<UInt8>(truncatingIfNeeded: packed), to: SIMD4<UInt32>.self)
-        let whole = unsafeBitCast(full.four(bytes), to: SIMD4<UInt32>.self)
-        raw.storeBytes(of: partial.replacing(with: whole, where: c .>= 1), toByteOffset: i &* 4, as: SIMD4<UInt32>.self)
-        i &+= 4
-    }
-    while i < count {
-        let c = coverages[i]
-        if c >= 1 {
-            full.apply(to: p + i &* 4, count: 1)
-        } else if c > 0 {
-            blend(p + i &* 4, color, c)
-        }
-        i &+= 1
-    }
-}
-
 /// Source-over of `color` onto `count` pixels (1…4), each at its own coverage (the lanes of
 /// `coverages`; zero leaves a pixel as it is): four pixels where a shape's edge crosses a row
-/// (`CoverageScratch.nonZeroQuads`). A pixel under full coverage takes `full`'s bytes and the others
+/// (`CoverageScratch.quads`). A pixel under full coverage takes `full`'s bytes and the others
 /// `blend`'s, as when the walk handed each pixel over as a run of its own; the lanes do `blend`'s
 /// arithmetic operation for operation (at coverage zero, 0 + d · 1 is d), so the bytes are the same.
 /// `color16` is `color` repeated over four pixels.

@@ -125,28 +125,29 @@ extension CoverageScratch {
         for w in (c0 &>> 6)...(limit &>> 6) { bits[w] = 0 }
     }
 
-    /// Walks one accumulated row of a non-zero fill over columns c0…c1 (canvas-local) four cells at a
-    /// time where edges wrote: `varying(start, count, coverages)` for four pixels (one to three where
-    /// fewer are left before c1) starting at a cell an edge wrote, their coverages in lanes (zero where
-    /// at most `minimum`), and `constant(start, end, coverage)` for the runs of untouched cells between,
-    /// above `minimum`. The same coverage values as `spans` and `runs`, pixel for pixel: the running sum is
-    /// taken cell by cell in the same order. Clears the cells it read; c0…c1 from the shape's bounds, as
-    /// for `sweep`.
+    /// Walks one accumulated row over columns c0…c1 (canvas-local) four cells at a time where edges
+    /// wrote: `varying(start, count, coverages)` for four pixels (one to three where fewer are left
+    /// before c1) starting at a cell an edge wrote, their coverages in lanes (zero where at most
+    /// `minimum`), and `constant(start, end, coverage)` for the runs of untouched cells between, above
+    /// `minimum`. The same coverage values as `spans` and `runs`, pixel for pixel: the running sum is
+    /// taken cell by cell in the same order, and the rule applied in lanes (`coverages`). Clears the
+    /// cells it read; c0…c1 from the shape's bounds, as for `sweep`.
     ///
     /// Why lanes of four and not `runs`' stretches: a stretch of edge pixels went through a loop writing
     /// each coverage to memory and a kernel reading it back, after a bit scan to find where it ended;
     /// most stretches are one to three pixels (a shape's sides), and that scaffolding cost more than the
-    /// pixels. Non-zero only: even-odd's fold rounds down, a call a lane on this target, and with it the
-    /// compiler no longer inlined the callers' closures (8 % more instructions on rects).
+    /// pixels. Callers pass a constant rule (`RuleKind`): with the rule tested in the loop, the compiler
+    /// copied the loop for each rule and stopped inlining the callers' closures.
     @inline(__always)
-    func nonZeroQuads(
-        row: Int, c0: Int, c1: Int, minimum: Float = 0.5 / 255,
+    func quads(
+        row: Int, c0: Int, c1: Int, rule: FillRule, minimum: Float = 0.5 / 255,
         varying: (_ start: Int, _ count: Int, _ coverages: SIMD4<Float>) -> Void,
         constant: (_ start: Int, _ end: Int, _ coverage: Float) -> Void
     ) {
         let line = cells + row &* (capacityWidth &+ 2)
         let bits = touched + row &* wordsPerRow
         let limit = c1 &+ 1
+        let evenOdd = rule == .evenOdd
         /// The first touched cell from `x` on, or `limit`.
         @inline(__always) func firstTouched(from x: Int) -> Int {
             var w = x &>> 6
@@ -164,7 +165,7 @@ extension CoverageScratch {
         while x < limit {
             if bits[x &>> 6] & (1 &<< UInt64(x & 63)) == 0 {
                 let end = firstTouched(from: x)
-                let c = Self.coverage(sum, evenOdd: false)
+                let c = Self.coverage(sum, evenOdd: evenOdd)
                 if c > minimum { constant(x, end, c) }
                 x = end
                 continue
@@ -182,16 +183,33 @@ extension CoverageScratch {
             }
             let s0 = sum + v[0], s1 = s0 + v[1], s2 = s1 + v[2], s3 = s2 + v[3]
             sum = s3  // the lanes past c1 hold zero
-            // |s| (the sign bit cleared) capped at 1: `coverage`'s non-zero rule in lanes.
-            var c = unsafeBitCast(
-                unsafeBitCast(SIMD4(s0, s1, s2, s3), to: SIMD4<UInt32>.self) & 0x7FFF_FFFF, to: SIMD4<Float>.self)
-            c.replace(with: 1, where: c .> 1)
+            var c = Self.coverages(SIMD4(s0, s1, s2, s3), evenOdd: evenOdd)
             c.replace(with: 0, where: .!(c .> minimum))  // as `runs`' `c > minimum ? c : 0`, NaN included
             varying(x, count, c)
             x &+= count
         }
         line[limit] = 0
         for w in (c0 &>> 6)...(limit &>> 6) { bits[w] = 0 }
+    }
+
+    /// `coverage` over four sums in lanes, the same values: |s| by its sign bit cleared; non-zero caps it
+    /// at 1; even-odd takes off twice ⌊|s|/2⌋ and folds what is above 1. ⌊h⌋ by adding and taking away
+    /// 2²³, which rounds h to an integer (to nearest; one less where that went up): below 2²³ the sum's
+    /// last bit is a unit, and from 2²³ on h is an integer and the sum exact. (`rounded(.down)` is a call
+    /// a lane on this target, which has no rounding instruction.)
+    @inline(__always) static func coverages(_ s: SIMD4<Float>, evenOdd: Bool) -> SIMD4<Float> {
+        var c = unsafeBitCast(unsafeBitCast(s, to: SIMD4<UInt32>.self) & 0x7FFF_FFFF, to: SIMD4<Float>.self)
+        if evenOdd {
+            let h = c * 0.5
+            let big = SIMD4<Float>(repeating: 8_388_608)
+            var f = (h + big) - big
+            f.replace(with: f - 1, where: f .> h)
+            c -= 2 * f
+            c.replace(with: 2 - c, where: c .> 1)
+        } else {
+            c.replace(with: 1, where: c .> 1)
+        }
+        return c
     }
 
     /// The fill rule applied to an accumulated signed area: non-zero caps |sum| at 1, even-odd folds it.
@@ -206,3 +224,9 @@ extension CoverageScratch {
         return c
     }
 }
+
+/// A fill rule as a type: a function generic over it is specialised with the rule a constant (see
+/// `CoverageScratch.quads`).
+protocol RuleKind { static var rule: FillRule { get } }
+enum NonZero: RuleKind { static var rule: FillRule { .nonZero } }
+enum EvenOdd: RuleKind { static var rule: FillRule { .evenOdd } }

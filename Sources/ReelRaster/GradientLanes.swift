@@ -5,7 +5,7 @@ import ReelGeometry
 /// An axial gradient with padded ends, as one frame draws it: its parameter is affine in the pixel, so
 /// a span's ramp indices step in 16.16 fixed point (in float lanes where the span's parameters reach
 /// beyond ±16), four pixels at a time, instead of the general walk's per-pixel doubles. A non-zero
-/// fill's edges come four pixels at a time with their coverages (`CoverageScratch.nonZeroQuads`), each
+/// fill's edges come four pixels at a time with their coverages (`CoverageScratch.quads`), each
 /// four's index stepped from its own start (an even-odd fill's, a stretch at a time: `runs`); runs of
 /// one to three pixels at one coverage go pixel by pixel from the float ramp.
 ///
@@ -77,7 +77,7 @@ struct AxialLanes {
 
     /// Source-over of the gradient over pixels x0 ..< x0 + count of row y (count 1…4), each at its own
     /// coverage (the lanes of `coverages`): four pixels where an edge crosses a row
-    /// (`CoverageScratch.nonZeroQuads`).
+    /// (`CoverageScratch.quads`).
     @inline(__always) func composite(
         ramp: UnsafeRawPointer, t: Double, dt: Double, x0: Int, ditherRow: Int, count: Int,
         into out: UnsafeMutablePointer<UInt8>, coverages: SIMD4<Float>

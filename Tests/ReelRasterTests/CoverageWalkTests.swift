@@ -1,5 +1,5 @@
 /// The row walks of accumulated cells against the plainest one (`sweep`, a coverage for every pixel):
-/// `nonZeroQuads` (four cells in lanes) and `runs` hand over the same coverage for every pixel, and
+/// `quads` (four cells in lanes) and `runs` hand over the same coverage for every pixel, under both rules, and
 /// leave the cells and their touched bits zero.
 import Testing
 
@@ -74,12 +74,13 @@ import Testing
         return out
     }
 
-    @Test func quadsMatchTheSweep() {
+    @Test(arguments: [FillRule.nonZero, .evenOdd])
+    func quadsMatchTheSweep(_ rule: FillRule) {
         for row in Self.randomRows() {
             var walked = [Float](repeating: 0, count: row.c1 - row.c0 + 1)
             var visits = [Int](repeating: 0, count: walked.count)
             Self.withScratch(row) { scratch in
-                scratch.nonZeroQuads(row: 1, c0: row.c0, c1: row.c1) { start, count, coverages in
+                scratch.quads(row: 1, c0: row.c0, c1: row.c1, rule: rule) { start, count, coverages in
                     #expect((1...4).contains(count) && start + count <= row.c1 + 1)
                     #expect(count == 4 || start + count == row.c1 + 1, "fewer than four lanes before the row's end")
                     for i in 0..<count {
@@ -94,7 +95,7 @@ import Testing
                     }
                 }
             }
-            #expect(walked == Self.swept(row), "c0 \(row.c0) c1 \(row.c1) cells \(row.cells)")
+            #expect(walked == Self.swept(row, rule: rule), "c0 \(row.c0) c1 \(row.c1) cells \(row.cells)")
             #expect(visits.allSatisfy { $0 <= 1 }, "a pixel handed over twice")
         }
     }
@@ -126,12 +127,35 @@ import Testing
         cells[7] = -0.75
         var calls: [String] = []
         Self.withScratch(Row(cells: cells, c0: 0, c1: 9)) { scratch in
-            scratch.nonZeroQuads(row: 1, c0: 0, c1: 9) { start, count, c in
+            scratch.quads(row: 1, c0: 0, c1: 9, rule: .nonZero) { start, count, c in
                 calls.append("lanes \(start) \(count) \(Array((0..<count).map { c[$0] }))")
             } constant: { start, end, c in
                 calls.append("run \(start)..<\(end) \(c)")
             }
         }
         #expect(calls == ["lanes 2 4 [0.25, 0.75, 0.75, 0.75]", "run 6..<7 0.75", "lanes 7 3 [0.0, 0.0, 0.0]"])
+    }
+
+    /// The rule in lanes (`coverages`) against `coverage`, lane by lane, bit for bit: halves, the floats
+    /// either side of integers and of 2²² and 2²³ (where the lanes' rounding trick stops and where every
+    /// float is an integer), both signs, zero and tiny values.
+    @Test func laneRulesMatchTheScalarOnes() {
+        var values: [Float] = [0, -0.0, 1e-30, 0.25, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 1e9]
+        for n: Float in [1, 2, 3, 4, 5, 7, 8, 1023, 4_194_304, 8_388_608, 16_777_216] {
+            values += [n, n.nextUp, n.nextDown, n + 0.5, n - 0.5]
+        }
+        values += values.map { -$0 }
+        for evenOdd in [false, true] {
+            for i in stride(from: 0, to: values.count, by: 4) {
+                var s = SIMD4<Float>()
+                for j in 0..<4 { s[j] = values[(i + j) % values.count] }
+                let lanes = CoverageScratch.coverages(s, evenOdd: evenOdd)
+                for j in 0..<4 {
+                    let scalar = CoverageScratch.coverage(s[j], evenOdd: evenOdd)
+                    #expect(
+                        lanes[j].bitPattern == scalar.bitPattern, "\(s[j]) even-odd \(evenOdd): \(lanes[j]) against \(scalar)")
+                }
+            }
+        }
     }
 }

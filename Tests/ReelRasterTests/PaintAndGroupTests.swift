@@ -67,7 +67,7 @@ func rect(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> Path { Path(rec
 
     /// The ramp of `axialRamp` filling a parallelogram whose sides slant across the rows, starting well
     /// inside the frame: the pixels just inside its sides come four at a time with their own coverages
-    /// (`CoverageScratch.nonZeroQuads`), each four's parameter from where it starts in the row. Every
+    /// (`CoverageScratch.quads`), each four's parameter from where it starts in the row. Every
     /// fully covered pixel against 255·(x + ½)/256; tolerance: the ramp's 1.25 levels, and 0.05 for a full
     /// pixel's coverage held to 65535/65536 in the lanes (0.004 level of 255).
     @Test func axialRampInsideSlantedSides() throws {
