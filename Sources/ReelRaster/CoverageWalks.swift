@@ -1,5 +1,5 @@
 /// Coverage from accumulated cells: each row swept into coverage values, runs and four-pixel lanes under
-/// the fill rule, the cells cleared as they are read.
+/// the fill rule, the cells cleared as they are read; and the rule as a type, for callers specialised on it.
 
 extension CoverageScratch {
     /// Coverage of columns c0…c1 (canvas-local) of one accumulated row into `coverage[0…]`, clearing the
@@ -136,8 +136,9 @@ extension CoverageScratch {
     /// Why lanes of four and not `runs`' stretches: a stretch of edge pixels went through a loop writing
     /// each coverage to memory and a kernel reading it back, after a bit scan to find where it ended;
     /// most stretches are one to three pixels (a shape's sides), and that scaffolding cost more than the
-    /// pixels. Callers pass a constant rule (`RuleKind`): with the rule tested in the loop, the compiler
-    /// copied the loop for each rule and stopped inlining the callers' closures.
+    /// pixels. Callers pass a rule that is a constant where they are compiled (a literal, or `RuleKind`'s
+    /// in a function specialised for it): with the rule tested in the loop, the compiler copied the loop
+    /// for each rule and stopped inlining the callers' closures.
     @inline(__always)
     func quads(
         row: Int, c0: Int, c1: Int, rule: FillRule, minimum: Float = 0.5 / 255,
@@ -192,11 +193,12 @@ extension CoverageScratch {
         for w in (c0 &>> 6)...(limit &>> 6) { bits[w] = 0 }
     }
 
-    /// `coverage` over four sums in lanes, the same values: |s| by its sign bit cleared; non-zero caps it
-    /// at 1; even-odd takes off twice ⌊|s|/2⌋ and folds what is above 1. ⌊h⌋ by adding and taking away
-    /// 2²³, which rounds h to an integer (to nearest; one less where that went up): below 2²³ the sum's
-    /// last bit is a unit, and from 2²³ on h is an integer and the sum exact. (`rounded(.down)` is a call
-    /// a lane on this target, which has no rounding instruction.)
+    /// `coverage` over four sums in lanes, the same values bit for bit: |s| by its sign bit cleared;
+    /// non-zero caps it at 1; even-odd takes off twice ⌊|s|/2⌋ and folds what is above 1. ⌊h⌋ below
+    /// 2²³ by adding and taking away 2²³, which rounds h to an integer (to nearest; one less where that
+    /// went up); from 2²³ on h is an integer itself, and the sum no longer exact (from 2²⁵ − 2²³ it
+    /// rounds by 2 or more). (`rounded(.down)` is a call a lane on this target, which has no rounding
+    /// instruction.)
     @inline(__always) static func coverages(_ s: SIMD4<Float>, evenOdd: Bool) -> SIMD4<Float> {
         var c = unsafeBitCast(unsafeBitCast(s, to: SIMD4<UInt32>.self) & 0x7FFF_FFFF, to: SIMD4<Float>.self)
         if evenOdd {
@@ -204,6 +206,7 @@ extension CoverageScratch {
             let big = SIMD4<Float>(repeating: 8_388_608)
             var f = (h + big) - big
             f.replace(with: f - 1, where: f .> h)
+            f.replace(with: h, where: h .>= big)
             c -= 2 * f
             c.replace(with: 2 - c, where: c .> 1)
         } else {

@@ -137,10 +137,11 @@ import Testing
     }
 
     /// The rule in lanes (`coverages`) against `coverage`, lane by lane, bit for bit: halves, the floats
-    /// either side of integers and of 2²² and 2²³ (where the lanes' rounding trick stops and where every
-    /// float is an integer), both signs, zero and tiny values.
+    /// either side of integers and of 2²², 2²³ and 2²⁴ (where every float is an integer, and the lanes'
+    /// rounding trick stops), 50,331,652 (half of it 2²⁵ − 2²³ + 2, which adding 2²³ rounds by 2), both
+    /// signs, zero and subnormals (one whose half rounds).
     @Test func laneRulesMatchTheScalarOnes() {
-        var values: [Float] = [0, -0.0, 1e-30, 0.25, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 1e9]
+        var values: [Float] = [0, -0.0, 1e-30, 3 * .leastNonzeroMagnitude, 0.25, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 1e9, 50_331_652]
         for n: Float in [1, 2, 3, 4, 5, 7, 8, 1023, 4_194_304, 8_388_608, 16_777_216] {
             values += [n, n.nextUp, n.nextDown, n + 0.5, n - 0.5]
         }
