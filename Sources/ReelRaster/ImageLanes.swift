@@ -80,19 +80,27 @@ struct ImageLanes {
         // the last texel's centre.
         let lastU = SIMD4<Int32>(repeating: Int32(w - 1) &<< 16 &- 1), lastV = SIMD4<Int32>(repeating: Int32(h - 1) &<< 16 &- 1)
 
+        // An image not turned (dv = 0, most images and every video frame) samples one row of texel pairs
+        // along a span: its row and vertical weight are worked out once, not for every pixel.
+        let level = dv == 0
+        let vLevel = Fixed87.clamped(vs, to: lastV)
+        let levelRow = Int(vLevel[0] &>> 16) &* w
+        let levelWeight = SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: vLevel[0]))
         /// Pixel j of the four (at clamped coordinates us, vs): its top and bottom texel pairs as 8.8 lanes.
-        @inline(__always) func pairs(_ j: Int, _ us: SIMD4<Int32>, _ vs: SIMD4<Int32>) -> (SIMD8<UInt16>, SIMD8<UInt16>) {
-            let base = (Int(vs[j] &>> 16) &* w &+ Int(us[j] &>> 16)) &* 4
+        @inline(__always) func pairs(_ j: Int, _ us: SIMD4<Int32>, _ vs: SIMD4<Int32>, level: Bool) -> (
+            SIMD8<UInt16>, SIMD8<UInt16>
+        ) {
+            let base = ((level ? levelRow : Int(vs[j] &>> 16) &* w) &+ Int(us[j] &>> 16)) &* 4
             let top = texels.loadUnaligned(fromByteOffset: base, as: SIMD8<UInt8>.self)
             let bottom = texels.loadUnaligned(fromByteOffset: base &+ row, as: SIMD8<UInt8>.self)
             return (Fixed87.highBytes(top), Fixed87.highBytes(bottom))
         }
         /// Pixels j and j + 1, sampled and composited onto their eight destination bytes.
-        @inline(__always) func two(_ j: Int, _ bytes: SIMD8<UInt8>, _ f16: SIMD8<UInt16>) -> SIMD8<UInt16> {
-            let us = Fixed87.clamped(us, to: lastU), vs = Fixed87.clamped(vs, to: lastV)
-            let (t0, b0) = pairs(j, us, vs), (t1, b1) = pairs(j &+ 1, us, vs)
-            let fy0 = SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: vs[j]))
-            let fy1 = SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: vs[j &+ 1]))
+        @inline(__always) func two(_ j: Int, _ bytes: SIMD8<UInt8>, _ f16: SIMD8<UInt16>, level: Bool) -> SIMD8<UInt16> {
+            let us = Fixed87.clamped(us, to: lastU), vs = level ? vLevel : Fixed87.clamped(vs, to: lastV)
+            let (t0, b0) = pairs(j, us, vs, level: level), (t1, b1) = pairs(j &+ 1, us, vs, level: level)
+            let fy0 = level ? levelWeight : SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: vs[j]))
+            let fy1 = level ? levelWeight : SIMD8<UInt16>(repeating: UInt16(truncatingIfNeeded: vs[j &+ 1]))
             let ones = SIMD8<UInt16>(repeating: 65535)
             // Down the two rows, then across the two columns, each weight pair summing to 65535/65536.
             let mid0 = Fixed87.productHigh(t0, ones &- fy0) &+ Fixed87.productHigh(b0, fy0)
@@ -106,10 +114,10 @@ struct ImageLanes {
             return Fixed87.over(s, bytes)
         }
         var i = 0
-        while i &+ 4 <= count {
+        @inline(__always) func four(level: Bool) {
             let bytes = raw.loadUnaligned(fromByteOffset: i &* 4, as: SIMD16<UInt8>.self)
             let f = factor(i)
-            let low = two(0, bytes.lowHalf, f.lowHalf), high = two(2, bytes.highHalf, f.highHalf)
+            let low = two(0, bytes.lowHalf, f.lowHalf, level: level), high = two(2, bytes.highHalf, f.highHalf, level: level)
             raw.storeBytes(
                 of: Fixed87.lowBytes(SIMD16<UInt16>(lowHalf: low, highHalf: high)), toByteOffset: i &* 4,
                 as: SIMD16<UInt8>.self)
@@ -124,13 +132,20 @@ struct ImageLanes {
                 vs = Int32(Fixed87.nearest((v + Double(i) * dv) * 65536)) &+ stepV &* lanes
             }
         }
+        // A loop for each case, each with it a constant.
+        if level {
+            while i &+ 4 <= count { four(level: true) }
+        } else {
+            while i &+ 4 <= count { four(level: false) }
+        }
         guard i < count else { return true }
         // The last one to three pixels through the same lanes, from and into a copy (the lanes past the
         // span's end read clamped texels too, whatever their coordinates wrapped to).
         let rest = count &- i
         let f = factor(i)
         Fixed87.throughCopy(raw + i &* 4, count: rest) { bytes in
-            let low = two(0, bytes.lowHalf, f.lowHalf), high = rest > 2 ? two(2, bytes.highHalf, f.highHalf) : SIMD8()
+            let low = two(0, bytes.lowHalf, f.lowHalf, level: false)
+            let high = rest > 2 ? two(2, bytes.highHalf, f.highHalf, level: false) : SIMD8()
             return Fixed87.lowBytes(SIMD16<UInt16>(lowHalf: low, highHalf: high))
         }
         return true

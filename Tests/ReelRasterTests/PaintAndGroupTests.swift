@@ -201,6 +201,19 @@ func rect(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> Path { Path(rec
         #expect(f.pixel(x: 0, y: 0).r == 0)  // clamped at the edge
     }
 
+    /// An image whose rows stay level (dv = 0: not turned) takes the kernel's one-row path, its texel row
+    /// and vertical weight worked out once a span; the same transform with b = 10⁻³⁰⁰, turned by nothing
+    /// a pixel can show, takes the general path. They sample the same texels at the same weights, so the
+    /// bytes must be the same, edges included (each pixel at its own coverage).
+    @Test func levelRowsMatchTheGeneralPath() throws {
+        let level = Transform2D(a: 9.3, b: 0, c: 0, d: 7.1, tx: 3.2, ty: 1.7)
+        var turned = level
+        turned.b = 1e-300
+        let a = try draw(level, size: 48), b = try draw(turned, size: 48)
+        #expect(a.pixels == b.pixels)
+        #expect(Set(stride(from: 0, to: a.pixels.count, by: 4).map { a.pixels[$0] }).count > 20, "a varied image drawn")
+    }
+
     @Test func rotatedQuarterTurn() throws {
         // (x, y) → (−y, x) then moved right by 4: image column x lands on device row x.
         let t = Transform2D(a: 0, b: 1, c: -1, d: 0, tx: 4, ty: 0)
