@@ -80,8 +80,9 @@ struct ImageLanes {
         // the last texel's centre.
         let lastU = SIMD4<Int32>(repeating: Int32(w - 1) &<< 16 &- 1), lastV = SIMD4<Int32>(repeating: Int32(h - 1) &<< 16 &- 1)
 
-        // An image not turned (dv = 0, most images and every video frame) samples one row of texel pairs
-        // along a span: its row and vertical weight are worked out once, not for every pixel.
+        // An image not turned (dv = 0: most images and video frames, unless a layer rotates or skews
+        // them) samples one row of texel pairs along a span: its row and vertical weight are worked out
+        // once, not for every pixel.
         let level = dv == 0
         let vLevel = Fixed87.clamped(vs, to: lastV)
         let levelRow = Int(vLevel[0] &>> 16) &* w
