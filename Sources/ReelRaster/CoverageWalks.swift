@@ -16,13 +16,7 @@ extension CoverageScratch {
             coverage[x - c0] = Self.coverage(sum, evenOdd: evenOdd)
             x += 1
         }
-        line[c1 + 1] = 0
-        clearBits(row: row, from: c0, through: c1 + 1)
-    }
-
-    func clearBits(row: Int, from a: Int, through b: Int) {
-        let bits = touched + row &* wordsPerRow
-        for w in (a &>> 6)...(b &>> 6) { bits[w] = 0 }
+        Self.endRow(line, touched + row &* wordsPerRow, c0: c0, limit: c1 + 1)
     }
 
     /// Walks one accumulated row over columns c0…c1 (canvas-local) as runs of constant coverage,
@@ -38,31 +32,17 @@ extension CoverageScratch {
         let bits = touched + row &* wordsPerRow
         let evenOdd = rule == .evenOdd
         let limit = c1 &+ 1
-        /// The first touched cell after `x`, or `limit`.
-        @inline(__always) func next(after x: Int) -> Int {
-            var i = x &+ 1
-            var w = i &>> 6
-            var word = bits[w] & (~0 &<< UInt64(i & 63))
-            while word == 0 {
-                w &+= 1
-                i = w &<< 6
-                if i >= limit { return limit }
-                word = bits[w]
-            }
-            return min(limit, (w &<< 6) &+ word.trailingZeroBitCount)
-        }
         var sum: Float = 0
         var x = c0
         while x <= c1 {
             sum += line[x]
             line[x] = 0
-            let end = next(after: x)
+            let end = Self.first(bits, from: x &+ 1, limit: limit, set: true)
             let c = Self.coverage(sum, evenOdd: evenOdd)
             if c > minimum { body(x, end, c) }
             x = end
         }
-        line[limit] = 0
-        for w in (c0 &>> 6)...(limit &>> 6) { bits[w] = 0 }
+        Self.endRow(line, bits, c0: c0, limit: limit)
     }
 
     /// Walks one accumulated row over columns c0…c1 (canvas-local) as stretches where the coverage
@@ -81,18 +61,7 @@ extension CoverageScratch {
         let bits = touched + row &* wordsPerRow
         let evenOdd = rule == .evenOdd
         let limit = c1 &+ 1
-        /// The first cell from `x` on whose bit is `set`, or `limit`.
-        @inline(__always) func first(from x: Int, set: Bool) -> Int {
-            let flip: UInt64 = set ? 0 : ~0
-            var w = x &>> 6
-            var word = (bits[w] ^ flip) & (~0 &<< UInt64(x & 63))
-            while word == 0 {
-                w &+= 1
-                if w &<< 6 >= limit { return limit }
-                word = bits[w] ^ flip
-            }
-            return min(limit, (w &<< 6) &+ word.trailingZeroBitCount)
-        }
+        @inline(__always) func first(from x: Int, set: Bool) -> Int { Self.first(bits, from: x, limit: limit, set: set) }
         var sum: Float = 0
         var x = c0
         while x <= c1 {
@@ -121,6 +90,30 @@ extension CoverageScratch {
             if c > minimum { constant(x, end, c) }
             x = end
         }
+        Self.endRow(line, bits, c0: c0, limit: limit)
+    }
+
+    /// The first cell from `x` on (x ≤ limit) whose touched bit is `set`, or `limit`: a row's words
+    /// scanned 64 cells at a time.
+    @inline(__always) static func first(
+        _ bits: UnsafeMutablePointer<UInt64>, from x: Int, limit: Int, set: Bool
+    ) -> Int {
+        let flip: UInt64 = set ? 0 : ~0
+        var w = x &>> 6
+        var word = (bits[w] ^ flip) & (~0 &<< UInt64(x & 63))
+        while word == 0 {
+            w &+= 1
+            if w &<< 6 >= limit { return limit }
+            word = bits[w] ^ flip
+        }
+        return min(limit, (w &<< 6) &+ word.trailingZeroBitCount)
+    }
+
+    /// The end of a walked row: its cell past c1 (which only an edge's right part reaches) and its
+    /// touched bits cleared.
+    @inline(__always) static func endRow(
+        _ line: UnsafeMutablePointer<Float>, _ bits: UnsafeMutablePointer<UInt64>, c0: Int, limit: Int
+    ) {
         line[limit] = 0
         for w in (c0 &>> 6)...(limit &>> 6) { bits[w] = 0 }
     }
@@ -149,23 +142,12 @@ extension CoverageScratch {
         let bits = touched + row &* wordsPerRow
         let limit = c1 &+ 1
         let evenOdd = rule == .evenOdd
-        /// The first touched cell from `x` on, or `limit`.
-        @inline(__always) func firstTouched(from x: Int) -> Int {
-            var w = x &>> 6
-            var word = bits[w] & (~0 &<< UInt64(x & 63))
-            while word == 0 {
-                w &+= 1
-                if w &<< 6 >= limit { return limit }
-                word = bits[w]
-            }
-            return min(limit, (w &<< 6) &+ word.trailingZeroBitCount)
-        }
         let cellBytes = UnsafeMutableRawPointer(line)
         var sum: Float = 0
         var x = c0
         while x < limit {
             if bits[x &>> 6] & (1 &<< UInt64(x & 63)) == 0 {
-                let end = firstTouched(from: x)
+                let end = Self.first(bits, from: x, limit: limit, set: true)
                 let c = Self.coverage(sum, evenOdd: evenOdd)
                 if c > minimum { constant(x, end, c) }
                 x = end
@@ -189,8 +171,7 @@ extension CoverageScratch {
             varying(x, count, c)
             x &+= count
         }
-        line[limit] = 0
-        for w in (c0 &>> 6)...(limit &>> 6) { bits[w] = 0 }
+        Self.endRow(line, bits, c0: c0, limit: limit)
     }
 
     /// `coverage` over four sums in lanes, the same values bit for bit: |s| by its sign bit cleared;
