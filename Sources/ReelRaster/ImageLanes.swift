@@ -69,10 +69,10 @@ struct ImageLanes {
         let limit = 16_384.0
         guard abs(u) < limit && abs(uEnd) < limit && abs(v) < limit && abs(vEnd) < limit && abs(du) < limit && abs(dv) < limit
         else { return false }
-        let stepU = Int32(Fixed87.nearest(du * 65536)), stepV = Int32(Fixed87.nearest(dv * 65536))
+        let stepU = Fixed87.nearestInt32(du * 65536), stepV = Fixed87.nearestInt32(dv * 65536)
         let lanes = SIMD4<Int32>(0, 1, 2, 3)
-        var us = Int32(Fixed87.nearest(u * 65536)) &+ stepU &* lanes
-        var vs = Int32(Fixed87.nearest(v * 65536)) &+ stepV &* lanes
+        var us = Fixed87.nearestInt32(u * 65536) &+ stepU &* lanes
+        var vs = Fixed87.nearestInt32(v * 65536) &+ stepV &* lanes
         let stepU4 = SIMD4<Int32>(repeating: stepU &* 4), stepV4 = SIMD4<Int32>(repeating: stepV &* 4)
         let row = w &* 4
         let raw = UnsafeMutableRawPointer(out)
@@ -129,8 +129,8 @@ struct ImageLanes {
                 // The steps' rounding (up to 1/131072 texel each) adds up along a span: taken again from
                 // the doubles every 64 pixels, the drift stays under 1/2048 texel (a 2×2 image drawn
                 // 3,800 px wide was off by 0.02 texel, 5 levels on an edge, by the span's end).
-                us = Int32(Fixed87.nearest((u + Double(i) * du) * 65536)) &+ stepU &* lanes
-                vs = Int32(Fixed87.nearest((v + Double(i) * dv) * 65536)) &+ stepV &* lanes
+                us = Fixed87.nearestInt32((u + Double(i) * du) * 65536) &+ stepU &* lanes
+                vs = Fixed87.nearestInt32((v + Double(i) * dv) * 65536) &+ stepV &* lanes
             }
         }
         // A loop for each case, each with it a constant.

@@ -1,5 +1,6 @@
-/// The rasterizer's floor and ceiling by rounding (`CoverageScratch.floor`/`ceil`) against the standard
-/// library's, at the values where rounding to the nearest could go wrong.
+/// The rasterizer's floor, ceiling and nearest by rounding (`CoverageScratch.floor`/`ceil`,
+/// `Fixed87.nearestInt32`) against the standard library's, at the values where rounding to the nearest
+/// could go wrong.
 import Testing
 
 @testable import ReelRaster
@@ -20,6 +21,20 @@ import Testing
             #expect(CoverageScratch.floor(v) == Int(v.rounded(.down)), "floor(\(v))")
             #expect(CoverageScratch.ceil(v) == Int(v.rounded(.up)), "ceil(\(v))")
         }
+    }
+
+    /// `nearestInt32` against `rounded(.toNearestOrEven)` over the same values and the ends of its range
+    /// (2³¹ − 1, −2³¹, and the halves next to them, which round to even), where the low bits of the biased double must still be
+    /// the rounded value.
+    @Test func nearestInt32MatchesTheStandardLibrary() {
+        let ends: [Double] = [2_147_483_647, -2_147_483_647, -2_147_483_648, 2_147_483_646.5, -2_147_483_647.5, 2_145_386_496.4]
+        var checked = 0
+        for v in Self.values + ends {
+            guard let expected = Int32(exactly: v.rounded(.toNearestOrEven)) else { continue }
+            #expect(Fixed87.nearestInt32(v) == expected, "nearestInt32(\(v))")
+            checked += 1
+        }
+        #expect(checked == Self.values.count + ends.count)
     }
 
     /// Infinite and NaN give 0, a column in bounds, rather than a trap (the callers never pass them).
