@@ -43,7 +43,7 @@ extension Path {
     /// Every subpath as a polyline, each curve split into uniform pieces so that no point of the
     /// polyline is further than `tolerance` from the curve (see `flatten`).
     public func polylines(tolerance: Double = defaultFlatteningTolerance) -> [Polyline] {
-        var sink = PolylineSink()
+        var sink = PolylineSink(pointsHint: elements.count + 1)
         flatten(tolerance: tolerance, into: &sink)
         sink.finish(closed: false)
         return sink.result
@@ -147,8 +147,15 @@ protocol FlattenedPathSink {
 /// Collects polylines, a closing point equal to the start dropped.
 struct PolylineSink: FlattenedPathSink {
     var result: [Polyline] = []
+    /// The subpath being collected, in storage made for `hint` points when it begins. Grown append by
+    /// append from one point instead, a 120-vertex polygon's two arrays were copied into new storage
+    /// 16 times.
     var points: [Point] = []
     var corner: [Bool] = []
+    /// The path's element count (a point each, curves adding more).
+    let hint: Int
+
+    init(pointsHint: Int = 1) { hint = max(pointsHint, 1) }
 
     mutating func finish(closed: Bool) {
         if !points.isEmpty {
@@ -157,16 +164,31 @@ struct PolylineSink: FlattenedPathSink {
                 points.removeLast()
                 corner.removeLast()
             }
-            result.append(Polyline(points: points, corner: corner, closed: closed))
+            // A subpath filling at least half its storage (the whole path, most often) keeps it, and the
+            // next one gets storage of its own; a smaller one is copied to its size (by `map`: an array
+            // made from the whole array shares its storage, capacity and all), the storage kept for the
+            // next. So the polylines hold at most about twice their points, whatever the number of
+            // subpaths.
+            if points.capacity <= 2 * points.count + 16 {
+                result.append(Polyline(points: points, corner: corner, closed: closed))
+                points = []
+                corner = []
+                return
+            }
+            result.append(Polyline(points: points.map { $0 }, corner: corner.map { $0 }, closed: closed))
         }
-        points = []
-        corner = []
+        points.removeAll(keepingCapacity: true)
+        corner.removeAll(keepingCapacity: true)
     }
 
     mutating func begin(_ p: Point) {
         finish(closed: false)
-        points = [p]
-        corner = [true]
+        if points.capacity == 0 {
+            points.reserveCapacity(hint)
+            corner.reserveCapacity(hint)
+        }
+        points.append(p)
+        corner.append(true)
     }
 
     mutating func add(_ p: Point, isCorner: Bool) {

@@ -7,6 +7,12 @@ protocol OutlineSink {
     mutating func begin(_ p: Point)
     mutating func add(_ p: Point)
     mutating func close()
+    /// Room for about `points` more points (a hint).
+    mutating func reserve(_ points: Int)
+}
+
+extension OutlineSink {
+    mutating func reserve(_ points: Int) {}
 }
 
 extension Path: OutlineSink {
@@ -78,6 +84,8 @@ extension StrokeOutline: OutlineSink {
     }
 
     mutating func add(_ p: Point) { points.append(p) }
+
+    mutating func reserve(_ count: Int) { points.reserveCapacity(points.count + count) }
 
     mutating func close() {
         if points.count > (ends.last ?? 0) { ends.append(points.count) }

@@ -67,6 +67,9 @@ public enum Stroker {
         } else if trimmed {
             lines = PathMeasure.trim(lines, start: style.strokeStart, end: style.strokeEnd)
         }
+        // About two outline points a polyline point (one each side); joins, caps and round pieces add
+        // more, which the outline then grows for.
+        out.reserve(lines.reduce(16) { $0 + 2 * $1.points.count })
         for line in lines { strokePolyline(line, style: style, tolerance: tolerance, into: &out) }
     }
 
@@ -95,21 +98,30 @@ public enum Stroker {
 
     static func strokePolyline<Sink: OutlineSink>(_ line: Polyline, style: StrokeStyle, tolerance: Double, into out: inout Sink) {
         let hw = style.lineWidth / 2
-        var pts: [Point] = []
-        var corner: [Bool] = []
-        pts.reserveCapacity(line.points.count)
-        corner.reserveCapacity(line.points.count)
-        for (p, c) in zip(line.points, line.corner) {
-            if pts.last == p {
-                corner[corner.count - 1] = corner[corner.count - 1] || c  // repeated points have no direction
-            } else {
-                pts.append(p)
-                corner.append(c)
+        var pts: [Point]
+        var corner: [Bool]
+        if Self.isDeduplicated(line) {
+            // Most polylines (all that `Path.polylines` makes) have no repeated points: their arrays are
+            // shared, not copied.
+            pts = line.points
+            corner = line.corner
+        } else {
+            pts = []
+            corner = []
+            pts.reserveCapacity(line.points.count)
+            corner.reserveCapacity(line.points.count)
+            for (p, c) in zip(line.points, line.corner) {
+                if pts.last == p {
+                    corner[corner.count - 1] = corner[corner.count - 1] || c  // repeated points have no direction
+                } else {
+                    pts.append(p)
+                    corner.append(c)
+                }
             }
-        }
-        if line.closed, pts.count > 1, pts.first == pts.last {
-            pts.removeLast()
-            corner.removeLast()
+            if line.closed, pts.count > 1, pts.first == pts.last {
+                pts.removeLast()
+                corner.removeLast()
+            }
         }
         guard pts.count > 1 else {
             // A zero-length subpath: round and square caps still draw a dot (square aligned with x).
@@ -133,11 +145,31 @@ public enum Stroker {
         builder.build(into: &out)
     }
 
+    /// Whether `line` is already what `strokePolyline`'s clean-up makes of it: a flag for every point, no
+    /// point equal (`==`) to the one before, and a closed line not ending where it starts.
+    static func isDeduplicated(_ line: Polyline) -> Bool {
+        let points = line.points
+        guard line.corner.count == points.count else { return false }
+        if line.closed, points.count > 1, points.first == points.last { return false }
+        var i = 1
+        while i < points.count {
+            if points[i] == points[i - 1] { return false }
+            i += 1
+        }
+        return true
+    }
+
     /// Round caps, joins and dots are drawn at a quarter of the flattening tolerance: they are small,
     /// and on a small circle a coarse polygon shifts coverage between its edge pixels visibly.
     /// A circle as a regular polygon within `tolerance` of it, its vertices pushed out just enough that
     /// the polygon's area equals the circle's (πr²), so round caps, joins and dots carry the right ink.
     static func circle(_ c: Point, _ r: Double, _ tolerance: Double) -> [Point] {
+        circle(around: c, offsets: circleOffsets(r, tolerance))
+    }
+
+    /// `circle`'s vertices about the origin: a stroke's round joins are all the same circle, so its
+    /// cosines and sines are worked out once (`OutlineBuilder.roundJoin`) rather than at every join.
+    static func circleOffsets(_ r: Double, _ tolerance: Double) -> [Point] {
         guard r > 0 else { return [] }
         let step = r > tolerance ? 2 * acos(1 - tolerance / r) : Double.pi / 4
         let n = min(1024, max(8, Int((2 * Double.pi / step).rounded(.up))))
@@ -145,8 +177,14 @@ public enum Stroker {
         let R = r * (Double.pi / polygonArea).squareRoot()
         return (0..<n).map { i in
             let a = Double(i) * 2 * Double.pi / Double(n)
-            return Point(x: c.x + R * cos(a), y: c.y + R * sin(a))
+            return Point(x: R * cos(a), y: R * sin(a))
         }
+    }
+
+    /// The circle's vertices about `c`: each offset added to the centre, the same sums `circle` made
+    /// when it worked out R · cos a and R · sin a in place.
+    static func circle(around c: Point, offsets: [Point]) -> [Point] {
+        offsets.map { Point(x: c.x + $0.x, y: c.y + $0.y) }
     }
 
     /// Points of a circular arc, ends on the circle and inner points pushed out just enough that the fan
@@ -183,12 +221,14 @@ public enum Stroker {
             area += a.x * b.y - b.x * a.y
         }
         guard area != 0 else { return }
-        addPolygon(area < 0 ? polygon : polygon.reversed(), to: &out)
+        if area < 0 { addPolygon(polygon, to: &out) } else { addPolygon(polygon.reversed(), to: &out) }
     }
 
-    static func addPolygon<Sink: OutlineSink>(_ polygon: [Point], to out: inout Sink) {
-        guard polygon.count > 2 else { return }
-        out.begin(polygon[0])
+    /// Generic over the collection, so a side written backwards is walked backwards (`reversed()`)
+    /// rather than copied into an array first.
+    static func addPolygon<Sink: OutlineSink, Points: Collection<Point>>(_ polygon: Points, to out: inout Sink) {
+        guard polygon.count > 2, let first = polygon.first else { return }
+        out.begin(first)
         for q in polygon.dropFirst() { out.add(q) }
         out.close()
     }
@@ -213,6 +253,8 @@ struct OutlineBuilder {
     /// plain value: an array in a vertex made each copy and destruction of one a call (with a
     /// retain), and they were a tenth of a stroke.
     var arcs: [Point] = []
+    /// `Stroker.circleOffsets` for this stroke's round join pieces, made at the first one.
+    var roundJoin: [Point]? = nil
 
     init(points: [Point], corner: [Bool], closed: Bool, style: StrokeStyle, tolerance: Double) {
         self.pts = points
@@ -333,8 +375,13 @@ struct OutlineBuilder {
         var kinds: [Vertex?] = []
         kinds.reserveCapacity(n)
         for v in 0..<n { kinds.append(!closed && (v == 0 || v == n - 1) ? nil : vertex(v)) }
+        // A side takes at most two points a vertex (a bevel's), an arc's points at a round join and one at
+        // each end of a run, so room for all of them is made at once: grown append by append, the sides
+        // were copied into new storage at every doubling.
         var sideA: [Point] = []
         var sideB: [Point] = []
+        sideA.reserveCapacity(2 * n + arcs.count + 2)
+        sideB.reserveCapacity(2 * n + arcs.count + 2)
         // Cap outlines are part of the first and last run's polygon, so they never overlap the body.
         var startCap: [Point] = []
         var endCap: [Point] = []
@@ -397,9 +444,7 @@ struct OutlineBuilder {
                 at: first, join: { if case .breakWith(let j) = kinds[first]! { return j } else { return .round } }(), into: &out)
             return
         }
-        // Unbroken closed body: two loops, side A forward and side B back.
-        sideA = []
-        sideB = []
+        // Unbroken closed body: two loops, side A forward and side B back (both still empty here).
         for v in 0..<n {
             switch kinds[v]! {
             case .straight:
@@ -421,7 +466,9 @@ struct OutlineBuilder {
         let s0 = segment(before: v), s1 = segment(after: v)
         let p = pts[v]
         if join == .round {
-            Stroker.addPiece(Stroker.circle(p, hw, tolerance / 4), to: &out)
+            let offsets = roundJoin ?? Stroker.circleOffsets(hw, tolerance / 4)
+            roundJoin = offsets
+            Stroker.addPiece(Stroker.circle(around: p, offsets: offsets), to: &out)
             return
         }
         let d0 = directions[s0], d1 = directions[s1]

@@ -223,3 +223,32 @@ extension Path {
         #expect(try Path(svgPathData: p.svgPathData) == p)
     }
 }
+
+/// `polylines` makes room for a subpath's points at once (room for the whole path's elements), and
+/// must not leave that room in every polyline: a path of many small subpaths would hold memory in
+/// proportion to subpaths × elements.
+@Suite struct PolylineStorageTests {
+    @Test func polylinesHoldAboutTheirOwnPoints() {
+        var path = Path()
+        path.move(to: Point(x: 0, y: 0))
+        for i in 1...3_000 { path.addLine(to: Point(x: Double(i), y: Double(i % 7))) }
+        for k in 0..<500 {
+            let x = Double(k) * 3
+            path.move(to: Point(x: x, y: 100))
+            path.addLine(to: Point(x: x + 2, y: 100))
+            path.addLine(to: Point(x: x + 1, y: 102))
+            path.closeSubpath()
+        }
+        let lines = path.polylines()
+        #expect(lines.count == 501)
+        #expect(lines[0].points.count == 3_001)
+        for line in lines {
+            // Twice the points and a little: what growing append by append could leave, and more than a
+            // copy to size takes (the allocator rounds a size up to 16 bytes and more: an element for
+            // points, up to a few dozen one-byte flags).
+            #expect(line.points.capacity <= 2 * line.points.count + 16)
+            #expect(line.corner.capacity <= 2 * line.corner.count + 48)
+        }
+        #expect(lines[1].points == [Point(x: 0, y: 100), Point(x: 2, y: 100), Point(x: 1, y: 102)])
+    }
+}
