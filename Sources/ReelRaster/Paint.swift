@@ -75,8 +75,13 @@ public struct RasterImage: Sendable, Equatable {
     public let height: Int
     public let pixels: [UInt8]
 
+    /// Nil unless `pixels` holds width × height pixels (sizes whose byte count overflows included,
+    /// where the product would have trapped).
     public init?(width: Int, height: Int, premultipliedRGBA pixels: [UInt8]) {
-        guard width > 0, height > 0, pixels.count == width * height * 4 else { return nil }
+        guard width > 0, height > 0 else { return nil }
+        let (area, areaOverflows) = width.multipliedReportingOverflow(by: height)
+        let (bytes, bytesOverflow) = area.multipliedReportingOverflow(by: 4)
+        guard !areaOverflows, !bytesOverflow, pixels.count == bytes else { return nil }
         self.width = width
         self.height = height
         self.pixels = pixels

@@ -189,6 +189,18 @@ func rect(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> Path { Path(rec
         return try Rasterizer(threads: 1).render(list, width: size, height: size)
     }
 
+    /// A size that does not match the bytes is refused, and so is one whose byte count overflows
+    /// (the product trapped before).
+    @Test func sizesThatDoNotMatchAreRefused() {
+        #expect(RasterImage(width: 1, height: 1, premultipliedRGBA: [1, 2, 3, 255]) != nil)
+        #expect(RasterImage(width: 1, height: 2, premultipliedRGBA: [1, 2, 3, 255]) == nil)
+        #expect(RasterImage(width: 0, height: 1, premultipliedRGBA: []) == nil)
+        #expect(RasterImage(width: Int.max, height: 2, premultipliedRGBA: []) == nil)
+        #expect(RasterImage(width: 1 << 62, height: 1, premultipliedRGBA: []) == nil)
+        // 2⁶² pixels: the pixel count fits in an Int, their 2⁶⁴ bytes do not.
+        #expect(RasterImage(width: 1 << 31, height: 1 << 31, premultipliedRGBA: []) == nil)
+    }
+
     @Test func identityIsExact() throws {
         let f = try draw(.translation(x: 2, y: 1))
         for y in 0..<4 { for x in 0..<4 { #expect(f.pixel(x: x + 2, y: y + 1) == (UInt8(x * 60), UInt8(y * 60), 0, 255)) } }
