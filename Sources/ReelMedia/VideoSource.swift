@@ -50,6 +50,7 @@ public final class VideoSource {
     private let maximumPixels: Int?
     private var opened: VideoInput
     private let timeBase: Double
+    private let timestamps: FrameTimestamps
     /// The stream timestamp of file time 0 (the stream's start).
     private let origin: Int64
     private var held: [Held] = []
@@ -101,6 +102,10 @@ public final class VideoSource {
         let stream = opened.stream
         let fmt = opened.input.pointer!
         timeBase = av_q2d(stream.pointee.time_base)
+        let grid = stream.pointee.r_frame_rate
+        timestamps = FrameTimestamps(
+            tickNumerator: stream.pointee.time_base.num, tickDenominator: stream.pointee.time_base.den,
+            rateNumerator: grid.num, rateDenominator: grid.den)
         origin = stream.pointee.start_time == reel_av_nopts_value() ? 0 : stream.pointee.start_time
         let par = stream.pointee.codecpar.pointee
         var w = Int(par.width), h = Int(par.height)
@@ -272,7 +277,7 @@ public final class VideoSource {
         let pts = f.best_effort_timestamp != reel_av_nopts_value() ? f.best_effort_timestamp : f.pts
         var start: Double
         if pts != reel_av_nopts_value() {
-            start = Double(pts - origin) * timeBase
+            start = timestamps.seconds(ticks: pts &- origin)
         } else {
             start = (held.last?.start ?? -1 / (facts.frameRate ?? 25)) + 1 / (facts.frameRate ?? 25)
         }

@@ -153,6 +153,53 @@ import Testing
         #expect(Set(shown).count == 35)
     }
 
+    /// A layer time that lands exactly on a source frame's instant shows that frame, at every speed and
+    /// rate and in containers that round timestamps (Matroska keeps milliseconds: frame 17 of 30 fps says
+    /// 0.567 s). Four layers with their own timing are stacked in one scene at the source's own rate; the
+    /// expectation is worked out in integers (layer time = (j/rate − beginTime)·speed + timeOffset as
+    /// fractions, the frame shown ⌊layer time · rate⌋ within the file), so a boundary is a boundary.
+    @Test(arguments: [(24, "mkv"), (25, "mkv"), (30, "mkv"), (60, "mkv"), (24, "mp4"), (25, "mp4"), (30, "mp4"), (60, "mp4")])
+    func exactBoundariesShowTheirFrame(rate: Int, container: String) throws {
+        let ws = try Workspace()
+        let count = rate * 4
+        let codec = container == "mkv" ? ["-c:v", "ffv1"] : []
+        let source = try Self.indexSource(ws, name: "src.\(container)", count: count, rate: rate, extra: codec)
+        // (speed, beginTime, timeOffset) as (numerator, denominator) pairs, written in the scene as decimals.
+        let timings: [((Int, Int), (Int, Int), (Int, Int))] = [
+            ((2, 1), (0, 1), (1, 2)), ((3, 1), (1, 5), (1, 1)), ((1, 2), (0, 1), (1, 4)), ((1, 1), (1, 10), (2, 1)),
+        ]
+        func decimal(_ f: (Int, Int)) -> String { "\(Double(f.0) / Double(f.1))" }
+        let layers = timings.enumerated().map { i, t in
+            """
+              - {name: v\(i), type: video, contents: src.\(container), anchorPoint: [0, 0], position: [0, \(32 * i)],
+                 speed: \(decimal(t.0)), beginTime: \(decimal(t.1)), timeOffset: \(decimal(t.2))}
+            """
+        }
+        let scene = ws.write(
+            "scene.yaml",
+            "width: \(Self.bits * Self.block)\nheight: \(32 * timings.count)\nfps: \(rate)\nduration: 1\nlayers:\n"
+                + layers.joined(separator: "\n") + "\n")
+        let folder = ws.file("frames/")
+        let r = try runReel(["render", scene, "-o", folder, "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".png") }.sorted()
+        #expect(names.count == rate)
+        let images = try names.map { try ImageFile.read(path: folder + "/" + $0) }
+        for (i, ((sn, sd), (bn, bd), (on, od))) in timings.enumerated() {
+            let shown = images.map {
+                Self.index($0.rgba, width: $0.width, x: { Self.block * $0 + Self.block / 2 }, y: 32 * i + 16)
+            }
+            // local = ((j·bd − bn·rate)·sn·od + on·rate·bd·sd) / (rate·bd·sd·od); frame = ⌊local · rate⌋.
+            let want = (0..<rate).map { j in
+                let numerator = ((j * bd - bn * rate) * sn * od + on * rate * bd * sd) * rate
+                let denominator = rate * bd * sd * od
+                let frame = numerator < 0 ? 0 : numerator / denominator
+                return min(frame, count - 1)
+            }
+            #expect(shown == want, "layer \(i) (speed \(sn)/\(sd), beginTime \(bn)/\(bd), timeOffset \(on)/\(od))")
+        }
+    }
+
     /// Each frame's presentation time in a file, as ffprobe reports it.
     static func frameTimes(_ path: String) throws -> [Double] {
         let p = Process()
