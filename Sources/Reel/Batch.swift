@@ -24,6 +24,8 @@ public struct BatchJob: Sendable {
     public var variant: String?
     public var variables: [String: JSONNode]
     public var outputs: [BatchOutput]
+    /// The data table the job's row came from (`rows:`), an input no output may replace.
+    public var table: String?
 }
 
 public struct BatchPlan: Sendable {
@@ -61,8 +63,12 @@ extension Reel {
     }
 
     /// Expands a manifest's jobs, its relative paths taken from `base` (the manifest's folder; empty for
-    /// the working directory).
-    static func plan(_ manifest: BatchManifest, base: String, sandboxed: Bool) throws(ReelError) -> BatchPlan {
+    /// the working directory). With `sandboxed`, everything stays inside `base`; with `plainVariables`
+    /// (a sandboxed batch or `render --rows --sandbox`), every variable an output path uses is one name.
+    static func plan(_ manifest: BatchManifest, base: String, sandboxed: Bool, plainVariables: Bool? = nil)
+        throws(ReelError) -> BatchPlan
+    {
+        let plainVariables = plainVariables ?? sandboxed
         let manifestPath = manifest.file
         func resolve(_ path: String) -> String {
             path.hasPrefix("/") ? path : (base == "." || base.isEmpty ? path : (base as NSString).appendingPathComponent(path))
@@ -101,21 +107,26 @@ extension Reel {
                 }
                 scenes = [pattern]
             }
-            let named: [(name: String?, variables: [String: JSONNode], fields: [String: String])] =
+            typealias Variant = (
+                name: String?, variables: [String: JSONNode], fields: [String: String], cells: [String: SourceLocation]
+            )
+            let named: [Variant] =
                 spec.variants.isEmpty
-                ? [(nil, spec.variables, [:])]
-                : spec.variants.map { ($0.name, spec.variables.merging($0.variables) { $1 }, [:]) }
+                ? [(nil, spec.variables, [:], [:])]
+                : spec.variants.map { ($0.name, spec.variables.merging($0.variables) { $1 }, [:], [:]) }
             let hasVariants = !spec.variants.isEmpty || spec.rows != nil
             for scene in scenes {
                 let sceneName = ((scene as NSString).lastPathComponent as NSString).deletingPathExtension
                 var variants = named
+                var tableFile: String?
                 if let rows = spec.rows {
                     // Every row of the table, typed by this scene's variables, before anything renders.
                     let table = resolve(rows.path)
+                    tableFile = table
                     try confine(table, rows.location, spec.jsonPath + ".rows", "the data file")
                     do {
                         variants = try DataRows.read(table, declared: declaredVariables(of: scene)).map {
-                            ($0.name, spec.variables.merging($0.variables) { $1 }, $0.fields)
+                            ($0.name, spec.variables.merging($0.variables) { $1 }, $0.fields, $0.cells)
                         }
                     } catch {
                         throw .scene(error)
@@ -139,9 +150,12 @@ extension Reel {
                     fields["job"] = name ?? defaultName
                     var job = BatchJob(
                         name: name ?? defaultName, scene: scene, variant: variant.name, variables: variant.variables,
-                        outputs: [])
+                        outputs: [], table: tableFile)
                     for o in spec.outputs {
-                        if sandboxed {
+                        if let table = tableFile {
+                            try checkDataInPath(o.path, jobName: spec.name, fields: fields, cells: variant.cells, table: table)
+                        }
+                        if plainVariables {
                             for (k, v) in fields where ![("scene"), "variant", "job"].contains(k) && !Sandbox.isPlainName(v) {
                                 guard o.path.contains("{\(k)}") || (spec.name ?? "").contains("{\(k)}") else { continue }
                                 throw fail(
@@ -229,6 +243,36 @@ extension Reel {
         return plan
     }
 
+    /// A value from a data file fills an output path as one plain name (no `/`, `\\`, `.` or `..`): a
+    /// table is input, not a command, so its cells may name a file but never choose a folder (a row named
+    /// `../../x` or `/etc/x` would otherwise write outside the output's folder). Folders come from the
+    /// template (`out/{team}/{name}.gif`, each placeholder one name). `{variant}` and a `{job}` made from
+    /// the row's name are the `name` cell; a `{job}` from a `name:` template holds the cells it uses.
+    static func checkDataInPath(
+        _ template: String, jobName: String?, fields: [String: String], cells: [String: SourceLocation], table: String
+    ) throws(ReelError) {
+        var used = Set<String>()
+        func collect(_ t: String) {
+            for (column, _) in cells where t.contains("{\(column)}") { used.insert(column) }
+            if t.contains("{variant}") { used.insert("name") }
+        }
+        collect(template)
+        if template.contains("{job}") {
+            if let jobName { collect(jobName) } else { used.insert("name") }
+        }
+        for column in used.sorted() {
+            guard let value = fields[column], let place = cells[column], !Sandbox.isPlainName(value) else { continue }
+            throw .scene(
+                SceneError(
+                    file: table, location: place, path: column,
+                    message:
+                        "\"\(value)\" would build a path in the output \(template): a value from a data file fills a path as one name, so it cannot hold / or be . or ..",
+                    fix:
+                        "give \(column) a plain name; to sort clips into folders, put the folder in the output: out/{team}/{name}.gif"
+                ))
+        }
+    }
+
     /// The variables a scene file declares, with their defaults (none when it cannot be read: rendering
     /// it reports why).
     static func declaredVariables(of scene: String) -> [(name: String, value: JSONNode)] {
@@ -294,21 +338,20 @@ extension Reel {
     /// The files a clip reads: the scene, the images its layers show and the fonts its text is set in
     /// (an installed font by the file it resolves to, so that a font updated or replaced re-renders).
     public static func inputFiles(of scene: Scene, path: String) -> [String] {
-        let base = URL(fileURLWithPath: path).deletingLastPathComponent()
         var files = Set<String>()
         func visit(_ layer: Layer) {
             // A data: URI is in the scene itself, which is hashed already.
             if let name = layer.contents, !DataURI.isDataURI(name) {
-                files.insert(name.hasPrefix("/") ? name : base.appendingPathComponent(name).path)
+                files.insert(InputFiles.resolve(name, relativeTo: path))
             }
             layer.sublayers.forEach(visit)
             if let mask = layer.mask { visit(mask) }
         }
         scene.layers.forEach(visit)
         files.formUnion(scene.importedFiles.values)
-        for name in scene.fontNames {
+        for name in scene.fontNames + (scene.captions.map { [$0.font] } ?? []) {
             if isFontFile(name) {
-                files.insert(name.hasPrefix("/") ? name : base.appendingPathComponent(name).path)
+                files.insert(InputFiles.resolve(name, relativeTo: path))
             } else if let font = FontLibrary.shared.catalog.font(named: name) {
                 files.insert(font.path)
             }
@@ -317,14 +360,22 @@ extension Reel {
     }
 
     /// Refuses an output that is one of the render's inputs (`reel render out/x.mp4 -o out/x.mp4`, a
-    /// manifest writing over itself) or, for a PNG sequence folder, one that holds an input: the render
-    /// would replace what it reads. Paths are compared after resolving links.
+    /// manifest writing over itself, a scene's sound, captions, fonts, SVG and Lottie files, a batch's
+    /// data table) or, for a PNG sequence folder, one that holds an input: the render would replace what
+    /// it reads. Paths are compared after resolving links, and files by device and inode (a hard link).
     public static func checkNotAnInput(_ output: String, inputs: [String]) throws(ReelError) {
         func resolved(_ p: String) -> String { URL(fileURLWithPath: p).standardized.resolvingSymlinksInPath().path }
+        func identity(_ p: String) -> (UInt, UInt)? {
+            var info = stat()
+            guard stat(p, &info) == 0 else { return nil }
+            return (UInt(info.st_dev), UInt(info.st_ino))
+        }
         let out = resolved(output.hasSuffix("/") ? String(output.dropLast()) : output)
+        let outIdentity = identity(out)
         for input in inputs {
             let i = resolved(input)
-            if i == out || i.hasPrefix(out + "/") {
+            let sameFile = outIdentity.flatMap { o in identity(i).map { $0 == o } } ?? false
+            if i == out || i.hasPrefix(out + "/") || sameFile {
                 throw .usage(
                     "\(output): the output would replace \(i == out ? "" : "a file inside it, ")\(input), which this render reads",
                     fix: "write the output somewhere else")

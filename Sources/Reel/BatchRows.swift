@@ -7,12 +7,14 @@ import ReelGeometry
 import ReelScene
 
 /// One row of a data table as a job's variant: its number (from 1), its name (the `name` column, else
-/// `row<number>`), the variables it sets, and the text of every cell for the output placeholders.
+/// `row<number>`), the variables it sets, the text of every cell for the output placeholders, and where
+/// each cell is (a value from the table that would build a path is refused there).
 struct DataRow: Sendable {
     var number: Int
     var name: String
     var variables: [String: JSONNode]
     var fields: [String: String]
+    var cells: [String: SourceLocation] = [:]
 }
 
 enum DataRows {
@@ -21,15 +23,11 @@ enum DataRows {
 
     /// Reads `path` (`.csv`, or `.jsonl`/`.ndjson`) against the variables a scene declares.
     static func read(_ path: String, declared: [(name: String, value: JSONNode)]) throws(DocumentError) -> [DataRow] {
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        guard size <= maximumBytes else {
-            throw DocumentError(file: path, message: "is \(size >> 20) MiB, above the limit of \(maximumBytes >> 20) MiB")
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        if let problem = InputFiles.problem(at: path), problem.message.hasPrefix("no such file") {
             throw DocumentError(
                 file: path, message: "no such data file", fix: "check the path (a manifest's paths are relative to its folder)")
         }
-        return try parse([UInt8](data), file: path, declared: declared)
+        return try parse(try InputFiles.read(path, maximumBytes: maximumBytes, what: "data file"), file: path, declared: declared)
     }
 
     /// The rows of a table's bytes; `file` (its extension: `.jsonl`, `.ndjson`, else CSV) names it.
@@ -66,6 +64,7 @@ enum DataRows {
             row.fields["row"] = "\(number)"
             for cell in record.cells {
                 row.fields[cell.column] = cell.text
+                row.cells[cell.column] = cell.location
                 if cell.column == "name" {
                     row.name = cell.text
                     if table["name"] == nil { continue }

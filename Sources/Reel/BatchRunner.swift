@@ -139,7 +139,7 @@ public final class BatchRunner: @unchecked Sendable {
     {
         let clip = try Reel.load(job.scene, overrides: output.overrides, sandboxed: plan.sandboxed)
         let inputs = Reel.inputFiles(of: clip.scene, path: job.scene)
-        try Reel.checkNotAnInput(output.path, inputs: inputs + [plan.manifest])
+        try Reel.checkNotAnInput(output.path, inputs: inputs + [plan.manifest] + (job.table.map { [$0] } ?? []))
         let hash = Reel.inputsHash(settings: output.settings, files: inputs)
         // A killed run's temporaries go whether or not this output needs rendering again (a killed
         // `--force` run leaves them beside outputs that are up to date).

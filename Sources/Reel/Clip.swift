@@ -61,7 +61,7 @@ public enum Reel {
 
     /// Decodes images and opens fonts; `file` is the scene file (its folder is where names are relative to).
     static func prepare(_ scene: Scene, file path: String, sandboxed: Bool) throws(ReelError) -> Clip {
-        let base = URL(fileURLWithPath: path).deletingLastPathComponent()
+        let base = InputFiles.folder(of: path)
         var images: [String: RasterImage] = [:]
         var vectors: [String: VectorContents] = [:]
         var svgNotes: [Message] = []
@@ -78,7 +78,7 @@ public enum Reel {
         }
         func visit(_ layer: Layer) throws(ReelError) {
             if let name = layer.contents, images[name] == nil, vectors[name] == nil {
-                let file = name.hasPrefix("/") ? name : base.appendingPathComponent(name).path
+                let file = InputFiles.resolve(name, relativeTo: path)
                 let place = scene.contentsReferences[layer.name]
                 func failure(_ message: String, fix: String? = nil) -> ReelError {
                     .scene(SceneError(file: path, location: place?.location, path: place?.path, message: message, fix: fix))
@@ -92,15 +92,16 @@ public enum Reel {
                     }
                     return try visitSublayers(of: layer)
                 }
-                if sandboxed && (name.hasPrefix("/") || !Sandbox.contains(base.path, file)) {
+                if sandboxed && (name.hasPrefix("/") || !Sandbox.contains(base, file)) {
                     throw failure(
                         "\"\(name)\" is outside the scene's folder, and a sandboxed render reads only inside it",
                         fix: "put the image in the scene's folder and name it relative to the scene")
                 }
-                var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: file, isDirectory: &isDirectory), !isDirectory.boolValue else {
-                    throw failure(
-                        "\"\(name)\": no such image file (looked for \(file))", fix: "paths are relative to the scene file")
+                if let (message, fix) = InputFiles.problem(at: file) {
+                    throw message.hasPrefix("no such file")
+                        ? failure(
+                            "\"\(name)\": no such image file (looked for \(file))", fix: "paths are relative to the scene file")
+                        : failure("\"\(name)\" (\(file)) \(message)", fix: fix)
                 }
                 if URL(fileURLWithPath: file).pathExtension.lowercased() == "svg" {
                     var embedded = Layer(name: "")
@@ -183,8 +184,7 @@ public enum Reel {
     /// A JSON file's parsed root (read and parsed once, to tell a Lottie animation from a scene), or
     /// nil for what is not readable JSON within the size limit (the decoder then says why).
     static func jsonRoot(_ path: String) -> JSONNode? {
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        guard size <= DocumentLimits.maximumBytes, let data = FileManager.default.contents(atPath: path),
+        guard let data = try? InputFiles.read(path, maximumBytes: DocumentLimits.maximumBytes, what: "scene"),
             data.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "{")
         else { return nil }
         return try? JSONParser.parse([UInt8](data))
@@ -201,7 +201,7 @@ public enum Reel {
         var scene: Scene
         // An SVG or Lottie file alone: its size comes from the file, not from keys a user wrote.
         var imported: String?
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let folder = InputFiles.folder(of: path)
         let importer = fileImporter(folder: folder, sandboxed: sandboxed)
         do {
             if URL(fileURLWithPath: path).pathExtension.lowercased() == "svg" {

@@ -43,6 +43,8 @@ extension Reel {
                 throw .usage("\(output) is one of the segments", fix: "write the joined clip to another name")
             }
         }
+        // The sound's files too (`--sound-from` a scene whose audio is the output's name).
+        try checkNotAnInput(output, inputs: inputs + (sound.map { $0.scene.importedFiles.values.sorted() } ?? []))
         if container == .png { return try concatSequences(inputs, to: output, cancellation: cancellation) }
         guard [.mp4, .mov, .webm, .gif].contains(container) else {
             throw .usage(

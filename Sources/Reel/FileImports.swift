@@ -33,15 +33,7 @@ extension Reel {
     /// Imports SVG files for a scene in `folder`; with `sandboxed`, only files inside it.
     static func fileImporter(folder: String, sandboxed: Bool) -> LayerImporter {
         LayerImporter { (path: String, name: String) throws(DocumentError) -> ImportedLayers in
-            guard !sandboxed || Sandbox.contains(folder, path) else {
-                throw DocumentError(
-                    file: path, message: "is outside the scene's folder, and a sandboxed render reads only inside it",
-                    fix: "put the SVG in the scene's folder and name it relative to the scene")
-            }
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-                throw DocumentError(file: path, message: "no such file", fix: "paths are relative to the scene file")
-            }
+            try checkReadable(path, folder: folder, sandboxed: sandboxed, what: "SVG or Lottie file")
             if let root = jsonRoot(path), LottieImport.looksLikeLottie(root) {
                 // A Lottie animation (told by its content): its canvas, its layers named `name/…`.
                 let (scene, notes) = try LottieImport.scene(root: root, file: path, prefix: name)
@@ -57,14 +49,7 @@ extension Reel {
             try probeAudio(path, folder: folder, sandboxed: sandboxed)
         } readFile: { (path: String, maximumBytes: Int) throws(DocumentError) -> [UInt8] in
             try checkReadable(path, folder: folder, sandboxed: sandboxed, what: "file")
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-            guard size <= maximumBytes else {
-                throw DocumentError(file: path, message: "is \(size >> 20) MiB, above the limit of \(maximumBytes >> 20) MiB")
-            }
-            guard let data = FileManager.default.contents(atPath: path) else {
-                throw DocumentError(file: path, message: "cannot be read")
-            }
-            return [UInt8](data)
+            return try InputFiles.read(path, maximumBytes: maximumBytes, what: "file")
         }
     }
 
@@ -84,17 +69,15 @@ extension Reel {
         }
     }
 
-    /// A file a scene names: inside the scene's folder when sandboxed, and there.
+    /// A file a scene names: inside the scene's folder when sandboxed, and a regular file there (a pipe or
+    /// a device would make FFmpeg or the reader wait forever).
     static func checkReadable(_ path: String, folder: String, sandboxed: Bool, what: String) throws(DocumentError) {
         guard !sandboxed || Sandbox.contains(folder, path) else {
             throw DocumentError(
                 file: path, message: "is outside the scene's folder, and a sandboxed render reads only inside it",
                 fix: "put the \(what) in the scene's folder and name it relative to the scene")
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
-            throw DocumentError(file: path, message: "no such file", fix: "paths are relative to the scene file")
-        }
+        try InputFiles.check(path, missingFix: "paths are relative to the scene file")
     }
 
     /// What a `type: video` layer's file says about its picture, once its first frame has decoded (so

@@ -60,7 +60,8 @@ extension Reel {
         let manifest = BatchManifest(file: commandLine, jobs: [job])
         var plan: BatchPlan
         do {
-            plan = try Reel.plan(manifest, base: "", sandboxed: false)
+            // Confined as a sandboxed batch is, but for the folder: the template is the service's choice.
+            plan = try Reel.plan(manifest, base: "", sandboxed: false, plainVariables: request.sandboxed)
         } catch {
             // The in-memory manifest has no file to point into: name the option instead.
             guard case .scene(let e) = error, e.file == commandLine else { throw error }

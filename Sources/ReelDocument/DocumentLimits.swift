@@ -14,14 +14,7 @@ public enum DocumentLimits {
     /// A document's text: refused past `maximumBytes` (before reading) and where it is not UTF-8 (at the
     /// first bad byte's line and column).
     public static func readText(_ path: String, what: String) throws(DocumentError) -> String {
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        guard size <= maximumBytes else {
-            throw DocumentError(
-                file: path, message: "is \(size >> 20) MiB, above the limit of \(maximumBytes >> 20) MiB for a \(what)")
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw DocumentError(file: path, message: "cannot be read", fix: "check the path of the \(what)")
-        }
+        let data = Data(try InputFiles.read(path, maximumBytes: maximumBytes, what: what))
         guard let text = String(data: data, encoding: .utf8) else {
             throw DocumentError(
                 file: path, location: firstInvalidUTF8([UInt8](data)), message: "this byte is not UTF-8 text",

@@ -21,12 +21,7 @@ public enum SVGImport {
     /// Reads an SVG file into layers named under `name` (`name/id` for each element with an id); the
     /// root is named `rootName` (default `name`), reserved before any id.
     public static func load(contentsOf path: String, name: String, rootName: String? = nil) throws(DocumentError) -> SVGImage {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw DocumentError(file: path, message: "cannot read the file: \(error.localizedDescription)")
-        }
+        let data = Data(try InputFiles.read(path, maximumBytes: SVGLimits.maximumBytes, what: "SVG file"))
         return try image(data, file: path, name: name, rootName: rootName)
     }
 

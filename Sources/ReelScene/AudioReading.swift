@@ -30,8 +30,7 @@ extension Reader {
         guard let probe = importer?.probeAudio else {
             throw fail(fileNode, join(path, "file"), "this reader cannot open sound files", fix: "load the scene with Reel.load")
         }
-        let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
-        let resolved = name.hasPrefix("/") ? name : folder.appendingPathComponent(name).standardized.path
+        let resolved = InputFiles.resolve(name, relativeTo: file)
         let length: Double
         do {
             length = try probe(resolved)

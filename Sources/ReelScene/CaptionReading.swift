@@ -21,8 +21,7 @@ extension Reader {
                 throw fail(
                     fileNode, join(path, "file"), "this reader cannot open subtitle files", fix: "load the scene with Reel.load")
             }
-            let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
-            let resolved = name.hasPrefix("/") ? name : folder.appendingPathComponent(name).standardized.path
+            let resolved = InputFiles.resolve(name, relativeTo: file)
             do {
                 captions = Captions(cues: try Subtitles.parse(try read(resolved, Subtitles.maximumBytes), file: resolved))
             } catch {
@@ -90,8 +89,7 @@ extension Reader {
             guard let read = importer?.readFile else {
                 throw fail(n, join(path, "words"), "this reader cannot open files", fix: "load the scene with Reel.load")
             }
-            let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
-            let resolved = name.hasPrefix("/") ? name : folder.appendingPathComponent(name).standardized.path
+            let resolved = InputFiles.resolve(name, relativeTo: file)
             do {
                 captions.words = try WordTimings.parse(try read(resolved, WordTimings.maximumBytes), file: resolved)
             } catch {

@@ -30,8 +30,7 @@ extension Reader {
             throw fail(
                 fileNode, filePath, "this reader cannot import files", fix: "load the scene with Reel.load, which imports SVG")
         }
-        let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
-        let resolved = name.hasPrefix("/") ? name : folder.appendingPathComponent(name).standardized.path
+        let resolved = InputFiles.resolve(name, relativeTo: file)
         let imported: ImportedLayers
         do {
             imported = try importer.importFile(resolved, layer.name)

@@ -11,24 +11,17 @@ public enum SceneDecoder {
     public static func load(contentsOf path: String, variables: [String: JSONNode] = [:], importer: LayerImporter? = nil)
         throws(SceneError) -> Scene
     {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        if let (message, fix) = InputFiles.problem(at: path) {
             throw SceneError(
-                file: path, message: "no such file",
-                fix: "check the path; scenes are JSON or YAML files such as examples/hello.json")
+                file: path, message: message,
+                fix: message.hasPrefix("no such file")
+                    ? "check the path; scenes are JSON or YAML files such as examples/hello.json" : fix)
         }
-        guard !isDirectory.boolValue else {
-            throw SceneError(file: path, message: "is a directory, not a scene file")
-        }
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        guard size <= DocumentLimits.maximumBytes else {
-            throw SceneError(
-                file: path,
-                message: "is \(size >> 20) MiB, above the limit of \(DocumentLimits.maximumBytes >> 20) MiB for a scene",
-                fix: "split it, or generate the scene in Swift")
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw SceneError(file: path, message: "cannot be read (permission denied?)")
+        let data: Data
+        do {
+            data = Data(try InputFiles.read(path, maximumBytes: DocumentLimits.maximumBytes, what: "scene"))
+        } catch {
+            throw SceneError(file: path, message: error.message, fix: error.fix ?? "split it, or generate the scene in Swift")
         }
         let ext = (path as NSString).pathExtension.lowercased()
         if ext == "yaml" || ext == "yml" {

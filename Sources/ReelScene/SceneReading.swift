@@ -38,7 +38,6 @@ extension Reader {
         }
         if let n = m["captions"] { scene.captions = try captions(n, "captions") }
         for (name, reference) in contentsReferences.items { scene.contentsReferences[name] = reference }
-        for (name, file) in imports.files { scene.importedFiles[name] = file }
         scene.importNotes += imports.notes
         // The first place a font is written; the default font (written nowhere) only when it is nowhere.
         for (font, reference) in fontReferences.items
@@ -58,6 +57,8 @@ extension Reader {
         }
         if let n = m["timeline"] { try timeline(n, "timeline", library: library, into: &scene) }
         if let n = m["audio"] { scene.audio = try audioClips(n, "audio") }
+        // Last, once every key that names a file has been read: what a render must not write over.
+        for (name, file) in imports.files { scene.importedFiles[name] = file }
         if let (name, count) = scene.replicationBeyond(Scene.maximumDrawnLayers) {
             let layerNode = layerNodes.items.first { $0.0 == name }?.1
             throw SceneError(

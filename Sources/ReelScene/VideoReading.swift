@@ -25,8 +25,7 @@ extension Reader {
                 contentsNode, contentsPath, "this reader cannot open video files",
                 fix: "load the scene with Reel.load, which plays video")
         }
-        let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
-        let resolved = name.hasPrefix("/") ? name : folder.appendingPathComponent(name).standardized.path
+        let resolved = InputFiles.resolve(name, relativeTo: file)
         let facts: VideoFileFacts
         do {
             facts = try probe(resolved)

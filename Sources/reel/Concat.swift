@@ -37,6 +37,7 @@ struct Concat: ParsableCommand {
 
     func run() throws {
         Interrupts.install()
+        if let soundFrom { try Reel.checkNotAnInput(output, inputs: [soundFrom]) }
         let sound = try soundFrom.map { try Reel.load($0) }
         let summary = try Reel.concat(segments, to: output, sound: sound, cancellation: Interrupts.cancellation)
         if !quiet {

@@ -233,6 +233,47 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out), "nothing is written")
     }
 
+    /// A table is input, not a command (#45): a cell that would build a path — `..`, an absolute path, a
+    /// `/` — is refused at its line and column by `reel render --rows` and by a manifest's `rows:`, with
+    /// `--sandbox` or without, before anything is written anywhere; a folder the template names
+    /// (`{team}/{name}`) is where plain values go.
+    @Test(arguments: ["../../../escaped", "/ABS/escaped", "deeper/escaped", ".."])
+    func aRowCannotChooseAFolder(name: String) throws {
+        let ws = try Workspace()
+        let work = ws.file("a/b/c")
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        let scene = ws.write("a/b/c/scene.yaml", Self.scene)
+        let value = name.replacingOccurrences(of: "ABS", with: ws.path)
+        let table = ws.write("a/b/c/data.csv", "name,color\nfine,#ff0000\n\"\(value)\",#00ff00\n")
+        _ = ws.write("a/b/c/batch.yaml", "jobs:\n  - scene: scene.yaml\n    rows: data.csv\n    outputs: [\"o/{name}.gif\"]\n")
+        let runs = [
+            ["render", scene, "--rows", table, "-o", work + "/o/{name}.gif"],
+            ["render", scene, "--rows", table, "-o", work + "/o/{name}.gif", "--sandbox"],
+            ["batch", work + "/batch.yaml"], ["batch", work + "/batch.yaml", "--sandbox"],
+        ]
+        for run in runs {
+            let r = try runReel(run)
+            #expect(r.status != 0, "\(run): \(r.stdout)")
+            #expect(r.stderr.contains("data.csv:3:1: name: \"\(value)\" would build a path"), "\(run): \(r.stderr)")
+            #expect(r.stderr.contains("out/{team}/{name}.gif"), "\(r.stderr)")
+            let written = FileManager.default.enumerator(atPath: ws.path)?.compactMap { $0 as? String } ?? []
+            #expect(
+                !written.contains { $0.contains("escaped") || $0.hasSuffix(".gif") || $0.contains("reel-batch") }, "\(written)")
+        }
+    }
+
+    /// The template, not the data, makes folders: `o/{label}/{name}.gif` with plain cells writes each row
+    /// into its label's folder.
+    @Test func theTemplateMakesFolders() throws {
+        let ws = try Workspace()
+        let scene = ws.write("scene.yaml", Self.scene)
+        let table = ws.write("data.csv", "name,label\nann,red\nbo,blue\n")
+        let r = try runReel(["render", scene, "--rows", table, "-o", ws.file("o/{label}/{name}.gif"), "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(FileManager.default.fileExists(atPath: ws.file("o/red/ann.gif")))
+        #expect(FileManager.default.fileExists(atPath: ws.file("o/blue/bo.gif")))
+    }
+
     /// The batch options of --rows mean nothing without it, and say so.
     @Test func batchOptionsNeedRows() throws {
         let ws = try Workspace()

@@ -16,13 +16,14 @@ struct RunResult {
 }
 
 /// Runs `reel` with arguments; `user` runs it as another uid (used to test permissions when the suite
-/// runs as root, for whom every directory is writable).
+/// runs as root, for whom every directory is writable); `directory` is its working directory.
 @discardableResult
 func runReel(
-    _ arguments: [String], asUser uid: UInt32? = nil, environment: [String: String] = [:],
+    _ arguments: [String], asUser uid: UInt32? = nil, environment: [String: String] = [:], directory: String? = nil,
     onStart: ((Process) -> Void)? = nil
 ) throws -> RunResult {
     let process = Process()
+    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory, isDirectory: true) }
     if !environment.isEmpty {
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, given in given }
     }
@@ -30,7 +31,8 @@ func runReel(
         process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
         process.arguments = ["--reuid=\(uid)", "--regid=\(uid)", "--clear-groups", reelBinary()] + arguments
     } else {
-        process.executableURL = URL(fileURLWithPath: reelBinary())
+        // Absolute before any change of working directory.
+        process.executableURL = URL(fileURLWithPath: reelBinary()).absoluteURL
         process.arguments = arguments
     }
     let out = Pipe(), err = Pipe()
