@@ -38,13 +38,23 @@ public struct SceneRenderer: Sendable {
     public func displayList(for snapshot: Snapshot, scene: Scene) -> DisplayList {
         var list = DisplayList(background: scene.background)
         let toPixels = Transform3D.scale(scene.scale, scene.scale, 1)
-        let ordered = snapshot.layers.enumerated().sorted {
-            ($0.element.zPosition, $0.offset) < ($1.element.zPosition, $1.offset)
-        }
         var culling = self
         culling.visibleArea = Rect(x: 0, y: 0, width: Double(scene.pixelWidth), height: Double(scene.pixelHeight))
-        for (_, layer) in ordered { culling.emit(layer, parentToDevice: toPixels, into: &list.commands) }
+        for i in Self.drawingOrder(snapshot.layers) {
+            culling.emit(snapshot.layers[i], parentToDevice: toPixels, into: &list.commands)
+        }
         return list
+    }
+
+    /// Siblings' indices in the order they are drawn: by zPosition, equal ones in their own order. Indices,
+    /// not the layers: sorting copies of a hundred thousand presentation layers (1.4 KB each) held two
+    /// more copies of the whole frame's tree for the length of the sort; most siblings share one
+    /// zPosition, and then nothing is sorted at all.
+    static func drawingOrder(_ layers: [PresentationLayer]) -> [Int] {
+        guard let first = layers.first, layers.contains(where: { $0.zPosition != first.zPosition }) else {
+            return Array(layers.indices)
+        }
+        return layers.indices.sorted { (layers[$0].zPosition, $0) < (layers[$1].zPosition, $1) }
     }
 
     /// The commands that draw one layer and its sublayers, in Core Animation's order: shadow (of the
@@ -125,13 +135,12 @@ public struct SceneRenderer: Sendable {
             }
         }
         // Siblings are drawn in zPosition order (stable: equal ones keep their order).
-        let ordered = layer.sublayers.enumerated().sorted {
-            ($0.element.zPosition, $0.offset) < ($1.element.zPosition, $1.offset)
-        }
         if layer.type == .replicator {
             scope.emitInstances(of: layer, childToDevice: childToDevice, into: &body)
         } else {
-            for (_, sublayer) in ordered { scope.emit(sublayer, parentToDevice: childToDevice, into: &body) }
+            for i in Self.drawingOrder(layer.sublayers) {
+                scope.emit(layer.sublayers[i], parentToDevice: childToDevice, into: &body)
+            }
         }
         if layer.borderWidth > 0, layer.borderColor.alpha > 0, !layer.bounds.isEmpty {
             // The border lies inside the bounds, following the corner radius.
@@ -245,9 +254,8 @@ public struct SceneRenderer: Sendable {
         for (k, sublayers) in layer.instances.enumerated() {
             let placement = Transform3D.translation(-c.x, -c.y).concatenating(power).concatenating(.translation(c.x, c.y))
             var commands: [DisplayList.Command] = []
-            let ordered = sublayers.enumerated().sorted { ($0.element.zPosition, $0.offset) < ($1.element.zPosition, $1.offset) }
-            for (_, sublayer) in ordered {
-                emit(sublayer, parentToDevice: placement.concatenating(childToDevice), into: &commands)
+            for i in Self.drawingOrder(sublayers) {
+                emit(sublayers[i], parentToDevice: placement.concatenating(childToDevice), into: &commands)
             }
             let tint = r.color(ofInstance: k)
             if tint == .white || commands.isEmpty {

@@ -210,7 +210,9 @@ extension Reader {
         // Children: an SVG's first, then those the scene adds on top.
         if imported { try importLayers(m, node, path, into: &layer, names: &names) }
         if let n = m["sublayers"] {
-            for (i, child) in try array(n, join(path, "sublayers")).enumerated() {
+            let children = try array(n, join(path, "sublayers"))
+            layer.sublayers.reserveCapacity(layer.sublayers.count + children.count)
+            for (i, child) in children.enumerated() {
                 layer.sublayers.append(try self.layer(child, "\(join(path, "sublayers"))[\(i)]", names: &names))
             }
         }
