@@ -136,7 +136,7 @@ extension RenderAhead {
             do throws(RasterError) {
                 try renderer.rasterizer.render(list, into: &buffer)
             } catch {
-                throw ReelError.raster(error, time: t)
+                throw ReelError.drawing(error, time: t, scene: scene)
             }
             return true
         }

@@ -222,7 +222,7 @@ extension Reel {
         do {
             frame = try renderer.frame(for: clip.scene, at: time)
         } catch {
-            throw .raster(error, time: time)
+            throw ReelError.drawing(error, time: time, scene: clip.scene)
         }
         if let failure = (renderer.videos as? VideoFrames)?.failure { throw failure }
         return StillImage(width: frame.width, height: frame.height, rgba: straightAlpha(frame.pixels))

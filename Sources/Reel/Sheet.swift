@@ -68,7 +68,7 @@ public enum ContactSheet {
             do {
                 frame = try renderer.frame(for: scene, at: t)
             } catch {
-                throw .raster(error, time: t)
+                throw ReelError.drawing(error, time: t, scene: scene)
             }
             if let failure = (renderer.videos as? VideoFrames)?.failure { throw failure }
             let x0 = pad + (n % columns) * (w + pad)

@@ -241,7 +241,7 @@ struct Importer {
             guard let shown = image(e, style: style, name: name) else { return nil }
             layer = shown
         case "rect", "circle", "ellipse", "line", "polyline", "polygon", "path":
-            guard let shape = SVGShapes.path(of: e, viewport: style.viewport, fontSize: style.fontSize) else { return nil }
+            guard let shape = boundedPath(of: e, style: style) else { return nil }
             layer = Layer(name: name, type: .shape)
             layer.shape.path = shape
             // Invisible, but part of its group's bounding box (and a timeline may show it).

@@ -76,7 +76,7 @@ extension Importer {
             }
             let style = SVGStyle.computed(for: element, parent: clipStyle, sheet: sheet)
             guard style.displayed, style.visible,
-                let path = SVGShapes.path(of: element, viewport: style.viewport, fontSize: style.fontSize)
+                let path = boundedPath(of: element, style: style)
             else {
                 continue
             }

@@ -1,6 +1,7 @@
 /// Hostile input (issue #15): each case once crashed Reel, hung it or ran its memory away; each must now
 /// end in exit status 1 with one located error, within a time and memory bound, leaving no file.
 import Foundation
+import ReelMedia
 import Testing
 
 @Suite struct HostileInputTests {
@@ -108,6 +109,17 @@ import Testing
         Case(
             "1 MB unknown key", "{\(head), \"" + String(repeating: "k", count: 1 << 20) + "\": 1}",
             ["scene.json:1:", "unknown key \"kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk… (1048576 bytes)\""]),
+        Case(
+            "SVG path scaled past the largest number", file: "huge.svg",
+            // SVG numbers stop at ±1e9, but 34 nested scales of 1e9 make 1e306, and 1e9 points past it overflow.
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100\" height=\"100\">\n"
+                + String(repeating: "<g transform=\"scale(1e9)\">", count: 34)
+                + "<path id=\"big\" d=\"M 0 0 L 1e9 0 L 0 1e9 Z\"/>"
+                + String(repeating: "</g>", count: 34) + "</svg>",
+            [
+                "drawing the frame at 0.0 s failed: layer \"huge/big\" goes past the largest number",
+                "fix: keep its coordinates within ±1e9",
+            ]),
     ]
 
     @Test(arguments: cases)
@@ -184,6 +196,40 @@ import Testing
         #expect(run.result.status == 0, "\(run.result.stderr)")
         #expect(run.seconds < Self.timeLimit, "took \(run.seconds) s")
         #expect(run.peakKiB < 1 << 20, "peak \(run.peakKiB) KiB")
+    }
+
+    /// A path through ±1e308 in an SVG (issue #45): once "draw command 0 has a path with a non-finite
+    /// coordinate" as soon as a scale above 1 (a transform, `--width`) pushed it past the largest
+    /// Double. Now clipped to ±1e9 user units at import and drawn: the triangle (−∞, −∞), (∞, ∞),
+    /// (∞, −∞) covers where y < x, so on the 512-pixel canvas (400, 100) is black and (100, 400) not —
+    /// alone, scaled by a transform, and as a `type: svg` layer of a scene.
+    @Test(arguments: ["alone", "transformed", "in a scene"])
+    func hugeSVGCoordinatesDrawSafely(_ kind: String) throws {
+        let ws = try Workspace()
+        let d = "M -1e308 -1e308 L 1e308 1e308 L 1e308 -1e308 Z"
+        let svg = ws.write(
+            "huge.svg",
+            kind == "transformed"
+                ? "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"512\" height=\"512\"><path transform=\"scale(4)\" d=\"\(d)\"/></svg>"
+                : "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100\" height=\"100\"><path d=\"\(d)\"/></svg>")
+        var input = svg
+        if kind == "in a scene" {
+            input = ws.write(
+                "scene.json",
+                #"{"width": 100, "height": 100, "fps": 10, "duration": 0.3, "layers": [{"type": "svg", "file": "huge.svg", "bounds": [100, 100], "anchorPoint": [0, 0]}]}"#
+            )
+        }
+        let run = try Self.measured(
+            ["still", input, "-o", ws.file("still.png")] + (kind == "transformed" ? [] : ["--width", "512"]))
+        #expect(run.result.status == 0, "\(run.result.stderr)")
+        #expect(run.seconds < Self.timeLimit, "took \(run.seconds) s")
+        #expect(run.peakKiB < Self.memoryLimitKiB, "peak \(run.peakKiB) KiB")
+        let png = try ImageFile.read(path: ws.file("still.png"))
+        #expect(png.width == 512 && png.height == 512)
+        func pixel(_ x: Int, _ y: Int) -> [UInt8] { Array(png.rgba[(y * 512 + x) * 4..<(y * 512 + x) * 4 + 4]) }
+        #expect(pixel(400, 100) == [0, 0, 0, 255])
+        // Nothing drawn there: transparent alone, the scene's white background in a scene.
+        #expect(pixel(100, 400) == (kind == "in a scene" ? [255, 255, 255, 255] : [0, 0, 0, 0]))
     }
 
     /// A scene file given as its own output (`reel render out/x.mp4 -o out/x.mp4`) is refused, and the

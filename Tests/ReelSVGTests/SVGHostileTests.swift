@@ -77,4 +77,32 @@ import Testing
         #expect(svg.layer.sublayers.count == 2_000)
         #expect(svg.layer.sublayers.first?.shape.fillGradient?.colors.count == 1_024)
     }
+
+    /// Coordinates past ±1e308, given or reached by relative moves that overflow to infinity (issue
+    /// #45): clipped at import to ±1e9 user units, with a warning naming the element, so that no later
+    /// product overflows. The clip keeps directions: the edge from (−1e20, −2e20) to the origin
+    /// meets the square's top side y = −1e9 at x = −5e8 (its slope is 2), where a clamp of each
+    /// coordinate would have bent it to (−1e9, −1e9).
+    @Test func hugeCoordinatesAreClippedToTheSquare() throws {
+        let svg = try image(
+            """
+            <svg xmlns="http://www.w3.org/2000/svg">
+            <path id="a" d="M -1e308 -1e308 L 1e308 1e308 L 1e308 -1e308 Z"/>
+            <path id="b" d="m 1e308 0 l 1e308 0 l 0 1e308 z"/>
+            <path id="c" d="M -1e20 -2e20 L 0 0 L 1 0 Z"/>
+            <rect id="d" x="0" y="0" width="10" height="10"/>
+            </svg>
+            """)
+        for id in ["a", "b", "c", "d"] {
+            let path = try #require(svg.layer.find("t/\(id)")?.shape.path)
+            let points = path.elements.flatMap(SVGBounds.points(of:))
+            #expect(!points.isEmpty && points.allSatisfy { abs($0.x) <= 1e9 && abs($0.y) <= 1e9 }, "\(id): \(points)")
+        }
+        #expect(svg.warnings.filter { $0.contains("reaches past ±1e9 user units") }.count == 3, "\(svg.warnings)")
+        let c = try #require(svg.layer.find("t/c")?.shape.path).elements.flatMap(SVGBounds.points(of:))
+        #expect(c.contains { abs($0.x + 5e8) < 1e-6 && $0.y == -1e9 }, "\(c)")
+        #expect(c.contains(Point(x: 0, y: 0)) && c.contains(Point(x: 1, y: 0)))
+        // Inside the square, a rect is kept as it was.
+        #expect(svg.layer.find("t/d")?.shape.path == Path(rect: Rect(x: 0, y: 0, width: 10, height: 10)))
+    }
 }

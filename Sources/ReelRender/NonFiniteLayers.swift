@@ -1,0 +1,38 @@
+/// Which layer a frame cannot be drawn for: the rasterizer refuses a path that a transform pushed past
+/// the largest Double by its draw command's number, which tells a user nothing; this finds the layer
+/// whose geometry goes non-finite once placed on the frame, so the error can name it (for an imported
+/// SVG, the element: its id or its place in the file).
+import ReelGeometry
+import ReelScene
+
+extension SceneRenderer {
+    /// The name of the first layer (the tree walked as it is drawn: a layer, its sublayers, its mask)
+    /// whose path or bounds have a coordinate that is infinite or NaN in device pixels; nil when none
+    /// has. Walked only after a frame failed, so it costs nothing while frames draw.
+    public static func firstNonFiniteLayer(in snapshot: Snapshot, scene: Scene) -> String? {
+        func visit(_ layer: PresentationLayer, _ parentToDevice: Transform3D) -> String? {
+            guard !layer.hidden, layer.opacity > 0 else { return nil }
+            let toDevice = layer.toParent.concatenating(parentToDevice)
+            // A transform that is itself non-finite is skipped when drawing (`emit`): not the culprit.
+            guard toDevice.isFinite else { return nil }
+            if layer.type == .shape, !layer.shape.path.isEmpty, !layer.shape.path.applying(toDevice).isFinite {
+                return layer.name
+            }
+            let drawsBounds =
+                layer.backgroundColor != nil || layer.masksToBounds || layer.contents != nil || layer.borderWidth > 0
+            if drawsBounds, !layer.bounds.isEmpty, !Path(rect: layer.bounds).applying(toDevice).isFinite {
+                return layer.name
+            }
+            let childToDevice = layer.sublayerToParent.concatenating(toDevice)
+            for sublayer in layer.sublayers {
+                if let name = visit(sublayer, childToDevice) { return name }
+            }
+            return layer.mask.flatMap { visit($0, toDevice) }
+        }
+        let toPixels = Transform3D.scale(scene.scale, scene.scale, 1)
+        for layer in snapshot.layers {
+            if let name = visit(layer, toPixels) { return name }
+        }
+        return nil
+    }
+}
