@@ -87,6 +87,10 @@ struct Importer {
     var masking: [ObjectIdentifier] = []
     /// `clipPath` elements being expanded, likewise.
     var clipping: [ObjectIdentifier] = []
+    /// Mask layers made so far (`SVGLimits.maximumMaskLayers`), and what each clip path's expansion
+    /// makes, counted once.
+    var maskLayers = 0
+    var clipCosts: [ObjectIdentifier: Int] = [:]
     var drawn = 0
     /// What user-space percentages are of (the root's viewBox, or its size).
     var viewportSize = Size(width: 100, height: 100)
@@ -128,7 +132,9 @@ struct Importer {
         rootParent.viewport = viewportSize
         let style = SVGStyle.computed(for: root, parent: rootParent, sheet: sheet)
         if style.opacity < 1 { layer.opacity = style.opacity }
-        guard style.displayed else { return SVGImage(layer: layer, width: w, height: h, warnings: warnings) }
+        guard style.displayed, admitMasking(root, style: style) else {
+            return SVGImage(layer: layer, width: w, height: h, warnings: warnings)
+        }
         let content = children(of: root, style: style, path: prefix)
         if style.clipPath != nil || style.mask != nil {
             // A clip or mask on the root applies in its user space (inside the viewBox): to a layer
@@ -216,7 +222,7 @@ struct Importer {
             return nil
         }
         let style = SVGStyle.computed(for: e, parent: parent, sheet: sheet)
-        guard style.displayed else { return nil }
+        guard style.displayed, admitMasking(e, style: style) else { return nil }
         let name = unique(e.attributes["id"].map { "\(prefix)/\($0)" } ?? path)
         var transform = Transform2D.identity
         if let t = style.transform ?? e.attributes["transform"] {

@@ -34,6 +34,74 @@ extension Importer {
         return layer
     }
 
+    /// Whether the mask layers the element's `clip-path` and `mask` will make fit under
+    /// `SVGLimits.maximumMaskLayers`: counted if they do, before the element or anything inside it is
+    /// converted (so the outer elements of a fan-out keep theirs and the inner ones past the limit are
+    /// left out, rather than work done inside being thrown away); else the element is left out with
+    /// a warning. A mask's content counts towards the elements drawn; the mask itself is one layer.
+    mutating func admitMasking(_ e: SVGElement, style: SVGStyle) -> Bool {
+        var count = 0
+        if let reference = style.clipPath, let id = SVGStyle.referencedID(reference), let clip = ids[id],
+            clip.name == "clipPath"
+        {
+            var visiting: [ObjectIdentifier] = []
+            count += clipCost(clip, visiting: &visiting)
+        }
+        if let reference = style.mask, let id = SVGStyle.referencedID(reference), let mask = ids[id], mask.name == "mask" {
+            count += 1
+        }
+        guard count <= SVGLimits.maximumMaskLayers - maskLayers else {
+            maskLayers = SVGLimits.maximumMaskLayers
+            warn(
+                e,
+                "clip paths and masks would make more than \(SVGLimits.maximumMaskLayers) mask layers; elements past the limit are left out"
+            )
+            return false
+        }
+        maskLayers += count
+        return true
+    }
+
+    /// The layers `clipMask(clip, for:)` makes, worked out from the elements before any is made:
+    /// one for the clip path, one for each child and for the intersection with a clip path on the clip
+    /// path, and the clip paths on those, recursively (as `clipMask` follows them: a clip path already
+    /// being followed is dropped, and 16 deep at most). Saturates rather than overflows.
+    mutating func clipCost(_ clip: SVGElement, visiting: inout [ObjectIdentifier]) -> Int {
+        let key = ObjectIdentifier(clip)
+        if let known = clipCosts[key] { return known }
+        guard !visiting.contains(key), visiting.count < 16 else { return 0 }
+        visiting.append(key)
+        defer { visiting.removeLast() }
+        var cost = 1
+        func add(_ n: Int) { cost = n > Int.max / 4 - cost ? Int.max / 4 : cost + n }
+        let clipStyle = styleInPlace(clip)
+        for child in clip.children {
+            add(1)
+            var element = child
+            if child.name == "use", let href = child.attributes["href"], href.hasPrefix("#"),
+                let target = ids[String(href.dropFirst())]
+            {
+                element = target
+            }
+            guard ["rect", "circle", "ellipse", "line", "polyline", "polygon", "path"].contains(element.name) else { continue }
+            let style = SVGStyle.computed(for: element, parent: clipStyle, sheet: sheet)
+            if let reference = style.clipPath, let id = SVGStyle.referencedID(reference), let other = ids[id],
+                other.name == "clipPath"
+            {
+                add(1 + clipCost(other, visiting: &visiting))
+            }
+        }
+        if let reference = clipStyle.clipPath, let id = SVGStyle.referencedID(reference), let other = ids[id],
+            other.name == "clipPath"
+        {
+            add(1 + clipCost(other, visiting: &visiting))
+        }
+        // Kept for every clip path, inner ones included, or fan-outs would be counted in exponential
+        // time. Inside a cycle the count leaves out the reference back (as `clipMask` drops it).
+        clipCosts[key] = cost
+        return cost
+    }
+
     /// A `clipPath` as a mask layer: its shapes filled opaque with their clip-rule, in the clipped
     /// element's coordinates (or its bounding box's, for objectBoundingBox units), after the clip path's
     /// own transform.

@@ -232,6 +232,27 @@ import Testing
         #expect(pixel(100, 400) == (kind == "in a scene" ? [255, 255, 255, 255] : [0, 0, 0, 0]))
     }
 
+    /// Clip paths fanning out through 10⁹ uses (issue #45): once 13.5 s and 1.06 GiB in the debug build,
+    /// although the 100,000-element cap was hit. Each clip path's expansion is now counted before it
+    /// is made, against 10,000 mask layers, and the uses past it are left out with that limit named.
+    @Test func clipPathFanOutDrawsWithinBounds() throws {
+        let ws = try Workspace()
+        var text =
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100\" height=\"100\">"
+            + "<clipPath id=\"c0\"><rect width=\"50\" height=\"50\"/></clipPath><clipPath id=\"c\" clip-path=\"url(#c0)\">"
+            + String(repeating: "<rect width=\"50\" height=\"50\" clip-path=\"url(#c0)\"/>", count: 2)
+            + "</clipPath><defs><rect id=\"g0\" width=\"9\" height=\"9\"/>"
+        for k in 1...9 {
+            text += "<g id=\"g\(k)\">" + String(repeating: "<use href=\"#g\(k - 1)\" clip-path=\"url(#c)\"/>", count: 10) + "</g>"
+        }
+        let svg = ws.write("fan.svg", text + "</defs><use href=\"#g9\"/></svg>")
+        let run = try Self.measured(["still", svg, "-o", ws.file("still.png")])
+        #expect(run.result.status == 0, "\(run.result.stderr)")
+        #expect(run.result.stderr.contains("more than 10000 mask layers"), "\(run.result.stderr)")
+        #expect(run.seconds < Self.timeLimit, "took \(run.seconds) s")
+        #expect(run.peakKiB < Self.memoryLimitKiB, "peak \(run.peakKiB) KiB")
+    }
+
     /// A scene file given as its own output (`reel render out/x.mp4 -o out/x.mp4`) is refused, and the
     /// scene is still there afterwards.
     @Test func outputThatIsAnInputIsRefused() throws {
