@@ -103,7 +103,7 @@ public enum Reel {
                             "\"\(name)\": no such image file (looked for \(file))", fix: "paths are relative to the scene file")
                         : failure("\"\(name)\" (\(file)) \(message)", fix: fix)
                 }
-                if URL(fileURLWithPath: file).pathExtension.lowercased() == "svg" {
+                if ["svg", "svgz"].contains(URL(fileURLWithPath: file).pathExtension.lowercased()) {
                     var embedded = Layer(name: "")
                     // Drawn as vectors, fitted by contentsGravity at whatever size the bounds have.
                     do {
@@ -190,6 +190,14 @@ public enum Reel {
         return try? JSONParser.parse([UInt8](data))
     }
 
+    /// Whether the file starts with gzip's magic number: read as SVG, which says it is compressed
+    /// (a scene file compressed would otherwise be "invalid JSON: unexpected byte 0x1f").
+    static func isGzip(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: 2)) == Data([0x1F, 0x8B])
+    }
+
     /// Decoded pixels a clip's pictures may hold together (1 GiB of RGBA).
     static let maximumDecodedPixels = 4 * Scene.maximumPixelArea
 
@@ -204,7 +212,7 @@ public enum Reel {
         let folder = InputFiles.folder(of: path)
         let importer = fileImporter(folder: folder, sandboxed: sandboxed)
         do {
-            if URL(fileURLWithPath: path).pathExtension.lowercased() == "svg" {
+            if ["svg", "svgz"].contains(URL(fileURLWithPath: path).pathExtension.lowercased()) || Self.isGzip(path) {
                 // An SVG file alone is a one-layer scene the size of its viewport.
                 let (svg, warnings) = try SVGImport.scene(contentsOf: path)
                 scene = svg

@@ -28,6 +28,12 @@ public enum SVGImport {
     public static func image(_ data: Data, file: String, name: String, rootName: String? = nil) throws(DocumentError)
         -> SVGImage
     {
+        // An .svgz (or an .svg saved compressed): gzip's magic number, which XML cannot start with.
+        if data.starts(with: [0x1F, 0x8B]) {
+            throw DocumentError(
+                file: file, message: "the file is gzip-compressed (as .svgz files are), which Reel does not read yet",
+                fix: "decompress it first: gunzip -c \"\(file)\" > drawing.svg")
+        }
         let root = try SVGTree.parse(data, file: file)
         var importer = Importer(root: root, prefix: name, rootName: rootName ?? name)
         return importer.run()

@@ -253,6 +253,41 @@ import Testing
         #expect(run.peakKiB < Self.memoryLimitKiB, "peak \(run.peakKiB) KiB")
     }
 
+    /// A gzip-compressed SVG (`.svgz`, or an `.svg` saved compressed), alone and as a `type: svg` layer:
+    /// once "invalid JSON: unexpected byte 0x1f" for the .svgz; now one error naming the file, saying it
+    /// is gzip-compressed and how to decompress it, and no output.
+    @Test(arguments: ["logo.svgz", "logo.svg", "scene.json"])
+    func gzipCompressedSVGIsNamed(_ input: String) throws {
+        let ws = try Workspace()
+        let svg = Array("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"/>".utf8)
+        let file = input == "logo.svg" ? "logo.svg" : "logo.svgz"
+        FileManager.default.createFile(atPath: ws.file(file), contents: Data(Self.gzip(svg)))
+        var path = ws.file(file)
+        if input == "scene.json" {
+            path = ws.write(
+                "scene.json", "{\(Self.head), \"layers\": [{\"type\": \"svg\", \"file\": \"logo.svgz\"}]}")
+        }
+        let run = try Self.measured(["still", path, "-o", ws.file("still.png")])
+        #expect(run.result.status == 1)
+        let place = input == "scene.json" ? "layers[0].file: \"logo.svgz\" cannot be imported: " : "\(file): "
+        #expect(run.result.stderr.contains(place + "the file is gzip-compressed"), "\(run.result.stderr)")
+        #expect(run.result.stderr.contains("fix: decompress it first: gunzip -c"), "\(run.result.stderr)")
+        #expect(!run.result.stderr.contains("0x1f"), "\(run.result.stderr)")
+        #expect(!ws.listing().contains("still.png"))
+    }
+
+    /// `bytes` as a gzip file of one stored (uncompressed) deflate block (RFC 1951 3.2.4, RFC 1952).
+    static func gzip(_ bytes: [UInt8]) -> [UInt8] {
+        func le(_ v: UInt32, _ n: Int) -> [UInt8] { (0..<n).map { UInt8((v >> (8 * UInt32($0))) & 255) } }
+        var crc: UInt32 = 0xFFFF_FFFF
+        for b in bytes {
+            crc ^= UInt32(b)
+            for _ in 0..<8 { crc = crc & 1 != 0 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
+        }
+        let n = UInt32(bytes.count)
+        return [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 0xFF] + [1] + le(n, 2) + le(~n & 0xFFFF, 2) + bytes + le(~crc, 4) + le(n, 4)
+    }
+
     /// A scene file given as its own output (`reel render out/x.mp4 -o out/x.mp4`) is refused, and the
     /// scene is still there afterwards.
     @Test func outputThatIsAnInputIsRefused() throws {
