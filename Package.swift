@@ -88,7 +88,8 @@ let package = Package(
         .testTarget(name: "ReelRenderTests", dependencies: ["ReelRender", "ReelRaster", "ReelScene", "ReelGeometry"]),
         // Helpers shared by the test targets (temporary folders, test pictures, PSNR, GIF block reader).
         .target(name: "ReelTestSupport", path: "Tests/ReelTestSupport"),
-        .testTarget(name: "ReelTextTests", dependencies: ["ReelText"]),
+        // Reference files read by path (#filePath), not bundled.
+        .testTarget(name: "ReelTextTests", dependencies: ["ReelText"], exclude: ["References"]),
         .testTarget(name: "ReelSVGTests", dependencies: ["ReelSVG", "ReelScene", "ReelDocument", "ReelGeometry"]),
         .testTarget(
             name: "ReelLottieTests",
@@ -105,7 +106,8 @@ let package = Package(
                 "reel",
                 "star-button-swift",
                 .product(name: "Yams", package: "Yams"),
-            ]
+            ],
+            exclude: ["TextReferences"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -175,7 +175,7 @@ public final class BatchRunner: @unchecked Sendable {
         // Wait for room under the memory limit (one output alone always has it).
         lock.lock()
         while running > 0 && reserved + need > memoryLimit && jobs.reason == nil {
-            lock.wait(until: Date(timeIntervalSinceNow: 0.1))
+            _ = lock.wait(until: Date(timeIntervalSinceNow: 0.1))
         }
         reserved += need
         running += 1

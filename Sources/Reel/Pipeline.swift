@@ -79,7 +79,7 @@ final class RenderAhead: @unchecked Sendable {
         while ready[index] == nil {
             if let failure { throw failure }
             if stopped { throw ReelError.usage("rendering stopped", fix: nil) }
-            condition.wait(until: Date(timeIntervalSinceNow: 0.05))
+            _ = condition.wait(until: Date(timeIntervalSinceNow: 0.05))
             do {
                 try cancellation.check()
             } catch {

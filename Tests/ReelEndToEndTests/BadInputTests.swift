@@ -101,7 +101,7 @@ import Testing
         let r1 = try runReel(["render", empty, "-o", ws.file("a.mp4")])
         #expect(r1.status != 0 && r1.stderr.contains("empty.json:1:1: invalid JSON: the file is empty"))
         let binary = ws.file("bin.json")
-        FileManager.default.createFile(atPath: binary, contents: Data([0xFF, 0xFE, 0x00, 0x01]))
+        _ = FileManager.default.createFile(atPath: binary, contents: Data([0xFF, 0xFE, 0x00, 0x01]))
         let r2 = try runReel(["render", binary, "-o", ws.file("b.mp4")])
         #expect(r2.status != 0 && r2.stderr.contains("bin.json:1:1: invalid JSON"))
         #expect(ws.listing() == ["bin.json", "empty.json"])

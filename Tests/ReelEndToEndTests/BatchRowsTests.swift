@@ -26,7 +26,7 @@ import Testing
     {
         let ws = try Workspace()
         _ = ws.write("scene.yaml", Self.scene)
-        FileManager.default.createFile(atPath: ws.file(name), contents: Data(table.utf8))
+        _ = FileManager.default.createFile(atPath: ws.file(name), contents: Data(table.utf8))
         let manifest = ws.write("batch.yaml", "jobs:\n  - scene: scene.yaml\n    rows: \(name)\n    outputs: \(outputs)\n")
         do {
             return (ws, .success(try Reel.planBatch(manifest)))

@@ -69,7 +69,7 @@ final class Workspace {
 
     func write(_ name: String, _ text: String) -> String {
         let p = (path as NSString).appendingPathComponent(name)
-        FileManager.default.createFile(atPath: p, contents: Data(text.utf8))
+        _ = FileManager.default.createFile(atPath: p, contents: Data(text.utf8))
         return p
     }
 

@@ -30,7 +30,7 @@ import Testing
         let path = ws.write("s.json", scene)
         let clip = try Reel.load(path, overrides: SceneOverrides(), sandboxed: false)
         for (output, reason) in [("a.mp4", Cancellation.Reason.signal(2)), ("b.gif", .stopped("asked to")), ("c/", .signal(15))] {
-            var options = RenderOptions()
+            let options = RenderOptions()
             options.cancellation.cancel(reason)
             #expect {
                 try Reel.render(clip, to: ws.file(output), options: options)

@@ -84,7 +84,7 @@ func drivePage(
     let out = Pipe()
     // The driver's messages go to a file: only one pipe is read, so neither can fill up and stall.
     let errFile = ws.file("driver-\(UUID().uuidString).err")
-    FileManager.default.createFile(atPath: errFile, contents: nil)
+    _ = FileManager.default.createFile(atPath: errFile, contents: nil)
     p.standardOutput = out
     p.standardError = FileHandle(forWritingAtPath: errFile)
     try p.run()

@@ -63,7 +63,7 @@ import Testing
         #expect(try runReel(["batch", manifest, "-q"]).status == 0)
         // A process id that cannot be running: above the kernel's pid_max.
         let stale = ws.file("out/.s.gif.2147483646-12345.reel-tmp")
-        FileManager.default.createFile(atPath: stale, contents: Data("half".utf8))
+        _ = FileManager.default.createFile(atPath: stale, contents: Data("half".utf8))
         let again = try runReel(["batch", manifest])
         #expect(again.status == 0)
         #expect(again.stdout.contains("up to date") || again.stderr.contains("up to date"), "\(again.stdout)\(again.stderr)")
@@ -75,7 +75,7 @@ import Testing
     @Test func sandboxConfinesReadsAndWrites() throws {
         let ws = try Workspace()
         try FileManager.default.createDirectory(atPath: ws.file("job/assets"), withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: ws.file("secret.png"), contents: Data("x".utf8))
+        _ = FileManager.default.createFile(atPath: ws.file("secret.png"), contents: Data("x".utf8))
         symlink(ws.file("secret.png"), ws.file("job/assets/link.png"))
         let head = #""width": 32, "height": 32, "fps": 10, "duration": 0.2"#
         var messages: [String] = []

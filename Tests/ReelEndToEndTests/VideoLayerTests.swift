@@ -35,7 +35,7 @@ import Testing
             }
         }
         let rawPath = ws.file(name + ".rgba")
-        FileManager.default.createFile(atPath: rawPath, contents: Data(raw))
+        _ = FileManager.default.createFile(atPath: rawPath, contents: Data(raw))
         var filters = "format=yuv420p"
         if let timestamps { filters = "settb=1/1000,setpts='(\(timestamps))/TB'," + filters }
         let out = ws.file(name)
@@ -163,7 +163,7 @@ import Testing
         let ws = try Workspace()
         let count = rate * 4
         let codec = container == "mkv" ? ["-c:v", "ffv1"] : []
-        let source = try Self.indexSource(ws, name: "src.\(container)", count: count, rate: rate, extra: codec)
+        _ = try Self.indexSource(ws, name: "src.\(container)", count: count, rate: rate, extra: codec)
         // (speed, beginTime, timeOffset) as (numerator, denominator) pairs, written in the scene as decimals.
         let timings: [((Int, Int), (Int, Int), (Int, Int))] = [
             ((2, 1), (0, 1), (1, 2)), ((3, 1), (1, 5), (1, 1)), ((1, 2), (0, 1), (1, 4)), ((1, 1), (1, 10), (2, 1)),

@@ -142,7 +142,7 @@ import Testing
     @Test func unreadableFileNamesTheCall() throws {
         let dir = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        FileManager.default.createFile(atPath: dir + "/junk.mp4", contents: Data("not a video".utf8))
+        _ = FileManager.default.createFile(atPath: dir + "/junk.mp4", contents: Data("not a video".utf8))
         do {
             _ = try VideoReader(path: dir + "/junk.mp4")
             Issue.record("junk decoded")

@@ -105,13 +105,13 @@ func polygonPath(_ pts: [Point]) -> Path {
         #expect(worst <= 1.0, "worst alpha error \(worst) levels")
     }
 
-    /// A column from (5, 0) to (6, 5) whose top edge is a subnormal 2 × 10⁻³¹⁰ tall across row 0: that
+    /// A column from (5, 0) to (6, 5) whose top edge is a subnormal 2 × 2⁻¹⁰³⁰ (1.7 × 10⁻³¹⁰) tall across row 0: that
     /// edge's slope overflows to infinity (converting the x it gave to a column trapped). Hand-computed:
     /// the column's five pixels fully covered, every other pixel clear; the top edge adds nothing.
     @Test func edgeOfSubnormalHeightAddsNothing() throws {
         var path = Path()
-        path.move(to: Point(x: 5, y: -1e-310))
-        path.addLine(to: Point(x: 6, y: 1e-310))
+        path.move(to: Point(x: 5, y: -0x1p-1030))
+        path.addLine(to: Point(x: 6, y: 0x1p-1030))
         path.addLine(to: Point(x: 6, y: 5))
         path.addLine(to: Point(x: 5, y: 5))
         path.closeSubpath()

@@ -120,7 +120,7 @@ func rect(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> Path { Path(rec
         let g = Gradient(
             kind: .axial(start: Point(x: 128, y: 0), end: Point(x: 384, y: 0)),
             colors: [Color(red: 1, green: 0, blue: 0), Color(red: 0, green: 1, blue: 0), Color(red: 0, green: 0, blue: 1)],
-            locations: [-1e-310, 0, 1])
+            locations: [-0x1p-1030, 0, 1])
         let f = try render(g)
         for x in [0, 10, 100] {
             let p = f.pixel(x: x, y: 0)
@@ -256,7 +256,7 @@ func rect(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> Path { Path(rec
     /// A transform whose determinant is a subnormal passes `det != 0` but has no finite inverse: the
     /// paint is dropped (nothing drawn), where a sample once trapped converting a NaN.
     @Test func nearlySingularTransformsDrawNothing() throws {
-        let t = Transform2D(a: 1, b: 0, c: 0, d: 1e-320, tx: 0, ty: 0)
+        let t = Transform2D(a: 1, b: 0, c: 0, d: 0x1p-1063, tx: 0, ty: 0)
         #expect(t.inverted == nil)
         var list = DisplayList(background: .clear)
         list.commands = [
