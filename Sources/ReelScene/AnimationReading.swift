@@ -172,20 +172,20 @@ extension Reader {
     }
 
     /// Lists whose lengths must agree with `values` (CORE-ANIMATION.md §4.2): Core Animation ignores or
-    /// pairs mismatched lists without a word, which in a scene file is always a mistake.
+    /// pairs mismatched lists without a word, which in a scene file is always a mistake. Paced modes
+    /// ignore `keyTimes` and `timingFunctions` whatever their counts: those are noted, not refused.
     func checkCounts(_ a: KeyframeAnimation, _ m: [String: JSONNode], _ path: String) throws(SceneError) {
         let n = a.values.count
         let mode = a.calculationMode
         let paced = mode == .paced || mode == .cubicPaced
         if let node = m["keyTimes"] {
             let k = a.keyTimes?.count ?? 0
-            if paced {
-                throw fail(
-                    node, join(path, "keyTimes"), "\(mode.rawValue) mode ignores keyTimes",
-                    fix: "remove \"keyTimes\", or use calculationMode linear")
-            }
             let expected = mode == .discrete ? "\(n) or \(n + 1)" : "\(n)"
-            if mode == .discrete ? (k != n && k != n + 1) : k != n {
+            if paced {
+                // Core Animation ignores them in paced modes, and code ported from iOS sets them anyway:
+                // accepted as there, with a note (the sampler paces by distance whatever they say).
+                ignoredInPacedMode("keyTimes", node, path, mode)
+            } else if mode == .discrete ? (k != n && k != n + 1) : k != n {
                 throw fail(
                     node, join(path, "keyTimes"), "\(k) key times for \(n) values: \(mode.rawValue) mode needs \(expected)",
                     fix: "give one key time per value")
@@ -202,7 +202,11 @@ extension Reader {
             }
         }
         guard let node = m["timingFunctions"] else { return }
-        if paced || mode == .discrete {
+        if paced {
+            ignoredInPacedMode("timingFunctions", node, path, mode)
+            return
+        }
+        if mode == .discrete {
             throw fail(
                 node, join(path, "timingFunctions"), "\(mode.rawValue) mode ignores timingFunctions",
                 fix: "remove \"timingFunctions\", or use calculationMode linear")
@@ -214,6 +218,12 @@ extension Reader {
                 "\(a.timingFunctions.count) timing functions for \(segments) segment\(segments == 1 ? "" : "s") between \(n) values",
                 fix: "give one per segment (values − 1), or one \"timingFunction\" for the whole animation")
         }
+    }
+
+    /// A list that paced modes ignore (`keyTimes`, `timingFunctions`): one note for the scene, naming the
+    /// first place, as Core Animation accepts it without a word.
+    func ignoredInPacedMode(_ key: String, _ node: JSONNode, _ path: String, _ mode: KeyframeAnimation.CalculationMode) {
+        notes.add(key, fail(node, join(path, key), "ignored in \(mode.rawValue) mode, as in Core Animation").description)
     }
 
     /// A `CAAnimationGroup`: `animations` (basic, keyframe or spring) in the group's time.

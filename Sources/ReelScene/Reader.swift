@@ -19,6 +19,8 @@ struct Reader: LocatedReader {
     var importer: LayerImporter?
     /// The files imported on the way.
     let imports = ImportLog()
+    /// What the scene sets that Core Animation would ignore, said as notes rather than refused.
+    let notes = NoteLog()
 
     func value(_ node: JSONNode, _ path: String, type: LayerKeyPath.ValueType) throws(SceneError) -> AnimatableValue {
         switch type {
@@ -110,4 +112,17 @@ struct Reader: LocatedReader {
 /// The references a `Reader` collects as it goes (its reading functions do not mutate it).
 final class ReferenceLog {
     var items: [(String, SourceReference)] = []
+}
+
+/// Notes a `Reader` leaves for a scene it accepts, one per kind, naming the first place: a scene ported
+/// from iOS may set the same ignored list on every animation, and a note each would bury the others.
+final class NoteLog {
+    private(set) var items: [String] = []
+    private var kinds = Set<String>()
+
+    func add(_ kind: String, _ note: String) {
+        guard !kinds.contains(kind) else { return }
+        kinds.insert(kind)
+        items.append(note)
+    }
 }

@@ -299,7 +299,8 @@ public struct Scene: Sendable {
     public var contentsReferences: [String: SourceReference] = [:]
     /// The file each `type: svg` layer imported (by layer name, resolved): inputs of the render.
     public var importedFiles: [String: String] = [:]
-    /// What importing another format left out (an SVG element not supported yet), said once per render.
+    /// What importing another format left out (an SVG element not supported yet), and what the scene
+    /// sets that Core Animation would ignore (`keyTimes` in paced mode), said once per render.
     public var importNotes: [String] = []
     /// Where each font a text layer uses is first named, so that a font not installed is reported there.
     public var fontReferences: [String: SourceReference] = [:]

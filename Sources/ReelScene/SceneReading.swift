@@ -71,6 +71,8 @@ extension Reader {
                     "replicator \"\(name)\" draws up to \(count < 1e15 ? String(Int(count)) : "\(count)") layers a frame (instances of instances), above the limit of \(Scene.maximumDrawnLayers)",
                 fix: "lower instanceCount, or nest fewer replicators")
         }
+        // Last: the timeline's animations are read after the layers'.
+        scene.importNotes += notes.items
         return scene
     }
 
