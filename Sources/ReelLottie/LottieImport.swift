@@ -58,6 +58,9 @@ public enum LottieImport {
         var scene = Scene(width: w, height: h, fps: fps, duration: (op - ip) / fr)
         scene.background = .clear
         var importer = LottieImporter(root: root)
+        // Refused before anything is built: the import would stop at the same limit, after seconds of
+        // building and gigabytes of layers it then leaves out.
+        try LottieExpansion.check(root, assets: importer.assets, file: file)
         importer.prefix = prefix
         importer.frameRate = fr
         let time = TimeMap(scale: 1 / fr, offset: -ip / fr, budget: SampleBudget(budget))

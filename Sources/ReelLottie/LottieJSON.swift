@@ -55,8 +55,11 @@ func sampleCount(from first: Double, to last: Double) -> Int {
 }
 
 public enum LottieLimits {
-    /// Layers, shape items and keyframes a file may hold in all, and how deep precomps and groups nest.
+    /// Layers and shape items a file may build in all, every instance of a precomp counting its
+    /// composition's again: a file past it is refused before anything is built (`LottieExpansion`);
+    /// repeaters' copies, made during the import, are left out past it with a note.
     public static let maximumItems = 200_000
+    /// How deep precomps and groups nest.
     public static let maximumDepth = 64
     /// Frames a property is sampled at when its keyframes do not map onto Core Animation's.
     public static let maximumSampledFrames = 100_000

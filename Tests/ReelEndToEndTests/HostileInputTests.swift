@@ -120,7 +120,31 @@ import Testing
                 "drawing the frame at 0.0 s failed: layer \"huge/big\" goes past the largest number",
                 "fix: keep its coordinates within ±1e9",
             ]),
+        Case(
+            "Lottie precomps that fan out to 1e8 layers", file: "fanout.json", fanOut,
+            [
+                "fanout.json:1:", "layers[0]: its precomps expand to 311111110 layers and shape items, above the limit of 200000",
+                "an instance of precomp \"a1\", makes 31111111 of them",
+            ]),
     ]
+
+    /// A Lottie file of 8 kB: ten instances of a precomp holding ten instances of the next, seven deep,
+    /// the last holding ten shape layers of two items each. A holds 30 items, each level above ten
+    /// layers and ten times the level below (310, 3110, … 31111110 for a1), and the file ten layers
+    /// and ten a1s: 311111110. It once built the first 200,000 of them (11 s, 800 MB) before the cap.
+    static let fanOut: String = {
+        func precomp(_ id: String) -> String {
+            #"{"ty": 0, "refId": "\#(id)", "ks": {}, "ip": 0, "op": 10, "st": 0, "w": 10, "h": 10}"#
+        }
+        let shape =
+            #"{"ty": 4, "ks": {}, "ip": 0, "op": 10, "st": 0, "shapes": [{"ty": "rc", "p": {"k": [5, 5]}, "s": {"k": [4, 4]}, "r": {"k": 0}}, {"ty": "fl", "c": {"k": [1, 0, 0, 1]}, "o": {"k": 100}}]}"#
+        func ten(_ layer: String) -> String { Array(repeating: layer, count: 10).joined(separator: ", ") }
+        let assets = (1...7).map { d in
+            #"{"id": "a\#(d)", "layers": [\#(ten(d < 7 ? precomp("a\(d + 1)") : shape))]}"#
+        }
+        return
+            #"{"v": "5.7.0", "fr": 10, "ip": 0, "op": 10, "w": 10, "h": 10, "assets": [\#(assets.joined(separator: ", "))], "layers": [\#(ten(precomp("a1")))]}"#
+    }()
 
     @Test(arguments: cases)
     func refusedQuicklyWithOneLocatedError(_ c: Case) throws {
