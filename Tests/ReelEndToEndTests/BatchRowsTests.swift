@@ -99,6 +99,20 @@ import Testing
         #expect(text.contains(message) && text.contains(fix), "\(text)")
     }
 
+    /// A name repeated at the end of a header of 10,002 columns is found there (the header's names are
+    /// kept in a set as it is read, not looked up again in the header): `label,count,` then c0 … c9999
+    /// (each "cN," N's digits + 2 characters), so the last column begins 12 + 10·3 + 90·4 + 900·5 +
+    /// 9000·6 characters in, at column 58,903.
+    @Test func aNameRepeatedAtTheEndOfAWideHeaderIsFoundThere() throws {
+        let header = "label,count," + (0..<10_000).map { "c\($0)," }.joined() + "count"
+        let (_, result) = try plan(header + "\n" + "x" + String(repeating: ",1", count: 10_002) + "\n")
+        guard case .failure(let error) = result else {
+            Issue.record("planned a table it should refuse")
+            return
+        }
+        #expect("\(error)".contains("data.csv:1:58903: count: column \"count\" is named twice"), "\(error)")
+    }
+
     @Test func jsonLinesErrorsAreLocated() throws {
         let (_, result) = try plan("{\"label\": \"a\"}\n{\"count\": \"many\"}\n", name: "data.jsonl")
         guard case .failure(let error) = result else {
