@@ -50,10 +50,27 @@ public enum LottieImport {
             throw DocumentError(
                 file: file, location: root["fr"]?.location, path: "fr", message: "the frame rate \(fr) is not 0…1000")
         }
-        guard op > ip, (op - ip) / fr <= 24 * 3600 else {
+        guard op > ip else {
             throw DocumentError(
                 file: file, location: root["op"]?.location, path: "op",
                 message: "the out point \(op) is not after the in point \(ip)")
+        }
+        // A scene's longest duration, in the file's frames after its in point.
+        let lastOutPoint = ip + Scene.maximumDuration * fr
+        guard op <= lastOutPoint else {
+            throw DocumentError(
+                file: file, location: root["op"]?.location, path: "op",
+                message:
+                    "the out point \(op) is beyond the limit of \(lastOutPoint) (\(Int(Scene.maximumDuration / 3600)) h at \(fr) fps after the in point \(ip))",
+                fix: "set \"op\" to the frame the animation ends at, at most 24 h of frames after \"ip\"")
+        }
+        guard let list = root["layers"]?.items else {
+            // Told as Lottie by its other keys: say what it lacks, not that a scene has no key "v".
+            throw DocumentError(
+                file: file, location: root["layers"]?.location ?? root.location, path: "layers",
+                message: root["layers"].map { "\"layers\" is \($0.kindName), not a list of layers" }
+                    ?? "this Lottie file has no \"layers\"",
+                fix: "export the animation again with Bodymovin (a Lottie file lists its layers in \"layers\": [...])")
         }
         var scene = Scene(width: w, height: h, fps: fps, duration: (op - ip) / fr)
         scene.background = .clear
@@ -67,7 +84,7 @@ public enum LottieImport {
         var canvas = Layer(name: importer.unique(URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent))
         canvas.anchorPoint = .zero
         canvas.bounds = Rect(x: 0, y: 0, width: w, height: h)
-        canvas.sublayers = importer.layers(root["layers"]?.items ?? [], path: "layers", time: time, frames: (ip, op), depth: 0)
+        canvas.sublayers = importer.layers(list, path: "layers", time: time, frames: (ip, op), depth: 0)
         // Shown from its in point to its out point only: played inside a scene, before it begins or after
         // it ends (in the layer's own time) there is nothing of it.
         canvas = importer.visible(canvas, from: 0, to: (op - ip) / fr)

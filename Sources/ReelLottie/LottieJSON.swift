@@ -68,15 +68,18 @@ public enum LottieLimits {
 }
 
 extension LottieImport {
-    /// Whether JSON bytes are a Lottie animation rather than a Reel scene: an object with Lottie's
-    /// frame rate, in and out points and layers, and none of a scene's required keys.
+    /// Whether JSON bytes are a Lottie animation rather than a Reel scene: an object with none of a
+    /// scene's `width` and `fps`, and with Lottie's frame rate, in and out points, or its version and
+    /// layers. A file with only some of Lottie's keys is still told as one, so that the import says
+    /// which it lacks (a scene would say `unknown key "v"`).
     public static func looksLikeLottie(_ bytes: [UInt8]) -> Bool {
         guard let root = try? JSONParser.parse(bytes) else { return false }
         return looksLikeLottie(root)
     }
 
     public static func looksLikeLottie(_ root: JSONNode) -> Bool {
-        root["fr"]?.number != nil && root["ip"]?.number != nil && root["op"]?.number != nil
-            && root["layers"]?.items != nil && root["width"] == nil && root["fps"] == nil
+        guard case .object = root.value, root["width"] == nil, root["fps"] == nil else { return false }
+        let timing = root["fr"]?.number != nil && root["ip"]?.number != nil && root["op"]?.number != nil
+        return timing || (root["v"]?.string != nil && root["layers"]?.items != nil)
     }
 }

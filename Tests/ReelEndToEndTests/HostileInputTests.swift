@@ -126,6 +126,13 @@ import Testing
                 "fanout.json:1:", "layers[0]: its precomps expand to 311111110 layers and shape items, above the limit of 200000",
                 "an instance of precomp \"a1\", makes 31111111 of them",
             ]),
+        Case(
+            "Lottie out point 1e12", file: "anim.json",
+            #"{"v": "5.7.0", "fr": 25, "ip": 0, "op": 1e12, "w": 10, "h": 10, "layers": []}"#,
+            ["anim.json:1:41: op: the out point 1000000000000.0 is beyond the limit of 2160000.0 (24 h at 25.0 fps"]),
+        Case(
+            "Lottie without layers", file: "anim.json", #"{"v": "5.7.0", "fr": 25, "ip": 0, "op": 50, "w": 10, "h": 10}"#,
+            ["anim.json:1:1: layers: this Lottie file has no \"layers\""]),
     ]
 
     /// A Lottie file of 8 kB: ten instances of a precomp holding ten instances of the next, seven deep,

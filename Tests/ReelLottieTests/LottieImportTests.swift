@@ -488,6 +488,53 @@ import Testing
         #expect(notes.contains("layers[0].ks.o.x: expressions are not run; the keyframed value is drawn"))
     }
 
+    /// An out point past a scene's 24 h is refused naming the limit in the file's frames: at 30 fps
+    /// from frame 10, 10 + 86,400 · 30 = 2,592,010. One frame less than an in point is still "not after".
+    @Test func anOutPointPastTheLimitNamesIt() {
+        func error(_ op: String) -> DocumentError? {
+            do {
+                _ = try LottieImport.scene(
+                    Array(#"{"v": "5.7.0", "fr": 30, "ip": 10, "op": \#(op), "w": 5, "h": 5, "layers": []}"#.utf8), file: "x.json"
+                )
+                return nil
+            } catch {
+                return error
+            }
+        }
+        let far = error("1e12")
+        #expect(far?.path == "op" && far?.location?.column == 42, "\(String(describing: far))")
+        #expect(
+            far?.message
+                == "the out point 1000000000000.0 is beyond the limit of 2592010.0 (24 h at 30.0 fps after the in point 10.0)",
+            "\(String(describing: far))")
+        #expect(error("2592010") == nil)
+        #expect(error("2592010.5")?.message.contains("beyond the limit of 2592010.0") == true)
+        #expect(error("9")?.message == "the out point 9.0 is not after the in point 10.0")
+    }
+
+    /// A file with Lottie's version, timing and size but no `layers` is told as Lottie, and says what it
+    /// lacks (it was read as a scene, which said `unknown key "v"`).
+    @Test func aLottieWithoutLayersSaysSo() {
+        let text = #"{"v": "5.7.0", "fr": 30, "ip": 0, "op": 60, "w": 5, "h": 5}"#
+        #expect(LottieImport.looksLikeLottie(Array(text.utf8)))
+        #expect(LottieImport.looksLikeLottie(Array(#"{"v": "5.7.0", "ip": 0, "op": 60, "w": 5, "h": 5, "layers": []}"#.utf8)))
+        #expect(!LottieImport.looksLikeLottie(Array(#"{"width": 5, "fr": 30, "ip": 0, "op": 60}"#.utf8)))
+        do {
+            _ = try LottieImport.scene(Array(text.utf8), file: "x.json")
+            Issue.record("no error")
+        } catch {
+            #expect(error.path == "layers" && error.message == "this Lottie file has no \"layers\"", "\(error)")
+            #expect(error.location?.line == 1 && error.location?.column == 1)
+        }
+        do {
+            _ = try LottieImport.scene(
+                Array(#"{"v": "5.7.0", "fr": 30, "ip": 0, "op": 60, "w": 5, "h": 5, "layers": {}}"#.utf8), file: "x.json")
+            Issue.record("no error")
+        } catch {
+            #expect(error.message == "\"layers\" is an object, not a list of layers", "\(error)")
+        }
+    }
+
     @Test func notLottieIsALocatedError() {
         #expect(throws: DocumentError.self) {
             try LottieImport.scene(Array(#"{"fr": 10, "ip": 0, "layers": []}"#.utf8), file: "x.json")
