@@ -157,7 +157,7 @@ import Testing
     func refusedQuicklyWithOneLocatedError(_ c: Case) throws {
         let ws = try Workspace()
         let scene = ws.file(c.file)
-        FileManager.default.createFile(atPath: scene, contents: Data(c.scene))
+        _ = FileManager.default.createFile(atPath: scene, contents: Data(c.scene))
         try FileManager.default.createDirectory(atPath: ws.file("out"), withIntermediateDirectories: true)
         let run = try Self.measured(["render", scene, "-o", ws.file("out/clip.mp4")] + c.arguments)
         #expect(run.result.status == 1, "\(run.result.stderr)")
@@ -175,7 +175,8 @@ import Testing
     @Test func imageBombRefusedBeforeDecoding() throws {
         let ws = try Workspace()
         try FileManager.default.createDirectory(atPath: ws.file("assets"), withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: ws.file("assets/bomb.png"), contents: Data(Self.png(width: 16000, height: 16000)))
+        _ = FileManager.default.createFile(
+            atPath: ws.file("assets/bomb.png"), contents: Data(Self.png(width: 16000, height: 16000)))
         let scene = ws.write(
             "scene.json",
             "{\(Self.head),\n \"layers\": [{\"name\": \"a\", \"bounds\": [50, 50],\n  \"contents\": \"assets/bomb.png\"}]}")
@@ -292,7 +293,7 @@ import Testing
         let ws = try Workspace()
         let svg = Array("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"/>".utf8)
         let file = input == "logo.svg" ? "logo.svg" : "logo.svgz"
-        FileManager.default.createFile(atPath: ws.file(file), contents: Data(Self.gzip(svg)))
+        _ = FileManager.default.createFile(atPath: ws.file(file), contents: Data(Self.gzip(svg)))
         var path = ws.file(file)
         if input == "scene.json" {
             path = ws.write(
