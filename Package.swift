@@ -37,7 +37,13 @@ let package = Package(
         .target(name: "ReelRaster", dependencies: ["ReelGeometry"]),
         .target(name: "ReelAnimation", dependencies: ["ReelGeometry"]),
         // Located JSON and YAML reading, limits and messages: what scenes, presets and manifests share.
-        .target(name: "ReelDocument", dependencies: ["ReelGeometry", .product(name: "Yams", package: "Yams")]),
+        .target(
+            name: "ReelDocument",
+            dependencies: [
+                "ReelGeometry", "CGzip", .product(name: "Yams", package: "Yams"),
+            ]),
+        // gzip'd documents (.svgz): zlib's inflate, with a limit on what a file may expand to.
+        .target(name: "CGzip", linkerSettings: [.linkedLibrary("z")]),
         .target(name: "ReelScene", dependencies: ["ReelGeometry", "ReelAnimation", "ReelDocument"]),
         .target(name: "ReelRender", dependencies: ["ReelScene", "ReelRaster", "ReelText"]),
         .target(name: "ReelMedia", dependencies: ["CFFmpeg"]),

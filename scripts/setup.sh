@@ -15,6 +15,7 @@ packages=(
   libfontconfig-dev # text: finding installed fonts by name, and fallback fonts
   libfribidi-dev    # text: the direction of each run in a paragraph mixing scripts
   libicu-dev        # text: Unicode line-break opportunities for wrapping
+  zlib1g-dev        # gzip'd documents (.svgz): inflated by zlib (CGzip)
   fonts-dejavu-core # fonts the text tests and examples use
   fonts-inter
   fonts-noto-core

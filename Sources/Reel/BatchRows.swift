@@ -27,7 +27,8 @@ enum DataRows {
             throw DocumentError(
                 file: path, message: "no such data file", fix: "check the path (a manifest's paths are relative to its folder)")
         }
-        return try parse(try InputFiles.read(path, maximumBytes: maximumBytes, what: "data file"), file: path, declared: declared)
+        return try parse(
+            try InputFiles.read(path, maximumBytes: maximumBytes, what: "a data file"), file: path, declared: declared)
     }
 
     /// The rows of a table's bytes; `file` (its extension: `.jsonl`, `.ndjson`, else CSV) names it.

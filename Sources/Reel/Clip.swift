@@ -184,18 +184,16 @@ public enum Reel {
     /// A JSON file's parsed root (read and parsed once, to tell a Lottie animation from a scene), or
     /// nil for what is not readable JSON within the size limit (the decoder then says why).
     static func jsonRoot(_ path: String) -> JSONNode? {
-        guard let data = try? InputFiles.read(path, maximumBytes: DocumentLimits.maximumBytes, what: "scene"),
+        guard let data = try? InputFiles.read(path, maximumBytes: DocumentLimits.maximumBytes, what: "a scene"),
             data.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "{")
         else { return nil }
         return try? JSONParser.parse([UInt8](data))
     }
 
-    /// Whether the file starts with gzip's magic number: read as SVG, which says it is compressed
-    /// (a scene file compressed would otherwise be "invalid JSON: unexpected byte 0x1f").
+    /// Whether the file starts with gzip's magic number: read as SVG, which inflates it (a scene file
+    /// compressed would otherwise be "invalid JSON: unexpected byte 0x1f").
     static func isGzip(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? handle.close() }
-        return (try? handle.read(upToCount: 2)) == Data([0x1F, 0x8B])
+        InputFiles.prefix(of: path, count: 2).map(Gzip.isCompressed) ?? false
     }
 
     /// Decoded pixels a clip's pictures may hold together (1 GiB of RGBA).

@@ -49,7 +49,7 @@ extension Reel {
             try probeAudio(path, folder: folder, sandboxed: sandboxed)
         } readFile: { (path: String, maximumBytes: Int) throws(DocumentError) -> [UInt8] in
             try checkReadable(path, folder: folder, sandboxed: sandboxed, what: "file")
-            return try InputFiles.read(path, maximumBytes: maximumBytes, what: "file")
+            return try InputFiles.read(path, maximumBytes: maximumBytes, what: "a file")
         }
     }
 

@@ -14,7 +14,7 @@ public enum DocumentLimits {
     /// A document's text: refused past `maximumBytes` (before reading) and where it is not UTF-8 (at the
     /// first bad byte's line and column).
     public static func readText(_ path: String, what: String) throws(DocumentError) -> String {
-        let data = Data(try InputFiles.read(path, maximumBytes: maximumBytes, what: what))
+        let data = Data(try InputFiles.read(path, maximumBytes: maximumBytes, what: "a \(what)"))
         guard let text = String(data: data, encoding: .utf8) else {
             throw DocumentError(
                 file: path, location: firstInvalidUTF8([UInt8](data)), message: "this byte is not UTF-8 text",

@@ -72,7 +72,21 @@ public enum InputFiles {
         throw DocumentError(file: path, message: message, fix: message.hasPrefix("no such file") ? missingFix ?? fix : fix)
     }
 
-    /// The bytes of an input file of at most `maximumBytes`, for a `what` ("scene", "data file"…).
+    /// The first `count` bytes of an input file (fewer when it is shorter), or nil when it is not a
+    /// regular file that can be read: enough to tell what a file is by its content, without waiting on a
+    /// pipe someone named as a scene.
+    public static func prefix(of path: String, count: Int) -> [UInt8]? {
+        guard problem(at: path) == nil else { return nil }
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        return [UInt8]((try? handle.read(upToCount: count)) ?? Data())
+    }
+
+    /// The bytes of an input file of at most `maximumBytes`; `what` names it with its article ("a scene",
+    /// "an SVG file") in the messages.
     /// Opened without blocking and judged on the open file itself, so a file swapped for a pipe after the
     /// check still cannot make the read wait; read at most one byte past the limit, so a file that grows
     /// while it is read is refused rather than taken whole.
@@ -90,7 +104,7 @@ public enum InputFiles {
         let size = Int(info.st_size)
         guard size <= maximumBytes else {
             throw DocumentError(
-                file: path, message: "is \(size >> 20) MiB, above the limit of \(maximumBytes >> 20) MiB for a \(what)")
+                file: path, message: "is \(size >> 20) MiB, above the limit of \(maximumBytes >> 20) MiB for \(what)")
         }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(size)

@@ -21,7 +21,7 @@ public enum SVGImport {
     /// Reads an SVG file into layers named under `name` (`name/id` for each element with an id); the
     /// root is named `rootName` (default `name`), reserved before any id.
     public static func load(contentsOf path: String, name: String, rootName: String? = nil) throws(DocumentError) -> SVGImage {
-        let data = Data(try InputFiles.read(path, maximumBytes: SVGLimits.maximumBytes, what: "SVG file"))
+        let data = Data(try InputFiles.read(path, maximumBytes: SVGLimits.maximumBytes, what: "an SVG file"))
         return try image(data, file: path, name: name, rootName: rootName)
     }
 
@@ -29,10 +29,9 @@ public enum SVGImport {
         -> SVGImage
     {
         // An .svgz (or an .svg saved compressed): gzip's magic number, which XML cannot start with.
-        if data.starts(with: [0x1F, 0x8B]) {
-            throw DocumentError(
-                file: file, message: "the file is gzip-compressed (as .svgz files are), which Reel does not read yet",
-                fix: "decompress it first: gunzip -c \"\(file)\" > drawing.svg")
+        var data = data
+        if Gzip.isCompressed(data) {
+            data = Data(try Gzip.inflate([UInt8](data), file: file, maximumBytes: SVGLimits.maximumBytes, what: "an SVG file"))
         }
         let root = try SVGTree.parse(data, file: file)
         var importer = Importer(root: root, prefix: name, rootName: rootName ?? name)

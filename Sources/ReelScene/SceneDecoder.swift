@@ -19,7 +19,7 @@ public enum SceneDecoder {
         }
         let data: Data
         do {
-            data = Data(try InputFiles.read(path, maximumBytes: DocumentLimits.maximumBytes, what: "scene"))
+            data = Data(try InputFiles.read(path, maximumBytes: DocumentLimits.maximumBytes, what: "a scene"))
         } catch {
             throw SceneError(file: path, message: error.message, fix: error.fix ?? "split it, or generate the scene in Swift")
         }
