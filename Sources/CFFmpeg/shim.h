@@ -42,6 +42,11 @@ static inline void reel_zero_fill_allocations(void) {
 #endif
 }
 
+/* Gives the pages of freed blocks back to the kernel, in every arena (glibc's malloc_trim). */
+static inline void reel_release_freed_memory(void) {
+    malloc_trim(0);
+}
+
 static inline void reel_tune_malloc_for_frames(void) {
 #ifdef M_MMAP_THRESHOLD
     mallopt(M_MMAP_THRESHOLD, 256 << 20);

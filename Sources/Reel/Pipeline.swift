@@ -119,7 +119,10 @@ extension RenderAhead {
         width: Int, height: Int, workers: Int, cancellation: Cancellation
     ) -> RenderAhead {
         let videos = renderer.videos as? VideoFrames
-        let lists = RecentDisplayLists(keep: workers + 2)
+        // As many as frames are drawn at once: a worker needs the list of the frame before its own, which
+        // another worker made moments ago (a list missed is made again). Each list holds every path of a
+        // frame: with 100,000 layers, two more of them were 80 MB.
+        let lists = RecentDisplayLists(keep: workers)
         return RenderAhead(frames: count, width: width, height: height, workers: workers, cancellation: cancellation) {
             (k, buffer) throws(ReelError) -> Bool in
             let t = rate.time(ofFrame: frame(k))

@@ -76,6 +76,9 @@ public enum MediaMemory {
     /// See `Reel.tuneAllocatorForFrames`.
     public static func tuneForFrames() { reel_tune_malloc_for_frames() }
 
+    /// See `Reel.render`: what loading freed, handed back before the workers start.
+    public static func releaseFreed() { reel_release_freed_memory() }
+
     /// From now on every allocation comes zero-filled (glibc's `M_PERTURB`; freed blocks are filled
     /// too). x264's macroblock-tree rate control reads buffers it never wrote: with recycled heap blocks
     /// whose contents depend on what other threads freed, the first IDR frame's macroblock QPs varied

@@ -201,6 +201,8 @@ struct Importer {
 
     mutating func children(of e: SVGElement, style: SVGStyle, path: String) -> [Layer] {
         var out: [Layer] = []
+        // Made at its size: a root of 100,000 elements grew through copies of up to twice its layers.
+        out.reserveCapacity(e.children.count)
         for (i, child) in e.children.enumerated() {
             if let layer = convert(child, parent: style, path: "\(path)/\(child.name)[\(i)]") { out.append(layer) }
         }

@@ -166,12 +166,13 @@ public struct LayerProperties: Sendable {
     public var contentsGravity: ContentsGravity = .resize
     /// Image pixels per point of the contents (for the gravities that keep the natural size).
     public var contentsScale: Double = 1
-    public var shape = ShapeProperties()
-    public var gradient = GradientProperties()
-    public var replicator = ReplicatorProperties()
-    public var text = TextProperties()
+    // Out of line: most layers set none of these, and each frame's presentation copies the rest.
+    @OutOfLine public var shape = ShapeProperties()
+    @OutOfLine public var gradient = GradientProperties()
+    @OutOfLine public var replicator = ReplicatorProperties()
+    @OutOfLine public var text = TextProperties()
     /// A video layer's file and the part of it played.
-    public var video: VideoPlayback?
+    @OutOfLine public var video: VideoPlayback? = nil
 
     public init() {}
 }
