@@ -43,6 +43,8 @@ public final class BatchRunner: @unchecked Sendable {
     public let plan: BatchPlan
     public let concurrency: Int
     public let memoryLimit: Int
+    /// What each job's decoded pictures may take (`PictureBudget`).
+    public let pictures: PictureBudget
     public let force: Bool
     public let failFast: Bool
     /// Called (from worker threads) with each failure's full message, as it happens.
@@ -67,6 +69,9 @@ public final class BatchRunner: @unchecked Sendable {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         self.concurrency = max(1, concurrency ?? plan.concurrency ?? cores)
         self.memoryLimit = memoryLimit ?? plan.memoryLimit ?? Int(ProcessInfo.processInfo.physicalMemory / 2)
+        // Jobs load before they wait for room under the limit: each decodes at most its part of the
+        // pictures' share.
+        pictures = PictureBudget(memoryLimit: memoryLimit ?? plan.memoryLimit, jobs: self.concurrency)
         self.force = force
         self.failFast = failFast
         outcomes = plan.jobs.map { Array(repeating: .waiting, count: $0.outputs.count) }
@@ -137,7 +142,7 @@ public final class BatchRunner: @unchecked Sendable {
     private func render(_ job: BatchJob, _ output: BatchOutput, _ item: (job: Int, output: Int)) throws(ReelError)
         -> BatchOutcome
     {
-        let clip = try Reel.load(job.scene, overrides: output.overrides, sandboxed: plan.sandboxed)
+        let clip = try Reel.load(job.scene, overrides: output.overrides, sandboxed: plan.sandboxed, pictures: pictures)
         let inputs = Reel.inputFiles(of: clip.scene, path: job.scene)
         try Reel.checkNotAnInput(output.path, inputs: inputs + [plan.manifest] + (job.table.map { [$0] } ?? []))
         let hash = Reel.inputsHash(settings: output.settings, files: inputs)
@@ -193,10 +198,12 @@ public final class BatchRunner: @unchecked Sendable {
         options.cancellation = jobs
         let summary: RenderSummary
         if let budget = options.maxBytes {
-            let (scene, sandboxed) = (job.scene, plan.sandboxed)
+            let (scene, sandboxed, pictures) = (job.scene, plan.sandboxed, pictures)
             summary = try Reel.renderGIF(
                 within: budget, clip: clip,
-                load: { (o) throws(ReelError) in try Reel.load(scene, overrides: o, sandboxed: sandboxed) },
+                load: { (o) throws(ReelError) in
+                    try Reel.load(scene, overrides: o, sandboxed: sandboxed, pictures: pictures)
+                },
                 overrides: output.overrides, to: output.path, options: options,
                 progress: { [self] p in set(item, .running(frame: p.frame, total: p.total)) })
         } else {

@@ -45,35 +45,65 @@ public enum Reel {
     /// Reads a scene file, applies overrides, and decodes the images its layers name (relative to the
     /// scene file's folder).
     /// With `sandboxed`, every image must lie inside the scene file's folder (see `Sandbox`).
-    public static func load(_ path: String, overrides: SceneOverrides = SceneOverrides(), sandboxed: Bool = false)
-        throws(ReelError) -> Clip
-    {
-        try prepare(try loadScene(path, overrides: overrides, sandboxed: sandboxed), file: path, sandboxed: sandboxed)
+    /// The decoded pictures must fit in `pictures` (see `PictureBudget`): each is refused from its
+    /// header, before it is decoded, if it would not.
+    public static func load(
+        _ path: String, overrides: SceneOverrides = SceneOverrides(), sandboxed: Bool = false,
+        pictures: PictureBudget = .standard
+    ) throws(ReelError) -> Clip {
+        try prepare(
+            try loadScene(path, overrides: overrides, sandboxed: sandboxed), file: path, sandboxed: sandboxed,
+            pictures: pictures)
     }
 
     /// A scene made with the Swift API, ready to render: the images its layers show and the fonts its
     /// text names are opened, file names relative to `folder`.
-    public static func clip(for scene: Scene, folder: String = FileManager.default.currentDirectoryPath) throws(ReelError)
-        -> Clip
-    {
-        try prepare(scene, file: URL(fileURLWithPath: folder).appendingPathComponent("(scene)").path, sandboxed: false)
+    public static func clip(
+        for scene: Scene, folder: String = FileManager.default.currentDirectoryPath, pictures: PictureBudget = .standard
+    ) throws(ReelError) -> Clip {
+        try prepare(
+            scene, file: URL(fileURLWithPath: folder).appendingPathComponent("(scene)").path, sandboxed: false,
+            pictures: pictures)
     }
 
     /// Decodes images and opens fonts; `file` is the scene file (its folder is where names are relative to).
-    static func prepare(_ scene: Scene, file path: String, sandboxed: Bool) throws(ReelError) -> Clip {
+    static func prepare(_ scene: Scene, file path: String, sandboxed: Bool, pictures: PictureBudget) throws(ReelError)
+        -> Clip
+    {
         let base = InputFiles.folder(of: path)
         var images: [String: RasterImage] = [:]
         var vectors: [String: VectorContents] = [:]
         var svgNotes: [Message] = []
-        // Every picture is held decoded for the whole render: together at most four of the largest.
-        var decodedPixels = 0
-        func admit(_ image: RasterImage, _ failure: (String) -> ReelError) throws(ReelError) -> RasterImage {
-            decodedPixels += image.width * image.height
-            guard decodedPixels <= Self.maximumDecodedPixels else {
-                throw failure(
-                    "the clip's pictures together pass \(Self.maximumDecodedPixels / 1_000_000) megapixels decoded; this one is left out"
-                )
+        // Every picture is held decoded for the whole render: each is counted against the budget from its
+        // header before it is decoded, and once more by its decoded size (a header Reel cannot read).
+        var held = 0
+        // Where a picture is named, for a refusal.
+        struct Place {
+            var file: String
+            var reference: SourceReference?
+            var picture: String
+        }
+        func overBudget(_ width: Int, _ height: Int, _ place: Place) -> ReelError {
+            .pictures(
+                PictureBudgetError(
+                    file: place.file, location: place.reference?.location, path: place.reference?.path,
+                    picture: place.picture, width: width, height: height, held: held, budget: pictures))
+        }
+        /// A picture's size from its header, checked against what is left before it is decoded: one
+        /// over the budget is never allocated.
+        func admitHeader(_ size: (Int, Int)?, _ place: Place) throws(ReelError) {
+            guard let (w, h) = size, w > 0, h > 0, w <= Scene.maximumPixelArea / h else {
+                return  // unreadable, or above the size of any picture: the decoder refuses it, saying why
             }
+            guard PictureBudget.bytes(width: w, height: h) <= pictures.bytes - held else { throw overBudget(w, h, place) }
+        }
+        /// The pixels a picture whose header was not read may have, so that FFmpeg refuses a larger one
+        /// from its own header (within the size of any picture).
+        var pixelsLeft: Int { min(Scene.maximumPixelArea, max(1, (pictures.bytes - held) / 4)) }
+        func admit(_ image: RasterImage, _ place: Place) throws(ReelError) -> RasterImage {
+            let bytes = PictureBudget.bytes(width: image.width, height: image.height)
+            guard bytes <= pictures.bytes - held else { throw overBudget(image.width, image.height, place) }
+            held += bytes
             return image
         }
         func visit(_ layer: Layer) throws(ReelError) {
@@ -83,9 +113,13 @@ public enum Reel {
                 func failure(_ message: String, fix: String? = nil) -> ReelError {
                     .scene(SceneError(file: path, location: place?.location, path: place?.path, message: message, fix: fix))
                 }
+                // Without a place in the file (a Lottie asset, a `type: svg` layer's <image>), the layer says which.
+                let shown = "\"\(DataURI.abbreviated(name))\""
+                let picture = Place(
+                    file: path, reference: place, picture: place == nil ? "layer \"\(layer.name)\" shows \(shown), which" : shown)
                 if DataURI.isDataURI(name) {
                     // The picture is in the string: no file to find, so nothing for the sandbox to confine.
-                    images[name] = try decodeDataURI(name) { message in
+                    images[name] = try decodeDataURI(name, picture) { message in
                         failure(
                             "\"\(DataURI.abbreviated(name))\" cannot be read as an image: \(message)",
                             fix: "give a base64 PNG, JPEG, WebP or GIF: data:image/png;base64,…")
@@ -105,6 +139,7 @@ public enum Reel {
                 }
                 if ["svg", "svgz"].contains(URL(fileURLWithPath: file).pathExtension.lowercased()) {
                     var embedded = Layer(name: "")
+                    var locations: [String: SourceLocation] = [:]
                     // Drawn as vectors, fitted by contentsGravity at whatever size the bounds have.
                     do {
                         let svg = try SVGImport.load(contentsOf: file, name: layer.name + "/contents")
@@ -112,23 +147,25 @@ public enum Reel {
                             layer: Scene.present(svg.layer, at: 0), size: Size(width: svg.width, height: svg.height))
                         svgNotes += svg.warnings.map { Message("\(name): \($0)") }
                         embedded = svg.layer
+                        locations = svg.pictureLocations
                     } catch {
                         throw failure("\"\(name)\" cannot be read as SVG: \(error.description)", fix: "give a valid SVG file")
                     }
                     // Its <image> elements' pictures are drawn from the same table as the scene's.
-                    try embeddedImages(of: embedded) { message in
+                    try embeddedImages(of: embedded, file: file, locations: locations) { message in
                         failure("\"\(name)\" has an image that cannot be read: \(message)", fix: "embed a PNG, JPEG, WebP or GIF")
                     }
                 } else {
                     let decoded: RasterImage?
+                    try admitHeader(headerSize(ofFile: file), picture)
                     do {
-                        let still = try ImageFile.read(path: file, maximumPixels: Scene.maximumPixelArea)
+                        let still = try ImageFile.read(path: file, maximumPixels: pixelsLeft)
                         decoded = RasterImage(width: still.width, height: still.height, premultipliedRGBA: still.rgba)
                     } catch {
                         throw failure(
                             "\"\(name)\" cannot be read as an image: \(error.message)", fix: "give a PNG, JPEG or WebP file")
                     }
-                    if let decoded { images[name] = try admit(decoded) { failure($0) } }
+                    if let decoded { images[name] = try admit(decoded, picture) }
                 }
             }
             try visitSublayers(of: layer)
@@ -137,24 +174,37 @@ public enum Reel {
             for sublayer in layer.sublayers { try visit(sublayer) }
             if let mask = layer.mask { try visit(mask) }
         }
-        func decodeDataURI(_ uri: String, failure: (String) -> ReelError) throws(ReelError) -> RasterImage {
+        func decodeDataURI(_ uri: String, _ place: Place, failure: (String) -> ReelError) throws(ReelError) -> RasterImage {
+            let data: DataURI
+            do {
+                data = try DataURI(uri)
+            } catch {
+                throw failure(error.message)
+            }
+            try admitHeader(PictureHeader.pixelSize(of: data.bytes), place)
             let still: StillImage
             do {
-                still = try ImageFile.read(dataURI: uri, maximumPixels: Scene.maximumPixelArea)
+                still = try ImageFile.read(dataURI: data, maximumPixels: pixelsLeft)
             } catch {
                 throw failure(error.message)
             }
             if let image = RasterImage(width: still.width, height: still.height, premultipliedRGBA: still.rgba) {
-                return try admit(image, failure)
+                return try admit(image, place)
             }
             throw failure("the decoded picture's size and pixel count disagree")
         }
-        func embeddedImages(of layer: Layer, failure: (String) -> ReelError) throws(ReelError) {
+        func embeddedImages(
+            of layer: Layer, file: String, locations: [String: SourceLocation], failure: (String) -> ReelError
+        ) throws(ReelError) {
             if let uri = layer.contents, images[uri] == nil, DataURI.isDataURI(uri) {
-                images[uri] = try decodeDataURI(uri, failure: failure)
+                let reference = locations[layer.name].map(SVGImport.pictureReference)
+                let place = Place(file: file, reference: reference, picture: "\"\(DataURI.abbreviated(uri))\"")
+                images[uri] = try decodeDataURI(uri, place, failure: failure)
             }
-            for sublayer in layer.sublayers { try embeddedImages(of: sublayer, failure: failure) }
-            if let mask = layer.mask { try embeddedImages(of: mask, failure: failure) }
+            for sublayer in layer.sublayers {
+                try embeddedImages(of: sublayer, file: file, locations: locations, failure: failure)
+            }
+            if let mask = layer.mask { try embeddedImages(of: mask, file: file, locations: locations, failure: failure) }
         }
         for layer in scene.layers { try visit(layer) }
         // Text in SVG files shown as contents names its fonts as lists, which never fail to open.
@@ -196,8 +246,13 @@ public enum Reel {
         InputFiles.prefix(of: path, count: 2).map(Gzip.isCompressed) ?? false
     }
 
-    /// Decoded pixels a clip's pictures may hold together (1 GiB of RGBA).
-    static let maximumDecodedPixels = 4 * Scene.maximumPixelArea
+    /// A picture file's size from its header (PNG, JPEG, WebP, GIF), read from its first 256 KiB (a
+    /// JPEG's metadata can push its frame header that far); nil for other formats or a header further in.
+    static func headerSize(ofFile path: String) -> (Int, Int)? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: 256 << 10)).flatMap { PictureHeader.pixelSize(of: [UInt8]($0)) }
+    }
 
     /// The scene a file describes, overrides applied; `type: svg` layers imported (with `sandboxed`,
     /// only from inside the scene's folder).

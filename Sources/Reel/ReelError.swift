@@ -14,6 +14,8 @@ public enum ReelError: Error, Sendable, CustomStringConvertible {
     /// A problem with the output path or a setting, with how to fix it.
     case usage(Message, fix: Message?)
     case cancelled(signal: Int32)
+    /// A picture refused before decoding: the clip's decoded pictures would pass their budget.
+    case pictures(PictureBudgetError)
     /// Stopped by its caller (a batch stopping after another job failed, with fail-fast).
     case stopped(reason: Message)
 
@@ -28,6 +30,7 @@ public enum ReelError: Error, Sendable, CustomStringConvertible {
         case .raster(let e, let t, _): return "drawing the frame at \(t) s failed: \(e)"
         case .usage(let message, let fix): return fix.map { "\(message)\n  fix: \($0)" } ?? message
         case .cancelled(let signal): return "interrupted by signal \(signal); no output written"
+        case .pictures(let e): return Self.overBudget(e)
         case .stopped(let reason): return "stopped: \(reason); no output written"
         }
     }
@@ -37,6 +40,29 @@ public enum ReelError: Error, Sendable, CustomStringConvertible {
     static func drawing(_ error: RasterError, time: Double, scene: Scene) -> ReelError {
         guard case .nonFinitePath = error else { return .raster(error, time: time, layer: nil) }
         return .raster(error, time: time, layer: SceneRenderer.firstNonFiniteLayer(in: scene.sample(at: time), scene: scene))
+    }
+
+    /// Where the picture is named, its size, what the pictures would come to and what they may take;
+    /// the fix names the memory limit that would hold them (pictures take a share of it).
+    static func overBudget(_ e: PictureBudgetError) -> Message {
+        var place = e.file
+        if let l = e.location { place += ":\(l.line):\(l.column)" }
+        if let path = e.path, !path.isEmpty { place += ": \(path)" }
+        let size = PictureBudget.bytes(width: e.width, height: e.height)
+        let (total, overflow) = e.held.addingReportingOverflow(size)
+        let mib = { (bytes: Int) in (bytes >> 20) + (bytes & ((1 << 20) - 1) == 0 ? 0 : 1) }
+        let whose =
+            e.budget.memoryLimit.map {
+                "half the memory limit of \($0 >> 20) MiB"
+                    + (e.budget.jobs > 1 ? ", shared by \(e.budget.jobs) jobs at once" : "")
+            } ?? "the default; pictures stay decoded for the whole render"
+        let first = "\(place): \(e.picture) is \(e.width)×\(e.height) pixels, \(mib(size)) MiB decoded"
+        guard !overflow, total <= Int.max / (PictureBudget.shareOfLimit * e.budget.jobs) else {
+            return "\(first), more than any memory limit\n  fix: use smaller pictures"
+        }
+        let limit = mib(total * PictureBudget.shareOfLimit * e.budget.jobs)
+        return
+            "\(first)\(e.held > 0 ? ": with the pictures before it, \(mib(total)) MiB" : ""), above the \(e.budget.bytes >> 20) MiB a clip's decoded pictures may take (\(whose))\n  fix: use smaller pictures, or raise \(Setting.memoryLimit, "\(limit)") or more (pictures may take half of it)"
     }
 
     /// The message with settings spelled as the Swift API names them.

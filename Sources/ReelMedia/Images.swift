@@ -46,10 +46,12 @@ public enum ImageFile {
                 call: "ImageFile.read(\(path))",
                 message: "the picture is \(w)×\(h) pixels, above the limit of \(pixelLimit(maximumPixels))")
         }
-        guard let first = try reader.decodeAll(limit: 1).first else {
+        var decoded = try reader.decodeAll(limit: 1)
+        guard var first = decoded.popLast() else {
             throw MediaError(call: "ImageFile.read(\(path))", message: "the file holds no picture")
         }
-        return StillImage(width: first.width, height: first.height, rgba: premultiplied(first.rgba))
+        premultiply(&first.rgba)
+        return StillImage(width: first.width, height: first.height, rgba: first.rgba)
     }
 
     /// Decodes a picture held in memory: the bytes of a PNG, JPEG, WebP or GIF file (told apart by their
@@ -119,14 +121,20 @@ public enum ImageFile {
             throw MediaError(
                 call: call, message: "the picture is \(w)×\(h) pixels, above the limit of \(pixelLimit(maximumPixels))")
         }
-        let rgba = try RGBAConverter().rgba(f)
-        return StillImage(width: w, height: h, rgba: premultiplied(rgba))
+        var rgba = try RGBAConverter().rgba(f)
+        premultiply(&rgba)
+        return StillImage(width: w, height: h, rgba: rgba)
     }
 
     /// Decodes the picture a `data:` URI holds (base64 or percent-encoded; its bytes decide the format,
     /// whatever media type it declares, as browsers do), to premultiplied RGBA.
     public static func read(dataURI: String, maximumPixels: Int = 8192 * 8192) throws(MediaError) -> StillImage {
-        let uri = try DataURI(dataURI)
+        try read(dataURI: try DataURI(dataURI), maximumPixels: maximumPixels)
+    }
+
+    /// Decodes the picture of a `data:` URI already read (whose bytes a caller has looked at: for the
+    /// picture's size, say).
+    public static func read(dataURI uri: DataURI, maximumPixels: Int = 8192 * 8192) throws(MediaError) -> StillImage {
         guard PictureFormat(sniffing: uri.bytes) != nil else {
             let declared = uri.mediaType.isEmpty ? "" : " (declared \(uri.mediaType))"
             if uri.mediaType == "image/svg+xml" {
@@ -142,20 +150,21 @@ public enum ImageFile {
         pixels >= 1_000_000 ? "\(pixels / 1_000_000) megapixels" : "\(pixels) pixels"
     }
 
-    /// RGBA with straight alpha to premultiplied, rounded to nearest.
-    static func premultiplied(_ straight: [UInt8]) -> [UInt8] {
-        var px = straight
-        var i = 0
-        while i + 3 < px.count {
-            let a = UInt32(px[i + 3])
-            if a != 255 {
-                px[i] = UInt8((UInt32(px[i]) * a + 127) / 255)
-                px[i + 1] = UInt8((UInt32(px[i + 1]) * a + 127) / 255)
-                px[i + 2] = UInt8((UInt32(px[i + 2]) * a + 127) / 255)
+    /// RGBA with straight alpha to premultiplied, rounded to nearest, in place: a copy would be one
+    /// more picture in memory while the clip's pictures are counted against their budget.
+    static func premultiply(_ pixels: inout [UInt8]) {
+        pixels.withUnsafeMutableBufferPointer { px in
+            var i = 0
+            while i + 3 < px.count {
+                let a = UInt32(px[i + 3])
+                if a != 255 {
+                    px[i] = UInt8((UInt32(px[i]) * a + 127) / 255)
+                    px[i + 1] = UInt8((UInt32(px[i + 1]) * a + 127) / 255)
+                    px[i + 2] = UInt8((UInt32(px[i + 2]) * a + 127) / 255)
+                }
+                i += 4
             }
-            i += 4
         }
-        return px
     }
 
     /// Writes straight-alpha RGBA as a PNG file at `path` (the caller picks a temporary name).

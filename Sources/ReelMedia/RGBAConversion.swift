@@ -28,8 +28,10 @@ final class RGBAConverter {
     }
 
     func rgba(_ f: UnsafeMutablePointer<AVFrame>) throws(MediaError) -> [UInt8] {
-        if scaler == nil, Self.pictureLayout(f) == nil {
-            let fmt = AVPixelFormat(rawValue: f.pointee.format)
+        // swscale only for what the exact paths below do not take: its frame (4 bytes a pixel, zeroed)
+        // would otherwise be one more picture in memory, unused.
+        let fmt = AVPixelFormat(rawValue: f.pointee.format)
+        if scaler == nil, Self.pictureLayout(f) == nil, VideoReader.byteOrder(fmt) == nil {
             let isYUV =
                 av_pix_fmt_desc_get(fmt).map {
                     $0.pointee.flags & UInt64(AV_PIX_FMT_FLAG_RGB) == 0
@@ -73,15 +75,17 @@ final class RGBAConverter {
             // 8-bit RGB layouts: a byte shuffle, exact (swscale's RGB-to-RGB paths may round).
             let src = FramePlanes(f)
             let n = order.bytes
+            // No optional or closure per pixel: opaque layouts take alpha from an index that is always 255.
+            let (r, g, b) = (order.r, order.g, order.b), a = order.a ?? -1
             pixels.withUnsafeMutableBufferPointer { out in
                 for y in 0..<h {
                     let s = src.data[0]! + y * Int(src.linesize[0])
                     for x in 0..<w {
                         let o = (y * w + x) * 4, p = x * n
-                        out[o] = s[p + order.r]
-                        out[o + 1] = s[p + order.g]
-                        out[o + 2] = s[p + order.b]
-                        out[o + 3] = order.a.map { s[p + $0] } ?? 255
+                        out[o] = s[p + r]
+                        out[o + 1] = s[p + g]
+                        out[o + 2] = s[p + b]
+                        out[o + 3] = a < 0 ? 255 : s[p + a]
                     }
                 }
             }

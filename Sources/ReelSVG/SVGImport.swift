@@ -15,6 +15,9 @@ public struct SVGImage: Sendable {
     public var height: Double
     /// What was left out, one line each ("line 12: <filter> is not supported yet").
     public var warnings: [String]
+    /// Where each `<image>` element is, by the name of the layer showing its picture: a picture that
+    /// cannot be decoded later (over the memory for pictures) is named by its line.
+    public var pictureLocations: [String: SourceLocation] = [:]
 }
 
 public enum SVGImport {
@@ -35,7 +38,15 @@ public enum SVGImport {
         }
         let root = try SVGTree.parse(data, file: file)
         var importer = Importer(root: root, prefix: name, rootName: rootName ?? name)
-        return importer.run()
+        var image = importer.run()
+        image.pictureLocations = importer.pictureLocations
+        return image
+    }
+
+    /// Where an `<image>` is, as a message names it: by its line, as the import's notes do (the XML
+    /// parser's column is the end of the start tag, not where the element begins).
+    public static func pictureReference(_ location: SourceLocation) -> SourceReference {
+        SourceReference(location: nil, path: "line \(location.line): <image>")
     }
 
     /// An SVG file alone as a scene: one layer the size of its viewport on a transparent canvas.
@@ -53,6 +64,7 @@ public enum SVGImport {
         var scene = Scene(width: svg.width, height: svg.height, fps: fps, duration: duration)
         scene.background = .clear
         scene.layers = [svg.layer]
+        for (layer, location) in svg.pictureLocations { scene.contentsReferences[layer] = pictureReference(location) }
         return (scene, svg.warnings)
     }
 }
@@ -79,6 +91,8 @@ struct Importer {
     var warnings: [String] = []
     /// Embedded pictures read so far, by element.
     var pictures: [ObjectIdentifier: SVGPicture.Reading] = [:]
+    /// Where each picture layer's `<image>` is (`SVGImage.pictureLocations`).
+    var pictureLocations: [String: SourceLocation] = [:]
     /// Gradients resolved so far, by element and the bounding box they were resolved for.
     var paints: [PaintKey: SVGGradients.Result] = [:]
     /// How deep `convert` is (elements, uses, masks): held to `SVGLimits.maximumNesting`.

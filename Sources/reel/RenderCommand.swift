@@ -179,12 +179,15 @@ extension Render {
         _ scene: String, sandboxed: Bool, overrides: SceneOverrides, to outputPath: String, options: RenderOptions,
         note: (Message) -> Void, progress: (RenderProgress) -> Void
     ) throws(ReelError) -> RenderSummary {
-        let loaded = try Reel.load(scene, overrides: overrides, sandboxed: sandboxed)
+        let pictures = PictureBudget(memoryLimit: options.memoryLimit)
+        let loaded = try Reel.load(scene, overrides: overrides, sandboxed: sandboxed, pictures: pictures)
         try Reel.checkNotAnInput(outputPath, inputs: Reel.inputFiles(of: loaded.scene, path: scene))
         if let budget = options.maxBytes {
             return try Reel.renderGIF(
                 within: budget, clip: loaded,
-                load: { (o) throws(ReelError) in try Reel.load(scene, overrides: o, sandboxed: sandboxed) },
+                load: { (o) throws(ReelError) in
+                    try Reel.load(scene, overrides: o, sandboxed: sandboxed, pictures: pictures)
+                },
                 overrides: overrides, to: outputPath, options: options, note: note, progress: progress)
         }
         return try Reel.render(loaded, to: outputPath, options: options, note: note, progress: progress)

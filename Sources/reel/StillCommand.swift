@@ -29,6 +29,12 @@ struct Still: ParsableCommand {
     @Option(help: ArgumentHelp("Rasterizer threads (default: all cores).", valueName: "n"))
     var threads: Int?
 
+    @Option(
+        help: ArgumentHelp(
+            "Memory the still may take (default: half the RAM); its decoded pictures may take half of it (without this option, 256 MiB).",
+            valueName: "MiB"))
+    var memoryLimit: Int?
+
     @Flag(help: "Read images only inside the scene's folder (for render services; see docs/scene-format.md).")
     var sandbox = false
 
@@ -37,14 +43,22 @@ struct Still: ParsableCommand {
         if let scale, !(scale > 0 && scale.isFinite) { throw ValidationError("--scale must be a positive number, got \(scale)") }
         if scale != nil && width != nil { throw ValidationError("give --scale or --width, not both") }
         if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+        if let memoryLimit, !(1...(1 << 30)).contains(memoryLimit) {
+            // Shifted to bytes later: a bound keeps that from overflowing (2^30 MiB is 1 PiB).
+            throw ValidationError("--memory-limit is a number of MiB from 1 to \(1 << 30), got \(memoryLimit)")
+        }
     }
 
     func run() throws {
         Interrupts.install()
-        let clip = try Reel.load(scene, overrides: SceneOverrides(scale: scale, width: width), sandboxed: sandbox)
+        let limit = memoryLimit.map { $0 << 20 }
+        let clip = try Reel.load(
+            scene, overrides: SceneOverrides(scale: scale, width: width), sandboxed: sandbox,
+            pictures: PictureBudget(memoryLimit: limit))
         try Reel.checkNotAnInput(output, inputs: Reel.inputFiles(of: clip.scene, path: scene))
         var options = RenderOptions()
         options.cancellation = Interrupts.cancellation
+        options.memoryLimit = limit
         options.threads = threads ?? ProcessInfo.processInfo.activeProcessorCount  // one frame: every core on it
         for note in clip.notes { Console.say(.note(note.forCommandLine)) }
         try Reel.still(clip, at: at, to: output, options: options)

@@ -301,6 +301,60 @@ import Testing
         #expect(run.peakKiB < Self.memoryLimitKiB, "peak \(run.peakKiB) KiB")
     }
 
+    /// An SVG of twenty distinct 4096² PNGs as data URIs (issue #45, item 11): once 16 s and 1.23 GiB
+    /// in the debug build before the 268-megapixel cap refused the 17th, naming neither the element nor
+    /// `--memory-limit`. Each picture is now counted from its header before it is decoded, against
+    /// 256 MiB by default or half of `--memory-limit` (600 MiB: 300 MiB), four of them either way: the
+    /// fifth (line 6) is refused, 4 × 64 + 64 = 320 MiB, with the limit that would hold the pictures so
+    /// far (320 × 2 = 640 MiB).
+    @Test(arguments: [("", 256), ("600", 300)])
+    func decodedPicturesCountAgainstTheMemoryLimit(_ limit: String, _ budget: Int) throws {
+        let ws = try Workspace()
+        let svg = ws.write("big.svg", try Self.twentyPictures.get())
+        let run = try Self.measured(
+            ["still", svg, "-o", ws.file("still.png")] + (limit.isEmpty ? [] : ["--memory-limit", limit]))
+        #expect(run.result.status == 1, "\(run.result.stderr)")
+        let errors = run.result.stderr.split(separator: "\n").filter { $0.hasPrefix("error:") }
+        #expect(errors.count == 1, "\(run.result.stderr)")
+        for fragment in [
+            "big.svg: line 6: <image>: \"data:image/png;base64,", "is 4096×4096 pixels, 64 MiB decoded",
+            "with the pictures before it, 320 MiB, above the \(budget) MiB a clip's decoded pictures may take",
+            limit.isEmpty ? "(the default;" : "(half the memory limit of 600 MiB)",
+            "fix: use smaller pictures, or raise --memory-limit 640 or more",
+        ] {
+            #expect(run.result.stderr.contains(fragment), "\(fragment) not in \(run.result.stderr)")
+        }
+        #expect(run.seconds < Self.timeLimit, "took \(run.seconds) s")
+        #expect(run.peakKiB < Self.memoryLimitKiB, "peak \(run.peakKiB) KiB")
+        #expect(!ws.listing().contains { $0.hasSuffix(".png") || $0.hasSuffix(".reel-tmp") }, "\(ws.listing())")
+    }
+
+    /// The SVG of twenty 4096² pictures, made once for both cases: each a flat colour (distinct data
+    /// URIs of a few kB of PNG), its pixels filled by doubling copies (a loop over 16 M pixels takes
+    /// seconds in a debug build).
+    static let twentyPictures = Result { () throws -> String in
+        var text = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"256\" height=\"256\">"
+        for i in 0..<20 {
+            var rgba = [UInt8](repeating: 255, count: 4096 * 4096 * 4)
+            rgba.withUnsafeMutableBytes { px in
+                px[0] = UInt8(i * 12)
+                px[1] = UInt8(255 - i * 7)
+                px[2] = UInt8(i * 31 % 256)
+                var filled = 4
+                while filled < px.count {
+                    let n = min(filled, px.count - filled)
+                    UnsafeMutableRawBufferPointer(rebasing: px[filled..<filled + n])
+                        .copyMemory(from: UnsafeRawBufferPointer(rebasing: px[0..<n]))
+                    filled += n
+                }
+            }
+            let png = try ImageFile.encodePNG(StillImage(width: 4096, height: 4096, rgba: rgba))
+            text +=
+                "\n<image x=\"\(i)\" y=\"\(i)\" width=\"64\" height=\"64\" href=\"data:image/png;base64,\(Data(png).base64EncodedString())\"/>"
+        }
+        return text + "\n</svg>"
+    }
+
     /// A gzip-compressed SVG (`.svgz`, or an `.svg` saved compressed), alone and as a `type: svg` layer,
     /// compressed by the gzip tool: once "invalid JSON: unexpected byte 0x1f"; now read, its red square
     /// drawn (the pixel's colour is the file's own fill).

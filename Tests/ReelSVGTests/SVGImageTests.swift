@@ -37,13 +37,13 @@ import Testing
     func bytes(_ base64: String) -> [UInt8] { [UInt8](Data(base64Encoded: base64) ?? Data()) }
 
     @Test func sizesFromHeaders() {
-        #expect(SVGPicture.pixelSize(of: bytes(Self.png)).map { [$0.0, $0.1] } == [5, 3])
-        #expect(SVGPicture.pixelSize(of: bytes(Self.jpeg)).map { [$0.0, $0.1] } == [12, 5])
-        #expect(SVGPicture.pixelSize(of: bytes(Self.gif)).map { [$0.0, $0.1] } == [10, 6])
-        #expect(SVGPicture.pixelSize(of: bytes(Self.webpLossless)).map { [$0.0, $0.1] } == [10, 6])
-        #expect(SVGPicture.pixelSize(of: bytes(Self.webpLossy)).map { [$0.0, $0.1] } == [10, 6])
-        #expect(SVGPicture.pixelSize(of: Array(bytes(Self.png).prefix(20))) == nil)
-        #expect(SVGPicture.pixelSize(of: Array("hello".utf8)) == nil)
+        #expect(PictureHeader.pixelSize(of: bytes(Self.png)).map { [$0.0, $0.1] } == [5, 3])
+        #expect(PictureHeader.pixelSize(of: bytes(Self.jpeg)).map { [$0.0, $0.1] } == [12, 5])
+        #expect(PictureHeader.pixelSize(of: bytes(Self.gif)).map { [$0.0, $0.1] } == [10, 6])
+        #expect(PictureHeader.pixelSize(of: bytes(Self.webpLossless)).map { [$0.0, $0.1] } == [10, 6])
+        #expect(PictureHeader.pixelSize(of: bytes(Self.webpLossy)).map { [$0.0, $0.1] } == [10, 6])
+        #expect(PictureHeader.pixelSize(of: Array(bytes(Self.png).prefix(20))) == nil)
+        #expect(PictureHeader.pixelSize(of: Array("hello".utf8)) == nil)
     }
 
     /// x 20, y 10, 80 × 40 for a 4 × 2 picture: the same aspect, so the picture fills the viewport; the
