@@ -249,9 +249,7 @@ public enum Reel {
     /// A picture file's size from its header (PNG, JPEG, WebP, GIF), read from its first 256 KiB (a
     /// JPEG's metadata can push its frame header that far); nil for other formats or a header further in.
     static func headerSize(ofFile path: String) -> (Int, Int)? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        return (try? handle.read(upToCount: 256 << 10)).flatMap { PictureHeader.pixelSize(of: [UInt8]($0)) }
+        InputFiles.prefix(of: path, count: 256 << 10).flatMap { PictureHeader.pixelSize(of: $0) }
     }
 
     /// The scene a file describes, overrides applied; `type: svg` layers imported (with `sandboxed`,
