@@ -78,14 +78,17 @@ extension Path {
 
     /// Appends every element of `other`.
     public mutating func addPath(_ other: Path) {
-        for element in other.elements {
-            switch element {
-            case .move(let p): move(to: p)
-            case .line(let p): addLine(to: p)
-            case .quad(let c, let p): addQuadCurve(to: p, control: c)
-            case .cubic(let c1, let c2, let p): addCurve(to: p, control1: c1, control2: c2)
-            case .close: closeSubpath()
-            }
+        for element in other.elements { add(element) }
+    }
+
+    /// Appends one element, as the method that makes it would.
+    public mutating func add(_ element: Element) {
+        switch element {
+        case .move(let p): move(to: p)
+        case .line(let p): addLine(to: p)
+        case .quad(let c, let p): addQuadCurve(to: p, control: c)
+        case .cubic(let c1, let c2, let p): addCurve(to: p, control1: c1, control2: c2)
+        case .close: closeSubpath()
         }
     }
 

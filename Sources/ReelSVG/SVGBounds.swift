@@ -158,19 +158,6 @@ private func difference(_ a: Double, _ b: Double, _ c: Double, _ d: Double) -> D
     return f + e
 }
 
-extension Path {
-    /// One element added (`elements` is set only inside ReelGeometry).
-    fileprivate mutating func add(_ element: Element) {
-        switch element {
-        case .move(let p): move(to: p)
-        case .line(let p): addLine(to: p)
-        case .quad(let c, let p): addQuadCurve(to: p, control: c)
-        case .cubic(let c1, let c2, let p): addCurve(to: p, control1: c1, control2: c2)
-        case .close: closeSubpath()
-        }
-    }
-}
-
 extension Importer {
     /// A shape element's path in user units, held to the square (with a warning when it was not).
     mutating func boundedPath(of e: SVGElement, style: SVGStyle) -> Path? {

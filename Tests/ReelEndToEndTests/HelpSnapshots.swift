@@ -248,7 +248,7 @@ let helpSnapshots: [String: String] = [
 
     The PNG keeps the alpha channel: a transparent background stays transparent.
 
-    USAGE: reel still <scene> [--at <seconds>] --output <file> [--scale <factor>] [--width <pixels>] [--threads <n>] [--sandbox]
+    USAGE: reel still <scene> [--at <seconds>] --output <file> [--scale <factor>] [--width <pixels>] [--threads <n>] [--memory-limit <MiB>] [--sandbox]
 
     ARGUMENTS:
       <scene>                 The scene file (JSON or YAML), or an SVG file.
@@ -261,6 +261,9 @@ let helpSnapshots: [String: String] = [
       --width <pixels>        The picture's width in pixels (the scale follows from
                               it; not with --scale).
       --threads <n>           Rasterizer threads (default: all cores).
+      --memory-limit <MiB>    Memory the still may take (default: half the RAM);
+                              its decoded pictures may take half of it (without
+                              this option, 256 MiB).
       --sandbox               Read images only inside the scene's folder (for
                               render services; see docs/scene-format.md).
       --version               Show the version.
