@@ -151,6 +151,12 @@ import Testing
         let want = (0..<100).map { j in stamps.lastIndex { $0 <= Double(j) / 50 + 1e-9 } ?? 0 }
         #expect(shown == want)
         #expect(Set(shown).count == 35)
+        // At speed 2 from 0.1 s in (file time j/25 + 0.1), output frames fall halfway between the 25 fps
+        // frames in the first second and on the 10 fps frames' instants after it (1.1 s at j = 25, 1.3 s
+        // at j = 30…): exact boundaries in a variable-rate file.
+        let fast = try Self.render(ws, source: source, keys: "speed: 2\ntimeOffset: 0.1", fps: 50, duration: 0.8)
+        let wantFast = (0..<40).map { j in stamps.lastIndex { $0 <= Double(j) / 25 + 0.1 + 1e-9 } ?? 0 }
+        #expect(fast == wantFast)
     }
 
     /// A layer time that lands exactly on a source frame's instant shows that frame, at every speed and
