@@ -34,6 +34,10 @@ let package = Package(
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libswresample-dev", "libavutil-dev"])]
         ),
         .target(name: "ReelGeometry"),
+        // The commit a binary is built from, for `reel --version` (only the command-line tool links it,
+        // so a new commit relinks the tool and rebuilds nothing else).
+        .target(name: "ReelBuildInfo", plugins: ["CommitStamp"]),
+        .plugin(name: "CommitStamp", capability: .buildTool()),
         .target(name: "ReelRaster", dependencies: ["ReelGeometry"]),
         .target(name: "ReelAnimation", dependencies: ["ReelGeometry"]),
         // Located JSON and YAML reading, limits and messages: what scenes, presets and manifests share.
@@ -71,7 +75,7 @@ let package = Package(
             name: "reel",
             dependencies: [
                 "Reel", "ReelDocument", "ReelScene", "ReelAnimation", "ReelGeometry", "ReelMedia", "ReelText",
-                "ReelLottie", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "ReelLottie", "ReelBuildInfo", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "FlyingFox", package: "FlyingFox"), .product(name: "FlyingSocks", package: "FlyingFox"),
             ]
         ),

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian packages Reel needs to build, test and run its demo.
+# Installs the Debian packages Reel needs to build, test and run its demo; with --packaging, also
+# what scripts/package.sh, scripts/image.sh and scripts/test-packages.sh need.
 # Idempotent: when every package is already installed, apt is not touched at all.
 set -euo pipefail
 
@@ -34,6 +35,22 @@ packages=(
   giflib-tools
   chromium          # headless: the tests open Reel's GIFs in a browser page
 )
+if [ "${1:-}" = "--packaging" ]; then
+  packages+=(
+    libcurl4-openssl-dev # Foundation linked statically (package.sh) brings FoundationNetworking, which needs libcurl
+    dpkg-dev             # dpkg-shlibdeps: the .deb's Depends, read off the binary
+    lintian              # checks the .deb
+    man-db               # man -l: the man pages are read back
+    mmdebstrap           # a fresh Debian root to install the .deb into (test-packages.sh), and the image's base
+    podman               # builds the image (image.sh)
+    buildah              # runs commands in it where this machine refuses podman run
+    uidmap
+    patchelf             # drops the RUNPATH SwiftPM gives the binary (it has no libraries beside it)
+  )
+elif [ -n "${1:-}" ]; then
+  echo "setup: unknown option $1 (the only option is --packaging)" >&2
+  exit 2
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -4,6 +4,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 . scripts/env.sh
-swift format lint --strict --recursive Sources Tests examples/swift Package.swift
+swift format lint --strict --recursive Sources Tests examples/swift Plugins Package.swift
 swift build --build-tests
 swift test --skip-build "$@"

@@ -30,6 +30,10 @@ struct ReelCommand: ParsableCommand {
     /// answered in JSON too, and the lines captured from the libraries are let through before exit.
     static func main() {
         CrashReports.ensureNonInteractive()
+        if VersionReport.isAsked(CommandLine.arguments) {
+            print(VersionReport.text)
+            return
+        }
         if Console.wantsJSON(CommandLine.arguments) { Console.startJSON() }
         let status: Int32
         do {

@@ -1,4 +1,5 @@
 import Foundation
+import Reel
 import ReelMedia
 import Testing
 import Yams
@@ -84,14 +85,28 @@ import Yams
         let c = container(render)
         var renderEnv = env(c)
         #expect(renderEnv["SHARD_COUNT"] == String(completions))
-        #expect(c["workingDir"] as? String == "/work/reel")  // the repository in the image
+        // The image scripts/image.sh builds, tagged with this version, in every container; the recipes'
+        // scripts where the .deb installs them, which are the repository's scripts/ (package.sh).
+        for job in docs {
+            let p = pod(job)
+            for c in (p["containers"] as! [[String: Any]]) + ((p["initContainers"] as? [[String: Any]]) ?? []) {
+                #expect(c["image"] as? String == "localhost/reel:\(ReelVersion.string)", "\(c["name"] ?? "?")")
+                #expect(c["workingDir"] == nil)  // the image's WORKDIR, /data
+            }
+            #expect((p["securityContext"] as? [String: Any])?["runAsUser"] as? Int == 1000)  // the image's user
+        }
+        let installed = "/usr/share/reel/"
+        func here(_ command: Any?) -> [String] {
+            (command as! [String]).map { $0.replacingOccurrences(of: installed, with: Self.repo + "/") }
+        }
+        #expect((c["command"] as! [String]).contains(installed + "scripts/distributed/render-shard.sh"))
         // The render options the YAML gives name a shipped preset (reel presets lists them).
         let args = (renderEnv["REEL_ARGS"] ?? "").split(separator: " ").map(String.init)
         let shipped = try runReel(["presets"]).stdout
         for (i, a) in args.enumerated() where a == "--preset" && i + 1 < args.count {
             #expect(shipped.split(separator: "\n").contains { $0.hasPrefix(args[i + 1] + " ") }, "no preset \(args[i + 1])")
         }
-        // Here: the repository is the working tree, the shared volume a temporary folder, and the
+        // Here: the scripts are the working tree's, the shared volume a temporary folder, and the
         // options (1080 pixels wide) replaced by 1× for speed.
         let segments = ws.file("shared/segments")
         renderEnv["SCENE"] = Self.scene
@@ -127,7 +142,7 @@ import Yams
             }
             var e = renderEnv
             e["JOB_COMPLETION_INDEX"] = String(index)
-            let (status, err) = try Self.run(c["command"] as! [String], environment: e)
+            let (status, err) = try Self.run(here(c["command"]), environment: e)
             #expect(status == 0, "pod \(index): \(err)")
             let marker = try? String(contentsOfFile: segments + String(format: "/.segment-%05d.mp4.done", index), encoding: .utf8)
             #expect(marker == runID + "\n")
@@ -141,7 +156,7 @@ import Yams
         joinEnv["OUT_DIR"] = segments
         joinEnv["OUTPUT"] = ws.file("shared/clip.mp4")
         joinEnv["REEL"] = reelBinary()
-        let (status, err) = try Self.run(j["command"] as! [String], environment: joinEnv)
+        let (status, err) = try Self.run(here(j["command"]), environment: joinEnv)
         #expect(status == 0, "join: \(err)")
         try Self.checkJoined(ws.file("shared/clip.mp4"))
     }

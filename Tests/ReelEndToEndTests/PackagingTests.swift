@@ -1,0 +1,144 @@
+// Distribution (issue #46): what `reel --version` reports, the completions, the version the packages are named by, the image's recipe, and the install tests.
+import Foundation
+import Reel
+import Testing
+
+@Suite struct PackagingTests {
+    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+
+    /// Runs a program (looked up on PATH by /usr/bin/env) in the repository; returns status and output.
+    static func run(_ arguments: [String], input: String? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = arguments
+        p.currentDirectoryURL = URL(fileURLWithPath: repo)
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
+
+    static func hasProgram(_ name: String) -> Bool { (try? run(["sh", "-c", "command -v \(name)"]).status) == 0 }
+
+    /// Each line of `reel --version` against a source that is not Reel: git for the commit, the ffmpeg
+    /// program (the same Debian libraries) for FFmpeg's versions, pkg-config for HarfBuzz's, and for
+    /// x264 the text x264 writes into a file the ffmpeg program encodes with it.
+    @Test func versionNamesWhatTheBytesDependOn() throws {
+        let r = try runReel(["--version"])
+        #expect(r.status == 0, "\(r.stderr)")
+        var lines: [String: String] = [:]
+        for line in r.stdout.split(separator: "\n") {
+            let parts = line.split(separator: " ", maxSplits: 1).map(String.init)
+            if parts.count == 2 { lines[parts[0]] = parts[1] }
+        }
+        #expect(r.stdout.hasPrefix("reel \(ReelVersion.string)\n"), "the first line is ArgumentParser's: \(r.stdout)")
+
+        if FileManager.default.fileExists(atPath: Self.repo + "/.git"), Self.hasProgram("git") {
+            let head = try Self.run(["git", "rev-parse", "--short=12", "HEAD"]).stdout
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            let commit = try #require(lines["commit"])
+            // The binary was built from HEAD, or from HEAD with changes not yet committed.
+            #expect(commit == head || commit == head + " with uncommitted changes", "\(commit) vs HEAD \(head)")
+        } else {
+            Issue.record("no git checkout here: the commit line is not checked")
+        }
+
+        let banner = try Self.run(["ffmpeg", "-version"]).stdout
+        // "ffmpeg version 5.1.9-0+deb12u1 Copyright …" and "libavcodec     59. 37.100 / 59. 37.100".
+        let release = banner.split(separator: "\n")[0].split(separator: " ")[2]
+        let ffmpegLine = try #require(lines["ffmpeg"])
+        #expect(ffmpegLine.hasPrefix(String(release) + " ("), "\(ffmpegLine) vs \(release)")
+        for library in ["libavcodec", "libavformat", "libswscale", "libswresample"] {
+            let row = try #require(banner.split(separator: "\n").first { $0.hasPrefix(library + " ") })
+            // The version as loaded: after the slash.
+            let loaded = row.split(separator: "/")[1].replacingOccurrences(of: " ", with: "")
+            #expect(ffmpegLine.contains("\(library) \(loaded)"), "\(ffmpegLine) vs \(row)")
+        }
+
+        let harfbuzz = try Self.run(["pkg-config", "--modversion", "harfbuzz"]).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(lines["harfbuzz"] == harfbuzz)
+
+        let ws = try Workspace()
+        let encoded = try Self.run([
+            "ffmpeg", "-v", "error", "-f", "lavfi", "-i", "color=size=16x16:duration=0.04", "-c:v", "libx264", "-y",
+            ws.file("x.mp4"),
+        ])
+        #expect(encoded.status == 0, "\(encoded.stderr)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: ws.file("x.mp4")))
+        let text = String(decoding: bytes.map { (32...126).contains($0) ? $0 : 10 }, as: UTF8.self)
+        let sei = try #require(text.split(separator: "\n").first { $0.hasPrefix("x264 - core ") })
+        // "x264 - core 164 r3095 baee400 - H.264/MPEG-4 AVC codec - …"
+        let core = sei.dropFirst("x264 - ".count).components(separatedBy: " - ")[0]
+        #expect(lines["x264"] == core, "\(lines["x264"] ?? "none") vs \(core)")
+    }
+
+    /// `--version` with anything else is ArgumentParser's as before: one line.
+    @Test func versionAmongOtherArgumentsIsArgumentParsers() throws {
+        let r = try runReel(["render", "--version"])
+        #expect(r.stdout == "\(ReelVersion.string)\n", "\(r.stdout)")
+    }
+
+    /// The bash completion the packages install completes a subcommand and an option, called as bash
+    /// calls a completion function (command, word, previous word).
+    @Test func bashCompletionCompletes() throws {
+        let ws = try Workspace()
+        let script = try runReel(["--generate-completion-script", "bash"]).stdout
+        _ = ws.write("reel.bash", script)
+        func complete(_ words: [String]) throws -> String {
+            let line = words.joined(separator: " ")
+            let quoted = words.map { "'\($0)'" }.joined(separator: " ")
+            let program = """
+                shopt -s extglob; . '\(ws.file("reel.bash"))'
+                COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); COMP_LINE='\(line)'; COMP_POINT=\(line.utf8.count)
+                _reel reel '\(words.last!)' '\(words[words.count - 2])'; echo "${COMPREPLY[*]}"
+                """
+            let r = try Self.run(["bash", "-c", program])
+            #expect(r.status == 0, "\(r.stderr)")
+            return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        #expect(try complete(["reel", "ren"]) == "render")
+        #expect(try complete(["reel", "render", "x.yaml", "--thr"]) == "--threads")
+        #expect(try runReel(["--generate-completion-script", "zsh"]).stdout.hasPrefix("#compdef reel"))
+        #expect(try runReel(["--generate-completion-script", "fish"]).stdout.contains("complete -c 'reel'"))
+    }
+
+    /// The archives, the .deb and the image are named by the version reel reports.
+    @Test func packagesAreNamedByReelsVersion() throws {
+        let r = try Self.run(["scripts/package.sh", "--print-version"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout == ReelVersion.string + "\n")
+    }
+
+    /// The image's recipe: Debian 12 slim through ARG BASE, the .deb installed with apt-get and no
+    /// toolchain, a non-root user, /data, reel as the entry point.
+    @Test func containerfileIsTheIssuesRecipe() throws {
+        let text = try String(contentsOfFile: Self.repo + "/Containerfile", encoding: .utf8)
+        let lines = text.split(separator: "\n").map { String($0) }.filter { !$0.hasPrefix("#") }
+        #expect(lines.contains("ARG BASE=docker.io/library/debian:bookworm-slim"))
+        #expect(lines.contains("FROM ${BASE}"))
+        #expect(lines.contains { $0.contains("apt-get install") && $0.contains("/tmp/reel.deb") })
+        #expect(!lines.contains { $0.contains("-dev") || $0.contains("swift") || $0.contains("gcc") })
+        #expect(lines.contains("USER reel"))
+        #expect(lines.contains("WORKDIR /data"))
+        #expect(lines.contains("ENTRYPOINT [\"reel\"]"))
+    }
+
+    /// scripts/test-packages.sh: the tarball with an empty environment, the .deb in a fresh Debian root,
+    /// the image, each rendering byte-identical clips; the Kubernetes pods' commands in the image. It
+    /// builds for release and takes 3–5 minutes, beyond what CI's budget leaves: run with
+    /// REEL_TEST_PACKAGES=1 (and as root, for mmdebstrap and podman).
+    @Test(
+        .enabled(
+            if: ProcessInfo.processInfo.environment["REEL_TEST_PACKAGES"] == "1",
+            "installs are tested by scripts/test-packages.sh; set REEL_TEST_PACKAGES=1 to run it here (3–5 minutes)"))
+    func installsRenderTheSameBytes() throws {
+        let r = try Self.run(["scripts/test-packages.sh"])
+        #expect(r.status == 0, "\(r.stdout)\n\(r.stderr)")
+    }
+}
