@@ -2,6 +2,7 @@
 import Foundation
 import Reel
 import Testing
+import Yams
 
 @Suite struct PackagingTests {
     static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -115,6 +116,26 @@ import Testing
         #expect(r.stdout == ReelVersion.string + "\n")
     }
 
+    /// The install commands in the docs and the recipes name the files and the image of this version,
+    /// so that a new version cannot leave them pointing at the last one.
+    @Test func docsNameThisVersion() throws {
+        let files = [
+            "README.md", "docs/distributed.md", "docs/ci.md", "docs/ci/docs-gifs.yml", "scripts/distributed/k8s-indexed-job.yaml",
+        ]
+        let pattern = try Regex(
+            #"reel_([0-9][0-9A-Za-z.~+-]*)_amd64\.deb|reel-([0-9][0-9A-Za-z.~+-]*)-linux|reel:([0-9][0-9A-Za-z.~+-]*)"#)
+        var seen = 0
+        for file in files {
+            let text = try String(contentsOfFile: Self.repo + "/" + file, encoding: .utf8)
+            for match in text.matches(of: pattern) {
+                let version = (1...3).compactMap { match.output[$0].substring }.first.map(String.init) ?? ""
+                #expect(version == ReelVersion.string, "\(file): \(match.output[0].substring ?? "") names version \(version)")
+                seen += 1
+            }
+        }
+        #expect(seen >= 10, "the docs name the packages \(seen) times")
+    }
+
     /// The image's recipe: Debian 12 slim through ARG BASE, the .deb installed with apt-get and no
     /// toolchain, a non-root user, /data, reel as the entry point.
     @Test func containerfileIsTheIssuesRecipe() throws {
@@ -140,5 +161,43 @@ import Testing
     func installsRenderTheSameBytes() throws {
         let r = try Self.run(["scripts/test-packages.sh"])
         #expect(r.status == 0, "\(r.stdout)\n\(r.stderr)")
+    }
+}
+
+/// docs/ci.md and its workflow (docs/ci/docs-gifs.yml), read as a user copying them would.
+@Suite struct DocsCITests {
+    static let repo = PackagingTests.repo
+
+    /// The workflow renders the batch with the image of this version and commits only a changed tree.
+    @Test func workflowRendersWithTheImageAndCommitsOnlyChanges() throws {
+        let text = try String(contentsOfFile: Self.repo + "/docs/ci/docs-gifs.yml", encoding: .utf8)
+        let workflow = try #require(try Yams.load(yaml: text) as? [String: Any])
+        let env = try #require(workflow["env"] as? [String: String])
+        #expect(env["REEL_IMAGE"]?.hasSuffix("/reel:\(ReelVersion.string)") == true, "\(env)")
+        let jobs = try #require(workflow["jobs"] as? [String: Any])
+        let steps = try #require((jobs["gifs"] as? [String: Any])?["steps"] as? [[String: Any]])
+        let runs = steps.compactMap { $0["run"] as? String }
+        #expect(runs.contains { $0.contains("\"$REEL_IMAGE\" batch docs/gifs.yaml") && $0.contains("/data") })
+        let commit = try #require(runs.first { $0.contains("git commit") || $0.contains("commit --message") })
+        // The commit comes after a check that something is staged, which exits when nothing is.
+        let guardRange = try #require(commit.range(of: "if git diff --cached --quiet; then"))
+        let commitRange = try #require(commit.range(of: "commit --message"))
+        #expect(guardRange.upperBound < commitRange.lowerBound)
+        #expect(commit[guardRange.upperBound..<commitRange.lowerBound].contains("exit 0"))
+    }
+
+    /// The manifest docs/ci.md shows is one `reel batch` takes: its dry run lists the GIFs.
+    @Test func theManifestInTheDocsIsValid() throws {
+        let doc = try String(contentsOfFile: Self.repo + "/docs/ci.md", encoding: .utf8)
+        let block = try #require(doc.components(separatedBy: "```yaml\n").dropFirst().first?.components(separatedBy: "```").first)
+        let manifest = block.split(separator: "\n").map { String($0.dropFirst(2)) }.joined(separator: "\n") + "\n"
+        let ws = try Workspace()
+        try FileManager.default.createDirectory(atPath: ws.file("docs/scenes"), withIntermediateDirectories: true)
+        _ = ws.write("docs/gifs.yaml", manifest)
+        try FileManager.default.copyItem(
+            atPath: Self.repo + "/examples/star-button.yaml", toPath: ws.file("docs/scenes/star.yaml"))
+        let r = try runReel(["batch", ws.file("docs/gifs.yaml"), "--dry-run"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect((r.stdout + r.stderr).contains("star.gif"), "\(r.stdout)\(r.stderr)")
     }
 }
