@@ -63,7 +63,17 @@ for ext in mp4 gif; do
   cmp "$work/tar-out/hello.$ext" "$work/dev/hello.$ext" || fail "hello.$ext from the tarball differs from the development build's"
 done
 env -i PATH=/usr/bin:/bin "$bin" --version | grep -q "^reel $version$" || fail "reel --version does not say $version"
-pass "tarball: renders with env -i, no Swift library, hello.mp4 and hello.gif byte-identical"
+# Every example (shapes, text, SVG, Lottie, video), drawn by both: the static build must not draw a
+# pixel differently.
+count=0
+for scene in examples/*.yaml examples/*.json; do
+  name="$(basename "${scene%.*}")"
+  "$dev" render "$scene" -o "$work/dev/$name.gif" -q
+  "$bin" render "$scene" -o "$work/tar-out/$name.gif" -q
+  cmp "$work/tar-out/$name.gif" "$work/dev/$name.gif" || fail "$name.gif from the tarball differs from the development build's"
+  count=$((count + 1))
+done
+pass "tarball: renders with env -i, no Swift library, hello.mp4 and hello.gif byte-identical, and the $count examples as GIFs"
 
 # 2. The .deb: lintian, then apt-get install into a fresh Debian 12 root.
 lintian --fail-on error,warning "$deb" || fail "lintian (above)"
