@@ -135,6 +135,7 @@ fonts_recommends="fonts-noto-core, fonts-noto-color-emoji, fonts-dejavu-core"
 runtime_packages="$(echo "$shlibs, $fonts_depends" | sed 's/ ([^)]*)//g; s/ | [^,]*//g; s/,/ /g' | tr -s ' ')"
 
 commit="$("$stage/bin/reel" --version | sed -n 's/^commit //p')"
+sonames="$(readelf -d "$stage/bin/reel" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | grep -v -e '^libc\.' -e '^libm\.' -e '^ld-' -e '^libgcc_s' | paste -sd, - | sed 's/,/, /g')"
 cat >"$stage/README" <<EOF
 Reel $version for Linux ($machine), built from commit $commit.
 Reel renders Core Animation-style scenes, SVG and Lottie files to MP4, GIF, WebM, ProRes, APNG, WebP
@@ -142,8 +143,9 @@ and PNG frames, on the CPU.
 
 Install, into /usr/local (or any prefix: ~/.local, /opt/reel):
   sudo tar -xzf reel-$version-linux-$machine.tar.gz --strip-components=1 -C /usr/local
-It needs these packages (Debian 12 names; other distributions have the same libraries):
+It needs these Debian 12 packages:
   sudo apt-get install $runtime_packages
+Elsewhere it needs the same library versions (the sonames it was linked with): $sonames.
 and, for text in other scripts and emoji: $fonts_recommends.
 
 Then: reel --help, man reel, reel render scene.yaml -o clip.mp4. Completions for bash, zsh and fish
