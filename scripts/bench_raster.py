@@ -410,8 +410,8 @@ def versions(skipped):
 def cpu():
     """The CPU's model and the widest of AVX-512F, AVX2 and SSE4.1 it has, from /proc/cpuinfo: Blend2D
     compiles its pipelines for the processor at run time while Reel's build targets baseline x86-64
-    (SSE2), so Reel ÷ Blend2D depends on the kind of machine, not only on Reel (BENCHMARKS.md, #24's
-    eighth round)."""
+    (SSE2), so Reel ÷ Blend2D depends on the kind of machine, not only on Reel (docs/benchmarks-history.md,
+    #24's eighth round)."""
     try:
         with open("/proc/cpuinfo") as f:
             text = f.read()
