@@ -11,7 +11,7 @@ struct ReelCommand: ParsableCommand {
         discussion: """
             A scene file describes layers and their animations with Core Animation's names \
             (position, bounds, opacity, backgroundColor, cornerRadius; fromValue, toValue, beginTime, \
-            duration). See README.md for the format.
+            duration). The format is in docs/scene-format.md.
 
             Examples:
               reel render examples/hello.json -o out/hello.mp4
