@@ -1,3 +1,4 @@
+// Basic and keyframe animations and a group's children (CORE-ANIMATION.md §3, §4, §6), against hand-computed values.
 import ReelAnimation
 import ReelGeometry
 import Testing

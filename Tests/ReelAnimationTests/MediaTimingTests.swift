@@ -1,3 +1,4 @@
+// Media timing (CORE-ANIMATION.md §1.3) against hand-computed values: fills, autoreverse, repeats, speed, offset; interpolation.
 import ReelAnimation
 import ReelGeometry
 import Testing

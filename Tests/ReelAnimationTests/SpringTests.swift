@@ -1,3 +1,4 @@
+// Springs (CORE-ANIMATION.md §5): the spec's vectors, Pop's defaults, an independent integration, frame rates, retargeting.
 import Foundation
 import ReelAnimation
 import Testing

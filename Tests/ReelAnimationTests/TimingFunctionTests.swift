@@ -1,3 +1,4 @@
+// Cubic Bézier timing functions against CORE-ANIMATION.md §2's vectors and a bisection of the curve; ends, extrapolation.
 import ReelAnimation
 import Testing
 

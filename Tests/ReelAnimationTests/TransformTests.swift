@@ -1,3 +1,4 @@
+// 3D transforms (CORE-ANIMATION.md §7.2–7.3) against hand-computed values: order, decomposition, slerp, the short-path quirk.
 import Foundation
 import ReelAnimation
 import ReelGeometry

@@ -1,3 +1,4 @@
+// Bad input to `reel render`, and Ctrl-C mid-render: a message naming file and place, a non-zero exit, nothing left.
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+// Batches from data (#25): CSV and JSON Lines rows expanded to jobs, errors located in the table, `reel render --rows`.
 import Foundation
 import Reel
 import ReelDocument

@@ -1,3 +1,4 @@
+// `reel batch`: manifests, variants, up-to-date skips, failures, kill -9, Ctrl-C, dry runs and JSON progress.
 import Foundation
 import ReelMedia
 import ReelTestSupport

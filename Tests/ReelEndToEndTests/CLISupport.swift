@@ -1,3 +1,4 @@
+// Helpers for the end-to-end tests: running the built `reel`, a scratch workspace, GIF frames by time, ffmpeg, ffprobe.
 import Foundation
 import ReelMedia
 import Testing

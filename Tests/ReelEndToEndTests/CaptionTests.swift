@@ -1,3 +1,4 @@
+// Captions over a scene, by pixel: cue times, placement, colours, word highlights; soft subtitle tracks read back by ffmpeg.
 import Foundation
 import ReelMedia
 import Testing

@@ -1,3 +1,4 @@
+// The distributed scripts on real engines started here: one-node Slurm, GNU parallel over SSH (needs root, else skipped).
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+// scripts/distributed/: Kubernetes, Slurm and GNU parallel steps run here as each engine would, joined to the single render.
 import Foundation
 import Reel
 import ReelMedia

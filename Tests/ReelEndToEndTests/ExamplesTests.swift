@@ -1,3 +1,4 @@
+// Every scene in examples/ renders to MP4 and GIF that ffprobe reads without a warning, with the scene's frame count.
 import Foundation
 import Reel
 import ReelScene

@@ -1,3 +1,4 @@
+// A render onto a full disk (a 64 KiB tmpfs; needs root) fails with "No space left on device" and leaves nothing behind.
 import Foundation
 import Testing
 

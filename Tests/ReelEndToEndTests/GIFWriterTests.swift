@@ -1,3 +1,4 @@
+// Reel's GIF writer (#21) decoded by Pillow, FFmpeg and giflib against the nearest palette colours; delays, lossy, budgets.
 import Foundation
 import ReelMedia
 import Testing

@@ -1,3 +1,4 @@
+// `reel timeline` (JSON, CSV, SVG path data) and `reel info` on a small scene, against hand-computed values, and their errors.
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+// Every output format decoded back: codec, pixels, alpha, size, frames, colour tags, loops; GIF palettes, differencing, dither.
 import Foundation
 import Reel
 import ReelMedia

@@ -1,3 +1,4 @@
+// The render pipeline: same bytes for any thread count, peak memory flat in clip length, the frame pool's limit, held frames.
 import Foundation
 import ReelMedia
 import ReelTestSupport

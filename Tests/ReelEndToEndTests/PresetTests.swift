@@ -1,3 +1,4 @@
+// presets/*.yaml: the binary's copies are the files, listed by `reel presets`, applied by `--preset`; letterboxes.
 import Foundation
 import Reel
 import ReelGeometry

@@ -1,3 +1,4 @@
+// The reference animations of REFERENCE-ANIMATIONS.md at their telling moments: values computed by hand, and pixels.
 import Foundation
 import Reel
 import ReelAnimation

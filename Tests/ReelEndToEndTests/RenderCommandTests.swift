@@ -1,3 +1,4 @@
+// `reel render` end to end (MP4 and GIF, frames against the renderer, overrides); layer transforms and replicators, by pixel.
 import Foundation
 import Reel
 import ReelMedia

@@ -1,3 +1,4 @@
+// Nothing tracked depends on the committer's machine: no symbolic links, no absolute paths into its scratch or home folders.
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+// `--frames`, `--shard`, `reel concat`: shards rendered apart, joined, decode to the single render's frames (MP4, GIF, PNG).
 import Foundation
 import ReelMedia
 import ReelTestSupport

@@ -1,3 +1,4 @@
+// `reel sheet`'s grid of frames labelled with their times, and `--speed` slowing a clip without dropped or repeated frames.
 import Foundation
 import Reel
 import ReelMedia

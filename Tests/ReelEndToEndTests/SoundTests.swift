@@ -1,3 +1,4 @@
+// A clip's sound as ffmpeg decodes it: sync with the picture, volume, fades, a video layer's sound; times and levels by hand.
 import Foundation
 import Testing
 

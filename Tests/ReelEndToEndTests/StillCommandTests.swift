@@ -1,3 +1,4 @@
+// `reel still`: one frame as a PNG with alpha, by pixel; bad input and missing images refused; a still as a layer's image.
 import Foundation
 import ReelMedia
 import ReelTestSupport

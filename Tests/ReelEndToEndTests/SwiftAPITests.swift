@@ -1,3 +1,4 @@
+// A scene built with the Swift API renders like the same scene file; the StarButton Swift example writes the same GIF bytes.
 import Foundation
 import Reel
 import ReelAnimation

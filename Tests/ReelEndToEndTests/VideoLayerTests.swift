@@ -1,3 +1,4 @@
+// `type: video` layers: the source frame shown at each output frame, worked out by hand; file metadata honoured; bad files.
 import Foundation
 import ReelMedia
 import ReelTestSupport

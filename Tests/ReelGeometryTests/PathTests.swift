@@ -1,3 +1,4 @@
+// Paths: arcs, ovals and rects, SVG path data, trims and dashes, morphs, polyline storage, against hand-computed geometry.
 import Foundation
 import ReelGeometry
 import Testing

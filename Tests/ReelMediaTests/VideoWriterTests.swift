@@ -1,3 +1,4 @@
+// The MP4 and GIF writers read back: stream properties, BT.709 tags, atom order, PSNR, timestamps, GIF delays from the bytes.
 import Foundation
 import ReelMedia
 import ReelTestSupport

@@ -1,3 +1,4 @@
+// Reel's RGBA → Y′CbCr 4:2:0 conversion against values computed by hand from BT.709 and against swscale.
 import CFFmpeg
 import Foundation
 import ReelMedia

@@ -1,3 +1,4 @@
+// Fill coverage against each pixel's exact area (clipping, shoelace), extreme geometry, the same bytes for any band split.
 import ReelGeometry
 import ReelRaster
 import Testing

@@ -1,3 +1,4 @@
+// Gradients, images, group opacity, clips, masks and shadows in the rasterizer, against hand-computed pixel values.
 import Foundation
 import ReelGeometry
 import ReelRaster

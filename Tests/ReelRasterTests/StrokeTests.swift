@@ -1,3 +1,4 @@
+// Strokes (caps, joins, dashes, hairlines, fill rules) against the exact area of their outline drawn by hand as one polygon.
 import Foundation
 import ReelGeometry
 import ReelRaster

@@ -1,3 +1,4 @@
+// Scene files decoded: Core Animation's defaults, layers, animations, springs, groups, timelines, YAML; located errors.
 import ReelAnimation
 import ReelDocument
 import ReelGeometry

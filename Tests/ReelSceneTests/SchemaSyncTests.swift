@@ -1,3 +1,4 @@
+// schema/scene.schema.json against the decoder: the same keys, object by object, and the same choices.
 import Foundation
 import ReelScene
 import Testing

@@ -1,3 +1,4 @@
+// Text layers in scene files: CATextLayer's defaults, rich runs, font features, per-unit animations, staggers, located errors.
 import ReelAnimation
 import ReelDocument
 import ReelGeometry

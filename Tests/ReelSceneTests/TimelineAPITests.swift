@@ -1,3 +1,4 @@
+// The timeline's Swift calls against their scene-file spellings: replacement, retargeting, removal, repeats, presentation layers.
 import ReelAnimation
 import ReelGeometry
 import Testing

@@ -1,3 +1,4 @@
+// Scene variables: defaults, given values, `$name` and `${name}` references, errors at the reference, command-line values.
 import ReelDocument
 import ReelGeometry
 import ReelScene

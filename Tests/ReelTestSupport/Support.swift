@@ -1,3 +1,4 @@
+// Helpers shared by the test targets: temporary folders, a synthetic test pattern, PSNR, luma PSNR, GIF delays from the bytes.
 import Foundation
 
 /// A fresh directory under the system's temporary folder, removed by the caller.
