@@ -111,4 +111,22 @@ import Testing
         // An exemption that no longer matches anything is removed, so the list cannot grow stale.
         #expect(usedExamples == Self.examples, "unused exemptions: \(Self.examples.subtracting(usedExamples))")
     }
+
+    /// Every Swift file's first line is a comment saying what the file holds (DESIGN.md's style), so
+    /// a reader can tell from the first line of each which one to open.
+    @Test func everySwiftFileSaysWhatItHolds() throws {
+        guard let files = try Self.trackedFiles() else {
+            print("RepositoryHygieneTests: no git or no .git here (an export, not a clone); skipped")
+            return
+        }
+        var missing: [String] = []
+        for file in files where file.path.hasSuffix(".swift") {
+            let text = (try? String(contentsOfFile: Self.repo + "/" + file.path, encoding: .utf8)) ?? ""
+            let first = text.prefix { $0 != "\n" }
+            if !first.hasPrefix("//") || first.trimmingCharacters(in: CharacterSet(charactersIn: "/ ")).isEmpty {
+                missing.append(file.path)
+            }
+        }
+        #expect(missing.isEmpty, "Swift files whose first line is not a comment saying what they hold: \(missing)")
+    }
 }

@@ -1,3 +1,4 @@
+// Fuzz target: a Lottie (Bodymovin) JSON file imported into layers and animations, then sampled (scripts/fuzz.sh lottie).
 import Foundation
 import FuzzSupport
 import ReelLottie

@@ -1,3 +1,4 @@
+// Fuzz target: a batch manifest, as YAML and as JSON, decoded as reel batch decodes it (scripts/fuzz.sh manifest).
 import FuzzSupport
 import Reel
 

@@ -1,3 +1,4 @@
+// Fuzz target: an output preset file decoded as --preset FILE decodes it (scripts/fuzz.sh preset).
 import FuzzSupport
 import Reel
 

@@ -1,3 +1,4 @@
+// Fuzz target: a data table (CSV or JSON Lines) read into a batch's rows (scripts/fuzz.sh rows).
 import FuzzSupport
 import ReelDocument
 import ReelGeometry

@@ -1,3 +1,4 @@
+// Fuzz target: an SVG file imported into layers, then sampled and drawn (scripts/fuzz.sh svg).
 import Foundation
 import FuzzSupport
 import ReelSVG

@@ -1,3 +1,4 @@
+// Fuzz target: SVG path data parsed, flattened, measured and stroked (scripts/fuzz.sh path).
 import FuzzSupport
 import ReelGeometry
 

@@ -1,3 +1,4 @@
+// Fuzz target: a JSON scene decoded as reel render decodes it, then sampled (scripts/fuzz.sh json).
 import FuzzSupport
 import ReelScene
 

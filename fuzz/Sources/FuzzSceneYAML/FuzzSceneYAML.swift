@@ -1,3 +1,4 @@
+// Fuzz target: a YAML scene decoded as reel render decodes it, then sampled (scripts/fuzz.sh yaml).
 import FuzzSupport
 import ReelScene
 

@@ -1,3 +1,4 @@
+// Fuzz target: subtitles (SRT, WebVTT) and word timestamps parsed as captions read them (scripts/fuzz.sh subtitles).
 import FuzzSupport
 import ReelDocument
 

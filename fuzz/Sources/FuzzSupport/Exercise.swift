@@ -1,3 +1,4 @@
+// What every fuzz target shares: the fuzzer's bytes as text, and a decoded scene exercised (sampled at a few times).
 import ReelGeometry
 import ReelScene
 

@@ -1,3 +1,4 @@
+// Fuzz target: text shaped, wrapped and turned into glyph outlines by ReelText (scripts/fuzz.sh text).
 import FuzzSupport
 import ReelGeometry
 import ReelText
