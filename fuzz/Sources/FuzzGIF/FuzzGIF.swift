@@ -1,4 +1,4 @@
-// Fuzz target: a GIF segment's blocks walked as reel concat reads them (GIFBlocks): every frame inside the file (scripts/fuzz.sh gif).
+// Fuzz target: a GIF segment's blocks walked as reel concat reads them: every frame inside the file (scripts/fuzz.sh gif).
 import FuzzSupport
 
 @testable import ReelMedia
