@@ -82,9 +82,10 @@ pass "lintian: no error or warning (overrides: $(dpkg-deb --fsys-tarfile "$deb" 
 sources=/etc/apt/sources.list.d/debian.sources
 [ -f "$sources" ] || sources=/etc/apt/sources.list
 cp examples/hello.json "$work/hello.json"
+# Everything inside the root happens in /srv/reel-test.
 cat >"$work/in-root.sh" <<'EOF'
 set -eu
-cd /tmp
+cd /srv/reel-test
 start=$(date +%s.%N)
 apt-get install -y -q ./reel.deb >apt.log 2>&1 || { cat apt.log; exit 1; }
 reel render hello.json -o hello.mp4 -q
@@ -103,10 +104,11 @@ dpkg-query -W -f='${Installed-Size}\n' reel >installed-size
 EOF
 start="$(seconds)"
 mmdebstrap --quiet --variant=apt --include=man-db,bash-completion \
-  --customize-hook="copy-in $repo/$deb $work/hello.json $work/in-root.sh /tmp" \
-  --customize-hook='chroot "$1" sh -c "mv /tmp/reel_*.deb /tmp/reel.deb"' \
-  --customize-hook='chroot "$1" sh /tmp/in-root.sh' \
-  --customize-hook="copy-out /tmp/hello.mp4 /tmp/hello.gif /tmp/install-seconds /tmp/installed-size $work" \
+  --customize-hook='mkdir -p "$1/srv/reel-test"' \
+  --customize-hook="copy-in $repo/$deb $work/hello.json $work/in-root.sh /srv/reel-test" \
+  --customize-hook='chroot "$1" sh -c "mv /srv/reel-test/reel_*.deb /srv/reel-test/reel.deb"' \
+  --customize-hook='chroot "$1" sh /srv/reel-test/in-root.sh' \
+  --customize-hook="copy-out /srv/reel-test/hello.mp4 /srv/reel-test/hello.gif /srv/reel-test/install-seconds /srv/reel-test/installed-size $work" \
   bookworm "$work/root.tar" "$sources" || fail "the .deb in a fresh Debian 12 root (above)"
 rm -f "$work/root.tar"
 for ext in mp4 gif; do
@@ -175,19 +177,26 @@ jobs:
   - scene: "scenes/*.yaml"
     outputs: ["gifs/{scene}.gif"]
 EOF
-chown -R 1000:1000 "$data"
-run "$ctr" reel batch docs/gifs.yaml -q || fail "reel batch in the image"
+# As the workflow runs it: as the runner's user (not in the image's passwd), HOME=/var/tmp.
+chown -R 1001:1001 "$data/docs"
+runci() {
+  buildah run --isolation chroot --user 1001:1001 --env HOME=/var/tmp --workingdir /data -v "$data:/data" \
+    "$ctr" reel batch docs/gifs.yaml -q 2>"$work/ci-err"
+}
+runci || fail "reel batch in the image: $(cat "$work/ci-err")"
+grep -v -e '^job ' -e '^hello ' -e '^star-button ' -e '^2 outputs' "$work/ci-err" | grep . &&
+  fail "reel batch said more than its summary (above)"
 ls "$data/docs/gifs/"*.gif >/dev/null || fail "the batch wrote no GIF"
 sha256sum "$data/docs/gifs/"*.gif >"$work/first.sums"
 find "$data/docs" -exec touch -h -d '1 hour ago' {} +
 marker="$work/marker"
 touch -d '30 minutes ago' "$marker"
-run "$ctr" reel batch docs/gifs.yaml -q || fail "the second reel batch in the image"
+runci || fail "the second reel batch in the image: $(cat "$work/ci-err")"
 if [ -n "$(find "$data/docs" -newer "$marker" -print -quit)" ]; then
   fail "the second batch wrote: $(find "$data/docs" -newer "$marker")"
 fi
 rm -f "$data/docs/gifs/".*.reel-batch
-run "$ctr" reel batch docs/gifs.yaml -q || fail "the batch without records"
+runci || fail "the batch without records: $(cat "$work/ci-err")"
 sha256sum -c --quiet "$work/first.sums" || fail "a fresh checkout's batch rendered different bytes"
 pass "docs GIFs: the second batch wrote nothing; without its records it rendered the same bytes"
 

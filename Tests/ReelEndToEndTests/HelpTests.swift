@@ -48,7 +48,9 @@ import Testing
     /// The reference holds every subcommand reel lists, and nothing else.
     @Test func referenceCoversEverySubcommand() throws {
         let r = try runReel(["--help"], environment: ["COLUMNS": "80"])
-        let listed = r.stdout.components(separatedBy: "SUBCOMMANDS:").last!.split(separator: "\n")
+        // The block under SUBCOMMANDS:, up to its blank line.
+        let block = r.stdout.components(separatedBy: "SUBCOMMANDS:\n").last!.components(separatedBy: "\n\n")[0]
+        let listed = block.split(separator: "\n")
             .compactMap { line -> String? in
                 let words = line.split(separator: " ")
                 guard line.hasPrefix("  "), !line.hasPrefix("   "), let first = words.first else { return nil }

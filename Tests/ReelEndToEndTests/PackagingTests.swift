@@ -143,7 +143,7 @@ import Yams
         let lines = text.split(separator: "\n").map { String($0) }.filter { !$0.hasPrefix("#") }
         #expect(lines.contains("ARG BASE=docker.io/library/debian:bookworm-slim"))
         #expect(lines.contains("FROM ${BASE}"))
-        #expect(lines.contains { $0.contains("apt-get install") && $0.contains("/tmp/reel.deb") })
+        #expect(lines.contains { $0.contains("apt-get install") && $0.contains("/reel.deb") })
         #expect(!lines.contains { $0.contains("-dev") || $0.contains("swift") || $0.contains("gcc") })
         #expect(lines.contains("USER reel"))
         #expect(lines.contains("WORKDIR /data"))
