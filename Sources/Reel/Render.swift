@@ -80,33 +80,22 @@ extension Reel {
         }
         let file = OutputFile(target: output, isDirectory: container == .png)
         try file.complete(output: output, cancellation: options.cancellation) {
-            let writer: VideoWriter
-            do throws(MediaError) {
-                writer = try VideoWriter(path: file.temporary, settings: settings)
-            } catch {
-                throw ReelError.media(error, output: output)
+            let writer = try writing(output) { () throws(MediaError) in
+                try VideoWriter(path: file.temporary, settings: settings)
             }
             if let kept {
                 // Drawn by the palette pass: the frames are replayed, not drawn again.
                 var written = 0
                 try kept.replay(part.first..<(part.last + 1)) { (pixels) throws(ReelError) in
                     try options.cancellation.check()
-                    do throws(MediaError) {
-                        try writer.append(rgba: pixels)
-                    } catch {
-                        throw ReelError.media(error, output: output)
-                    }
+                    try writing(output) { () throws(MediaError) in try writer.append(rgba: pixels) }
                     written += 1
                     progress(
                         RenderProgress(
                             frame: written, total: part.count, elapsed: Date().timeIntervalSince(start),
                             bytes: writer.bytesWritten))
                 }
-                do throws(MediaError) {
-                    try writer.finish()
-                } catch {
-                    throw ReelError.media(error, output: output)
-                }
+                try writing(output) { () throws(MediaError) in try writer.finish() }
                 return
             }
             let scene = drawn, rate = rate, firstFrame = part.first
@@ -136,20 +125,12 @@ extension Reel {
                     if let previous = shown { ahead.recycle(previous) }
                     shown = frame
                 }
-                do throws(MediaError) {
-                    try writer.append(rgba: current.pixels)
-                } catch {
-                    throw ReelError.media(error, output: output)
-                }
+                try writing(output) { () throws(MediaError) in try writer.append(rgba: current.pixels) }
                 if let mix {
                     // The sound up to the end of this frame, so the muxer interleaves the two.
                     let end = AudioMix.sample(atFrame: part.first + i + 1, rate: rate)
                     let sound = try mix.samples(from: soundWritten, count: end - soundWritten)
-                    do throws(MediaError) {
-                        try writer.appendAudio(sound)
-                    } catch {
-                        throw ReelError.media(error, output: output)
-                    }
+                    try writing(output) { () throws(MediaError) in try writer.appendAudio(sound) }
                     soundWritten = end
                 }
                 progress(
@@ -159,11 +140,7 @@ extension Reel {
             }
             if let previous = shown { ahead.recycle(previous) }
             try options.cancellation.check()
-            do throws(MediaError) {
-                try writer.finish()
-            } catch {
-                throw ReelError.media(error, output: output)
-            }
+            try writing(output) { () throws(MediaError) in try writer.finish() }
         }
         var bytes = ((try? FileManager.default.attributesOfItem(atPath: file.target))?[.size] as? Int) ?? 0
         if container == .png {
@@ -246,5 +223,14 @@ extension Reel {
         var out: [UInt8] = []
         VideoWriter.unpremultiply(px, into: &out)
         return out
+    }
+}
+
+/// The one place a media call's `MediaError` becomes a `ReelError` naming the output being written.
+private func writing<T>(_ output: String, _ body: () throws(MediaError) -> T) throws(ReelError) -> T {
+    do {
+        return try body()
+    } catch {
+        throw ReelError.media(error, output: output)
     }
 }

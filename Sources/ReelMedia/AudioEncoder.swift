@@ -131,8 +131,7 @@ final class AudioEncoder {
         try ff("avcodec_send_frame(\(codec.name))", avcodec_send_frame(codec.pointer, f))
         while true {
             let status = avcodec_receive_packet(codec.pointer, packet.pointer)
-            if status == averrorEAGAIN || status == averrorEOF { return }
-            try ff("avcodec_receive_packet(\(codec.name))", status)
+            guard try received("avcodec_receive_packet(\(codec.name))", status) == .got else { return }
             packet.pointer.pointee.stream_index = stream.pointee.index
             av_packet_rescale_ts(packet.pointer, codec.pointer.pointee.time_base, stream.pointee.time_base)
             try write(packet.pointer)

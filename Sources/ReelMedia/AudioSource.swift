@@ -128,18 +128,18 @@ public final class AudioSource {
 
     private func decodeNext() throws(MediaError) {
         while true {
-            let status = avcodec_receive_frame(codec.pointer, frame.pointer)
-            if status >= 0 {
+            switch try received("avcodec_receive_frame(\(path))", avcodec_receive_frame(codec.pointer, frame.pointer)) {
+            case .got:
                 defer { av_frame_unref(frame.pointer) }
                 try take(frame.pointer)
                 return
-            }
-            if status == averrorEOF {
+            case .drained:
                 if let resampler { append(try resampler.flush()) }
                 drained = true
                 return
+            case .needsInput:
+                break
             }
-            if status != averrorEAGAIN { try ff("avcodec_receive_frame(\(path))", status) }
             if flushed {
                 drained = true
                 return

@@ -99,19 +99,18 @@ public enum ImageFile {
                 message: error.message
                     + " (not a \(format.rawValue) picture FFmpeg can decode, or larger than \(pixelLimit(maximumPixels)))")
         }
-        var status: Int32
         do throws(MediaError) {
             try ff("avcodec_send_packet(\(codec.name))", avcodec_send_packet(codec.pointer, packet.pointer))
-            status = avcodec_receive_frame(codec.pointer, frame.pointer)
-            if status == averrorEAGAIN {
+            let receive = "avcodec_receive_frame(\(codec.name))"
+            var got = try received(receive, avcodec_receive_frame(codec.pointer, frame.pointer))
+            if got == .needsInput {
                 // Decoders that hold a picture back until they know no more data follows.
                 try ff("avcodec_send_packet(\(codec.name), flush)", avcodec_send_packet(codec.pointer, nil))
-                status = avcodec_receive_frame(codec.pointer, frame.pointer)
+                got = try received(receive, avcodec_receive_frame(codec.pointer, frame.pointer))
             }
-            if status == averrorEOF || status == averrorEAGAIN {
+            if got != .got {
                 throw MediaError(call: call, message: "the data holds no complete picture")
             }
-            try ff("avcodec_receive_frame(\(codec.name))", status)
         } catch {
             throw limitNote(error)
         }
@@ -207,8 +206,7 @@ public enum ImageFile {
         func drain() throws(MediaError) {
             while true {
                 let status = avcodec_receive_packet(c, packet.pointer)
-                if status == averrorEAGAIN || status == averrorEOF { return }
-                try ff("avcodec_receive_packet(png)", status)
+                guard try received("avcodec_receive_packet(png)", status) == .got else { return }
                 let p = packet.pointer.pointee
                 bytes.append(contentsOf: UnsafeBufferPointer(start: p.data, count: Int(p.size)))
                 av_packet_unref(packet.pointer)

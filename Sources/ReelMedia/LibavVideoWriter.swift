@@ -175,8 +175,7 @@ final class LibavVideoWriter {
         try ff("avcodec_send_frame(\(codec.name))", avcodec_send_frame(c, frame))
         while true {
             let status = avcodec_receive_packet(c, packet.pointer)
-            if status == averrorEAGAIN || status == averrorEOF { return }
-            try ff("avcodec_receive_packet(\(codec.name))", status)
+            guard try received("avcodec_receive_packet(\(codec.name))", status) == .got else { return }
             try writePacket()
         }
     }

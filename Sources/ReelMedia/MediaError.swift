@@ -43,6 +43,24 @@ func ff(_ call: @autoclosure () -> String, _ status: Int32) throws(MediaError) -
 let averrorEAGAIN = reel_averror_eagain()
 let averrorEOF = reel_averror_eof()
 
+/// What a receive call (`avcodec_receive_frame`, `avcodec_receive_packet`) gave.
+enum Received {
+    /// A frame or packet, in the handle passed.
+    case got
+    /// Nothing yet: send more input (`EAGAIN`).
+    case needsInput
+    /// Nothing more will come: the codec is flushed (`EOF`).
+    case drained
+}
+
+/// The one reading of a receive call's status; any other negative value is a `MediaError` naming the call.
+func received(_ call: @autoclosure () -> String, _ status: Int32) throws(MediaError) -> Received {
+    if status == averrorEAGAIN { return .needsInput }
+    if status == averrorEOF { return .drained }
+    try ff(call(), status)
+    return .got
+}
+
 /// Silences FFmpeg's own logging, once: Reel reports every failure itself, as one message naming the
 /// call, and FFmpeg's lines (`[png @ 0x…] chunk too big`) would come before it unasked.
 let configureFFmpegLogging: Void = {

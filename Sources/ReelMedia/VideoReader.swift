@@ -114,8 +114,7 @@ public final class VideoReader {
         func drain() throws(MediaError) {
             while true {
                 let status = avcodec_receive_frame(codec.pointer, frame.pointer)
-                if status == averrorEAGAIN || status == averrorEOF { return }
-                try ff("avcodec_receive_frame", status)
+                guard try received("avcodec_receive_frame", status) == .got else { return }
                 let f = frame.pointer
                 let w = Int(f.pointee.width), h = Int(f.pointee.height)
                 let pixels = try converter.rgba(f)

@@ -242,16 +242,16 @@ public final class VideoSource {
         let codec = opened.codec.pointer
         while true {
             let frame = try FrameHandle()
-            let status = avcodec_receive_frame(codec, frame.pointer)
-            if status >= 0 {
+            switch try received("avcodec_receive_frame(\(path))", avcodec_receive_frame(codec, frame.pointer)) {
+            case .got:
                 append(frame)
                 return
-            }
-            if status == averrorEOF {
+            case .drained:
                 drained = true
                 return
+            case .needsInput:
+                break
             }
-            if status != averrorEAGAIN { try ff("avcodec_receive_frame(\(path))", status) }
             if flushed {
                 drained = true
                 return
