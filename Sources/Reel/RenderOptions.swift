@@ -90,6 +90,29 @@ public struct RenderOptions: Sendable {
 }
 
 /// Which part of a clip a segment holds.
+/// `--shard I/N` read once for every command that splits work (a clip's frames, a batch's jobs, a
+/// table's rows): part `index` (from 0) of `count`, with one wording for what is wrong.
+public struct Shard: Sendable, Equatable {
+    /// More parts than any cluster runs; it bounds the arithmetic on counts.
+    public static let maximumCount = 100_000
+    public let index: Int
+    public let count: Int
+
+    public init(parsing text: String) throws(ReelError) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), i >= 0, (1...Self.maximumCount).contains(n) else {
+            throw .usage(
+                "\(Setting.shard, text) is not INDEX/COUNT with the index from 0 and a count from 1 to \(Self.maximumCount)",
+                fix: "e.g. 0/4 … 3/4")
+        }
+        guard i < n else {
+            throw .usage("\(Setting.shard, text): shards are numbered from 0", fix: "use 0/\(n) … \(n - 1)/\(n)")
+        }
+        index = i
+        count = n
+    }
+}
+
 public enum SegmentRequest: Sendable, Equatable {
     /// Frames `first…last` of the output (from 0, both included).
     case frames(Int, Int)

@@ -79,11 +79,8 @@ struct Batch: ParsableCommand {
     /// `--shard I/N` as (I, N).
     func shardPart() throws -> (index: Int, count: Int)? {
         guard let shard else { return nil }
-        let parts = shard.split(separator: "/")
-        guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n >= 1, n <= 100_000, i >= 0, i < n else {
-            throw ValidationError("--shard is I/N with 0 ≤ I < N ≤ 100000, e.g. 0/4; got '\(shard)'")
-        }
-        return (i, n)
+        let part = try Shard.option(shard)
+        return (part.index, part.count)
     }
 
     func run() throws {

@@ -153,11 +153,9 @@ extension Render {
         } catch {
             throw CommandFailure(message: error.message, exit: 2)  // nothing ran: the table or the options are wrong
         }
-        if case .shard(let i, let n) = segments.request {
-            guard i < n, n <= 100_000 else {
-                throw ValidationError("--shard is I/N with 0 ≤ I < N ≤ 100000, e.g. 0/4; got '\(i)/\(n)'")
-            }
-            plan = plan.shard(i, of: n)
+        if let shard = segments.shard {
+            let part = try Shard.option(shard)  // checked by Segments.validate() already
+            plan = plan.shard(part.index, of: part.count)
         }
         let console = BatchConsole(
             concurrency: table.concurrency, memoryLimit: performance.memoryLimit.map { $0 << 20 }, force: table.force,

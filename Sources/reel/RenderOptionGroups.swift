@@ -239,9 +239,7 @@ struct Segments: ParsableArguments {
         if let frames, SegmentRequest(frames: frames) == nil {
             throw ValidationError("--frames is FIRST-LAST, frame numbers from 0 with LAST ≥ FIRST, e.g. 0-59; got '\(frames)'")
         }
-        if let shard, SegmentRequest(shard: shard) == nil {
-            throw ValidationError("--shard is INDEX/COUNT with the index from 0, e.g. 0/4 … 3/4; got '\(shard)'")
-        }
+        if let shard { _ = try Shard.option(shard) }
     }
 
     var request: SegmentRequest? {
@@ -330,5 +328,17 @@ struct RowsOptions: ParsableArguments {
             }
         }
         if let concurrency, !(1...256).contains(concurrency) { throw ValidationError("--jobs must be in 1…256") }
+    }
+}
+
+extension Shard {
+    /// `--shard`'s value read as the library reads it (`Shard(parsing:)`), for any command's
+    /// `validate()`: one rule and one wording for `render`, `render --rows` and `batch`.
+    static func option(_ text: String) throws -> Shard {
+        do {
+            return try Shard(parsing: text)
+        } catch {
+            throw ValidationError(error.message.forCommandLine)
+        }
     }
 }

@@ -127,6 +127,28 @@ import Testing
         try refused(["s0.mp4", "s1.gif", "s2.mp4"], "is not a .mp4 file like the output")
     }
 
+    /// `--shard` is read by one rule (`Shard(parsing:)`): `render`, `render --rows` and `batch` refuse
+    /// the same values with the same words and status, before reading any file.
+    @Test func shardIsReadOneWay() throws {
+        let ws = try Workspace()
+        let examples = URL(fileURLWithPath: Self.scene).deletingLastPathComponent().path
+        for value in ["4/4", "x", "0/0", "0/100001", "1/2/3"] {
+            let runs = [
+                try runReel(["render", Self.scene, "--shard", value, "-o", ws.file("x.mp4")]),
+                try runReel([
+                    "render", examples + "/batch/badge.yaml", "--rows", examples + "/batch/badges.csv", "--shard", value, "-o",
+                    ws.file("{name}.gif"),
+                ]),
+                try runReel(["batch", examples + "/batch/demo.yaml", "--shard", value, "--dry-run"]),
+            ]
+            let first = runs.map { $0.stderr.split(separator: "\n").first.map(String.init) ?? "" }
+            #expect(first[0].contains("--shard \(value)"), "\(first[0])")
+            #expect(Set(first).count == 1, "\(value): \(first)")
+            #expect(Set(runs.map(\.status)).count == 1 && runs[0].status != 0, "\(value): \(runs.map(\.status))")
+        }
+        #expect(ws.listing().isEmpty)
+    }
+
     @Test func refusesBadRanges() throws {
         let ws = try Workspace()
         for (args, expected) in [
