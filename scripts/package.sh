@@ -156,8 +156,10 @@ EOF
 mkdir -p "$out"
 find "$stage" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
 tarball="$out/reel-$version-linux-$machine.tar.gz"
+# Both archives are written in $work and moved into $out when whole: an interrupted run leaves the
+# previous files or none, never a truncated one.
 tar --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$SOURCE_DATE_EPOCH" \
-  -C "$work" -cf - "$(basename "$stage")" | gzip -9n >"$tarball"
+  -C "$work" -cf - "$(basename "$stage")" | gzip -9n >"$work/tarball"
 
 for page in "$stage/share/man/man1/"*.1; do gzip -9n <"$page" >"$root/usr/share/man/man1/$(basename "$page").gz"; done
 cp -a "$stage/share/bash-completion" "$stage/share/zsh" "$stage/share/fish" "$stage/share/reel" "$root/usr/share/"
@@ -228,6 +230,8 @@ EOF
 (cd "$root" && find usr -type f -print0 | sort -z | xargs -0 md5sum) >"$root/DEBIAN/md5sums"
 find "$root" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
 deb="$out/reel_${version}_${arch}.deb"
-dpkg-deb --root-owner-group -Zxz --build "$root" "$deb" >/dev/null
+dpkg-deb --root-owner-group -Zxz --build "$root" "$work/deb.deb" >/dev/null
+mv "$work/tarball" "$tarball"
+mv "$work/deb.deb" "$deb"
 
 echo "package: wrote $tarball ($(du -h "$tarball" | cut -f1)) and $deb ($(du -h "$deb" | cut -f1))"

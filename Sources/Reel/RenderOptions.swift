@@ -119,17 +119,11 @@ public enum SegmentRequest: Sendable, Equatable {
     /// Shard `index` (from 0) of `count` equal parts.
     case shard(Int, Int)
 
-    /// Parses `A-B` (frames) or `I/N` (a shard).
+    /// Parses `A-B` (frames); a shard is read by `Shard(parsing:)`.
     public init?(frames text: String) {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]), a >= 0, b >= a else { return nil }
         self = .frames(a, b)
-    }
-
-    public init?(shard text: String) {
-        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), n >= 1, i >= 0 else { return nil }
-        self = .shard(i, n)
     }
 
     /// The frames it names in a clip of `total` frames, or why it names none.

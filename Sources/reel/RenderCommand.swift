@@ -153,10 +153,7 @@ extension Render {
         } catch {
             throw CommandFailure(message: error.message, exit: 2)  // nothing ran: the table or the options are wrong
         }
-        if let shard = segments.shard {
-            let part = try Shard.option(shard)  // checked by Segments.validate() already
-            plan = plan.shard(part.index, of: part.count)
-        }
+        if case .shard(let i, let n) = segments.request { plan = plan.shard(i, of: n) }
         let console = BatchConsole(
             concurrency: table.concurrency, memoryLimit: performance.memoryLimit.map { $0 << 20 }, force: table.force,
             failFast: table.failFast, progress: try reporting.progress.value(for: "--progress").resolved(quiet: reporting.quiet))

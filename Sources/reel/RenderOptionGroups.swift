@@ -244,7 +244,8 @@ struct Segments: ParsableArguments {
 
     var request: SegmentRequest? {
         if let frames { return SegmentRequest(frames: frames) }
-        if let shard { return SegmentRequest(shard: shard) }
+        // Checked by validate(): Shard's rule is the only one that reads the text.
+        if let shard, let part = try? Shard(parsing: shard) { return .shard(part.index, part.count) }
         return nil
     }
 }

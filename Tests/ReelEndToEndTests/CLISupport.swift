@@ -50,6 +50,25 @@ func runReel(
         stderr: String(decoding: errData, as: UTF8.self))
 }
 
+/// Runs any program to the end (the path to it, its arguments, a working directory), reading both
+/// pipes before waiting so a chatty one cannot block: what `runReel` does for `reel`.
+func runProgram(_ executable: String, _ arguments: [String], directory: String? = nil) throws -> RunResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory, isDirectory: true) }
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try process.run()
+    let errData = err.fileHandleForReading.readDataToEndOfFile()
+    let outData = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return RunResult(
+        status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+        stderr: String(decoding: errData, as: UTF8.self))
+}
+
 /// What a viewer shows at each of a clip's `count` frames (frame i starts at round(100·i/fps) cs, GIF's
 /// timing rule): a GIF merges repeated frames into longer ones, so its frames pair with the clip's by
 /// time, not by number.

@@ -170,18 +170,11 @@ import Testing
         let b = try runReel(["render", scene, "-o", gif, "-q", "--gif-lossy", "\(lossy)"] + options)
         #expect(a.status == 0 && b.status == 0, "\(a.stderr)\(b.stderr)")
         let script = ws.write("gifcheck.py", Self.checker)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        p.arguments = [script, gif, frames, "\(fps.0)", "\(fps.1)", "\(Double(lossy) / 1000)", "128"]
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else {
-            Issue.record("gifcheck.py failed: \(String(decoding: errData, as: UTF8.self))")
+        let p = try runProgram(
+            "/usr/bin/python3", [script, gif, frames, "\(fps.0)", "\(fps.1)", "\(Double(lossy) / 1000)", "128"])
+        let data = Data(p.stdout.utf8)
+        guard p.status == 0 else {
+            Issue.record("gifcheck.py failed: \(p.stderr)")
             throw CocoaError(.fileReadUnknown)
         }
         let size = (try FileManager.default.attributesOfItem(atPath: gif)[.size] as? Int) ?? 0

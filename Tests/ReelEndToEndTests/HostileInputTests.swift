@@ -485,24 +485,12 @@ import Testing
     static func measured(_ arguments: [String]) throws -> (result: RunResult, seconds: Double, peakKiB: Int) {
         let report = NSTemporaryDirectory() + "reel-time-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: report) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
-        process.arguments = ["-o", report, "-f", "%e %M", reelBinary()] + arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let result = try runProgram("/usr/bin/time", ["-o", report, "-f", "%e %M", reelBinary()] + arguments)
         let fields =
             ((try? String(contentsOfFile: report, encoding: .utf8)) ?? "")
             .split(separator: "\n").last?.split(separator: " ") ?? []
         let seconds = fields.count == 2 ? Double(fields[0]) ?? .infinity : .infinity
         let peak = fields.count == 2 ? Int(fields[1]) ?? Int.max : Int.max
-        let result = RunResult(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-            stderr: String(decoding: errData, as: UTF8.self))
         return (result, seconds, peak)
     }
 

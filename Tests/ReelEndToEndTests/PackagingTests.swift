@@ -8,20 +8,9 @@ import Yams
     static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
 
-    /// Runs a program (looked up on PATH by /usr/bin/env) in the repository; returns status and output.
-    static func run(_ arguments: [String], input: String? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = arguments
-        p.currentDirectoryURL = URL(fileURLWithPath: repo)
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    /// Runs a program (looked up on PATH by /usr/bin/env) in the repository.
+    static func run(_ arguments: [String]) throws -> RunResult {
+        try runProgram("/usr/bin/env", arguments, directory: repo)
     }
 
     static func hasProgram(_ name: String) -> Bool { (try? run(["sh", "-c", "command -v \(name)"]).status) == 0 }
