@@ -31,13 +31,10 @@ public struct Clip: Sendable {
         self.notes = notes
     }
 
-    /// A renderer for this clip (its images, fonts and videos) drawing with `threads` threads. Each
-    /// renderer has its own video decoders.
+    /// A renderer for this clip (its images, fonts and vector contents) drawing with `threads` threads.
+    /// Video pictures are an input of each frame (see `videoDecoders()`), not part of the renderer.
     public func renderer(threads: Int) -> SceneRenderer {
-        var renderer = SceneRenderer(rasterizer: Rasterizer(threads: threads), images: images, text: text, vectors: vectors)
-        let videos = VideoFrames(scene: scene, sizes: videoSizes)
-        if !videos.isEmpty { renderer.videos = videos }
-        return renderer
+        SceneRenderer(rasterizer: Rasterizer(threads: threads), images: images, text: text, vectors: vectors)
     }
 }
 /// The public facade: load a scene, render it to a file.

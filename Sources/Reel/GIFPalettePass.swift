@@ -12,8 +12,8 @@ extension Reel {
     /// pass the limit is sampled from there on (the samples before are counted already), and nil
     /// returned. `workers` is the render's (what its memory check counted).
     static func wholeClipPalette(
-        into settings: inout VideoSettings, renderer: SceneRenderer, scene drawn: Scene, rate: FrameRate, frames: Int,
-        workers: Int, options: RenderOptions, cacheLimit: Int
+        into settings: inout VideoSettings, renderer: SceneRenderer, decoders: VideoDecoders?, scene drawn: Scene,
+        rate: FrameRate, frames: Int, workers: Int, options: RenderOptions, cacheLimit: Int
     ) throws(ReelError) -> GIFFrameCache? {
         let samples = max(1, min(options.gifPaletteSamples, frames))
         let sampled = (0..<samples).map { j in samples == 1 ? 0 : j * (frames - 1) / (samples - 1) }
@@ -28,7 +28,8 @@ extension Reel {
             let isSample = Set(sampled)
             var shown: [UInt8]?, changed = true, stoppedAt = frames
             let fits = try drawEach(
-                Array(0..<frames), renderer: renderer, scene: drawn, rate: rate, workers: workers, options: options
+                Array(0..<frames), renderer: renderer, decoders: decoders, scene: drawn, rate: rate, workers: workers,
+                options: options
             ) { i, pixels in
                 if let pixels {
                     shown = pixels
@@ -51,7 +52,9 @@ extension Reel {
             }
             remaining = sampled.filter { $0 >= stoppedAt }
         }
-        _ = try drawEach(remaining, renderer: renderer, scene: drawn, rate: rate, workers: workers, options: options) {
+        _ = try drawEach(
+            remaining, renderer: renderer, decoders: decoders, scene: drawn, rate: rate, workers: workers, options: options
+        ) {
             _, pixels in
             if let pixels {
                 builder.add(rgba: pixels, width: width, height: height, alphaThreshold: threshold, previous: added)
@@ -73,15 +76,13 @@ extension Reel {
     /// in order: its pixels, or nil when it draws what the one before drew (a hold, not drawn at all).
     /// `body` returns false to stop; so does drawEach.
     private static func drawEach(
-        _ indices: [Int], renderer: SceneRenderer, scene: Scene, rate: FrameRate, workers: Int, options: RenderOptions,
+        _ indices: [Int], renderer: SceneRenderer, decoders: VideoDecoders?, scene: Scene, rate: FrameRate, workers: Int,
+        options: RenderOptions,
         body: (Int, [UInt8]?) throws(ReelError) -> Bool
     ) throws(ReelError) -> Bool {
-        let videos = renderer.videos as? VideoFrames
-        // With video layers one worker asks for the pictures in order (a video's decoder reads forward;
-        // workers overtaking each other would make it seek back).
-        let workers = videos == nil ? max(1, min(workers, indices.count)) : 1
+        let workers = max(1, min(workers, indices.count))
         let ahead = RenderAhead.drawing(
-            scene, renderer: renderer, rate: rate, count: indices.count, frame: { indices[$0] },
+            scene, renderer: renderer, decoders: decoders, rate: rate, count: indices.count, frame: { indices[$0] },
             width: scene.pixelWidth, height: scene.pixelHeight, workers: workers, cancellation: options.cancellation)
         defer { ahead.stop() }
         for j in indices.indices {
@@ -90,7 +91,6 @@ extension Reel {
             let go = try body(indices[j], same ? nil : frame.pixels)
             ahead.recycle(frame)
             if !go { return false }
-            if let failure = videos?.failure { throw failure }
         }
         return true
     }

@@ -1,5 +1,6 @@
-/// The render pipeline: frames rendered ahead of the encoder into a fixed pool of buffers, progress
-/// reports, and the recent display lists that show a frame is held.
+/// The render pipeline: frames rendered ahead of the encoder into a fixed pool of buffers, each from its
+/// snapshot and its media (decoded ahead by `MediaAhead`), progress reports, and the recent display
+/// lists that show a frame is held.
 import Foundation
 import ReelRaster
 import ReelRender
@@ -19,6 +20,8 @@ final class RenderAhead: @unchecked Sendable {
     private var running = 0
     private let frames: Int
     private let cancellation: Cancellation
+    /// The media stage feeding the workers, told as frames are taken so that it runs ahead of them.
+    private let media: MediaAhead?
     /// Draws frame `index` into the buffer, or returns false without drawing when the frame is the same
     /// as the one before.
     private let render: @Sendable (Int, inout Frame) throws(ReelError) -> Bool
@@ -28,11 +31,12 @@ final class RenderAhead: @unchecked Sendable {
     static func capacity(workers: Int) -> Int { workers + 2 }
 
     init(
-        frames: Int, width: Int, height: Int, workers: Int, cancellation: Cancellation,
+        frames: Int, width: Int, height: Int, workers: Int, cancellation: Cancellation, media: MediaAhead? = nil,
         render: @escaping @Sendable (Int, inout Frame) throws(ReelError) -> Bool
     ) {
         self.frames = frames
         self.cancellation = cancellation
+        self.media = media
         self.render = render
         free = (0..<Self.capacity(workers: workers)).map { _ in Frame(width: width, height: height) }
         running = workers
@@ -75,7 +79,10 @@ final class RenderAhead: @unchecked Sendable {
     /// holds nothing of use); the frames must be taken in order.
     func take(_ index: Int) throws(ReelError) -> (frame: Frame, same: Bool) {
         condition.lock()
-        defer { condition.unlock() }
+        defer {
+            condition.unlock()
+            media?.advance(to: index + 1)
+        }
         while ready[index] == nil {
             if let failure { throw failure }
             if stopped { throw ReelError.usage("rendering stopped", fix: nil) }
@@ -99,8 +106,10 @@ final class RenderAhead: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Stops the workers and waits for them (a worker finishes the frame it is drawing).
+    /// Stops the workers and waits for them (a worker finishes the frame it is drawing); the media stage
+    /// first, so that no worker is left waiting for a picture.
     func stop() {
+        media?.stop()
         condition.lock()
         stopped = true
         condition.broadcast()
@@ -111,35 +120,42 @@ final class RenderAhead: @unchecked Sendable {
 
 extension RenderAhead {
     /// Draws `scene`'s frames `frame(0)`, `frame(1)` … `frame(count − 1)` (increasing frame numbers)
-    /// ahead of their taker. A frame that would draw exactly what the one before drew (a hold) is not
-    /// drawn again: `take` says it is the same. The frame before's display list is usually already made
-    /// by the worker that drew it (made again only without video: its decoder has moved on).
+    /// ahead of their taker. Each frame's input is its snapshot and, with `decoders`, the pictures its
+    /// video layers show, decoded ahead by a media stage. A frame that would draw exactly what the one
+    /// before drew (a hold) is not drawn again: `take` says it is the same. The frame before's display
+    /// list is usually already made by the worker that drew it, and is made again from its input if not.
     static func drawing(
-        _ scene: Scene, renderer: SceneRenderer, rate: FrameRate, count: Int, frame: @escaping @Sendable (Int) -> Int,
-        width: Int, height: Int, workers: Int, cancellation: Cancellation
+        _ scene: Scene, renderer: SceneRenderer, decoders: VideoDecoders?, rate: FrameRate, count: Int,
+        frame: @escaping @Sendable (Int) -> Int, width: Int, height: Int, workers: Int, cancellation: Cancellation
     ) -> RenderAhead {
-        let videos = renderer.videos as? VideoFrames
+        // The media stage runs as far ahead as the pool of frames and a little more: the frames being drawn
+        // and those waiting for the encoder already have their pictures.
+        let media = decoders.map {
+            MediaAhead(
+                decoders: $0, scene: scene, rate: rate, count: count, frame: frame, window: capacity(workers: workers) + 2)
+        }
         // As many as frames are drawn at once: a worker needs the list of the frame before its own, which
         // another worker made moments ago (a list missed is made again). Each list holds every path of a
         // frame: with 100,000 layers, two more of them were 80 MB.
         let lists = RecentDisplayLists(keep: workers)
-        return RenderAhead(frames: count, width: width, height: height, workers: workers, cancellation: cancellation) {
-            (k, buffer) throws(ReelError) -> Bool in
-            let t = rate.time(ofFrame: frame(k))
-            let list = renderer.displayList(for: scene.sample(at: t), scene: scene)
-            lists.put(k, list)
-            if k > 0,
-                let previous = lists.get(k - 1)
-                    ?? (videos == nil
-                        ? renderer.displayList(for: scene.sample(at: rate.time(ofFrame: frame(k - 1))), scene: scene) : nil),
-                previous == list
-            {
-                return false
+        @Sendable func list(_ k: Int, pictures: LayerPictures) -> DisplayList {
+            renderer.displayList(for: scene.sample(at: rate.time(ofFrame: frame(k))), scene: scene, pictures: pictures)
+        }
+        return RenderAhead(
+            frames: count, width: width, height: height, workers: workers, cancellation: cancellation, media: media
+        ) { (k, buffer) throws(ReelError) -> Bool in
+            let current = list(k, pictures: try media?.pictures(k) ?? LayerPictures())
+            lists.put(k, current)
+            if k > 0 {
+                let before = media == nil ? LayerPictures() : media?.held(k - 1)
+                if let previous = lists.get(k - 1) ?? before.map({ list(k - 1, pictures: $0) }), previous == current {
+                    return false
+                }
             }
             do throws(RasterError) {
-                try renderer.rasterizer.render(list, into: &buffer)
+                try renderer.rasterizer.render(current, into: &buffer)
             } catch {
-                throw ReelError.drawing(error, time: t, scene: scene)
+                throw ReelError.drawing(error, time: rate.time(ofFrame: frame(k)), scene: scene)
             }
             return true
         }

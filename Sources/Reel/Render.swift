@@ -27,7 +27,7 @@ extension Reel {
         var drawn = scene
         if flatten { drawn.background = over(scene.background, options.matte ?? .white) }
         let renderer = clip.renderer(threads: options.threads)
-        let videos = renderer.videos as? VideoFrames
+        let decoders = clip.videoDecoders()
         let frames = rate.frameCount(duration: scene.duration)
         // A segment: frames first…last of the clip, keeping the clip's timestamps (see SegmentJoiner).
         var part = SegmentInfo(first: 0, last: frames - 1, total: frames)
@@ -74,8 +74,8 @@ extension Reel {
             let spare = max(0, Int(clamping: limit) - estimate.total) / 4
             let keep = options.keepsGIFFrames && frames <= min(options.gifPaletteSamples, frames) + part.count
             kept = try wholeClipPalette(
-                into: &settings, renderer: renderer, scene: drawn, rate: rate, frames: frames, workers: workers,
-                options: options, cacheLimit: keep ? min(256 << 20, spare) : 0)
+                into: &settings, renderer: renderer, decoders: decoders, scene: drawn, rate: rate, frames: frames,
+                workers: workers, options: options, cacheLimit: keep ? min(256 << 20, spare) : 0)
             if let cache = kept, cache.width != settings.width || cache.height != settings.height { kept = nil }
         }
         let file = OutputFile(target: output, isDirectory: container == .png)
@@ -100,22 +100,14 @@ extension Reel {
             }
             let scene = drawn, rate = rate, firstFrame = part.first
             let ahead = RenderAhead.drawing(
-                scene, renderer: renderer, rate: rate, count: part.count, frame: { firstFrame + $0 },
+                scene, renderer: renderer, decoders: decoders, rate: rate, count: part.count, frame: { firstFrame + $0 },
                 width: settings.width, height: settings.height, workers: workers, cancellation: options.cancellation)
             defer { ahead.stop() }
-            let readAhead = videos.map {
-                VideoReadAhead(
-                    videos: $0, scene: scene, rate: rate, frames: part.first..<(part.last + 1),
-                    window: RenderAhead.capacity(workers: workers) + 2)
-            }
-            defer { readAhead?.stop() }
             var soundWritten = AudioMix.sample(atFrame: part.first, rate: rate)
             var shown: Frame?  // the last frame given to the encoder, kept for repeats
             for i in 0..<part.count {
                 try options.cancellation.check()
                 let (frame, same) = try ahead.take(i)
-                readAhead?.advance(to: part.first + i + 1)
-                if let failure = videos?.failure { throw failure }
                 let current: Frame
                 if same, let previous = shown {
                     current = previous
@@ -199,14 +191,8 @@ extension Reel {
     }
 
     private static func stillImage(_ clip: Clip, at time: Double, options: RenderOptions) throws(ReelError) -> StillImage {
-        let renderer = clip.renderer(threads: options.threads)
-        let frame: Frame
-        do {
-            frame = try renderer.frame(for: clip.scene, at: time)
-        } catch {
-            throw ReelError.drawing(error, time: time, scene: clip.scene)
-        }
-        if let failure = (renderer.videos as? VideoFrames)?.failure { throw failure }
+        let frame = try clip.frame(
+            at: time, renderer: clip.renderer(threads: options.threads), decoders: clip.videoDecoders())
         return StillImage(width: frame.width, height: frame.height, rgba: straightAlpha(frame.pixels))
     }
 

@@ -62,15 +62,10 @@ public enum ContactSheet {
             out[i + 3] = 255
         }
         let renderer = clip.renderer(threads: threads)
+        let decoders = clip.videoDecoders()
         for (n, t) in times.enumerated() {
             try cancellation.check()
-            let frame: Frame
-            do {
-                frame = try renderer.frame(for: scene, at: t)
-            } catch {
-                throw ReelError.drawing(error, time: t, scene: scene)
-            }
-            if let failure = (renderer.videos as? VideoFrames)?.failure { throw failure }
+            let frame = try clip.frame(at: t, renderer: renderer, decoders: decoders)
             let x0 = pad + (n % columns) * (w + pad)
             let y0 = pad + (n / columns) * (h + pad + labelHeight)
             // Premultiplied frame over white.

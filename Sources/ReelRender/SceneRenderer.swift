@@ -14,8 +14,8 @@ public struct SceneRenderer: Sendable {
     public var text: TextResources
     /// Vector pictures for layers' `contents` (SVG files), by the name the scene gives.
     public var vectors: [String: VectorContents] = [:]
-    /// Video layers' frames; nil draws video layers without their pictures.
-    public var videos: (any VideoFrameSource)?
+    /// The pictures of video layers while a display list is made: the frame's media, prepared ahead.
+    var pictures = LayerPictures()
     /// The frame in device pixels while a display list is made: text wholly outside it is left out.
     /// Nil where something could bring it into view (under a shadow, whose blur and offset reach out).
     var visibleArea: Rect?
@@ -30,15 +30,23 @@ public struct SceneRenderer: Sendable {
         self.text = text
     }
 
-    public func frame(for scene: Scene, at time: Double) throws(RasterError) -> Frame {
-        let list = displayList(for: scene.sample(at: time), scene: scene)
+    /// The frame at `time`; video layers show what `pictures` holds for them (see `videoFrames(in:)`).
+    public func frame(for scene: Scene, at time: Double, pictures: LayerPictures = LayerPictures()) throws(RasterError)
+        -> Frame
+    {
+        let list = displayList(for: scene.sample(at: time), scene: scene, pictures: pictures)
         return try rasterizer.render(list, width: scene.pixelWidth, height: scene.pixelHeight)
     }
 
-    public func displayList(for snapshot: Snapshot, scene: Scene) -> DisplayList {
+    /// The snapshot's display list; video layers show what `pictures` holds for them, decoded ahead by
+    /// the pipeline's media stage: nothing here waits for a file.
+    public func displayList(for snapshot: Snapshot, scene: Scene, pictures: LayerPictures = LayerPictures())
+        -> DisplayList
+    {
         var list = DisplayList(background: scene.background)
         let toPixels = Transform3D.scale(scene.scale, scene.scale, 1)
         var culling = self
+        culling.pictures = pictures
         culling.visibleArea = Rect(x: 0, y: 0, width: Double(scene.pixelWidth), height: Double(scene.pixelHeight))
         for i in Self.drawingOrder(snapshot.layers) {
             culling.emit(snapshot.layers[i], parentToDevice: toPixels, into: &list.commands)
@@ -81,7 +89,9 @@ public struct SceneRenderer: Sendable {
             let natural = Size(width: Double(image.width), height: Double(image.height))
             body.append(contentsImage(image, natural: natural, of: layer, toDevice3D: toDevice3D, toDevice: toDevice))
         }
-        if layer.type == .video, let playback = layer.video, !layer.bounds.isEmpty, let image = videos?.image(for: layer) {
+        if layer.type == .video, let playback = layer.video, !layer.bounds.isEmpty,
+            let image = pictures[layer: layer.name, at: playback.fileTime(atLayerTime: layer.time)]
+        {
             // Fitted by its size as displayed, whatever size the decoder scaled it to.
             body.append(contentsImage(image, natural: playback.size, of: layer, toDevice3D: toDevice3D, toDevice: toDevice))
         }
@@ -98,7 +108,9 @@ public struct SceneRenderer: Sendable {
         case .layer, .replicator, .video:
             break
         case .text:
-            body += scope.textCommands(layer, toDevice3D: toDevice3D, toDevice: toDevice)
+            if let text = presentText(layer) {
+                body += scope.textCommands(text, of: layer, toDevice3D: toDevice3D, toDevice: toDevice)
+            }
         case .shape:
             let shape = layer.shape
             let rule: FillRule = shape.fillRule == .evenOdd ? .evenOdd : .nonZero

@@ -1,6 +1,6 @@
-/// Text layers drawn: the layer's runs laid out in its bounds, each glyph's outline placed at its
-/// unrounded position and filled (and stroked) like a shape, each line, word or cluster moved by its
-/// per-unit animations. A layout's glyphs are gathered into paths once and reused every frame.
+/// Text layers drawn from their presentation (TextPresentation.swift): each glyph's outline placed at
+/// its unrounded position and filled (and stroked) like a shape, each line, word or cluster placed by
+/// the values its per-unit animations have. A layout's glyphs are gathered into paths once and reused.
 import ReelGeometry
 import ReelRaster
 import ReelScene
@@ -86,26 +86,18 @@ final class GlyphRunCache: Sendable {
 }
 
 extension SceneRenderer {
-    /// The commands that draw a text layer's glyphs (after its background, before its sublayers).
-    func textCommands(_ layer: PresentationLayer, toDevice3D: Transform3D, toDevice: Transform2D) -> [DisplayList.Command] {
+    /// The commands that draw a text layer's glyphs (after its background, before its sublayers), from
+    /// its presentation: nothing here evaluates an animation.
+    func textCommands(
+        _ text: PresentedText, of layer: PresentationLayer, toDevice3D: Transform3D, toDevice: Transform2D
+    ) -> [DisplayList.Command] {
         // Whatever lies wholly outside the frame is left out (the pen's half width and a pixel of margin
         // around it); not in perspective, where a box's corners do not bound its projection simply.
         let visible = visibleArea.flatMap { area in toDevice3D.isAffineOnPlane ? area : nil }
         let pen = (layer.shape.strokeColor != nil ? layer.shape.stroke.lineWidth * toDevice.maxScale : 0) + 1
-        let text = layer.text
-        guard let (set, colors) = self.text.typeset(text, in: layer.bounds), !set.glyphs.isEmpty else { return [] }
-        // Units whose animations apply, and each one's values now.
-        let animatedUnits = TextUnit.allCases.filter { u in text.unitAnimations.contains { $0.unit == u } }
-        let runs = self.text.glyphRuns.runs(for: set, units: animatedUnits)
-        func boxes(_ u: TextUnit) -> [Rect] {
-            switch u {
-            case .line: return set.lines
-            case .word: return set.words
-            case .cluster: return set.clusters
-            }
-        }
-        var presentations: [TextUnit: [UnitPresentation]] = [:]
-        for u in animatedUnits { presentations[u] = text.presentations(of: u, count: boxes(u).count, at: layer.time) }
+        let set = text.set, colors = text.colors, runs = text.runs, animatedUnits = text.units
+        let presentations = text.values
+        func boxes(_ u: TextUnit) -> [Rect] { text.boxes(u) }
 
         // The text box's points to the layer's: its origin is the bounds' origin.
         let origin = layer.bounds.origin

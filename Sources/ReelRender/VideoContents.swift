@@ -1,16 +1,62 @@
-/// Video layers for the renderer: where their frames come from, and how many device pixels their
-/// pictures cover (the size a decoder scales them to).
+/// Video layers for the renderer: the decoded pictures a frame's video layers show (an input prepared
+/// ahead of the frame), which pictures a snapshot needs, and how many device pixels they cover (the size
+/// a decoder scales them to).
 import ReelGeometry
 import ReelRaster
 import ReelScene
 
-/// Gives a video layer's picture at the time its presentation was sampled at (`layer.time`, its own
-/// time), or nil when there is none to draw. Called from several render threads at once.
-public protocol VideoFrameSource: Sendable {
-    func image(for layer: PresentationLayer) -> RasterImage?
+/// One frame's media: the picture each video layer shows, by layer name and file time, decoded before
+/// the frame's display list is made. A replicated video layer shows several file times in one frame.
+/// A layer with no picture here is drawn without one (its background, border and sublayers still are).
+public struct LayerPictures: Sendable, Equatable {
+    public struct Key: Hashable, Sendable {
+        public var layer: String
+        public var fileTime: Double
+    }
+
+    private var pictures: [Key: RasterImage] = [:]
+
+    public init() {}
+
+    public var isEmpty: Bool { pictures.isEmpty }
+
+    public subscript(layer layer: String, at fileTime: Double) -> RasterImage? {
+        get { pictures[Key(layer: layer, fileTime: fileTime)] }
+        set { pictures[Key(layer: layer, fileTime: fileTime)] = newValue }
+    }
+}
+
+/// A picture a snapshot shows: the video layer, its media and the file time on screen.
+public struct VideoFrameRequest: Sendable, Equatable {
+    public var layer: String
+    public var playback: VideoPlayback
+    public var fileTime: Double
 }
 
 extension SceneRenderer {
+    /// The pictures `snapshot` shows, each once, in a walk of the tree `emit` draws (sublayers, every
+    /// replicator instance, masks; hidden and transparent subtrees skipped, as `emit` skips them): what a
+    /// frame's media stage decodes before its display list is made. The file times are the ones `emit`
+    /// looks up, computed by the same function from the same presentation layers, so each is found exactly.
+    public static func videoFrames(in snapshot: Snapshot) -> [VideoFrameRequest] {
+        var out: [VideoFrameRequest] = []
+        var seen: Set<LayerPictures.Key> = []
+        func visit(_ layer: PresentationLayer) {
+            guard !layer.hidden, layer.opacity > 0 else { return }
+            if layer.type == .video, let playback = layer.video, !layer.bounds.isEmpty {
+                let t = playback.fileTime(atLayerTime: layer.time)
+                if seen.insert(LayerPictures.Key(layer: layer.name, fileTime: t)).inserted {
+                    out.append(VideoFrameRequest(layer: layer.name, playback: playback, fileTime: t))
+                }
+            }
+            for s in layer.sublayers { visit(s) }
+            for instance in layer.instances.dropFirst() { for s in instance { visit(s) } }
+            if let mask = layer.mask { visit(mask) }
+        }
+        for layer in snapshot.layers { visit(layer) }
+        return out
+    }
+
     /// For each video layer of the snapshot: device pixels per pixel of its picture as displayed, at the
     /// largest the layer's transforms and bounds make it (1 draws it pixel for pixel). Perspective is
     /// taken at its affine part.

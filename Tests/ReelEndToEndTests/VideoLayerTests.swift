@@ -1,5 +1,6 @@
 // `type: video` layers: the source frame shown at each output frame, worked out by hand; file metadata honoured; bad files.
 import Foundation
+import Reel
 import ReelMedia
 import ReelTestSupport
 import Testing
@@ -364,5 +365,81 @@ import Testing
             #expect(!FileManager.default.fileExists(atPath: out))
             #expect(ws.listing().allSatisfy { !$0.hasPrefix(".") }, "a temporary output was left: \(ws.listing())")
         }
+    }
+
+    /// A replicated video layer shows each instance at its own time (instance k at t − k·instanceDelay),
+    /// every one from the frame's pictures decoded ahead: instance 0 frame j, instance 1 frame j − 15
+    /// (0.5 s at 30 fps), held at the first frame before its start.
+    @Test func replicatedVideoShowsEachInstanceAtItsOwnTime() throws {
+        let ws = try Workspace()
+        _ = try Self.indexSource(ws, name: "src.mp4", count: 60)
+        let scene = ws.write(
+            "scene.yaml",
+            """
+            width: \(Self.bits * Self.block)
+            height: 64
+            fps: 30
+            duration: 2
+            layers:
+              - name: copies
+                type: replicator
+                anchorPoint: [0, 0]
+                bounds: [\(Self.bits * Self.block), 64]
+                instanceCount: 2
+                instanceDelay: 0.5
+                instanceTransform: {translation: [0, 32]}
+                sublayers:
+                  - name: screen
+                    type: video
+                    contents: src.mp4
+                    anchorPoint: [0, 0]
+            """)
+        let folder = ws.file("frames/")
+        let r = try runReel(["render", scene, "-o", folder, "-q", "--workers", "2"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".png") }.sorted()
+        var top: [Int] = [], bottom: [Int] = []
+        for name in names {
+            let image = try ImageFile.read(path: folder + name)
+            top.append(Self.index(image.rgba, width: image.width, x: { Self.block * $0 + Self.block / 2 }, y: 16))
+            bottom.append(Self.index(image.rgba, width: image.width, x: { Self.block * $0 + Self.block / 2 }, y: 48))
+        }
+        #expect(top == Array(0..<60))
+        #expect(bottom == (0..<60).map { max($0 - 15, 0) })
+    }
+
+    /// A video that cannot be decoded once the render has begun (here replaced after the scene was
+    /// loaded) stops the render through the pipeline's own error path: one error naming the file and
+    /// the time, and nothing written.
+    @Test func aDecoderFailureStopsTheRender() throws {
+        let ws = try Workspace()
+        _ = try Self.indexSource(ws, name: "src.mp4", count: 30)
+        let path = ws.write(
+            "scene.yaml",
+            """
+            width: 160
+            height: 32
+            fps: 30
+            duration: 1
+            layers:
+              - name: screen
+                type: video
+                contents: src.mp4
+                anchorPoint: [0, 0]
+            """)
+        let clip = try Reel.load(path)
+        _ = ws.write("src.mp4", "this is no longer a video")
+        for output in ["out.mp4", "out.gif"] {
+            var options = RenderOptions()
+            options.workers = 2
+            #expect {
+                try Reel.render(clip, to: ws.file(output), options: options)
+            } throws: { error in
+                "\(error)".contains("src.mp4: the frame at 0.000 s cannot be decoded")
+            }
+            #expect(!FileManager.default.fileExists(atPath: ws.file(output)))
+        }
+        #expect(throws: ReelError.self) { try Reel.still(clip, at: 0.5, to: ws.file("still.png")) }
+        #expect(ws.listing().allSatisfy { !$0.hasPrefix(".") && $0 != "still.png" }, "\(ws.listing())")
     }
 }
