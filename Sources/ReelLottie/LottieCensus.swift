@@ -67,22 +67,23 @@ public struct LottieCensus: Sendable {
     /// The census of a parsed Lottie file (nil when it is not one); the walk is bounded like the import.
     public static func of(_ root: JSONNode) -> LottieCensus? {
         guard LottieImport.looksLikeLottie(root) else { return nil }
+        let animation = LottieAnimation(root)
         var walker = Walker()
-        walker.layers(root["layers"]?.items ?? [], path: "layers", depth: 0)
-        for (i, asset) in (root["assets"]?.items ?? []).enumerated() {
-            let id = asset["id"]?.string ?? "\(i)"
-            if let layers = asset["layers"]?.items {
+        walker.layers(animation.layers ?? [], path: "layers", depth: 0)
+        for (i, asset) in animation.assets.enumerated() {
+            let id = asset.id ?? "\(i)"
+            if let layers = asset.layers {
                 walker.layers(layers, path: "assets[\(id)].layers", depth: 1)
-            } else if let p = asset["p"]?.string {
+            } else if let p = asset.path {
                 walker.add(p.hasPrefix("data:") ? "image:embedded" : "image:external", "assets[\(i)].p")
             }
         }
-        if root["fonts"]?["list"]?.items?.isEmpty == false { walker.add("fonts", "fonts.list") }
-        if root["chars"]?.items?.isEmpty == false { walker.add("text:glyphs", "chars") }
-        if let markers = root["markers"]?.items, !markers.isEmpty { walker.add("markers", "markers", count: markers.count) }
+        if !animation.fonts.isEmpty { walker.add("fonts", "fonts.list") }
+        if animation.hasGlyphs { walker.add("text:glyphs", "chars") }
+        if animation.markerCount > 0 { walker.add("markers", "markers", count: animation.markerCount) }
         return LottieCensus(
-            version: root["v"]?.string, frameRate: root["fr"]?.number ?? 0, inPoint: root["ip"]?.number ?? 0,
-            outPoint: root["op"]?.number ?? 0, size: (root["w"]?.number ?? 0, root["h"]?.number ?? 0),
+            version: animation.version, frameRate: animation.frameRate ?? 0, inPoint: animation.inPoint ?? 0,
+            outPoint: animation.outPoint ?? 0, size: (animation.width ?? 0, animation.height ?? 0),
             features: walker.order.compactMap { tag in
                 guard let (count, example) = walker.seen[tag] else { return nil }
                 let (support, note) = support(of: tag)
@@ -104,69 +105,70 @@ public struct LottieCensus: Sendable {
             }
         }
 
-        mutating func layers(_ list: [JSONNode], path: String, depth: Int) {
+        mutating func layers(_ list: [LottieLayer], path: String, depth: Int) {
             let types = [0: "precomp", 1: "solid", 2: "image", 3: "null", 4: "shape", 5: "text"]
             for (i, l) in list.enumerated() {
                 visited += 1
                 guard visited <= LottieLimits.maximumItems, depth < LottieLimits.maximumDepth else { return }
                 let p = "\(path)[\(i)]"
-                let ty = l["ty"]?.integer ?? -1
+                let ty = l.type ?? -1
                 add("layer:\(types[ty] ?? "\(ty)")", p)
-                if l["parent"] != nil { add("parenting", "\(p).parent") }
-                if l["tm"] != nil { add("timeremap", "\(p).tm") }
-                if let sr = l["sr"]?.number, sr != 1 { add("timestretch", "\(p).sr") }
-                if l["ao"]?.number == 1 { add("autoorient", "\(p).ao") }
-                if l["ddd"]?.number == 1 { add("3d", "\(p).ddd") }
-                if let bm = l["bm"]?.integer, bm != 0 { add("blend:\(LottieImporter.blendModes[bm] ?? "\(bm)")", "\(p).bm") }
-                if let tt = l["tt"]?.integer, let kind = [1: "alpha", 2: "alphainv", 3: "luma", 4: "lumainv"][tt] {
+                if l.parentWritten { add("parenting", "\(p).parent") }
+                if l.timeRemapWritten { add("timeremap", "\(p).tm") }
+                if let sr = l.timeStretch, sr != 1 { add("timestretch", "\(p).sr") }
+                if l.autoOrient { add("autoorient", "\(p).ao") }
+                if l.is3D { add("3d", "\(p).ddd") }
+                if let bm = l.blendMode, bm != 0 { add("blend:\(LottieImporter.blendModes[bm] ?? "\(bm)")", "\(p).bm") }
+                if let tt = l.matteMode, let kind = [1: "alpha", 2: "alphainv", 3: "luma", 4: "lumainv"][tt] {
                     add("matte:\(kind)", "\(p).tt")
                 }
-                if l["sy"]?.items?.isEmpty == false { add("layerstyle", "\(p).sy") }
-                for (k, e) in (l["ef"]?.items ?? []).enumerated() {
-                    let name = e["ty"]?.integer == 25 ? "Drop Shadow" : e["nm"]?.string ?? "type \(e["ty"]?.integer ?? -1)"
+                if l.hasLayerStyles { add("layerstyle", "\(p).sy") }
+                for (k, e) in l.effects.enumerated() {
+                    let name = e.type == 25 ? "Drop Shadow" : e.name ?? "type \(e.type ?? -1)"
                     add("effect:\(name)", "\(p).ef[\(k)]")
                 }
-                for (k, m) in (l["masksProperties"]?.items ?? []).enumerated() {
+                for (k, m) in l.masks.enumerated() {
                     let mode =
                         ["a": "add", "s": "subtract", "i": "intersect", "l": "lighten", "d": "darken", "f": "difference"][
-                            m["mode"]?.string ?? "a"] ?? "none"
+                            m.mode ?? "a"] ?? "none"
                     add("mask:\(mode)", "\(p).masksProperties[\(k)]")
-                    if m["inv"]?.number == 1 { add("mask:inverted", "\(p).masksProperties[\(k)].inv") }
-                    if let x = m["x"]?["k"], x.numbers != [0] { add("mask:expansion", "\(p).masksProperties[\(k)].x") }
+                    if m.inverted { add("mask:inverted", "\(p).masksProperties[\(k)].inv") }
+                    if m.expansionWritten { add("mask:expansion", "\(p).masksProperties[\(k)].x") }
                 }
-                if let sk = l["ks"]?["sk"]?["k"], sk.numbers != [0] { add("skew", "\(p).ks.sk") }
-                if let at = LottieImporter.expression(in: l, path: p) { add("expression", at) }
+                if l.transform?.skewWritten == true { add("skew", "\(p).ks.sk") }
+                if let at = l.expression { add("expression", "\(p)\(at)") }
                 if ty == 5 {
-                    if l["t"]?["a"]?.items?.isEmpty == false { add("text:animator", "\(p).t.a") }
-                    if l["t"]?["p"]?["m"] != nil || l["t"]?["p"]?["a"] != nil { add("text:path", "\(p).t.p") }
+                    if l.text.hasAnimators { add("text:animator", "\(p).t.a") }
+                    if l.text.pathWritten { add("text:path", "\(p).t.p") }
                 }
-                shapes(l["shapes"]?.items ?? [], path: "\(p).shapes", depth: depth + 1)
+                shapes(l.shapes, path: "\(p).shapes", depth: depth + 1)
             }
         }
 
-        mutating func shapes(_ items: [JSONNode], path: String, depth: Int) {
+        mutating func shapes(_ items: [LottieShapeItem], path: String, depth: Int) {
             var merged = false
             for (i, item) in items.enumerated() {
                 visited += 1
                 guard visited <= LottieLimits.maximumItems, depth < LottieLimits.maximumDepth else { return }
                 let p = "\(path)[\(i)]"
-                let ty = item["ty"]?.string ?? "?"
+                let ty = item.type ?? "?"
                 add("shape:\(ty)", p)
-                switch ty {
-                case "gr": shapes(item["it"]?.items ?? [], path: "\(p).it", depth: depth + 1)
-                case "mm": merged = merged || (item["mm"]?.integer ?? 1) > 1
-                case "st", "gs": if merged { add("merge:stroke", p) }
+                switch item.content {
+                case .group(let children): shapes(children, path: "\(p).it", depth: depth + 1)
+                case .merge(let mode): merged = merged || (mode ?? 1) > 1
+                case .trim(let trim): if trim.individually { add("trim:individually", p) }
+                case .paint(let paint):
+                    if (ty == "st" || ty == "gs") && merged { add("merge:stroke", p) }
+                    if ty == "gf" || ty == "gs" {
+                        add(paint.radial ? "gradient:radial" : "gradient:linear", p)
+                        if paint.highlightMarkedAnimated { add("gradient:moving-highlight", p) }
+                    }
+                    if ty == "st" || ty == "gs", !paint.dashes.isEmpty { add("dash", "\(p).d") }
+                    if ty == "fl" || ty == "st", let c = paint.colorWritten, c.prefix(3).contains(where: { $0 > 1 }) {
+                        add("color:0-255", "\(p).c")
+                    }
                 default: break
                 }
-                if ty == "gf" || ty == "gs" {
-                    add(item["t"]?.number == 2 ? "gradient:radial" : "gradient:linear", p)
-                    if ["h", "a"].contains(where: { item[$0]?["a"]?.number == 1 }) { add("gradient:moving-highlight", p) }
-                }
-                if ty == "st" || ty == "gs", item["d"]?.items?.isEmpty == false { add("dash", "\(p).d") }
-                if ty == "fl" || ty == "st", let c = item["c"]?["k"]?.numbers, c.prefix(3).contains(where: { $0 > 1 }) {
-                    add("color:0-255", "\(p).c")
-                }
-                if ty == "tm", item["m"]?.number == 2 { add("trim:individually", p) }
             }
         }
     }

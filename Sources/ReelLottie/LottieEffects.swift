@@ -3,26 +3,25 @@
 /// effect is one note naming it.
 import Foundation
 import ReelAnimation
-import ReelDocument
 import ReelGeometry
 import ReelScene
 
 extension LottieImporter {
     /// `content` with the layer's effects applied (in the layer's own space, so they turn and scale with it).
-    mutating func effects(_ list: [JSONNode], _ content: [Layer], path: String, time: TimeMap, name: String) -> [Layer] {
+    mutating func effects(_ list: [LottieEffect], _ content: [Layer], path: String, time: TimeMap, name: String) -> [Layer] {
         var out = content
         for (i, effect) in list.enumerated() {
             let p = "\(path).ef[\(i)]"
-            guard effect["en"]?.number != 0 else { continue }
-            guard effect["ty"]?.integer == 25 else {
-                let label = effect["nm"]?.string.map { " (\"\($0)\")" } ?? ""
+            guard effect.enabled else { continue }
+            guard effect.type == 25 else {
+                let label = effect.name.map { " (\"\($0)\")" } ?? ""
                 warn(p, "the effect\(label) is not supported and is ignored")
                 continue
             }
             // Parameters by position: colour, opacity (0…255), direction (degrees clockwise from up),
             // distance, softness, shadow only.
-            let params = effect["ef"]?.items ?? []
-            func value(_ k: Int) -> Property? { k < params.count ? Property(params[k]["v"]) : nil }
+            let params = effect.parameters
+            func value(_ k: Int) -> Property? { k < params.count ? params[k] : nil }
             if value(5)?.value.first == 1 { warn(p, "a drop shadow drawn alone (Shadow Only) is drawn with its layer") }
             let color = value(0) ?? Property([0, 0, 0, 1]), opacity = value(1) ?? Property([127.5])
             let direction = value(2) ?? Property([135]), distance = value(3) ?? Property([5]),

@@ -4,7 +4,7 @@
 import ReelDocument
 
 struct LottieExpansion {
-    let assets: [String: JSONNode]
+    let assets: [String: LottieAsset]
     /// Layers and shape items of a composition's own layers (precomps not expanded), by asset id.
     private var own: [String: Int] = [:]
     /// The same with its precomps expanded, by asset id and the depth it is built at.
@@ -15,18 +15,18 @@ struct LottieExpansion {
         var depth: Int
     }
 
-    init(assets: [String: JSONNode]) { self.assets = assets }
+    init(assets: [String: LottieAsset]) { self.assets = assets }
 
     /// Refuses a file whose layers and shape items, precomps expanded, pass `LottieLimits.maximumItems`,
     /// naming the top-level layer that makes the most of them. A composition's own items are counted
     /// once, its precomps once for each depth it is built at (the import stops at
     /// `LottieLimits.maximumDepth`), so the count takes time in proportion to the file whatever it
     /// expands to; sums saturate at `Int.max`.
-    static func check(_ root: JSONNode, assets: [String: JSONNode], file: String, limit: Int = LottieLimits.maximumItems)
-        throws(DocumentError)
-    {
+    static func check(
+        _ animation: LottieAnimation, assets: [String: LottieAsset], file: String, limit: Int = LottieLimits.maximumItems
+    ) throws(DocumentError) {
         var counter = LottieExpansion(assets: assets)
-        let layers = root["layers"]?.items ?? []
+        let layers = animation.layers ?? []
         var total = 0, expanding = 0
         var largest: (index: Int, items: Int)?
         for (i, layer) in layers.enumerated() {
@@ -36,7 +36,7 @@ struct LottieExpansion {
             if items > largest?.items ?? -1 { largest = (i, items) }
         }
         guard total > limit else { return }
-        let location = root["layers"]?.location ?? root.location
+        let location = animation.keyLocations["layers"] ?? animation.location
         guard expanding > 0 else {
             throw DocumentError(
                 file: file, location: location, path: "layers",
@@ -45,7 +45,7 @@ struct LottieExpansion {
         }
         var message = "its precomps expand to \(written(total)) layers and shape items, above the limit of \(limit)"
         var path = "layers", place = location
-        if let (i, items) = largest, let id = layers[i]["refId"]?.string, counter.precomp(layers[i], depth: 0) > 0 {
+        if let (i, items) = largest, let id = layers[i].referenceID, counter.precomp(layers[i], depth: 0) > 0 {
             path = "layers[\(i)]"
             place = layers[i].location
             message += " (this layer, an instance of precomp \"\(id)\", makes \(written(items)) of them)"
@@ -56,23 +56,23 @@ struct LottieExpansion {
     }
 
     /// One layer: itself, its shape items, and what its precomp builds one level deeper.
-    mutating func items(of layer: JSONNode, depth: Int) -> Int {
-        Self.sum(1 + Self.shapeItems(layer["shapes"]?.items ?? [], depth: 0), precomp(layer, depth: depth))
+    mutating func items(of layer: LottieLayer, depth: Int) -> Int {
+        Self.sum(1 + Self.shapeItems(layer.shapes, depth: 0), precomp(layer, depth: depth))
     }
 
     /// What a precomp layer's composition builds (nothing for another layer, or a hidden one, whose
     /// content the import does not build).
-    mutating func precomp(_ layer: JSONNode, depth: Int) -> Int {
-        guard layer["ty"]?.integer == 0, layer["hd"]?.number != 1, let id = layer["refId"]?.string else { return 0 }
+    mutating func precomp(_ layer: LottieLayer, depth: Int) -> Int {
+        guard layer.type == 0, !layer.hidden, let id = layer.referenceID else { return 0 }
         return composition(id, depth: depth + 1)
     }
 
     /// A precomp asset's layers built at `depth`: none at the import's depth limit or for a missing asset.
     mutating func composition(_ id: String, depth: Int) -> Int {
-        guard depth < LottieLimits.maximumDepth, let layers = assets[id]?["layers"]?.items else { return 0 }
+        guard depth < LottieLimits.maximumDepth, let layers = assets[id]?.layers else { return 0 }
         if let known = expanded[Key(id: id, depth: depth)] { return known }
         if own[id] == nil {
-            own[id] = layers.reduce(0) { Self.sum($0, 1 + Self.shapeItems($1["shapes"]?.items ?? [], depth: 0)) }
+            own[id] = layers.reduce(0) { Self.sum($0, 1 + Self.shapeItems($1.shapes, depth: 0)) }
         }
         var n = own[id] ?? 0
         for layer in layers { n = Self.sum(n, precomp(layer, depth: depth)) }
@@ -81,12 +81,12 @@ struct LottieExpansion {
     }
 
     /// Shape items, the groups' items within them, as deep as the import reads groups.
-    static func shapeItems(_ items: [JSONNode], depth: Int) -> Int {
+    static func shapeItems(_ items: [LottieShapeItem], depth: Int) -> Int {
         guard depth < LottieLimits.maximumDepth else { return 0 }
         var n = 0
         for item in items {
             n += 1
-            if item["ty"]?.string == "gr" { n = sum(n, shapeItems(item["it"]?.items ?? [], depth: depth + 1)) }
+            if case .group(let children) = item.content { n = sum(n, shapeItems(children, depth: depth + 1)) }
         }
         return n
     }

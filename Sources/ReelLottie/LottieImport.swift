@@ -33,51 +33,53 @@ public enum LottieImport {
 
     /// `budget`: values the import may key at every frame in all (smaller in tests).
     static func scene(root: JSONNode, file: String, prefix: String?, budget: Int) throws(DocumentError) -> (Scene, [String]) {
-        func required(_ key: String) throws(DocumentError) -> Double {
-            guard let v = root[key]?.number else {
+        let animation = LottieAnimation(root)
+        func required(_ key: String, _ value: Double?) throws(DocumentError) -> Double {
+            guard let value else {
                 throw DocumentError(
-                    file: file, location: root[key]?.location ?? root.location, path: key,
+                    file: file, location: animation.keyLocations[key] ?? animation.location, path: key,
                     message: "a Lottie file needs a number \"\(key)\"", fix: "export the animation again with Bodymovin")
             }
-            return v
+            return value
         }
-        let w = try required("w"), h = try required("h"), fr = try required("fr"), ip = try required("ip"),
-            op = try required("op")
+        let w = try required("w", animation.width), h = try required("h", animation.height),
+            fr = try required("fr", animation.frameRate), ip = try required("ip", animation.inPoint),
+            op = try required("op", animation.outPoint)
         guard w > 0, h > 0, w <= 100_000, h <= 100_000 else {
-            throw DocumentError(file: file, location: root.location, path: "w", message: "the canvas is \(w)×\(h)")
+            throw DocumentError(file: file, location: animation.location, path: "w", message: "the canvas is \(w)×\(h)")
         }
         guard fr > 0, fr <= 1_000, let fps = FrameRate(value: fr) else {
             throw DocumentError(
-                file: file, location: root["fr"]?.location, path: "fr", message: "the frame rate \(fr) is not 0…1000")
+                file: file, location: animation.keyLocations["fr"], path: "fr", message: "the frame rate \(fr) is not 0…1000")
         }
         guard op > ip else {
             throw DocumentError(
-                file: file, location: root["op"]?.location, path: "op",
+                file: file, location: animation.keyLocations["op"], path: "op",
                 message: "the out point \(op) is not after the in point \(ip)")
         }
         // A scene's longest duration, in the file's frames after its in point.
         let lastOutPoint = ip + Scene.maximumDuration * fr
         guard op <= lastOutPoint else {
             throw DocumentError(
-                file: file, location: root["op"]?.location, path: "op",
+                file: file, location: animation.keyLocations["op"], path: "op",
                 message:
                     "the out point \(op) is beyond the limit of \(lastOutPoint) (\(Int(Scene.maximumDuration / 3600)) h at \(fr) fps after the in point \(ip))",
                 fix: "set \"op\" to the frame the animation ends at, at most 24 h of frames after \"ip\"")
         }
-        guard let list = root["layers"]?.items else {
+        guard let list = animation.layers else {
             // Told as Lottie by its other keys: say what it lacks, not that a scene has no key "v".
             throw DocumentError(
-                file: file, location: root["layers"]?.location ?? root.location, path: "layers",
-                message: root["layers"].map { "\"layers\" is \($0.kindName), not a list of layers" }
+                file: file, location: animation.keyLocations["layers"] ?? animation.location, path: "layers",
+                message: animation.layersKind.map { "\"layers\" is \($0), not a list of layers" }
                     ?? "this Lottie file has no \"layers\"",
                 fix: "export the animation again with Bodymovin (a Lottie file lists its layers in \"layers\": [...])")
         }
         var scene = Scene(width: w, height: h, fps: fps, duration: (op - ip) / fr)
         scene.background = .clear
-        var importer = LottieImporter(root: root)
+        var importer = LottieImporter(animation: animation)
         // Refused before anything is built: the import would stop at the same limit, after seconds of
         // building and gigabytes of layers it then leaves out.
-        try LottieExpansion.check(root, assets: importer.assets, file: file)
+        try LottieExpansion.check(animation, assets: importer.assets, file: file)
         importer.prefix = prefix
         importer.frameRate = fr
         let time = TimeMap(scale: 1 / fr, offset: -ip / fr, budget: SampleBudget(budget))
@@ -100,22 +102,23 @@ public enum LottieImport {
 }
 
 struct LottieImporter {
-    let root: JSONNode
+    /// The file's fonts, which text layers name.
+    let fonts: [LottieFont]
     var warnings: [String] = []
     var warned = Set<String>()
     var names = Set<String>()
     var nextSuffix: [String: Int] = [:]
     var items = 0
-    var assets: [String: JSONNode] = [:]
+    var assets: [String: LottieAsset] = [:]
     /// The composition's frames per second (a time remap's seconds to frames).
     var frameRate = 30.0
     /// Put before every name (`logo/Shape Layer 1`) when the animation is a layer of a scene.
     var prefix: String?
 
-    init(root: JSONNode) {
-        self.root = root
-        for asset in root["assets"]?.items ?? [] {
-            if let id = asset["id"]?.string { assets[id] = asset }
+    init(animation: LottieAnimation) {
+        fonts = animation.fonts
+        for asset in animation.assets {
+            if let id = asset.id { assets[id] = asset }
         }
     }
 
@@ -145,26 +148,26 @@ struct LottieImporter {
     }
 
     /// A composition's layers, bottom first (Lottie lists the top one first).
-    mutating func layers(_ list: [JSONNode], path: String, time: TimeMap, frames: (Double, Double), depth: Int) -> [Layer] {
+    mutating func layers(_ list: [LottieLayer], path: String, time: TimeMap, frames: (Double, Double), depth: Int) -> [Layer] {
         guard depth < LottieLimits.maximumDepth else {
             warn(path, "precomps nested more than \(LottieLimits.maximumDepth) deep are left out")
             return []
         }
-        var byIndex: [Int: JSONNode] = [:]
-        for l in list { if let ind = l["ind"]?.integer { byIndex[ind] = l } }
+        var byIndex: [Int: LottieLayer] = [:]
+        for l in list { if let ind = l.index { byIndex[ind] = l } }
         var out: [Layer] = []
         for (i, l) in list.enumerated().reversed() {
             guard count() else { break }
             let p = "\(path)[\(i)]"
-            if l["hd"]?.number == 1 || l["td"]?.number == 1 { continue }  // hidden, or a matte source
+            if l.hidden || l.isMatteSource { continue }  // hidden, or a matte source
             guard var converted = layer(l, index: i, path: path, time: time, frames: frames, depth: depth, byIndex: byIndex)
             else { continue }
-            if let tt = l["tt"]?.integer, tt >= 1 {
+            if let tt = l.matteMode, tt >= 1 {
                 // A track matte: the layer above it (drawn only as the matte), masking this one in the
                 // composition's space; alpha, inverted alpha, luma, inverted luma.
                 let modes: [Int: MaskMode] = [1: .alpha, 2: .alphaInverted, 3: .luminance, 4: .luminanceInverted]
                 // The matte is the layer `tp` names (Lottie 5.12 on), else the one just above.
-                let source = l["tp"]?.integer.flatMap { tp in list.firstIndex { $0["ind"]?.integer == tp } } ?? (i - 1)
+                let source = l.matteTarget.flatMap { tp in list.firstIndex { $0.index == tp } } ?? (i - 1)
                 if source >= 0, let mode = modes[tt],
                     let matte = layer(
                         list[source], index: source, path: path, time: time, frames: frames, depth: depth, byIndex: byIndex)
@@ -186,34 +189,34 @@ struct LottieImporter {
     /// One layer of a composition (its content, transform, parents, masks and in/out points), nil when
     /// it draws nothing.
     mutating func layer(
-        _ l: JSONNode, index i: Int, path: String, time: TimeMap, frames: (Double, Double), depth: Int,
-        byIndex: [Int: JSONNode]
+        _ l: LottieLayer, index i: Int, path: String, time: TimeMap, frames: (Double, Double), depth: Int,
+        byIndex: [Int: LottieLayer]
     ) -> Layer? {
         let p = "\(path)[\(i)]"
-        if l["ddd"]?.number == 1 { warn(p, "a 3-D layer is drawn flat") }
-        if l["sy"]?.items?.isEmpty == false { warn(p, "layer styles are not supported and are ignored") }
-        if let at = Self.expression(in: l, path: p) { warn(at, "expressions are not run; the keyframed value is drawn") }
-        let start = l["st"]?.number ?? 0, stretch = l["sr"]?.number.flatMap { $0 > 0 ? $0 : nil } ?? 1
+        if l.is3D { warn(p, "a 3-D layer is drawn flat") }
+        if l.hasLayerStyles { warn(p, "layer styles are not supported and are ignored") }
+        if let at = l.expression { warn("\(p)\(at)", "expressions are not run; the keyframed value is drawn") }
+        let start = l.startTime ?? 0, stretch = l.timeStretch.flatMap { $0 > 0 ? $0 : nil } ?? 1
         // A layer's own keyframes are in its composition's frames (Bodymovin writes them so); its start
         // time and stretch move only what it holds (a precomp's layers).
         let local = time.inner(start: start, stretch: stretch)
         let own = time
-        let name = l["nm"]?.string ?? "layer \(i)"
+        let name = l.name ?? "layer \(i)"
         var content: [Layer] = []
-        switch l["ty"]?.integer ?? -1 {
+        switch l.type ?? -1 {
         case 0:  // precomp
-            guard let id = l["refId"]?.string, let asset = assets[id] else {
+            guard let id = l.referenceID, let asset = assets[id] else {
                 warn(p, "a precomp's asset is missing")
                 return nil
             }
             var clip = Layer(name: unique("\(name)/precomp"))
             clip.anchorPoint = .zero
-            clip.bounds = Rect(x: 0, y: 0, width: l["w"]?.number ?? 0, height: l["h"]?.number ?? 0)
+            clip.bounds = Rect(x: 0, y: 0, width: l.width ?? 0, height: l.height ?? 0)
             clip.masksToBounds = !(clip.bounds.isEmpty)
-            if let remap = Property(l["tm"]) {
+            if let remap = l.timeRemap {
                 // The content in its own seconds, then keyed at each of the layer's frames at the remapped time.
                 let content = layers(
-                    asset["layers"]?.items ?? [], path: "assets[\(id)].layers",
+                    asset.layers ?? [], path: "assets[\(id)].layers",
                     time: TimeMap(scale: 1 / frameRate, offset: 0, budget: own.budget),
                     frames: (-1e9, 1e9), depth: depth + 1)
                 // Every animation in it is keyed again at each frame: each frame costs them all.
@@ -224,26 +227,26 @@ struct LottieImporter {
                         }
                 }
                 let shown = own.everyFrame(
-                    from: max(l["ip"]?.number ?? frames.0, frames.0), to: min(l["op"]?.number ?? frames.1, frames.1), weight: cost
+                    from: max(l.inPoint ?? frames.0, frames.0), to: min(l.outPoint ?? frames.1, frames.1), weight: cost
                 )
                 let inner = shown.map { remap.value(at: $0).first ?? 0 }, outer = shown.map(own.seconds)
                 clip.sublayers = content.map { Self.remapped($0, inner: inner, outer: outer) }
             } else {
                 clip.sublayers = layers(
-                    asset["layers"]?.items ?? [], path: "assets[\(id)].layers", time: local, frames: (-1e9, 1e9),
+                    asset.layers ?? [], path: "assets[\(id)].layers", time: local, frames: (-1e9, 1e9),
                     depth: depth + 1)
             }
             content = [clip]
         case 1:  // solid
             var solid = Layer(name: unique("\(name)/solid"), type: .shape)
-            solid.shape.path = Path(rect: Rect(x: 0, y: 0, width: l["sw"]?.number ?? 0, height: l["sh"]?.number ?? 0))
-            solid.shape.fillColor = Self.hexColor(l["sc"]?.string ?? "#000000")
+            solid.shape.path = Path(rect: Rect(x: 0, y: 0, width: l.solidWidth ?? 0, height: l.solidHeight ?? 0))
+            solid.shape.fillColor = Self.hexColor(l.solidColor ?? "#000000")
             content = [solid]
         case 2:  // image
-            if let id = l["refId"]?.string, let asset = assets[id], let data = asset["p"]?.string, data.hasPrefix("data:") {
+            if let id = l.referenceID, let asset = assets[id], let data = asset.path, data.hasPrefix("data:") {
                 var picture = Layer(name: unique("\(name)/image"))
                 picture.anchorPoint = .zero
-                picture.bounds = Rect(x: 0, y: 0, width: asset["w"]?.number ?? 0, height: asset["h"]?.number ?? 0)
+                picture.bounds = Rect(x: 0, y: 0, width: asset.width ?? 0, height: asset.height ?? 0)
                 picture.contents = data
                 content = [picture]
             } else {
@@ -251,28 +254,28 @@ struct LottieImporter {
             }
         case 3: break  // null: a transform for its children
         case 4:
-            content = shapeItems(l["shapes"]?.items ?? [], path: "\(p).shapes", time: own, name: name, depth: 0)
-        case 5: content = textLayers(l, path: p, time: own, name: name)
-        default: warn(p, "a layer of type \(l["ty"]?.integer.map(String.init) ?? "?") is not supported")
+            content = shapeItems(l.shapes, path: "\(p).shapes", time: own, name: name, depth: 0)
+        case 5: content = textLayers(l.text, path: p, time: own, name: name)
+        default: warn(p, "a layer of type \(l.type.map(String.init) ?? "?") is not supported")
         }
-        if l["ty"]?.integer == 3 { return nil }
-        if let list = l["ef"]?.items, !list.isEmpty { content = effects(list, content, path: p, time: own, name: name) }
-        let mask = masks(l["masksProperties"]?.items ?? [], path: "\(p).masksProperties", time: own, name: name)
+        if l.type == 3 { return nil }
+        if !l.effects.isEmpty { content = effects(l.effects, content, path: p, time: own, name: name) }
+        let mask = masks(l.masks, path: "\(p).masksProperties", time: own, name: name)
         var layer = transformed(
-            content, l["ks"], path: "\(p).ks", time: own, name: unique(name), opacity: true, mask: mask,
-            autoOrient: l["ao"]?.number == 1)
-        layer.compositingFilter = compositingFilter(l["bm"], path: "\(p).bm")
+            content, l.transform, path: "\(p).ks", time: own, name: unique(name), opacity: true, mask: mask,
+            autoOrient: l.autoOrient)
+        layer.compositingFilter = compositingFilter(l.blendMode, path: "\(p).bm")
         // Parents' transforms (not their opacity) around it, nearest innermost.
-        var parent = l["parent"]?.integer
+        var parent = l.parent
         var seen = Set<Int>()
         while let ind = parent, let pl = byIndex[ind], seen.insert(ind).inserted, seen.count < 64 {
             layer = transformed(
-                [layer], pl["ks"], path: "\(path)[parent \(ind)].ks", time: time,
-                name: unique("\(layer.name)/parent"), opacity: false, autoOrient: pl["ao"]?.number == 1)
-            parent = pl["parent"]?.integer
+                [layer], pl.transform, path: "\(path)[parent \(ind)].ks", time: time,
+                name: unique("\(layer.name)/parent"), opacity: false, autoOrient: pl.autoOrient)
+            parent = pl.parent
         }
         // Shown from its in point to its out point (frames of the composition).
-        let inPoint = l["ip"]?.number ?? frames.0, outPoint = l["op"]?.number ?? frames.1
+        let inPoint = l.inPoint ?? frames.0, outPoint = l.outPoint ?? frames.1
         let shownFrom = max(inPoint, frames.0), shownTo = min(outPoint, frames.1)
         if inPoint > frames.0 || outPoint < frames.1 {
             layer = visible(layer, from: time.seconds(shownFrom), to: time.seconds(shownTo))
@@ -304,8 +307,8 @@ struct LottieImporter {
     }
 
     /// A Lottie blend mode (`bm`) as Core Animation's filter; nil for normal, and for hard mix (a note).
-    mutating func compositingFilter(_ bm: JSONNode?, path: String) -> CompositingFilter? {
-        guard let n = bm?.integer, n != 0 else { return nil }
+    mutating func compositingFilter(_ bm: Int?, path: String) -> CompositingFilter? {
+        guard let n = bm, n != 0 else { return nil }
         let filters: [Int: CompositingFilter] = [
             1: .multiplyBlendMode, 2: .screenBlendMode, 3: .overlayBlendMode, 4: .darkenBlendMode, 5: .lightenBlendMode,
             6: .colorDodgeBlendMode, 7: .colorBurnBlendMode, 8: .hardLightBlendMode, 9: .softLightBlendMode,
@@ -326,25 +329,6 @@ struct LottieImporter {
         15: "luminosity", 16: "add", 17: "hard mix",
     ]
 
-    /// The path of the first expression (a property's `x` string) in a layer's own keys, not its shapes'
-    /// or a precomp's layers' (each of those is looked at as it is imported); nil when there is none.
-    static func expression(in node: JSONNode, path: String, depth: Int = 0) -> String? {
-        guard depth < 12 else { return nil }
-        switch node.value {
-        case .object(let members):
-            for m in members where m.key != "shapes" && m.key != "layers" {
-                if m.key == "x", m.value.string != nil { return "\(path).x" }
-                if let found = expression(in: m.value, path: "\(path).\(m.key)", depth: depth + 1) { return found }
-            }
-        case .array(let items):
-            for (i, item) in items.enumerated() {
-                if let found = expression(in: item, path: "\(path)[\(i)]", depth: depth + 1) { return found }
-            }
-        default: break
-        }
-        return nil
-    }
-
     static func hexColor(_ s: String) -> Color {
         let hex = s.hasPrefix("#") ? String(s.dropFirst()) : s
         guard hex.count == 6, let v = UInt32(hex, radix: 16) else { return .black }
@@ -356,13 +340,13 @@ struct LottieImporter {
     /// position, rotation and opacity, then x scale, then y scale (with the anchor as its bounds'
     /// origin), exactly, whatever the signs.
     mutating func transformed(
-        _ content: [Layer], _ ks: JSONNode?, path: String, time: TimeMap, name: String, opacity: Bool = true,
+        _ content: [Layer], _ ks: LottieTransform?, path: String, time: TimeMap, name: String, opacity: Bool = true,
         mask: Layer? = nil, autoOrient: Bool = false
     ) -> Layer {
-        let anchor = Property(ks?["a"]) ?? Property([0, 0])
-        let scale = Property(ks?["s"]) ?? Property([100, 100])
-        let rotation = Property(ks?["r"]) ?? Property(ks?["rz"]) ?? Property([0])
-        let alpha = Property(ks?["o"]) ?? Property([100])
+        let anchor = ks?.anchor ?? Property([0, 0])
+        let scale = ks?.scale ?? Property([100, 100])
+        let rotation = ks?.rotation ?? ks?.rotationZ ?? Property([0])
+        let alpha = ks?.opacity ?? Property([100])
         // y scale, with the anchor: q ↦ (q − a)·Sy; the anchor is the bounds' origin, keyed where it moves.
         var inner = Layer(name: unique("\(name)/scale.y"))
         let a = anchor.value
@@ -382,7 +366,7 @@ struct LottieImporter {
         } else {
             inner.sublayers = content
         }
-        let skew = Property(ks?["sk"]) ?? Property([0]), axis = Property(ks?["sa"]) ?? Property([0])
+        let skew = ks?.skew ?? Property([0]), axis = ks?.skewAxis ?? Property([0])
         let s = scale.value
         var outer: Layer
         if !scale.isAnimated, !rotation.isAnimated, !skew.isAnimated, !axis.isAnimated, !autoOrient {
@@ -454,12 +438,13 @@ struct LottieImporter {
     /// The layer's position (keyed, split or along a spatial path), its rotation's animation and, when
     /// it takes one, its opacity; with auto-orient, the rotation follows the motion too.
     mutating func placed(
-        _ outer: inout Layer, _ ks: JSONNode?, rotation: Property, opacity alpha: Property?, autoOrient: Bool, time: TimeMap
+        _ outer: inout Layer, _ ks: LottieTransform?, rotation: Property, opacity alpha: Property?, autoOrient: Bool,
+        time: TimeMap
     ) {
-        let split = ks?["p"]?["s"]?.number == 1
-        let position = split ? nil : (Property(ks?["p"]) ?? Property([0, 0]))
-        let px = split ? Property(ks?["p"]?["x"]) ?? Property([0]) : nil,
-            py = split ? Property(ks?["p"]?["y"]) ?? Property([0]) : nil
+        let split = ks?.positionSplit == true
+        let position = split ? nil : (ks?.position ?? Property([0, 0]))
+        let px = split ? ks?.positionX ?? Property([0]) : nil,
+            py = split ? ks?.positionY ?? Property([0]) : nil
         let moves = [position, px, py].compactMap { $0 }.filter(\.isAnimated)
         if autoOrient, !moves.isEmpty {
             // Auto-orient: turned along its motion's direction as well, keyed at every frame.

@@ -3,7 +3,6 @@
 /// combined in order — add as a union, subtract and intersect as groups masked by the next path.
 import Foundation
 import ReelAnimation
-import ReelDocument
 import ReelGeometry
 import ReelScene
 
@@ -12,18 +11,18 @@ extension LottieImporter {
     static let everywhere = Rect(x: -1e6, y: -1e6, width: 2e6, height: 2e6)
 
     /// The mask for a layer's masks, or nil when it has none that mask anything.
-    mutating func masks(_ list: [JSONNode], path: String, time: TimeMap, name: String) -> Layer? {
+    mutating func masks(_ list: [LottieMask], path: String, time: TimeMap, name: String) -> Layer? {
         var current: Layer?
         for (i, m) in list.enumerated() {
             let p = "\(path)[\(i)]"
-            let mode = m["mode"]?.string ?? "a"
+            let mode = m.mode ?? "a"
             guard mode != "n" else { continue }
-            if let x = Property(m["x"]), x.isAnimated || x.value.first != 0 {
+            if let x = m.expansion, x.isAnimated || x.value.first != 0 {
                 warn(p, "mask expansion is not supported yet and is ignored")
             }
             var shape = Layer(name: unique("\(name)/mask \(i)"), type: .shape)
-            let outline = PathProperty(m["pt"])
-            let inverted = m["inv"]?.number == 1
+            let outline = m.outline
+            let inverted = m.inverted
             func filled(_ path: Path) -> Path {
                 guard inverted else { return path }
                 var p = Path(rect: Self.everywhere)
@@ -36,7 +35,7 @@ extension LottieImporter {
                 k.values = k.values.map { if case .path(let p) = $0 { return .path(filled(p)) } else { return $0 } }
                 shape.addAnimation(.keyframe(k))
             }
-            let opacity = Property(m["o"]) ?? Property([100])
+            let opacity = m.opacity ?? Property([100])
             shape.shape.fillColor = Color(red: 0, green: 0, blue: 0, alpha: min(max((opacity.value.first ?? 100) / 100, 0), 1))
             if let a = opacity.animation(
                 "fillColor", time, { .color(Color(red: 0, green: 0, blue: 0, alpha: min(max(($0.first ?? 100) / 100, 0), 1))) })

@@ -4,7 +4,6 @@
 /// (per-dimension easing, spatial Bézier motion), keyed at every frame of the file.
 import Foundation
 import ReelAnimation
-import ReelDocument
 import ReelGeometry
 
 /// Lottie frames (of one layer's own time) to scene seconds: seconds = scale · frame + offset.
@@ -68,60 +67,8 @@ final class SampleBudget {
     }
 }
 
-struct Keyframe {
-    var frame: Double
-    var value: [Double]
-    var hold = false
-    /// Easing out of this keyframe and into the next, per dimension (x and y of the Bézier handles).
-    var easeOut: (x: [Double], y: [Double])?
-    var easeIn: (x: [Double], y: [Double])?
-    /// Spatial tangents (position): out of this keyframe, into the next.
-    var tangentOut: [Double]?
-    var tangentIn: [Double]?
-}
-
 /// A property's value over time.
-struct Property {
-    var value: [Double]
-    var keyframes: [Keyframe] = []
-
-    var isAnimated: Bool { keyframes.count > 1 }
-
-    init(_ value: [Double]) { self.value = value }
-
-    /// `{"a": 0|1, "k": …}`; nil when the node holds no value Reel can read.
-    init?(_ node: JSONNode?) {
-        guard let node, let k = node["k"] else { return nil }
-        if let v = k.numbers {
-            value = v
-            return
-        }
-        guard let list = k.items, list.first?["t"] != nil else { return nil }
-        var frames: [Keyframe] = []
-        for (i, item) in list.prefix(LottieLimits.maximumSampledFrames).enumerated() {
-            guard let t = item["t"]?.number else { continue }
-            // The last keyframe may hold only its time: its value is the one before's end ("e", old files).
-            guard let v = item["s"]?.numbers ?? (i > 0 ? list[i - 1]["e"]?.numbers : nil) ?? frames.last?.value else {
-                continue
-            }
-            var kf = Keyframe(frame: t, value: v)
-            kf.hold = item["h"]?.number == 1
-            func ease(_ e: JSONNode?) -> (x: [Double], y: [Double])? {
-                guard let e, let x = e["x"]?.numbers, let y = e["y"]?.numbers, !x.isEmpty, !y.isEmpty else { return nil }
-                return (x, y)
-            }
-            kf.easeOut = ease(item["o"])
-            kf.easeIn = ease(item["i"])
-            kf.tangentOut = item["to"]?.numbers
-            kf.tangentIn = item["ti"]?.numbers
-            if let last = frames.last, t < last.frame { continue }  // out of order: left out
-            frames.append(kf)
-        }
-        guard let first = frames.first else { return nil }
-        value = first.value
-        keyframes = frames.count > 1 ? frames : []
-    }
-
+extension Property {
     /// The segment's easing in dimension `d`: out of keyframe k, into k + 1 (linear without handles).
     static func easing(_ a: Keyframe, _ b: Keyframe, dimension d: Int) -> TimingFunction {
         guard let o = a.easeOut, let i = a.easeIn ?? b.easeIn else { return .linear }

@@ -2,17 +2,18 @@
 /// transform taken n times (n counted from the offset `o`) and faded from its start to its end opacity.
 import Foundation
 import ReelAnimation
-import ReelDocument
 import ReelGeometry
 import ReelScene
 
 extension LottieImporter {
     /// The copies of `content` (bottom first), or `content` alone when the repeater makes none.
-    mutating func repeated(_ content: [Layer], _ rp: JSONNode, path: String, time: TimeMap, name: String) -> [Layer] {
-        let copyCount = Property(rp["c"]) ?? Property([1])
-        let offset = Property(rp["o"]) ?? Property([0])
-        let tr = rp["tr"]
-        let parts = ["p", "a", "s", "r", "so", "eo"].compactMap { tr?[$0].flatMap { Property($0) } }
+    mutating func repeated(
+        _ content: [Layer], _ rp: LottieShapeItem.Repeater, path: String, time: TimeMap, name: String
+    ) -> [Layer] {
+        let copyCount = rp.copies ?? Property([1])
+        let offset = rp.offset ?? Property([0])
+        let tr = rp.transform
+        let parts = [tr?.position, tr?.anchor, tr?.scale, tr?.rotation, tr?.startOpacity, tr?.endOpacity].compactMap { $0 }
         let moving = ([copyCount, offset] + parts).filter(\.isAnimated)
         // As many copies as the count ever asks for; those past it at a frame are see-through then.
         let most = ([copyCount.value] + copyCount.keyframes.map(\.value)).map { $0.first ?? 1 }.max() ?? 1
@@ -54,7 +55,7 @@ extension LottieImporter {
             out.append(copy)
         }
         // Composite 2 puts each copy below the one before it.
-        return rp["m"]?.number == 2 ? out.reversed() : out
+        return rp.below ? out.reversed() : out
     }
 
     /// The tree with each layer given the next free name after its own.
@@ -70,12 +71,12 @@ extension LottieImporter {
     }
 
     /// Copy k's placement: q ↦ n·p + a + S(sⁿ)·R(n·r)·(q − a), n = offset + k (as ThorVG composes it).
-    static func copyPlacement(_ tr: JSONNode?, copy k: Int, offset: Double, at f: Double) -> Transform2D {
+    static func copyPlacement(_ tr: LottieTransform?, copy k: Int, offset: Double, at f: Double) -> Transform2D {
         let n = offset + Double(k)
-        let p = tr?["p"].flatMap { Property($0) }?.value(at: f) ?? [0, 0]
-        let a = tr?["a"].flatMap { Property($0) }?.value(at: f) ?? [0, 0]
-        let s = tr?["s"].flatMap { Property($0) }?.value(at: f) ?? [100, 100]
-        let r = (tr?["r"].flatMap { Property($0) }?.value(at: f).first ?? 0) * n * .pi / 180
+        let p = tr?.position?.value(at: f) ?? [0, 0]
+        let a = tr?.anchor?.value(at: f) ?? [0, 0]
+        let s = tr?.scale?.value(at: f) ?? [100, 100]
+        let r = (tr?.rotation?.value(at: f).first ?? 0) * n * .pi / 180
         let ax = a.first ?? 0, ay = a.count > 1 ? a[1] : 0
         let sx = pow((s.first ?? 100) / 100, n), sy = pow((s.count > 1 ? s[1] : 100) / 100, n)
         let rotation = Transform2D(a: cos(r), b: sin(r), c: -sin(r), d: cos(r), tx: 0, ty: 0)
@@ -86,10 +87,10 @@ extension LottieImporter {
     }
 
     /// Copy k of `count`'s opacity: the start opacity to the end one, evenly; none past the count.
-    static func repeatOpacity(_ tr: JSONNode?, copy k: Int, of count: Double, at f: Double) -> Double {
+    static func repeatOpacity(_ tr: LottieTransform?, copy k: Int, of count: Double, at f: Double) -> Double {
         guard Double(k) < count else { return 0 }
-        let so = (tr?["so"].flatMap { Property($0) }?.value(at: f).first ?? 100) / 100
-        let eo = (tr?["eo"].flatMap { Property($0) }?.value(at: f).first ?? 100) / 100
+        let so = (tr?.startOpacity?.value(at: f).first ?? 100) / 100
+        let eo = (tr?.endOpacity?.value(at: f).first ?? 100) / 100
         let whole = count.rounded(.up)
         let o = whole > 1 ? so + (eo - so) * Double(k) / (whole - 1) : so
         return min(max(o, 0), 1)

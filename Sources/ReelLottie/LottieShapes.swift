@@ -4,7 +4,6 @@
 /// and strokeEnd. Items listed first are drawn on top.
 import Foundation
 import ReelAnimation
-import ReelDocument
 import ReelGeometry
 import ReelScene
 
@@ -17,7 +16,7 @@ extension LottieImporter {
     /// The layers a list of shape items draws, bottom first. A trim path trims every path listed before
     /// it, in its group and in the groups before it (`inherited`: the enclosing groups' trims).
     mutating func shapeItems(
-        _ items: [JSONNode], path: String, time: TimeMap, name: String, depth: Int, inherited: Trim? = nil,
+        _ items: [LottieShapeItem], path: String, time: TimeMap, name: String, depth: Int, inherited: Trim? = nil,
         inheritedRounding: [Property] = []
     ) -> [Layer] {
         guard depth < LottieLimits.maximumDepth else {
@@ -27,9 +26,9 @@ extension LottieImporter {
         var out: [Layer] = []
         func trim(after index: Int) -> Trim? {
             var trims: Trim = []
-            for item in items[(index + 1)...] where item["ty"]?.string == "tm" {
-                if let s = Property(item["s"]), let e = Property(item["e"]) {
-                    trims.append((s, e, Property(item["o"]) ?? Property([0]), item["m"]?.number == 2))
+            for item in items[(index + 1)...] {
+                if case .trim(let t) = item.content, let s = t.start, let e = t.end {
+                    trims.append((s, e, t.offset ?? Property([0]), t.individually))
                 }
             }
             trims += inherited ?? []
@@ -37,50 +36,52 @@ extension LottieImporter {
         }
         // Rounded corners after an item round it, as trims trim it.
         func rounding(after index: Int) -> [Property] {
-            items[(index + 1)...].filter { $0["ty"]?.string == "rd" && $0["hd"]?.number != 1 }.compactMap { Property($0["r"]) }
-                + inheritedRounding
+            items[(index + 1)...].compactMap { item -> Property? in
+                guard !item.hidden, case .roundedCorners(let radius) = item.content else { return nil }
+                return radius
+            } + inheritedRounding
         }
         // A repeater copies what the items before it draw; the items after it are drawn below the copies.
-        let repeater = items.lastIndex { $0["ty"]?.string == "rp" && $0["hd"]?.number != 1 }
+        let repeater = items.lastIndex { !$0.hidden && $0.repeater != nil }
         for (i, item) in items.enumerated().reversed() {
             if let repeater, i <= repeater {
                 let content = shapeItems(
                     Array(items[..<repeater]), path: path, time: time, name: name, depth: depth + 1,
                     inherited: trim(after: repeater), inheritedRounding: rounding(after: repeater))
-                out += repeated(content, item, path: "\(path)[\(repeater)]", time: time, name: name)
+                if let rp = items[repeater].repeater {
+                    out += repeated(content, rp, path: "\(path)[\(repeater)]", time: time, name: name)
+                }
                 break
             }
             let itemPath = "\(path)[\(i)]"
             guard count() else { break }
-            if item["hd"]?.number == 1 { continue }
-            switch item["ty"]?.string ?? "" {
-            case "gr":
-                let children = item["it"]?.items ?? []
-                let transform = children.last { $0["ty"]?.string == "tr" }
+            if item.hidden { continue }
+            switch item.content {
+            case .group(let children):
+                let transform = children.last { $0.type == "tr" }?.transform
                 let content = shapeItems(
-                    children, path: "\(itemPath).it", time: time, name: "\(name)/\(item["nm"]?.string ?? "group \(i)")",
+                    children, path: "\(itemPath).it", time: time, name: "\(name)/\(item.name ?? "group \(i)")",
                     depth: depth + 1, inherited: trim(after: i), inheritedRounding: rounding(after: i))
                 guard !content.isEmpty else { continue }
                 out.append(transformed(content, transform, path: itemPath, time: time, name: unique("\(name)/group")))
-            case "fl", "st", "gf", "gs":
+            case .paint(let style):
                 // Its geometry: the shapes before it, and those of the groups before it (through their transforms).
-                let geometry = items[..<i].enumerated().filter {
-                    ["rc", "el", "sh", "sr", "gr"].contains($0.element["ty"]?.string ?? "") && $0.element["hd"]?.number != 1
-                }
+                let geometry = items[..<i].enumerated().filter { $0.element.drawsGeometry && !$0.element.hidden }
                 guard !geometry.isEmpty else { continue }
                 // Any trim after the geometry trims it, before or after this paint.
                 let last = geometry.map(\.offset).max() ?? i
                 // Merge paths between the shapes and the paint: how the paint combines them (1 merges as is).
-                let merge = items[..<i].last { $0["ty"]?.string == "mm" && $0["hd"]?.number != 1 }?["mm"]?.integer
+                let merge = items[..<i].last { $0.type == "mm" && !$0.hidden }?.mergeMode
                 if let layer = paint(
-                    item, geometry.map { ($0.element, "\(path)[\($0.offset)]") }, trim(after: last),
+                    item, style, geometry.map { ($0.element, "\(path)[\($0.offset)]") }, trim(after: last),
                     rounding: rounding(after: last), merge: merge,
                     path: itemPath, time: time, name: name)
                 {
                     out.append(layer)
                 }
-            case "rc", "el", "sh", "sr", "tr", "tm", "rd", "rp", "mm": break
-            case let other:
+            case .geometry, .transform, .trim, .roundedCorners, .repeater, .merge: break
+            case .other:
+                let other = item.type ?? ""
                 warn(itemPath, "the shape item \"\(other)\" (\(Self.shapeNames[other] ?? "unknown")) is not supported yet")
             }
         }
@@ -94,22 +95,22 @@ extension LottieImporter {
 
     /// A fill or stroke of the geometry before it: one shape layer, its path keyed where it moves.
     mutating func paint(
-        _ item: JSONNode, _ geometry: [(JSONNode, String)], _ trim: Trim?, rounding: [Property] = [], merge: Int? = nil,
-        path: String, time: TimeMap, name: String
+        _ item: LottieShapeItem, _ style: LottieShapeItem.Paint, _ geometry: [(LottieShapeItem, String)], _ trim: Trim?,
+        rounding: [Property] = [], merge: Int? = nil, path: String, time: TimeMap, name: String
     ) -> Layer? {
-        let kind = item["ty"]?.string ?? ""
+        let kind = item.type ?? ""
         if kind == "st" || kind == "gs", let trim, geometry.count > 1, !trim.contains(where: \.individually) {
             // Trimmed simultaneously: each shape keeps the same part of its own length.
             var group = Layer(name: unique("\(name)/trimmed"))
             group.sublayers = geometry.compactMap {
-                paint(item, [$0], trim, rounding: rounding, merge: merge, path: path, time: time, name: name)
+                paint(item, style, [$0], trim, rounding: rounding, merge: merge, path: path, time: time, name: name)
             }
             return group
         }
-        var layer = Layer(name: unique("\(name)/\(item["nm"]?.string ?? (item["ty"]?.string ?? "paint"))"), type: .shape)
-        layer.compositingFilter = compositingFilter(item["bm"], path: "\(path).bm")
+        var layer = Layer(name: unique("\(name)/\(item.name ?? (item.type ?? "paint"))"), type: .shape)
+        layer.compositingFilter = compositingFilter(item.blendMode, path: "\(path).bm")
         // Geometry: exact keyframes for one animated path; every frame for anything else that moves.
-        func shaped(_ target: inout Layer, _ geometry: [(JSONNode, String)]) {
+        func shaped(_ target: inout Layer, _ geometry: [(LottieShapeItem, String)]) {
             let frames = geometry.flatMap { Self.geometryFrames($0.0) } + rounding.flatMap { $0.keyframes.map(\.frame) }
             func outline(at f: Double) -> Path {
                 rounding.reduce(Self.outline(geometry.map(\.0), at: f)) {
@@ -117,8 +118,7 @@ extension LottieImporter {
                 }
             }
             target.shape.path = outline(at: frames.first ?? 0)
-            if geometry.count == 1, rounding.isEmpty, geometry[0].0["ty"]?.string == "sh",
-                let shape = PathProperty(geometry[0].0["ks"]),
+            if geometry.count == 1, rounding.isEmpty, geometry[0].0.type == "sh", let shape = geometry[0].0.geometry?.path,
                 shape.isAnimated
             {
                 if let a = shape.animation(time) { target.addAnimation(a) }
@@ -142,26 +142,26 @@ extension LottieImporter {
             shaped(&layer, geometry)
         }
         if !fills, let merge, merge > 1 { warn(path, "merge paths (mode \(merge)) before a stroke strokes each path as it is") }
-        let opacity = Property(item["o"]) ?? Property([100])
+        let opacity = style.opacity ?? Property([100])
         switch kind {
         case "fl", "gf":
             // Merge mode 5 keeps what an odd number of the paths cover.
-            layer.shape.fillRule = item["r"]?.number == 2 || merge == 5 ? .evenOdd : .nonZero
+            layer.shape.fillRule = style.evenOdd || merge == 5 ? .evenOdd : .nonZero
             layer.shape.strokeColor = nil
         default:
             layer.shape.fillColor = nil
-            let width = Property(item["w"]) ?? Property([1])
+            let width = style.width ?? Property([1])
             layer.shape.stroke.lineWidth = width.value.first ?? 1
             if let a = width.animation("lineWidth", time, { .number($0.first ?? 0) }) { layer.addAnimation(a) }
-            layer.shape.stroke.lineCap = [1: .butt, 2: .round, 3: .square][item["lc"]?.integer ?? 2] ?? .round
-            layer.shape.stroke.lineJoin = [1: .miter, 2: .round, 3: .bevel][item["lj"]?.integer ?? 2] ?? .round
-            layer.shape.stroke.miterLimit = item["ml"]?.number ?? 4
-            if let dashes = item["d"]?.items, !dashes.isEmpty {
+            layer.shape.stroke.lineCap = [1: .butt, 2: .round, 3: .square][style.lineCap ?? 2] ?? .round
+            layer.shape.stroke.lineJoin = [1: .miter, 2: .round, 3: .bevel][style.lineJoin ?? 2] ?? .round
+            layer.shape.stroke.miterLimit = style.miterLimit ?? 4
+            if !style.dashes.isEmpty {
                 var pattern: [Double] = []
                 var phase = 0.0
-                for d in dashes {
-                    let v = Property(d["v"])?.value.first ?? 0
-                    if d["n"]?.string == "o" { phase = v } else { pattern.append(max(v, 0)) }
+                for d in style.dashes {
+                    let v = d.value?.value.first ?? 0
+                    if d.kind == "o" { phase = v } else { pattern.append(max(v, 0)) }
                 }
                 if pattern.count % 2 == 1 { pattern += pattern }
                 if pattern.reduce(0, +) > 0 {
@@ -173,7 +173,7 @@ extension LottieImporter {
         }
         let colorKey = kind == "fl" || kind == "gf" ? "fillColor" : "strokeColor"
         if kind == "fl" || kind == "st" {
-            let color = Property(item["c"]) ?? Property([0, 0, 0, 1])
+            let color = style.color ?? Property([0, 0, 0, 1])
             let make: ([Double]) -> Color = { c in
                 Self.color(c, alpha: 1)
             }
@@ -194,7 +194,7 @@ extension LottieImporter {
             if kind == "fl" { layer.shape.fillColor = c } else { layer.shape.strokeColor = c }
         } else {
             // A gradient: its ramp, keyed at every frame when it moves.
-            guard let g = gradient(item, path: path) else { return nil }
+            guard let g = gradient(style, path: path) else { return nil }
             let a = min(max((opacity.value.first ?? 100) / 100, 0), 1)
             if kind == "gf" {
                 layer.shape.fillGradient = g
@@ -204,7 +204,7 @@ extension LottieImporter {
                 layer.shape.strokeColor = Color(red: 1, green: 1, blue: 1, alpha: a)
             }
             // A keyed ramp: its colours and stops at every frame (the stop count is the file's `p`).
-            if let stops = Property(item["g"]?["k"]), stops.isAnimated, let count = item["g"]?["p"]?.integer {
+            if let stops = style.stops, stops.isAnimated, let count = style.stopCount {
                 let key = kind == "gf" ? "fillGradient" : "strokeGradient"
                 let fallback = (g.locations, g.colors)
                 func at(_ f: Double) -> (locations: [Double], colors: [Color]) {
@@ -217,16 +217,16 @@ extension LottieImporter {
                     layer.addAnimation(.keyframe(a.with(keyPath: "\(key).locations")))
                 }
             }
-            if Self.gradientMoves(item) {
+            if Self.gradientMoves(style) {
                 let key = kind == "gf" ? "fillGradient" : "strokeGradient"
                 var frames = Property([0])
-                frames.keyframes = Set(["s", "e"].flatMap { Property(item[$0])?.keyframes.map(\.frame) ?? [] }).sorted()
+                frames.keyframes = Set([style.start, style.end].flatMap { $0?.keyframes.map(\.frame) ?? [] }).sorted()
                     .map { Keyframe(frame: $0, value: [$0]) }
-                if let a = Self.sampled(frames, time, { .transform(Transform3D(Self.gradientPlacement(item, at: $0))) }) {
+                if let a = Self.sampled(frames, time, { .transform(Transform3D(Self.gradientPlacement(style, at: $0))) }) {
                     layer.addAnimation(.keyframe(a.with(keyPath: "\(key).transform")))
                 }
             }
-            if ["h", "a"].contains(where: { Property(item[$0])?.isAnimated == true }) {
+            if [style.highlightLength, style.highlightAngle].contains(where: { $0?.isAnimated == true }) {
                 warn(path, "a gradient's moving highlight is drawn as it starts")
             }
         }
@@ -295,29 +295,28 @@ extension LottieImporter {
     }
 
     /// A gradient fill or stroke's ramp (colour stops, then alpha stops) and geometry.
-    mutating func gradient(_ item: JSONNode, path: String) -> ShapeGradient? {
-        guard let g = item["g"], let stops = Property(g["k"])?.value, let count = g["p"]?.integer,
-            let (locations, colors) = Self.ramp(stops, count: count)
+    mutating func gradient(_ item: LottieShapeItem.Paint, path: String) -> ShapeGradient? {
+        guard let stops = item.stops?.value, let count = item.stopCount, let (locations, colors) = Self.ramp(stops, count: count)
         else { return nil }
         if Self.gradientMoves(item) {
             // Drawn as a unit gradient, start (0, 0) to end (1, 0), placed by a keyed transform.
-            let h = min(max((Property(item["h"])?.value.first ?? 0) / 100, -0.99), 0.99)
-            let angle = (Property(item["a"])?.value.first ?? 0) * .pi / 180
+            let h = min(max((item.highlightLength?.value.first ?? 0) / 100, -0.99), 0.99)
+            let angle = (item.highlightAngle?.value.first ?? 0) * .pi / 180
             let kind: ShapeGradient.Kind =
-                item["t"]?.number != 2
+                !item.radial
                 ? .axial(start: .zero, end: Point(x: 1, y: 0))
                 : .focal(focus: Point(x: h * cos(angle), y: h * sin(angle)), focalRadius: 0, center: .zero, radius: 1)
             return ShapeGradient(
                 kind: kind, colors: colors, locations: locations,
                 transform: Self.gradientPlacement(item, at: Self.firstFrame(item)))
         }
-        let s = Property(item["s"])?.value ?? [0, 0], e = Property(item["e"])?.value ?? [0, 0]
+        let s = item.start?.value ?? [0, 0], e = item.end?.value ?? [0, 0]
         let start = Point(x: s.first ?? 0, y: s.count > 1 ? s[1] : 0), end = Point(x: e.first ?? 0, y: e.count > 1 ? e[1] : 0)
-        if item["t"]?.number == 2 {
+        if item.radial {
             let radius = hypot(end.x - start.x, end.y - start.y)
-            let h = min(max((Property(item["h"])?.value.first ?? 0) / 100, -0.99), 0.99)
+            let h = min(max((item.highlightLength?.value.first ?? 0) / 100, -0.99), 0.99)
             if h != 0 {
-                let angle = atan2(end.y - start.y, end.x - start.x) + (Property(item["a"])?.value.first ?? 0) * .pi / 180
+                let angle = atan2(end.y - start.y, end.x - start.x) + (item.highlightAngle?.value.first ?? 0) * .pi / 180
                 let focus = Point(x: start.x + cos(angle) * h * radius, y: start.y + sin(angle) * h * radius)
                 return ShapeGradient(
                     kind: .focal(focus: focus, focalRadius: 0, center: start, radius: radius), colors: colors,
@@ -328,18 +327,18 @@ extension LottieImporter {
         return ShapeGradient(kind: .axial(start: start, end: end), colors: colors, locations: locations)
     }
 
-    static func gradientMoves(_ item: JSONNode) -> Bool {
-        ["s", "e"].contains { Property(item[$0])?.isAnimated == true }
+    static func gradientMoves(_ item: LottieShapeItem.Paint) -> Bool {
+        [item.start, item.end].contains { $0?.isAnimated == true }
     }
 
-    static func firstFrame(_ item: JSONNode) -> Double {
-        ["s", "e"].compactMap { Property(item[$0])?.keyframes.first?.frame }.min() ?? 0
+    static func firstFrame(_ item: LottieShapeItem.Paint) -> Double {
+        [item.start, item.end].compactMap { $0?.keyframes.first?.frame }.min() ?? 0
     }
 
     /// The unit gradient's place at a frame: (0, 0) to the start, (1, 0) to the end, turned and scaled
     /// alike in both directions (a radial gradient's radius is the start–end distance).
-    static func gradientPlacement(_ item: JSONNode, at f: Double) -> Transform2D {
-        let s = Property(item["s"])?.value(at: f) ?? [0, 0], e = Property(item["e"])?.value(at: f) ?? [0, 0]
+    static func gradientPlacement(_ item: LottieShapeItem.Paint, at f: Double) -> Transform2D {
+        let s = item.start?.value(at: f) ?? [0, 0], e = item.end?.value(at: f) ?? [0, 0]
         let sx = s.first ?? 0, sy = s.count > 1 ? s[1] : 0
         var dx = (e.first ?? 0) - sx, dy = (e.count > 1 ? e[1] : 0) - sy
         // A start on its end would leave no space to draw in: keep a sliver.
@@ -374,58 +373,58 @@ extension LottieImporter {
         return last.1
     }
 
-    /// The keyframe frames of a geometry item's animated properties.
-    static func geometryFrames(_ item: JSONNode) -> [Double] {
-        var frames: [Double] = []
-        if item["ty"]?.string == "gr" {
+    /// The keyframe frames of a geometry item's animated properties: a group's transform and items, and
+    /// any item's `p`, `s`, `r`, `ks`, `pt`, `or` and `ir` (so a group's trim start, a gradient's start
+    /// point or a zig zag's size widen what its paint keys at every frame).
+    static func geometryFrames(_ item: LottieShapeItem) -> [Double] {
+        func keyed(_ properties: [Property?]) -> [Double] {
+            properties.flatMap { p in p.map { $0.isAnimated ? $0.keyframes.map(\.frame) : [] } ?? [] }
+        }
+        switch item.content {
+        case .group(let children):
             var frames: [Double] = []
-            for child in item["it"]?.items ?? [] {
-                if child["ty"]?.string == "tr" {
-                    for key in ["a", "p", "s", "r", "o"] {
-                        if let p = Property(child[key]), p.isAnimated { frames += p.keyframes.map(\.frame) }
-                    }
+            for child in children {
+                if child.type == "tr" {
+                    let t = child.transform
+                    frames += keyed([t?.anchor, t?.position, t?.scale, t?.rotation, t?.opacity])
                 } else {
                     frames += geometryFrames(child)
                 }
             }
             return frames
+        case .geometry(let g), .other(let g):
+            let path = g.path.map { $0.isAnimated ? $0.keyframes.map(\.frame) : [] } ?? []
+            return keyed([g.position, g.size, g.roundness]) + path + keyed([g.points, g.outerRadius, g.innerRadius])
+        case .paint(let paint): return keyed([paint.start])
+        case .trim(let trim): return keyed([trim.start])
+        case .roundedCorners(let radius): return keyed([radius])
+        case .transform, .repeater, .merge: return []
         }
-        for key in ["p", "s", "r", "ks", "pt", "or", "ir"] {
-            if key == "ks", let shape = PathProperty(item["ks"]), shape.isAnimated {
-                frames += shape.keyframes.map(\.frame)
-            } else if let p = Property(item[key]), p.isAnimated {
-                frames += p.keyframes.map(\.frame)
-            }
-        }
-        return frames
     }
 
     /// The geometry items' outlines at a frame, as one path.
-    static func outline(_ items: [JSONNode], at frame: Double) -> Path {
+    static func outline(_ items: [LottieShapeItem], at frame: Double) -> Path {
         var out = Path()
         for item in items.reversed() {
-            switch item["ty"]?.string ?? "" {
-            case "rc":
-                let p = Property(item["p"])?.value(at: frame) ?? [0, 0], s = Property(item["s"])?.value(at: frame) ?? [0, 0]
-                let r = Property(item["r"])?.value(at: frame).first ?? 0
+            switch (item.type ?? "", item.content) {
+            case ("rc", .geometry(let g)):
+                let p = g.position?.value(at: frame) ?? [0, 0], s = g.size?.value(at: frame) ?? [0, 0]
+                let r = g.roundness?.value(at: frame).first ?? 0
                 let w = abs(s.first ?? 0), h = abs(s.count > 1 ? s[1] : 0)
                 let rect = Rect(x: (p.first ?? 0) - w / 2, y: (p.count > 1 ? p[1] : 0) - h / 2, width: w, height: h)
-                out.addPath(Self.rectangle(rect, radius: min(max(r, 0), min(w, h) / 2), clockwise: item["d"]?.number != 3))
-            case "el":
-                let p = Property(item["p"])?.value(at: frame) ?? [0, 0], s = Property(item["s"])?.value(at: frame) ?? [0, 0]
+                out.addPath(Self.rectangle(rect, radius: min(max(r, 0), min(w, h) / 2), clockwise: g.clockwise))
+            case ("el", .geometry(let g)):
+                let p = g.position?.value(at: frame) ?? [0, 0], s = g.size?.value(at: frame) ?? [0, 0]
                 let w = abs(s.first ?? 0), h = abs(s.count > 1 ? s[1] : 0)
                 let rect = Rect(x: (p.first ?? 0) - w / 2, y: (p.count > 1 ? p[1] : 0) - h / 2, width: w, height: h)
-                out.addPath(Self.ellipse(rect, clockwise: item["d"]?.number != 3))
-            case "sh":
-                if let shape = PathProperty(item["ks"]) { out.addPath(shape.path(at: frame)) }
-            case "sr":
-                out.addPath(Self.polystar(item, at: frame))
-            case "gr":
-                let children = (item["it"]?.items ?? []).filter {
-                    ["rc", "el", "sh", "sr", "gr"].contains($0["ty"]?.string ?? "") && $0["hd"]?.number != 1
-                }
-                let inner = outline(children, at: frame)
-                let tr = (item["it"]?.items ?? []).last { $0["ty"]?.string == "tr" }
+                out.addPath(Self.ellipse(rect, clockwise: g.clockwise))
+            case ("sh", .geometry(let g)):
+                if let shape = g.path { out.addPath(shape.path(at: frame)) }
+            case ("sr", .geometry(let g)):
+                out.addPath(Self.polystar(g, at: frame))
+            case (_, .group(let children)):
+                let inner = outline(children.filter { $0.drawsGeometry && !$0.hidden }, at: frame)
+                let tr = children.last { $0.type == "tr" }?.transform
                 out.addPath(inner.applying(Self.matrix(tr, at: frame)))
             default: break
             }
@@ -487,16 +486,16 @@ extension LottieImporter {
     }
 
     /// A Lottie transform at a frame as a matrix: q ↦ p + R·S·(q − a) (skew left out).
-    static func matrix(_ tr: JSONNode?, at frame: Double) -> Transform2D {
+    static func matrix(_ tr: LottieTransform?, at frame: Double) -> Transform2D {
         guard let tr else { return .identity }
-        let a = Property(tr["a"])?.value(at: frame) ?? [0, 0], p = Property(tr["p"])?.value(at: frame) ?? [0, 0]
-        let s = Property(tr["s"])?.value(at: frame) ?? [100, 100]
-        let r = (Property(tr["r"])?.value(at: frame).first ?? 0) * .pi / 180
+        let a = tr.anchor?.value(at: frame) ?? [0, 0], p = tr.position?.value(at: frame) ?? [0, 0]
+        let s = tr.scale?.value(at: frame) ?? [100, 100]
+        let r = (tr.rotation?.value(at: frame).first ?? 0) * .pi / 180
         let rotation = Transform2D(a: cos(r), b: sin(r), c: -sin(r), d: cos(r), tx: 0, ty: 0)
         return Transform2D.translation(x: -(a.first ?? 0), y: -(a.count > 1 ? a[1] : 0))
             .concatenating(.scale(x: (s.first ?? 100) / 100, y: (s.count > 1 ? s[1] : 100) / 100))
             .concatenating(
-                Self.skew(Property(tr["sk"])?.value(at: frame).first ?? 0, axis: Property(tr["sa"])?.value(at: frame).first ?? 0)
+                Self.skew(tr.skew?.value(at: frame).first ?? 0, axis: tr.skewAxis?.value(at: frame).first ?? 0)
             )
             .concatenating(rotation)
             .concatenating(.translation(x: p.first ?? 0, y: p.count > 1 ? p[1] : 0))
@@ -505,15 +504,15 @@ extension LottieImporter {
     /// A polystar: a star (`sy` 1: points alternating between the outer and inner radius) or a polygon
     /// (`sy` 2), its first point straight up from the centre turned by `r` degrees, clockwise.
     /// Roundness is not drawn.
-    static func polystar(_ item: JSONNode, at frame: Double) -> Path {
-        let p = Property(item["p"])?.value(at: frame) ?? [0, 0]
+    static func polystar(_ item: LottieShapeItem.Geometry, at frame: Double) -> Path {
+        let p = item.position?.value(at: frame) ?? [0, 0]
         let centre = Point(x: p.first ?? 0, y: p.count > 1 ? p[1] : 0)
-        let sides = (Property(item["pt"])?.value(at: frame).first ?? 5).rounded()
+        let sides = (item.points?.value(at: frame).first ?? 5).rounded()
         let points = sides.isFinite ? Int(min(max(sides, 1), 1_000)) : 5
-        let outer = Property(item["or"])?.value(at: frame).first ?? 0
-        let inner = Property(item["ir"])?.value(at: frame).first ?? 0
-        let rotation = (Property(item["r"])?.value(at: frame).first ?? 0) * .pi / 180
-        let star = item["sy"]?.number != 2
+        let outer = item.outerRadius?.value(at: frame).first ?? 0
+        let inner = item.innerRadius?.value(at: frame).first ?? 0
+        let rotation = (item.roundness?.value(at: frame).first ?? 0) * .pi / 180
+        let star = item.isStar
         let count = star ? points * 2 : points
         var path = Path()
         for k in 0..<count {
@@ -544,61 +543,8 @@ extension KeyframeAnimation {
     }
 }
 
-/// A Bézier path property (`sh`'s `ks`): vertices with in and out tangents, closed or not, keyed.
-struct PathProperty {
-    struct Shape {
-        var vertices: [Point]
-        var inTangents: [Point]
-        var outTangents: [Point]
-        var closed: Bool
-    }
-
-    var frames: [(frame: Double, shape: Shape, hold: Bool, ease: TimingFunction)] = []
-    var keyframes: [(frame: Double, shape: Shape)] { frames.map { ($0.frame, $0.shape) } }
-    var isAnimated: Bool { frames.count > 1 }
-
-    init?(_ node: JSONNode?) {
-        guard let node, let k = node["k"] else { return nil }
-        if let shape = Self.shape(k) {
-            frames = [(0, shape, false, .linear)]
-            return
-        }
-        guard let list = k.items else { return nil }
-        for (i, item) in list.prefix(LottieLimits.maximumSampledFrames).enumerated() {
-            guard let t = item["t"]?.number else { continue }
-            guard
-                let shape = (item["s"]).flatMap(Self.shape) ?? (i > 0 ? list[i - 1]["e"].flatMap(Self.shape) : nil)
-                    ?? frames.last?.shape
-            else { continue }
-            var ease = TimingFunction.linear
-            if let o = item["o"], let ii = item["i"], let ox = o["x"]?.numbers?.first, let oy = o["y"]?.numbers?.first,
-                let ix = ii["x"]?.numbers?.first, let iy = ii["y"]?.numbers?.first
-            {
-                ease = TimingFunction(ox, oy, ix, iy)
-            }
-            if let last = frames.last, t < last.frame { continue }
-            frames.append((t, shape, item["h"]?.number == 1, ease))
-        }
-        if frames.isEmpty { return nil }
-    }
-
-    static func shape(_ node: JSONNode) -> Shape? {
-        // A shape, or (old files) a list holding one.
-        let n = node.items?.first ?? node
-        guard let v = n["v"]?.items else { return nil }
-        func points(_ list: [JSONNode]?) -> [Point] {
-            (list ?? []).map { p in
-                let c = p.numbers ?? []
-                return Point(x: c.first ?? 0, y: c.count > 1 ? c[1] : 0)
-            }
-        }
-        let vertices = points(v)
-        var ins = points(n["i"]?.items), outs = points(n["o"]?.items)
-        ins += Array(repeating: .zero, count: max(0, vertices.count - ins.count))
-        outs += Array(repeating: .zero, count: max(0, vertices.count - outs.count))
-        return Shape(vertices: vertices, inTangents: ins, outTangents: outs, closed: n["c"]?.number == 1)
-    }
-
+/// A Bézier path property drawn: at a frame, and keyed.
+extension PathProperty {
     static func path(_ s: Shape) -> Path {
         var p = Path()
         guard let first = s.vertices.first else { return p }

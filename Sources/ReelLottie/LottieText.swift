@@ -4,7 +4,6 @@
 /// text wraps in its box. Documents that change over time switch at their frames.
 import Foundation
 import ReelAnimation
-import ReelDocument
 import ReelGeometry
 import ReelScene
 
@@ -24,29 +23,27 @@ extension LottieImporter {
     }
 
     /// The layers a text layer draws, nil when its documents hold no text.
-    mutating func textLayers(_ l: JSONNode, path: String, time: TimeMap, name: String) -> [Layer] {
-        let t = l["t"]
-        if t?["a"]?.items?.isEmpty == false {
+    mutating func textLayers(_ t: LottieText, path: String, time: TimeMap, name: String) -> [Layer] {
+        if t.hasAnimators {
             warn("\(path).t.a", "text animators are not supported yet; the text is drawn as set")
         }
-        if t?["p"]?["a"] != nil { warn("\(path).t.p", "text on a path is not supported yet; the text is drawn on a line") }
-        let docs = (t?["d"]?["k"]?.items ?? []).prefix(LottieLimits.maximumSampledFrames).compactMap { item -> TextDocument? in
-            guard let s = item["s"] else { return nil }
-            if (s["sc"]?.numbers).map({ !$0.isEmpty }) == true, (s["sw"]?.number ?? 0) > 0 {
+        if t.pathAlignment { warn("\(path).t.p", "text on a path is not supported yet; the text is drawn on a line") }
+        let docs = t.documents.map { s -> TextDocument in
+            if s.strokeColor.map({ !$0.isEmpty }) == true, (s.strokeWidth ?? 0) > 0 {
                 warn("\(path).t.d", "a stroke on text is not supported yet; the text is filled only")
             }
-            let size = min(max(s["s"]?.number ?? 12, 0), TextProperties.maximumFontSize)
-            let c = s["fc"]?.numbers ?? [0, 0, 0]
+            let size = min(max(s.size ?? 12, 0), TextProperties.maximumFontSize)
+            let c = s.fillColor ?? [0, 0, 0]
             var box: Rect?
-            if let sz = s["sz"]?.numbers, sz.count >= 2 {
-                let ps = s["ps"]?.numbers ?? [0, 0]
+            if let sz = s.boxSize, sz.count >= 2 {
+                let ps = s.boxPosition ?? [0, 0]
                 box = Rect(x: ps.first ?? 0, y: ps.count > 1 ? ps[1] : 0, width: sz[0], height: sz[1])
             }
             return TextDocument(
-                frame: item["t"]?.number ?? 0, text: s["t"]?.string ?? "", font: fontSpec(s["f"]?.string ?? ""), size: size,
-                color: Self.color(c, alpha: c.count > 3 ? min(max(c[3], 0), 1) : 1), justification: s["j"]?.integer ?? 0,
-                tracking: (s["tr"]?.number ?? 0) / 1000 * size, lineHeight: s["lh"]?.number ?? size * 1.2,
-                baselineShift: s["ls"]?.number ?? 0, box: box)
+                frame: s.frame ?? 0, text: s.text ?? "", font: fontSpec(s.font ?? ""), size: size,
+                color: Self.color(c, alpha: c.count > 3 ? min(max(c[3], 0), 1) : 1), justification: s.justification ?? 0,
+                tracking: (s.tracking ?? 0) / 1000 * size, lineHeight: s.lineHeight ?? size * 1.2,
+                baselineShift: s.baselineShift ?? 0, box: box)
         }
         guard let first = docs.first else { return [] }
         // Lines by Lottie's breaks (carriage returns, as After Effects writes them); a layer for each line
@@ -116,10 +113,10 @@ extension LottieImporter {
     /// A Lottie font name as a list Reel resolves in order: the PostScript name, its family and style
     /// from the file's font list, the family alone, then fonts most machines have.
     func fontSpec(_ name: String) -> String {
-        let entry = (root["fonts"]?["list"]?.items ?? []).first { $0["fName"]?.string == name }
+        let entry = fonts.first { $0.name == name }
         var names = [name]
-        if let family = entry?["fFamily"]?.string {
-            if let style = entry?["fStyle"]?.string, !style.isEmpty { names.append("\(family) \(style)") }
+        if let family = entry?.family {
+            if let style = entry?.style, !style.isEmpty { names.append("\(family) \(style)") }
             names.append(family)
         }
         names += ["Noto Sans", "DejaVu Sans", "Liberation Sans", "Inter"]

@@ -1,7 +1,6 @@
 /// Time remapping (a precomp layer's `tm`): the precomp's content is imported in its own seconds, then
 /// every animation in it is keyed again at every frame of the layer, at the content time the remap gives.
 import ReelAnimation
-import ReelDocument
 import ReelScene
 
 extension LottieImporter {

@@ -23,7 +23,7 @@ import Testing
         return try JSONParser.parse(Array(text.utf8))
     }
 
-    static func assets(_ root: JSONNode) -> [String: JSONNode] { LottieImporter(root: root).assets }
+    static func assets(_ root: JSONNode) -> [String: LottieAsset] { LottieImporter(animation: LottieAnimation(root)).assets }
 
     /// b: three shape layers, 12 items. a: two instances of b and a shape layer, 3 + 24 + 3 = 30 (its
     /// own layers 2 + 4, then 2 × 12). The file: a shape layer (4) and two instances of a (2 × 31): 66.
@@ -31,9 +31,9 @@ import Testing
         let root = try Self.file(
             assets: [("a", [Self.precomp("b"), Self.precomp("b"), Self.shape]), ("b", Array(repeating: Self.shape, count: 3))],
             layers: [Self.shape, Self.precomp("a"), Self.precomp("a")])
-        try LottieExpansion.check(root, assets: Self.assets(root), file: "t.json", limit: 66)
+        try LottieExpansion.check(LottieAnimation(root), assets: Self.assets(root), file: "t.json", limit: 66)
         do {
-            try LottieExpansion.check(root, assets: Self.assets(root), file: "t.json", limit: 65)
+            try LottieExpansion.check(LottieAnimation(root), assets: Self.assets(root), file: "t.json", limit: 65)
             Issue.record("66 items passed a limit of 65")
         } catch {
             #expect(error.path == "layers[1]", "\(error)")
@@ -48,9 +48,9 @@ import Testing
     /// Without precomps the count is the file's own layers and shape items, and the message says so.
     @Test func aFileWithoutPrecompsIsCountedAsItIs() throws {
         let root = try Self.file(assets: [], layers: Array(repeating: Self.shape, count: 3))
-        try LottieExpansion.check(root, assets: Self.assets(root), file: "t.json", limit: 12)
+        try LottieExpansion.check(LottieAnimation(root), assets: Self.assets(root), file: "t.json", limit: 12)
         do {
-            try LottieExpansion.check(root, assets: Self.assets(root), file: "t.json", limit: 11)
+            try LottieExpansion.check(LottieAnimation(root), assets: Self.assets(root), file: "t.json", limit: 11)
             Issue.record("12 items passed a limit of 11")
         } catch {
             #expect(error.path == "layers" && error.message == "the file holds 12 layers and shape items, above the limit of 11")
@@ -62,9 +62,9 @@ import Testing
         let root = try Self.file(
             assets: [("b", Array(repeating: Self.shape, count: 3))],
             layers: [Self.precomp("b", hidden: true), Self.precomp("b")])
-        try LottieExpansion.check(root, assets: Self.assets(root), file: "t.json", limit: 14)
+        try LottieExpansion.check(LottieAnimation(root), assets: Self.assets(root), file: "t.json", limit: 14)
         #expect(throws: DocumentError.self) {
-            try LottieExpansion.check(root, assets: Self.assets(root), file: "t.json", limit: 13)
+            try LottieExpansion.check(LottieAnimation(root), assets: Self.assets(root), file: "t.json", limit: 13)
         }
     }
 

@@ -336,7 +336,7 @@ import Testing
         let names = scene.layers.flatMap { $0.flattened() }.map(\.layer.name)
         #expect(Set(names).count == names.count, "\(names)")
         let tr = try JSONParser.parse(Array(#"{"a": {"a": 0, "k": [10, 0]}, "r": {"a": 0, "k": 90}}"#.utf8))
-        let moved = LottieImporter.copyPlacement(tr, copy: 1, offset: 0, at: 0).apply(Point(x: 20, y: 0))
+        let moved = LottieImporter.copyPlacement(LottieTransform(tr), copy: 1, offset: 0, at: 0).apply(Point(x: 20, y: 0))
         #expect(abs(moved.x - 10) < 1e-9 && abs(moved.y - 10) < 1e-9)
     }
 
