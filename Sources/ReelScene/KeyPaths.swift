@@ -1,4 +1,4 @@
-/// The animatable key paths of a layer, and how each reads and writes layer properties.
+/// The animatable key paths of a layer, and one table of how each reads and writes layer properties.
 import ReelAnimation
 import ReelGeometry
 
@@ -72,156 +72,183 @@ public enum LayerKeyPath: String, Sendable, CaseIterable {
         case number, point, size, rect, color, transform, path, colors, numbers, bool, string
     }
 
-    public var valueType: ValueType {
-        switch self {
-        case .position, .anchorPoint, .shadowOffset, .startPoint, .endPoint: return .point
-        case .bounds: return .rect
-        case .boundsSize, .transformTranslation: return .size
-        case .transform, .sublayerTransform, .fillGradientTransform, .strokeGradientTransform: return .transform
-        case .path: return .path
-        case .instanceCount, .instanceDelay: return .number
-        case .instanceTransform: return .transform
-        case .instanceColor, .foregroundColor: return .color
-        case .string: return .string
-        case .fontSize, .letterSpacing, .volume: return .number
-        case .colors, .fillGradientColors, .strokeGradientColors: return .colors
-        case .hidden: return .bool
-        case .locations, .fillGradientLocations, .strokeGradientLocations: return .numbers
-        case .zPosition, .transformScale, .transformScaleX, .transformScaleY, .transformScaleZ, .transformRotation,
-            .transformRotationX,
-            .transformRotationY, .transformRotationZ, .transformTranslationX, .transformTranslationY, .transformTranslationZ:
-            return .number
-        case .backgroundColor, .borderColor, .shadowColor, .fillColor, .strokeColor: return .color
-        case .positionX, .positionY, .boundsWidth, .boundsHeight, .opacity, .cornerRadius, .borderWidth, .shadowOpacity,
-            .shadowRadius,
-            .lineWidth, .miterLimit, .lineDashPhase, .strokeStart, .strokeEnd:
-            return .number
-        }
-    }
+    /// The type of the key path's values (what a scene file's value is read as).
+    public var valueType: ValueType { entry.valueType }
 
-    public func get(_ values: LayerProperties) -> AnimatableValue {
-        if let component = transformComponent {
-            return component.get(values.transform)
-        }
-        switch self {
-        case .position: return .point(values.position)
-        case .positionX: return .number(values.position.x)
-        case .positionY: return .number(values.position.y)
-        case .bounds: return .rect(values.bounds)
-        case .boundsSize: return .size(values.bounds.size)
-        case .boundsWidth: return .number(values.bounds.size.width)
-        case .boundsHeight: return .number(values.bounds.size.height)
-        case .anchorPoint: return .point(values.anchorPoint)
-        case .transform: return .transform(values.transform)
-        case .sublayerTransform: return .transform(values.sublayerTransform)
-        case .zPosition: return .number(values.zPosition)
-        case .transformScale, .transformScaleX, .transformScaleY, .transformScaleZ, .transformRotation, .transformRotationX,
-            .transformRotationY, .transformRotationZ, .transformTranslation, .transformTranslationX, .transformTranslationY,
-            .transformTranslationZ:
-            return .number(0)  // handled above
-        case .opacity: return .number(values.opacity)
-        case .hidden: return .bool(values.hidden)
-        case .backgroundColor: return .color(values.backgroundColor ?? .clear)
-        case .cornerRadius: return .number(values.cornerRadius)
-        case .borderWidth: return .number(values.borderWidth)
-        case .borderColor: return .color(values.borderColor)
-        case .shadowColor: return .color(values.shadowColor)
-        case .shadowOpacity: return .number(values.shadowOpacity)
-        case .shadowOffset: return .point(values.shadowOffset)
-        case .shadowRadius: return .number(values.shadowRadius)
-        case .fillColor: return .color(values.shape.fillColor ?? .clear)
-        case .strokeColor: return .color(values.shape.strokeColor ?? .clear)
-        case .lineWidth: return .number(values.shape.stroke.lineWidth)
-        case .miterLimit: return .number(values.shape.stroke.miterLimit)
-        case .lineDashPhase: return .number(values.shape.stroke.lineDashPhase)
-        case .strokeStart: return .number(values.shape.stroke.strokeStart)
-        case .strokeEnd: return .number(values.shape.stroke.strokeEnd)
-        case .startPoint: return .point(values.gradient.startPoint)
-        case .endPoint: return .point(values.gradient.endPoint)
-        case .path: return .path(values.shape.path)
-        case .instanceCount: return .number(Double(values.replicator.instanceCount))
-        case .instanceDelay: return .number(values.replicator.instanceDelay)
-        case .instanceTransform: return .transform(values.replicator.instanceTransform)
-        case .instanceColor: return .color(values.replicator.instanceColor)
-        case .colors: return .colors(values.gradient.colors)
-        case .string: return .string(values.text.string)
-        case .fontSize: return .number(values.text.fontSize)
-        case .foregroundColor: return .color(values.text.foregroundColor)
-        case .letterSpacing: return .number(values.text.letterSpacing)
-        case .volume: return .number(values.video?.volume ?? 1)
-        case .fillGradientTransform: return .transform(Transform3D(values.shape.fillGradient?.transform ?? .identity))
-        case .strokeGradientTransform: return .transform(Transform3D(values.shape.strokeGradient?.transform ?? .identity))
-        case .fillGradientColors: return .colors(values.shape.fillGradient?.colors ?? [])
-        case .fillGradientLocations: return .numbers(values.shape.fillGradient?.locations ?? [])
-        case .strokeGradientColors: return .colors(values.shape.strokeGradient?.colors ?? [])
-        case .strokeGradientLocations: return .numbers(values.shape.strokeGradient?.locations ?? [])
-        case .locations:
-            let n = values.gradient.colors.count
-            return .numbers(values.gradient.locations ?? (0..<n).map { n > 1 ? Double($0) / Double(n - 1) : 0 })
-        }
-    }
+    public func get(_ values: LayerProperties) -> AnimatableValue { entry.get(values) }
 
     /// Sets the value; a value of the wrong type is ignored (the decoder checks types up front).
-    public func set(_ value: AnimatableValue, on values: inout LayerProperties) {
-        if let component = transformComponent {
-            values.transform = component.set(value, in: values.transform)
-            return
-        }
-        switch (self, value) {
-        case (.position, .point(let p)): values.position = p
-        case (.positionX, .number(let v)): values.position.x = v
-        case (.positionY, .number(let v)): values.position.y = v
-        case (.bounds, .rect(let r)): values.bounds = r
-        case (.boundsSize, .size(let s)): values.bounds.size = s
-        case (.boundsWidth, .number(let v)): values.bounds.size.width = v
-        case (.boundsHeight, .number(let v)): values.bounds.size.height = v
-        case (.anchorPoint, .point(let p)): values.anchorPoint = p
-        case (.transform, .transform(let t)): values.transform = t
-        case (.sublayerTransform, .transform(let t)): values.sublayerTransform = t
-        case (.zPosition, .number(let v)): values.zPosition = v
-        case (.opacity, .number(let v)): values.opacity = v
-        case (.hidden, .bool(let b)): values.hidden = b
-        case (.backgroundColor, .color(let c)): values.backgroundColor = c
-        case (.cornerRadius, .number(let v)): values.cornerRadius = v
-        case (.borderWidth, .number(let v)): values.borderWidth = v
-        case (.borderColor, .color(let c)): values.borderColor = c
-        case (.shadowColor, .color(let c)): values.shadowColor = c
-        case (.shadowOpacity, .number(let v)): values.shadowOpacity = v
-        case (.shadowOffset, .point(let p)): values.shadowOffset = p
-        case (.shadowRadius, .number(let v)): values.shadowRadius = v
-        case (.fillColor, .color(let c)): values.shape.fillColor = c
-        case (.strokeColor, .color(let c)): values.shape.strokeColor = c
-        case (.lineWidth, .number(let v)): values.shape.stroke.lineWidth = v
-        case (.miterLimit, .number(let v)): values.shape.stroke.miterLimit = v
-        case (.lineDashPhase, .number(let v)): values.shape.stroke.lineDashPhase = v
-        case (.strokeStart, .number(let v)): values.shape.stroke.strokeStart = v
-        case (.strokeEnd, .number(let v)): values.shape.stroke.strokeEnd = v
-        case (.startPoint, .point(let p)): values.gradient.startPoint = p
-        case (.endPoint, .point(let p)): values.gradient.endPoint = p
-        case (.path, .path(let p)): values.shape.path = p
-        case (.instanceCount, .number(let v)):
-            values.replicator.instanceCount = Int(max(0, min(v, Double(Scene.maximumInstances))).rounded(.down))
-        case (.instanceDelay, .number(let v)): values.replicator.instanceDelay = v
-        case (.instanceTransform, .transform(let t)): values.replicator.instanceTransform = t
-        case (.instanceColor, .color(let c)): values.replicator.instanceColor = c
-        case (.colors, .colors(let c)): values.gradient.colors = c
-        case (.locations, .numbers(let v)): values.gradient.locations = v
-        case (.string, .string(let s)): values.text.string = s
-        case (.fontSize, .number(let v)): values.text.fontSize = min(max(0, v), TextProperties.maximumFontSize)
-        case (.foregroundColor, .color(let c)): values.text.foregroundColor = c
-        case (.letterSpacing, .number(let v)): values.text.letterSpacing = v
-        case (.volume, .number(let v)): values.video?.volume = v
-        case (.fillGradientTransform, .transform(let t)): values.shape.fillGradient?.transform = t.affine
-        case (.strokeGradientTransform, .transform(let t)): values.shape.strokeGradient?.transform = t.affine
+    public func set(_ value: AnimatableValue, on values: inout LayerProperties) { entry.set(value, on: &values) }
+
+    /// A `transform.*` key path's component of the transform.
+    var transformComponent: TransformComponent? {
+        if case .component(let c) = entry { return c }
+        return nil
+    }
+
+    /// The table: one entry per key path, how its value is read from a layer's properties and written
+    /// to them; the entry's case is the value's type. The closures capture nothing, so an entry costs no
+    /// allocation (one is looked up for every animated value of every frame).
+    var entry: KeyPathEntry {
+        switch self {
+        case .position: .point({ $0.position }, { $0.position = $1 })
+        case .positionX: .number({ $0.position.x }, { $0.position.x = $1 })
+        case .positionY: .number({ $0.position.y }, { $0.position.y = $1 })
+        case .bounds: .rect({ $0.bounds }, { $0.bounds = $1 })
+        case .boundsSize: .size({ $0.bounds.size }, { $0.bounds.size = $1 })
+        case .boundsWidth: .number({ $0.bounds.size.width }, { $0.bounds.size.width = $1 })
+        case .boundsHeight: .number({ $0.bounds.size.height }, { $0.bounds.size.height = $1 })
+        case .anchorPoint: .point({ $0.anchorPoint }, { $0.anchorPoint = $1 })
+        case .transform: .transform({ $0.transform }, { $0.transform = $1 })
+        case .sublayerTransform: .transform({ $0.sublayerTransform }, { $0.sublayerTransform = $1 })
+        case .zPosition: .number({ $0.zPosition }, { $0.zPosition = $1 })
+        case .transformScale: .component(.scale)
+        case .transformScaleX: .component(.scaleX)
+        case .transformScaleY: .component(.scaleY)
+        case .transformScaleZ: .component(.scaleZ)
+        case .transformRotation, .transformRotationZ: .component(.rotationZ)
+        case .transformRotationX: .component(.rotationX)
+        case .transformRotationY: .component(.rotationY)
+        case .transformTranslation: .component(.translation)
+        case .transformTranslationX: .component(.translationX)
+        case .transformTranslationY: .component(.translationY)
+        case .transformTranslationZ: .component(.translationZ)
+        case .opacity: .number({ $0.opacity }, { $0.opacity = $1 })
+        case .hidden: .bool({ $0.hidden }, { $0.hidden = $1 })
+        case .backgroundColor: .color({ $0.backgroundColor ?? .clear }, { $0.backgroundColor = $1 })
+        case .cornerRadius: .number({ $0.cornerRadius }, { $0.cornerRadius = $1 })
+        case .borderWidth: .number({ $0.borderWidth }, { $0.borderWidth = $1 })
+        case .borderColor: .color({ $0.borderColor }, { $0.borderColor = $1 })
+        case .shadowColor: .color({ $0.shadowColor }, { $0.shadowColor = $1 })
+        case .shadowOpacity: .number({ $0.shadowOpacity }, { $0.shadowOpacity = $1 })
+        case .shadowOffset: .point({ $0.shadowOffset }, { $0.shadowOffset = $1 })
+        case .shadowRadius: .number({ $0.shadowRadius }, { $0.shadowRadius = $1 })
+        case .fillColor: .color({ $0.shape.fillColor ?? .clear }, { $0.shape.fillColor = $1 })
+        case .strokeColor: .color({ $0.shape.strokeColor ?? .clear }, { $0.shape.strokeColor = $1 })
+        case .lineWidth: .number({ $0.shape.stroke.lineWidth }, { $0.shape.stroke.lineWidth = $1 })
+        case .miterLimit: .number({ $0.shape.stroke.miterLimit }, { $0.shape.stroke.miterLimit = $1 })
+        case .lineDashPhase: .number({ $0.shape.stroke.lineDashPhase }, { $0.shape.stroke.lineDashPhase = $1 })
+        case .strokeStart: .number({ $0.shape.stroke.strokeStart }, { $0.shape.stroke.strokeStart = $1 })
+        case .strokeEnd: .number({ $0.shape.stroke.strokeEnd }, { $0.shape.stroke.strokeEnd = $1 })
+        case .startPoint: .point({ $0.gradient.startPoint }, { $0.gradient.startPoint = $1 })
+        case .endPoint: .point({ $0.gradient.endPoint }, { $0.gradient.endPoint = $1 })
+        case .path: .path({ $0.shape.path }, { $0.shape.path = $1 })
+        case .colors: .colors({ $0.gradient.colors }, { $0.gradient.colors = $1 })
+        case .locations:
+            .numbers(
+                {
+                    let n = $0.gradient.colors.count
+                    return $0.gradient.locations ?? (0..<n).map { n > 1 ? Double($0) / Double(n - 1) : 0 }
+                }, { $0.gradient.locations = $1 })
+        case .instanceCount:
+            .number(
+                { Double($0.replicator.instanceCount) },
+                { $0.replicator.instanceCount = Int(max(0, min($1, Double(Scene.maximumInstances))).rounded(.down)) })
+        case .instanceDelay: .number({ $0.replicator.instanceDelay }, { $0.replicator.instanceDelay = $1 })
+        case .instanceTransform: .transform({ $0.replicator.instanceTransform }, { $0.replicator.instanceTransform = $1 })
+        case .instanceColor: .color({ $0.replicator.instanceColor }, { $0.replicator.instanceColor = $1 })
+        case .string: .string({ $0.text.string }, { $0.text.string = $1 })
+        case .fontSize: .number({ $0.text.fontSize }, { $0.text.fontSize = min(max(0, $1), TextProperties.maximumFontSize) })
+        case .foregroundColor: .color({ $0.text.foregroundColor }, { $0.text.foregroundColor = $1 })
+        case .letterSpacing: .number({ $0.text.letterSpacing }, { $0.text.letterSpacing = $1 })
+        case .volume: .number({ $0.video?.volume ?? 1 }, { $0.video?.volume = $1 })
+        case .fillGradientTransform:
+            .transform(
+                { Transform3D($0.shape.fillGradient?.transform ?? .identity) }, { $0.shape.fillGradient?.transform = $1.affine })
+        case .strokeGradientTransform:
+            .transform(
+                { Transform3D($0.shape.strokeGradient?.transform ?? .identity) },
+                { $0.shape.strokeGradient?.transform = $1.affine })
         // A ramp keeps its stop count: a value of another length is ignored.
-        case (.fillGradientColors, .colors(let c)) where c.count == values.shape.fillGradient?.colors.count:
-            values.shape.fillGradient?.colors = c
-        case (.fillGradientLocations, .numbers(let v)) where v.count == values.shape.fillGradient?.locations.count:
-            values.shape.fillGradient?.locations = v
-        case (.strokeGradientColors, .colors(let c)) where c.count == values.shape.strokeGradient?.colors.count:
-            values.shape.strokeGradient?.colors = c
-        case (.strokeGradientLocations, .numbers(let v)) where v.count == values.shape.strokeGradient?.locations.count:
-            values.shape.strokeGradient?.locations = v
+        case .fillGradientColors:
+            .colors(
+                { $0.shape.fillGradient?.colors ?? [] },
+                { if $1.count == $0.shape.fillGradient?.colors.count { $0.shape.fillGradient?.colors = $1 } })
+        case .fillGradientLocations:
+            .numbers(
+                { $0.shape.fillGradient?.locations ?? [] },
+                { if $1.count == $0.shape.fillGradient?.locations.count { $0.shape.fillGradient?.locations = $1 } })
+        case .strokeGradientColors:
+            .colors(
+                { $0.shape.strokeGradient?.colors ?? [] },
+                { if $1.count == $0.shape.strokeGradient?.colors.count { $0.shape.strokeGradient?.colors = $1 } })
+        case .strokeGradientLocations:
+            .numbers(
+                { $0.shape.strokeGradient?.locations ?? [] },
+                { if $1.count == $0.shape.strokeGradient?.locations.count { $0.shape.strokeGradient?.locations = $1 } })
+        }
+    }
+}
+
+/// How one key path reads and writes a layer's properties, by the type of its values: a getter and a
+/// setter of that type, or a component of the transform.
+enum KeyPathEntry: Sendable {
+    typealias Getter<T> = @Sendable (LayerProperties) -> T
+    typealias Setter<T> = @Sendable (inout LayerProperties, T) -> Void
+
+    case number(Getter<Double>, Setter<Double>)
+    case point(Getter<Point>, Setter<Point>)
+    case size(Getter<Size>, Setter<Size>)
+    case rect(Getter<Rect>, Setter<Rect>)
+    case color(Getter<Color>, Setter<Color>)
+    case transform(Getter<Transform3D>, Setter<Transform3D>)
+    case path(Getter<Path>, Setter<Path>)
+    case colors(Getter<[Color]>, Setter<[Color]>)
+    case numbers(Getter<[Double]>, Setter<[Double]>)
+    case bool(Getter<Bool>, Setter<Bool>)
+    case string(Getter<String>, Setter<String>)
+    /// A `transform.*` key path: read by decomposing the transform, set by recomposing it.
+    case component(TransformComponent)
+
+    var valueType: LayerKeyPath.ValueType {
+        switch self {
+        case .number: .number
+        case .point: .point
+        case .size: .size
+        case .rect: .rect
+        case .color: .color
+        case .transform: .transform
+        case .path: .path
+        case .colors: .colors
+        case .numbers: .numbers
+        case .bool: .bool
+        case .string: .string
+        case .component(let c): c == .translation ? .size : .number
+        }
+    }
+
+    func get(_ values: LayerProperties) -> AnimatableValue {
+        switch self {
+        case .number(let get, _): .number(get(values))
+        case .point(let get, _): .point(get(values))
+        case .size(let get, _): .size(get(values))
+        case .rect(let get, _): .rect(get(values))
+        case .color(let get, _): .color(get(values))
+        case .transform(let get, _): .transform(get(values))
+        case .path(let get, _): .path(get(values))
+        case .colors(let get, _): .colors(get(values))
+        case .numbers(let get, _): .numbers(get(values))
+        case .bool(let get, _): .bool(get(values))
+        case .string(let get, _): .string(get(values))
+        case .component(let c): c.get(values.transform)
+        }
+    }
+
+    /// A value of another type than the entry's is ignored.
+    func set(_ value: AnimatableValue, on values: inout LayerProperties) {
+        switch (self, value) {
+        case (.number(_, let set), .number(let v)): set(&values, v)
+        case (.point(_, let set), .point(let v)): set(&values, v)
+        case (.size(_, let set), .size(let v)): set(&values, v)
+        case (.rect(_, let set), .rect(let v)): set(&values, v)
+        case (.color(_, let set), .color(let v)): set(&values, v)
+        case (.transform(_, let set), .transform(let v)): set(&values, v)
+        case (.path(_, let set), .path(let v)): set(&values, v)
+        case (.colors(_, let set), .colors(let v)): set(&values, v)
+        case (.numbers(_, let set), .numbers(let v)): set(&values, v)
+        case (.bool(_, let set), .bool(let v)): set(&values, v)
+        case (.string(_, let set), .string(let v)): set(&values, v)
+        case (.component(let c), _): values.transform = c.set(value, in: values.transform)
         default: break
         }
     }
@@ -298,24 +325,5 @@ public enum TransformComponent: Sendable {
         default: return t
         }
         return d.transform
-    }
-}
-
-extension LayerKeyPath {
-    var transformComponent: TransformComponent? {
-        switch self {
-        case .transformScale: return .scale
-        case .transformScaleX: return .scaleX
-        case .transformScaleY: return .scaleY
-        case .transformScaleZ: return .scaleZ
-        case .transformRotation, .transformRotationZ: return .rotationZ
-        case .transformRotationX: return .rotationX
-        case .transformRotationY: return .rotationY
-        case .transformTranslation: return .translation
-        case .transformTranslationX: return .translationX
-        case .transformTranslationY: return .translationY
-        case .transformTranslationZ: return .translationZ
-        default: return nil
-        }
     }
 }
