@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Module layout and dependency direction: see README.md ("Architecture").
+// Module layout and dependency direction: see docs/architecture.md.
 // Pure modules (Geometry, Animation, Scene) know nothing of FFmpeg or files;
 // only ReelMedia imports the C libraries.
 let package = Package(
@@ -92,21 +92,30 @@ let package = Package(
         ),
         .testTarget(name: "ReelGeometryTests", dependencies: ["ReelGeometry"]),
         .testTarget(
-            name: "ReelRasterTests", dependencies: ["ReelRaster", "ReelGeometry", "ReelMedia"],
+            name: "ReelRasterTests", dependencies: ["ReelRaster", "ReelGeometry", "ReelMedia", "ReelTestSupport"],
             resources: [.copy("Goldens")]
         ),
-        .testTarget(name: "ReelAnimationTests", dependencies: ["ReelAnimation"]),
-        .testTarget(name: "ReelSceneTests", dependencies: ["ReelScene", "ReelDocument", "ReelGeometry"]),
-        .testTarget(name: "ReelRenderTests", dependencies: ["ReelRender", "ReelRaster", "ReelScene", "ReelGeometry"]),
-        // Helpers shared by the test targets (temporary folders, test pictures, PSNR, GIF block reader).
-        .target(name: "ReelTestSupport", path: "Tests/ReelTestSupport"),
+        .testTarget(name: "ReelAnimationTests", dependencies: ["ReelAnimation", "ReelTestSupport"]),
+        .testTarget(name: "ReelSceneTests", dependencies: ["ReelScene", "ReelDocument", "ReelGeometry", "ReelTestSupport"]),
+        // Goldens/: scene-level goldens drawn by Skia (scripts/scene-goldens.py), read back with ReelMedia's PNG reader.
+        .testTarget(
+            name: "ReelRenderTests",
+            dependencies: [
+                "ReelRender", "ReelRaster", "ReelScene", "ReelGeometry", "ReelAnimation", "ReelMedia", "ReelTestSupport",
+            ],
+            resources: [.copy("Goldens")]
+        ),
+        // Helpers shared by the test targets (temporary folders, test pictures, PSNR, GIF block reader, renderEveryWay,
+        // the named tolerances).
+        .target(name: "ReelTestSupport", dependencies: ["ReelRaster"], path: "Tests/ReelTestSupport"),
         // Reference files read by path (#filePath), not bundled.
-        .testTarget(name: "ReelTextTests", dependencies: ["ReelText"], exclude: ["References"]),
+        .testTarget(name: "ReelTextTests", dependencies: ["ReelText", "ReelTestSupport"], exclude: ["References"]),
         .testTarget(name: "ReelSVGTests", dependencies: ["ReelSVG", "ReelScene", "ReelDocument", "ReelGeometry"]),
         .testTarget(
             name: "ReelLottieTests",
             dependencies: [
                 "ReelLottie", "ReelScene", "ReelAnimation", "ReelDocument", "ReelGeometry", "ReelRender", "ReelRaster",
+                "ReelTestSupport",
             ]),
         .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelTestSupport", "CFFmpeg"]),
         .testTarget(

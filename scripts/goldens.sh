@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Regenerates the rasterizer's golden images with Skia (skia-python, pinned), in its own virtual
-# environment (.venv-goldens, git-ignored). The PNGs and corpus.json it writes are committed.
+# Regenerates the golden images with Skia (skia-python, pinned), in its own virtual environment
+# (.venv-goldens, git-ignored): the rasterizer's corpus (goldens.py: PNGs and corpus.json in
+# Tests/ReelRasterTests/Goldens) and the scene-level goldens (scene-goldens.py: scene files and PNGs in
+# Tests/ReelRenderTests/Goldens). What they write is committed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -x .venv-goldens/bin/python ]; then
@@ -8,3 +10,4 @@ if [ ! -x .venv-goldens/bin/python ]; then
   .venv-goldens/bin/pip install --quiet "skia-python==144.1" "numpy>=1.24"
 fi
 .venv-goldens/bin/python scripts/goldens.py
+.venv-goldens/bin/python scripts/scene-goldens.py

@@ -1,6 +1,7 @@
 // Springs (CORE-ANIMATION.md §5): the spec's vectors, Pop's defaults, an independent integration, frame rates, retargeting.
 import Foundation
 import ReelAnimation
+import ReelTestSupport
 import Testing
 
 @Suite struct CASpringTests {
@@ -8,7 +9,7 @@ import Testing
     @Test func closedFormVector() {
         let s = SpringAnimation(BasicAnimation(keyPath: "x"))
         for (t, f) in [(0.1, 0.340300), (0.25, 1.023360), (0.5, 1.074591), (1.0, 1.002170)] {
-            #expect(abs(s.fraction(at: t) - f) < 5e-7, "f(\(t)) = \(s.fraction(at: t))")
+            #expect(abs(s.fraction(at: t) - f) < Tolerance.sixDecimals, "f(\(t)) = \(s.fraction(at: t))")
         }
     }
 

@@ -1,5 +1,6 @@
 // Cubic Bézier timing functions against CORE-ANIMATION.md §2's vectors and a bisection of the curve; ends, extrapolation.
 import ReelAnimation
+import ReelTestSupport
 import Testing
 
 @Suite struct TimingFunctionTests {
@@ -13,7 +14,7 @@ import Testing
     func specVectors(_ name: String, _ expected: [Double]) throws {
         let f = try #require(TimingFunction.named[name])
         for (x, y) in zip([0.25, 0.5, 0.75], expected) {
-            #expect(abs(f(x) - y) < 5e-7, "\(name)(\(x)) = \(f(x)), expected \(y)")
+            #expect(abs(f(x) - y) < Tolerance.sixDecimals, "\(name)(\(x)) = \(f(x)), expected \(y)")
         }
     }
 

@@ -1,6 +1,7 @@
 // Captions over a scene, by pixel: cue times, placement, colours, word highlights; soft subtitle tracks read back by ffmpeg.
 import Foundation
 import ReelMedia
+import ReelTestSupport
 import Testing
 
 /// Captions drawn over the scene: a cue's box is on screen from its start to its end and at no other
@@ -18,7 +19,8 @@ import Testing
     }
 
     static func near(_ a: (Int, Int, Int), _ b: (Int, Int, Int)) -> Bool {
-        abs(a.0 - b.0) <= 1 && abs(a.1 - b.1) <= 1 && abs(a.2 - b.2) <= 1
+        abs(a.0 - b.0) <= Tolerance.roundingLevels && abs(a.1 - b.1) <= Tolerance.roundingLevels
+            && abs(a.2 - b.2) <= Tolerance.roundingLevels
     }
 
     /// Two cues from an SRT file: the bottom box's lower padding (2 points above its bottom edge, at the

@@ -1,6 +1,7 @@
-// Every scene in examples/ renders to MP4 and GIF that ffprobe reads without a warning, with the scene's frame count.
+// Every scene in examples/ renders to MP4 and GIF that ffprobe reads with the scene's frame count; the assets are their scenes' stills.
 import Foundation
 import Reel
+import ReelMedia
 import ReelScene
 import ReelTestSupport
 import Testing
@@ -55,6 +56,18 @@ import Testing
             } else {
                 #expect(count == scene.frameCount, "\(output): \(frames)")
             }
+        }
+    }
+
+    @Test func assetsAreTheStillsOfTheirScenes() throws {
+        // examples/assets/*.png are `reel still` of the scene files beside them (made once, committed).
+        let dir = Self.examplesDirectory + "/assets"
+        for name in ["star-filled", "star-empty"] {
+            let ws = try Workspace()
+            let r = try runReel(["still", "\(dir)/\(name).yaml", "--at", "0", "-o", ws.file("s.png")])
+            #expect(r.status == 0)
+            let made = try ImageFile.read(path: ws.file("s.png")), shipped = try ImageFile.read(path: "\(dir)/\(name).png")
+            #expect(made.rgba == shipped.rgba, "\(name).png differs from its scene: re-run reel still")
         }
     }
 }

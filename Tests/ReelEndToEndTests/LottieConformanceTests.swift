@@ -46,7 +46,9 @@ import Testing
                     SVGConformanceTests.score(rendered.pixels, rendered.width, rendered.height, reference, slack: 2) ?? 0)
             }
             let sorted = scores.sorted()
-            if let low = sorted.first, low >= 30, sorted[sorted.count / 2] >= 40 {
+            if let low = sorted.first, low >= Tolerance.lottieConformanceFramePSNR,
+                sorted[sorted.count / 2] >= Tolerance.lottieConformanceMedianPSNR
+            {
                 passed.append(f[0])
             } else {
                 let low = sorted.first ?? 0, median = sorted.isEmpty ? 0 : sorted[sorted.count / 2]

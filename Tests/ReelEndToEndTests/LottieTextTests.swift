@@ -1,6 +1,7 @@
 /// Lottie text layers through the command line, with a real font: placed by baseline and justification.
 import Foundation
 import ReelMedia
+import ReelTestSupport
 import Testing
 
 /// A Lottie text layer sits on its baseline as SVG text does: "HHH" in DejaVu Sans at 40 points,
@@ -28,6 +29,6 @@ import Testing
         let columns = (0..<200).filter { x in (0..<100).contains { dark(x, $0) } }
         #expect(rows.first == 30 && rows.last == 59, "\(rows)")
         let centre = Double((columns.first ?? 0) + (columns.last ?? 0) + 1) / 2
-        #expect(abs(centre - 100) <= 1, "ink columns \(columns.first ?? -1)…\(columns.last ?? -1)")
+        #expect(abs(centre - 100) <= Tolerance.centringPixels, "ink columns \(columns.first ?? -1)…\(columns.last ?? -1)")
     }
 }

@@ -83,7 +83,8 @@ import Testing
         for (n, f) in frames.enumerated() {
             func px(_ x: Int, _ y: Int) -> [Int] { (0..<4).map { Int(f.rgba[(y * 64 + x) * 4 + $0]) } }
             func near(_ a: [Int], _ b: [Int], _ tolerance: Int) -> Bool { zip(a, b).allSatisfy { abs($0 - $1) <= tolerance } }
-            #expect(near(Array(px(16, 16).prefix(3)), [52, 120, 200], 2), "frame \(n) blue: \(px(16, 16))")
+            #expect(
+                near(Array(px(16, 16).prefix(3)), [52, 120, 200], Tolerance.encodedPatchLevels), "frame \(n) blue: \(px(16, 16))")
             if c.alpha {
                 // Alpha round trip: transparent background, opaque patch, half white (127.5 → 127 or 128).
                 #expect(px(4, 4)[3] <= 1, "frame \(n) background: \(px(4, 4))")
@@ -91,13 +92,15 @@ import Testing
                 if c.codec == "gif" {
                     #expect(px(44, 16)[3] == 0 || px(44, 16)[3] == 255)  // one-bit alpha
                 } else {
-                    #expect(abs(px(44, 16)[3] - 128) <= 1, "frame \(n) half: \(px(44, 16))")
-                    #expect(near(Array(px(44, 16).prefix(3)), [255, 255, 255], 2), "frame \(n) half: \(px(44, 16))")
+                    #expect(abs(px(44, 16)[3] - 128) <= Tolerance.roundingLevels, "frame \(n) half: \(px(44, 16))")
+                    #expect(
+                        near(Array(px(44, 16).prefix(3)), [255, 255, 255], Tolerance.encodedPatchLevels),
+                        "frame \(n) half: \(px(44, 16))")
                 }
             } else {
-                #expect(near(px(4, 4), [255, 255, 255, 255], 2), "frame \(n) matte: \(px(4, 4))")
+                #expect(near(px(4, 4), [255, 255, 255, 255], Tolerance.encodedPatchLevels), "frame \(n) matte: \(px(4, 4))")
                 // Half white over white is white.
-                #expect(near(Array(px(44, 16).prefix(3)), [255, 255, 255], 2))
+                #expect(near(Array(px(44, 16).prefix(3)), [255, 255, 255], Tolerance.encodedPatchLevels))
             }
         }
     }
@@ -109,9 +112,9 @@ import Testing
         #expect(r.status == 0 && r.stderr.contains("composited over #000000"), "\(r.stderr)")
         let f = try VideoReader(path: ws.file("m.mp4")).decodeAll(nearestChroma: true)[0]
         func px(_ x: Int, _ y: Int) -> [Int] { (0..<3).map { Int(f.rgba[(y * 64 + x) * 4 + $0]) } }
-        #expect(px(4, 4).allSatisfy { $0 <= 2 })
+        #expect(px(4, 4).allSatisfy { $0 <= Tolerance.encodedPatchLevels })
         // Half white over black: 127.5 (limited-range rounding: ±2).
-        #expect(px(44, 16).allSatisfy { abs($0 - 128) <= 2 }, "\(px(44, 16))")
+        #expect(px(44, 16).allSatisfy { abs($0 - 128) <= Tolerance.encodedPatchLevels }, "\(px(44, 16))")
         let flat = try runReel(["render", scene, "-o", ws.file("m.apng"), "--flatten", "--matte", "#000000"])
         #expect(flat.status == 0)
         let a = try VideoReader(path: ws.file("m.apng")).decodeAll()[0]
@@ -127,7 +130,7 @@ import Testing
         let png = try ImageFile.read(path: ws.file("frames/frame_00002.png"))
         #expect(png.width == 64 && png.height == 48)
         #expect(png.rgba[3] == 0 && png.rgba[(16 * 64 + 16) * 4 + 3] == 255)
-        #expect(abs(Int(png.rgba[(16 * 64 + 44) * 4 + 3]) - 128) <= 1)
+        #expect(abs(Int(png.rgba[(16 * 64 + 44) * 4 + 3]) - 128) <= Tolerance.roundingLevels)
         // Rendering again replaces the sequence; a folder with other files is refused.
         let again = try runReel(["render", scene, "-o", ws.file("frames") + "/", "--duration", "0.3"])
         #expect(again.status == 0 && ws.listing("frames").count == 3)
@@ -191,9 +194,10 @@ import Testing
         func px(_ x: Int, _ y: Int) -> [Int] { (0..<4).map { Int(pam[start + ((y - yo) * fw + x - xo) * 4 + $0]) } }
         #expect(xo <= 16 && yo <= 16 && fw <= 64, "\(first)")
         #expect(px(30, 30)[3] == 0 && px(16, 16)[3] == 255)  // (30, 30): background, inside the stored frame
-        #expect(abs(px(44, 16)[3] - 128) <= 1)
+        #expect(abs(px(44, 16)[3] - 128) <= Tolerance.roundingLevels)
         // Lossy WebP converts to its own YUV: blue within a few levels (libwebp's rounding, quality 90).
-        #expect(zip(px(16, 16).prefix(3), [52, 120, 200]).allSatisfy { abs($0 - $1) <= 4 }, "\(px(16, 16))")
+        #expect(
+            zip(px(16, 16).prefix(3), [52, 120, 200]).allSatisfy { abs($0 - $1) <= Tolerance.lossyWebPLevels }, "\(px(16, 16))")
     }
 
     func run(_ tool: String, _ args: [String]) throws -> String {

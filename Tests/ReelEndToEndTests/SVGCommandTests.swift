@@ -3,6 +3,7 @@
 /// named with its line, and a malformed file is one located error.
 import Foundation
 import ReelMedia
+import ReelTestSupport
 import Testing
 
 @Suite struct SVGCommandTests {
@@ -73,7 +74,7 @@ import Testing
         let columns = (0..<200).filter { x in (0..<100).contains { dark(x, $0) } }
         #expect(rows.first == 30 && rows.last == 59, "\(rows)")
         let centre = Double(columns.first! + columns.last! + 1) / 2
-        #expect(abs(centre - 100) <= 1, "ink columns \(columns.first!)…\(columns.last!)")
+        #expect(abs(centre - 100) <= Tolerance.centringPixels, "ink columns \(columns.first!)…\(columns.last!)")
     }
 }
 

@@ -15,7 +15,7 @@ import Testing
 @Suite struct SVGConformanceTests {
     static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/svg")
-    static let threshold = 30.0
+    static let threshold = Tolerance.svgConformancePSNR
     /// Tests passing per area now (of masking 83, paint-servers 119, painting 152, shapes 127,
     /// structure 162): 629 of 643; consensus tests 555 of 559.
     static let floors = ["masking": 80, "paint-servers": 117, "painting": 151, "shapes": 127, "structure": 154]

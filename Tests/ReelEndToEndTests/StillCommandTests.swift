@@ -32,7 +32,7 @@ import Testing
         #expect(px(30, 40) == [255, 0, 0, 255])  // the dot's centre, opaque red
         #expect(px(2, 2) == [0, 0, 0, 0])  // the transparent background stays transparent
         // The gradient at half opacity (t = 0.5 of a 1 s fade): alpha 128 (premultiplied read back).
-        #expect(abs(Int(px(84, 40)[3]) - 128) <= 1)
+        #expect(abs(Int(px(84, 40)[3]) - 128) <= Tolerance.roundingLevels)
         #expect(px(60, 10)[1] == 255 && px(60, 10)[3] == 255)  // the 2 pt stroke, 4 px tall: solid green
     }
 

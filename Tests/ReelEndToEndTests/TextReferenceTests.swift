@@ -16,7 +16,7 @@ import Testing
 
 @Suite struct TextReferenceTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("TextReferences")
-    static let threshold = 35.0
+    static let threshold = Tolerance.textReferencePSNR
 
     struct Case: Decodable {
         struct Canvas: Decodable { var width: Double, height: Double, scale: Double }

@@ -280,7 +280,9 @@ import Testing
         let image = try ImageFile.read(path: png)
         let o = (18 * image.width + 32) * 4
         let pixel = (Int(image.rgba[o]), Int(image.rgba[o + 1]), Int(image.rgba[o + 2]))
-        #expect(abs(pixel.0 - 128) <= 8 && pixel.1 <= 8 && abs(pixel.2 - 127) <= 8, "\(pixel)")
+        #expect(
+            abs(pixel.0 - 128) <= Tolerance.vp9AlphaLevels && pixel.1 <= Tolerance.vp9AlphaLevels
+                && abs(pixel.2 - 127) <= Tolerance.vp9AlphaLevels, "\(pixel)")
     }
 
     /// The colour matrix and range a file signals are the ones it is read with: (200, 50, 50) coded by
@@ -301,7 +303,9 @@ import Testing
         let rgb = (
             Int(picture.premultipliedRGBA[o]), Int(picture.premultipliedRGBA[o + 1]), Int(picture.premultipliedRGBA[o + 2])
         )
-        #expect(abs(rgb.0 - 200) <= 3 && abs(rgb.1 - 50) <= 3 && abs(rgb.2 - 50) <= 3, "\(matrix) \(range): \(rgb)")
+        #expect(
+            abs(rgb.0 - 200) <= Tolerance.yCbCrRoundTripLevels && abs(rgb.1 - 50) <= Tolerance.yCbCrRoundTripLevels
+                && abs(rgb.2 - 50) <= Tolerance.yCbCrRoundTripLevels, "\(matrix) \(range): \(rgb)")
     }
 
     /// A sample aspect ratio of 2:1 (anamorphic) doubles the displayed width.

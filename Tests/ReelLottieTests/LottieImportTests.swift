@@ -9,6 +9,7 @@ import ReelGeometry
 import ReelRaster
 import ReelRender
 import ReelScene
+import ReelTestSupport
 import Testing
 
 @testable import ReelLottie
@@ -246,7 +247,9 @@ import Testing
         let start = try SceneRenderer().frame(for: scene, at: 0), half = try SceneRenderer().frame(for: scene, at: 0.5)
         #expect(start.pixel(x: 10, y: 10) == (255, 0, 0, 255))
         let p = half.pixel(x: 10, y: 10)
-        #expect(abs(Int(p.r) - 128) <= 1 && p.g == 0 && abs(Int(p.b) - 128) <= 1 && p.a == 255, "\(p)")
+        #expect(
+            abs(Int(p.r) - 128) <= Tolerance.roundingLevels && p.g == 0 && abs(Int(p.b) - 128) <= Tolerance.roundingLevels
+                && p.a == 255, "\(p)")
     }
 
     /// A red-to-blue gradient whose end moves from (20, 0) to (0, 20) over frames 0…10 runs across at
@@ -330,7 +333,9 @@ import Testing
         #expect(notes.isEmpty, "\(notes)")
         let frame = try SceneRenderer().frame(for: scene, at: 0)
         #expect(frame.pixel(x: 10, y: 10) == (255, 0, 0, 255))
-        #expect(abs(Int(frame.pixel(x: 30, y: 10).a) - 191) <= 1 && abs(Int(frame.pixel(x: 50, y: 10).a) - 128) <= 1)
+        #expect(
+            abs(Int(frame.pixel(x: 30, y: 10).a) - 191) <= Tolerance.roundingLevels
+                && abs(Int(frame.pixel(x: 50, y: 10).a) - 128) <= Tolerance.roundingLevels)
         #expect(frame.pixel(x: 20, y: 10).a == 0 && frame.pixel(x: 70, y: 10).a == 0)
         // Each copy's layers have names of their own.
         let names = scene.layers.flatMap { $0.flattened() }.map(\.layer.name)

@@ -2,6 +2,7 @@
 /// WebP files written with Pillow (the base64 below; values chosen by hand), decoded to premultiplied
 /// RGBA; and the mistakes refused with a message that says which (bad base64, not a picture, an SVG,
 /// too many pixels, too long a URI).
+import ReelTestSupport
 import Testing
 
 @testable import ReelMedia
@@ -59,7 +60,10 @@ import Testing
             #expect(image.width == 16 && image.height == 8)
             for i in stride(from: 0, to: image.rgba.count, by: 4) {
                 let px = Array(image.rgba[i..<i + 4])
-                let near = abs(Int(px[0]) - 200) <= 3 && abs(Int(px[1]) - 40) <= 3 && abs(Int(px[2]) - 90) <= 3
+                let near =
+                    abs(Int(px[0]) - 200) <= Tolerance.yCbCrRoundTripLevels
+                    && abs(Int(px[1]) - 40) <= Tolerance.yCbCrRoundTripLevels
+                    && abs(Int(px[2]) - 90) <= Tolerance.yCbCrRoundTripLevels
                 #expect(near && px[3] == 255, "\(prefix) pixel \(i / 4): \(px)")
             }
         }

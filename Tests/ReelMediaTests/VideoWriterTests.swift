@@ -90,14 +90,15 @@ import Testing
         for (i, decoded) in frames.enumerated() {
             let source = pattern.frame(i)
             let quality = psnr(decoded.rgba, source)
-            #expect(quality >= 40, "frame \(i): PSNR \(quality) dB")
+            #expect(quality >= Tolerance.encodedPSNR, "frame \(i): PSNR \(quality) dB")
             for (q, (x, y)) in [(24, 20), (48, 12), (16, 36), (48, 36)].enumerated() {
                 let expected = pattern.colour(x: x, y: y, frame: i)
                 let k = (y * 64 + x) * 4
                 let got = (decoded.rgba[k], decoded.rgba[k + 1], decoded.rgba[k + 2])
                 #expect(
-                    abs(Int(got.0) - Int(expected.0)) <= 2 && abs(Int(got.1) - Int(expected.1)) <= 2
-                        && abs(Int(got.2) - Int(expected.2)) <= 2,
+                    abs(Int(got.0) - Int(expected.0)) <= Tolerance.encodedPatchLevels
+                        && abs(Int(got.1) - Int(expected.1)) <= Tolerance.encodedPatchLevels
+                        && abs(Int(got.2) - Int(expected.2)) <= Tolerance.encodedPatchLevels,
                     "frame \(i) patch \(q): \(got) vs \(expected)")
             }
         }
@@ -129,7 +130,9 @@ import Testing
         // The padding column repeats column 62 (a flat patch): the bottom-right corner keeps its colour.
         let k = (47 * 64 + 63) * 4
         let expected = pattern.colour(x: 62, y: 46, frame: 0)
-        #expect(abs(Int(frames[0].rgba[k]) - Int(expected.0)) <= 2 && abs(Int(frames[0].rgba[k + 2]) - Int(expected.2)) <= 2)
+        #expect(
+            abs(Int(frames[0].rgba[k]) - Int(expected.0)) <= Tolerance.encodedPatchLevels
+                && abs(Int(frames[0].rgba[k + 2]) - Int(expected.2)) <= Tolerance.encodedPatchLevels)
     }
 
     @Test func wrongFrameSizeIsAnError() throws {

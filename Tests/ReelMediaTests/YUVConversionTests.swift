@@ -2,6 +2,7 @@
 import CFFmpeg
 import Foundation
 import ReelMedia
+import ReelTestSupport
 import Testing
 
 /// Reel's own RGBA → Y′CbCr 4:2:0 conversion (BT709Converter), against values computed by hand from
@@ -115,7 +116,7 @@ import Testing
         for (name, a, b) in [("Y", ours.y, theirs.y), ("Cb", ours.u, theirs.u), ("Cr", ours.v, theirs.v)] {
             let worst = zip(a, b).map { abs(Int($0) - Int($1)) }.max() ?? 0
             let off = zip(a, b).filter { $0 != $1 }.count
-            #expect(worst <= 1, "\(name): differs from swscale by up to \(worst) levels")
+            #expect(worst <= Tolerance.swscaleLevels, "\(name): differs from swscale by up to \(worst) levels")
             #expect(off * 20 < a.count, "\(name): \(off) of \(a.count) samples differ from swscale by one level")
         }
     }

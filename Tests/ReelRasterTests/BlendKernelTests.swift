@@ -1,6 +1,7 @@
 /// The solid colour's kernels: edge pixels (up to four, each at its own coverage, in lanes) by hand and
 /// against each pixel handed over on its own; `ConstantSourceOver`'s lanes against its one pixel and
 /// the formula.
+import ReelTestSupport
 import Testing
 
 @testable import ReelRaster
@@ -107,7 +108,7 @@ import Testing
             }
             for (i, byte) in single.enumerated() {
                 let exact = Double(color[i % 4]) + Double(pixels[i]) * (1 - Double(color.w) / 255)
-                #expect(abs(Double(byte) - exact) <= 0.51, "byte \(i): \(byte) against \(exact), \(color)")
+                #expect(abs(Double(byte) - exact) <= Tolerance.nearestLevel, "byte \(i): \(byte) against \(exact), \(color)")
             }
         }
     }

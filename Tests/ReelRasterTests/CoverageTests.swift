@@ -1,6 +1,7 @@
 // Fill coverage against each pixel's exact area (clipping, shoelace), extreme geometry, the same bytes for any band split.
 import ReelGeometry
 import ReelRaster
+import ReelTestSupport
 import Testing
 
 /// Exact area of the part of polygon `poly` inside the unit pixel at (px, py), by Sutherland–Hodgman
@@ -70,7 +71,7 @@ func polygonPath(_ pts: [Point]) -> Path {
     @Test func pixelAlignedRectIsExact() throws {
         var list = DisplayList(background: .white)
         list.commands = [.fill(path: Path(rect: Rect(x: 2, y: 3, width: 4, height: 4)), color: opaqueRed, opacity: 1)]
-        let frame = try Rasterizer(threads: 1).render(list, width: 10, height: 10)
+        let frame = try renderEveryWay(list, width: 10, height: 10)
         for y in 0..<10 {
             for x in 0..<10 {
                 let inside = (2..<6).contains(x) && (3..<7).contains(y)
@@ -101,9 +102,9 @@ func polygonPath(_ pts: [Point]) -> Path {
     func coverageIsExactArea(_ polygon: [Point]) throws {
         var list = DisplayList(background: .clear)
         list.commands = [.fill(path: polygonPath(polygon), color: .black, opacity: 1)]
-        let frame = try Rasterizer(threads: 1).render(list, width: 20, height: 20)
+        let frame = try renderEveryWay(list, width: 20, height: 20)
         let worst = worstAlphaError(frame, polygon)
-        #expect(worst <= 1.0, "worst alpha error \(worst) levels")
+        #expect(worst <= Tolerance.exactAreaLevels, "worst alpha error \(worst) levels")
     }
 
     /// A column from (5, 0) to (6, 5) whose top edge is a subnormal 2 × 2⁻¹⁰³⁰ (1.7 × 10⁻³¹⁰) tall across row 0: that
@@ -118,7 +119,7 @@ func polygonPath(_ pts: [Point]) -> Path {
         path.closeSubpath()
         var list = DisplayList(background: .clear)
         list.commands = [.fill(path: path, color: .black, opacity: 1)]
-        let frame = try Rasterizer(threads: 1).render(list, width: 10, height: 8)
+        let frame = try renderEveryWay(list, width: 10, height: 8)
         for y in 0..<8 {
             for x in 0..<10 {
                 let expected: UInt8 = x == 5 && y < 5 ? 255 : 0
@@ -136,9 +137,9 @@ func polygonPath(_ pts: [Point]) -> Path {
         var list = DisplayList(background: .clear)
         let g = Gradient(kind: .axial(start: Point(x: 0, y: 0), end: Point(x: 20, y: 20)), colors: [.black, .black])
         list.commands = [.fill(path: polygonPath(polygon), paint: .gradient(g), opacity: 1, rule: .nonZero)]
-        let frame = try Rasterizer(threads: 1).render(list, width: 20, height: 20)
+        let frame = try renderEveryWay(list, width: 20, height: 20)
         let worst = worstAlphaError(frame, polygon)
-        #expect(worst <= 1.0, "worst alpha error \(worst) levels")
+        #expect(worst <= Tolerance.exactAreaLevels, "worst alpha error \(worst) levels")
     }
 
     /// And with an image of one colour (2×2 opaque black texels stretched over the frame): the image
@@ -150,9 +151,9 @@ func polygonPath(_ pts: [Point]) -> Path {
         list.commands = [
             .fill(path: polygonPath(polygon), paint: .image(black, transform: .scale(x: 10, y: 10)), opacity: 1, rule: .nonZero)
         ]
-        let frame = try Rasterizer(threads: 1).render(list, width: 20, height: 20)
+        let frame = try renderEveryWay(list, width: 20, height: 20)
         let worst = worstAlphaError(frame, polygon)
-        #expect(worst <= 1.0, "worst alpha error \(worst) levels")
+        #expect(worst <= Tolerance.exactAreaLevels, "worst alpha error \(worst) levels")
     }
 
     /// An image squashed to 1/100,000 of a pixel's width (a card seen edge on): its texel steps reach
@@ -165,9 +166,9 @@ func polygonPath(_ pts: [Point]) -> Path {
         let squash = Transform2D.scale(x: 1e-5, y: 4).concatenating(.translation(x: 0.5, y: 0))
         var list = DisplayList(background: .clear)
         list.commands = [.fill(path: polygonPath(polygon), paint: .image(black, transform: squash), opacity: 1, rule: .nonZero)]
-        let frame = try Rasterizer(threads: 1).render(list, width: 10, height: 10)
+        let frame = try renderEveryWay(list, width: 10, height: 10)
         let worst = worstAlphaError(frame, polygon)
-        #expect(worst <= 1.0, "worst alpha error \(worst) levels")
+        #expect(worst <= Tolerance.exactAreaLevels, "worst alpha error \(worst) levels")
     }
 
     @Test func roundedRectAreaMatchesACircle() throws {
@@ -180,7 +181,7 @@ func polygonPath(_ pts: [Point]) -> Path {
             .fill(
                 path: Path(roundedRect: Rect(x: 5.3, y: 4.6, width: 40, height: 40), cornerRadius: 20), color: .black, opacity: 1)
         ]
-        let frame = try Rasterizer(threads: 1).render(list, width: 52, height: 52)
+        let frame = try renderEveryWay(list, width: 52, height: 52)
         let area = frame.pixels.enumerated().filter { $0.offset % 4 == 3 }.reduce(0.0) { $0 + Double($1.element) / 255 }
         #expect(abs(area - Double.pi * 400) <= 9.6, "area \(area)")
     }
@@ -202,13 +203,14 @@ func polygonPath(_ pts: [Point]) -> Path {
     func farGeometryDrawsWhatIsInside(_ polygon: [Point], _ box: (Int, Int, Int, Int), _ halfColumn: Int) throws {
         var list = DisplayList(background: .clear)
         list.commands = [.fill(path: polygonPath(polygon), color: .black, opacity: 1)]
-        let frame = try Rasterizer(threads: 1).render(list, width: 12, height: 12)
+        let frame = try renderEveryWay(list, width: 12, height: 12)
         for y in 0..<12 {
             for x in 0..<12 {
                 let rows = (box.2..<box.3).contains(y)
                 let expected = rows && (box.0..<box.1).contains(x) ? 255 : rows && x == halfColumn ? 128 : 0
                 let a = Int(frame.pixel(x: x, y: y).a)
-                #expect(abs(a - expected) <= 1, "pixel (\(x), \(y)) alpha \(a), expected \(expected)")
+                #expect(
+                    Double(abs(a - expected)) <= Tolerance.exactAreaLevels, "pixel (\(x), \(y)) alpha \(a), expected \(expected)")
             }
         }
     }
@@ -216,7 +218,7 @@ func polygonPath(_ pts: [Point]) -> Path {
     @Test func opacityScalesCoverage() throws {
         var list = DisplayList(background: .white)
         list.commands = [.fill(path: Path(rect: Rect(x: 0, y: 0, width: 4, height: 4)), color: opaqueRed, opacity: 0.5)]
-        let frame = try Rasterizer(threads: 1).render(list, width: 4, height: 4)
+        let frame = try renderEveryWay(list, width: 4, height: 4)
         let p = frame.pixel(x: 1, y: 1)
         // Source-over: r = 255·0.5 + 255·0.5 = 255; g = b = 255·(1 − 0.5) = 127.5 → rounds to 128.
         #expect(p.r == 255 && p.g == 128 && p.b == 128 && p.a == 255)

@@ -1,21 +1,18 @@
-// The scripts/goldens.py corpus drawn by Reel against Skia's PNGs (PSNR ≥ 40 dB, flat areas within 2 levels), any bands.
+// The scripts/goldens.py corpus drawn by Reel every way against Skia's PNGs, within the named golden tolerances.
 import Foundation
 import ReelGeometry
 import ReelMedia
 import ReelRaster
+import ReelTestSupport
 import Testing
 
 /// The corpus that scripts/goldens.py draws with Skia: each case is drawn here by Reel and compared
 /// with Skia's PNG.
 ///
-/// Metric and bounds:
-/// - PSNR over RGB ≥ 40 dB for the whole picture. The two renderers compute anti-aliased coverage
-///   differently (Skia's analytic AA and supersampling vs Reel's exact area), which moves edge pixels
-///   by a few levels; ≥ 40 dB means an RMS difference under 2.6 levels.
-/// - Away from edges — where Skia's own picture is flat, every channel of the 3×3 neighbourhood
-///   within 2 levels — no pixel off by more than 2 levels: what is left there is gradient dithering
-///   (±½ level) and rounding; a wrong colour, join, dash or missing piece shows as tens of levels.
-/// On a failure, expected | difference ×8 | actual is written to test-artifacts/goldens/NAME.png.
+/// Metric and bounds (`GoldenComparison`): PSNR over RGB of at least `Tolerance.goldenPSNR` for the
+/// whole picture, and away from edges (where Skia's own picture is flat) no channel off by more than
+/// `Tolerance.goldenFlatLevels`; the reasons are with the constants. On a failure, expected |
+/// difference ×8 | actual is written to test-artifacts/goldens/NAME.png.
 @Suite struct GoldenTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let name: String
@@ -37,87 +34,29 @@ import Testing
         #expect(Self.cases.count >= 12)
     }
 
-    /// Every case in every configuration the renderer may run in (as vello runs its tests): one thread
-    /// or several, the usual 32-row bands, bands that cut shapes and groups at odd rows, and one-row
-    /// bands. The same tolerances hold in each; the band-identity tests check they agree byte for byte.
-    static let configurations: [Configuration] = [
-        Configuration(threads: 1, bandHeight: 32), Configuration(threads: 2, bandHeight: 32),
-        Configuration(threads: 3, bandHeight: 7), Configuration(threads: 4, bandHeight: 1),
-    ]
-
-    struct Configuration: CustomTestStringConvertible, Sendable {
-        let threads: Int
-        let bandHeight: Int
-        var testDescription: String { "\(threads) threads, \(bandHeight)-row bands" }
-    }
-
-    @Test(arguments: cases, configurations)
-    func matchesSkia(_ c: Case, _ configuration: Configuration) throws {
+    /// Every case drawn every way the renderer may run (`renderEveryWay`, as vello runs its tests: one
+    /// thread or several, the usual 32-row bands, bands that cut shapes and groups at odd rows, one-row
+    /// bands, one band for the whole frame), the same bytes each way, then compared with Skia's PNG.
+    @Test(arguments: cases)
+    func matchesSkia(_ c: Case) throws {
         let width = c.json["width"] as! Int, height = c.json["height"] as! Int
         var list = DisplayList(background: color(c.json["background"]))
         list.commands = commands(c.json["ops"] as! [Any])
-        let frame = try Rasterizer(threads: configuration.threads, bandHeight: configuration.bandHeight)
-            .render(list, width: width, height: height)
+        let frame = try renderEveryWay(list, width: width, height: height)
         let golden = try ImageFile.read(path: Self.directory.appendingPathComponent("\(c.name).png").path)
-        #expect(golden.width == width && golden.height == height)
+        try #require(golden.width == width && golden.height == height)
 
-        var sum = 0.0
-        var worstFlat = 0
-        var worstAt = (0, 0)
-        for y in 0..<height {
-            for x in 0..<width {
-                for ch in 0..<3 {
-                    let i = (y * width + x) * 4 + ch
-                    let d = Int(frame.pixels[i]) - Int(golden.rgba[i])
-                    sum += Double(d * d)
-                    if abs(d) > worstFlat && isFlat(golden, x, y, width, height) {
-                        worstFlat = abs(d)
-                        worstAt = (x, y)
-                    }
-                }
-            }
+        let result = GoldenComparison(actual: frame.pixels, golden: golden.rgba, width: width, height: height)
+        #expect(result.psnr >= Tolerance.goldenPSNR, "\(c.name): PSNR \(result.psnr) dB")
+        #expect(
+            result.worstFlat <= Tolerance.goldenFlatLevels,
+            "\(c.name): \(result.worstFlat) levels off at \(result.worstAt), away from edges")
+        if !result.passes {
+            let px = GoldenComparison.sideBySide(golden: golden.rgba, actual: frame.pixels, width: width, height: height)
+            try? ImageFile.writePNG(
+                StillImage(width: width * 3, height: height, rgba: px),
+                to: GoldenComparison.artifactsDirectory("goldens").appendingPathComponent("\(c.name).png").path)
         }
-        let mse = sum / Double(width * height * 3)
-        let psnr = mse == 0 ? Double.infinity : 10 * log10(255 * 255 / mse)
-        let ok = psnr >= 40 && worstFlat <= 2
-        #expect(psnr >= 40, "\(c.name): PSNR \(psnr) dB")
-        #expect(worstFlat <= 2, "\(c.name): \(worstFlat) levels off at \(worstAt), away from edges")
-        if !ok { writeComparison(c.name, golden: golden.rgba, actual: frame.pixels, width: width, height: height) }
-    }
-
-    func isFlat(_ g: StillImage, _ x: Int, _ y: Int, _ w: Int, _ h: Int) -> Bool {
-        for ch in 0..<3 {
-            var lo = 255, hi = 0
-            for yy in max(0, y - 1)...min(h - 1, y + 1) {
-                for xx in max(0, x - 1)...min(w - 1, x + 1) {
-                    let v = Int(g.rgba[(yy * w + xx) * 4 + ch])
-                    lo = min(lo, v)
-                    hi = max(hi, v)
-                }
-            }
-            if hi - lo > 2 { return false }
-        }
-        return true
-    }
-
-    func writeComparison(_ name: String, golden: [UInt8], actual: [UInt8], width: Int, height: Int) {
-        let dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-            .appendingPathComponent("test-artifacts/goldens")
-        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        var px = [UInt8](repeating: 255, count: width * 3 * height * 4)
-        for y in 0..<height {
-            for x in 0..<width {
-                let s = (y * width + x) * 4
-                for ch in 0..<3 {
-                    px[(y * width * 3 + x) * 4 + ch] = golden[s + ch]
-                    px[(y * width * 3 + width + x) * 4 + ch] = UInt8(min(255, abs(Int(golden[s + ch]) - Int(actual[s + ch])) * 8))
-                    px[(y * width * 3 + 2 * width + x) * 4 + ch] = actual[s + ch]
-                }
-            }
-        }
-        try? ImageFile.writePNG(
-            StillImage(width: width * 3, height: height, rgba: px), to: dir.appendingPathComponent("\(name).png").path)
     }
 
     // MARK: - The corpus's conventions (see scripts/goldens.py)

@@ -4,19 +4,20 @@
 import Foundation
 import ReelGeometry
 import ReelRaster
+import ReelTestSupport
 import Testing
 
 @Suite struct GradientSpreadTests {
     func render(_ g: Gradient, width: Int, height: Int) throws -> Frame {
         var list = DisplayList(background: .clear)
         list.commands = [.fill(path: rect(0, 0, Double(width), Double(height)), paint: .gradient(g), opacity: 1, rule: .nonZero)]
-        return try Rasterizer(threads: 1).render(list, width: width, height: height)
+        return try renderEveryWay(list, width: width, height: height)
     }
 
     /// Tolerance for every expected level: ½ level of dither, ½ of rounding to a byte, and ¼ for the
     /// 1024-entry ramp's step (the parameter is rounded to the nearest of 1024 entries, 255/1023 levels
     /// apart).
-    let tolerance = 1.25
+    let tolerance = Tolerance.gradientLevels
 
     func grey(_ f: Frame, _ x: Int, _ y: Int, _ expected: Double, _ note: String) {
         let p = f.pixel(x: x, y: y)

@@ -3,6 +3,7 @@ import ReelAnimation
 import ReelDocument
 import ReelGeometry
 import ReelScene
+import ReelTestSupport
 import Testing
 
 func decode(_ text: String) throws(SceneError) -> Scene {
@@ -350,7 +351,7 @@ func decodeError(_ text: String) -> SceneError? {
         let g =
             #"{"type": "group", "duration": 1, "timingFunction": "easeIn", "animations": [{"keyPath": "opacity", "fromValue": 0, "toValue": 1}]}"#
         // The child has no duration: it runs for the group's 1 s, in time warped by easeIn.
-        #expect(abs(try opacity(g, at: 0.5) - 0.315357) < 5e-7)
+        #expect(abs(try opacity(g, at: 0.5) - 0.315357) < Tolerance.sixDecimals)
         #expect(try opacity(g, at: 1.5) == 1)  // after the group, removed: the model value
     }
 

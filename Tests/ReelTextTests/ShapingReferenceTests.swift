@@ -4,6 +4,7 @@
 /// visual order, fonts and pen positions (to 1/64 px, issue #17's tolerance).
 import Foundation
 import ReelGeometry
+import ReelTestSupport
 import ReelText
 import Testing
 
@@ -84,7 +85,7 @@ import Testing
 
     /// Issue #17: "advances and cluster positions equal hb-shape's to 1/64 px" (a point is a pixel at
     /// scale 1).
-    static let tolerance = 1.0 / 64
+    static let tolerance = Tolerance.penPositionPixels
 
     /// Each font file opened once per test; nil (and a note) when it is not installed.
     final class Fonts {
