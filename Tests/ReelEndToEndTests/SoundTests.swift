@@ -1,5 +1,6 @@
 // A clip's sound as ffmpeg decodes it: sync with the picture, volume, fades, a video layer's sound; times and levels by hand.
 import Foundation
+import ReelTestSupport
 import Testing
 
 /// A clip's sound: the scene's `audio` files and a video layer's own sound, placed sample-exact, mixed
@@ -137,12 +138,12 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         let s = try Self.decodedSound(out, ws)
         func level(_ a: Double, _ b: Double) -> Double { Self.rms(s, a, b) / toneRMS }
-        #expect(abs(level(0.5, 2.0) - 0.5) < 0.05 * 0.5, "volume 0.5: \(level(0.5, 2.0))")
+        #expect(abs(level(0.5, 2.0) - 0.5) < Tolerance.aacToneLevel * 0.5, "volume 0.5: \(level(0.5, 2.0))")
         #expect(level(2.6, 2.9) < 0.01, "silent between the two: \(level(2.6, 2.9))")
-        #expect(abs(level(3.45, 3.55) - 0.5) < 0.05, "half-way up the fade-in: \(level(3.45, 3.55))")
-        #expect(abs(level(4.1, 4.9) - 1) < 0.05, "full level: \(level(4.1, 4.9))")
-        #expect(abs(level(5.45, 5.55) - 0.5) < 0.05, "half-way down the fade-out: \(level(5.45, 5.55))")
-        #expect(level(5.98, 6.0) < 0.05, "silent at the end: \(level(5.98, 6.0))")
+        #expect(abs(level(3.45, 3.55) - 0.5) < Tolerance.aacToneLevel, "half-way up the fade-in: \(level(3.45, 3.55))")
+        #expect(abs(level(4.1, 4.9) - 1) < Tolerance.aacToneLevel, "full level: \(level(4.1, 4.9))")
+        #expect(abs(level(5.45, 5.55) - 0.5) < Tolerance.aacToneLevel, "half-way down the fade-out: \(level(5.45, 5.55))")
+        #expect(level(5.98, 6.0) < Tolerance.aacToneLevel, "silent at the end: \(level(5.98, 6.0))")
     }
 
     /// A video layer's own sound follows the layer's time: a recording whose tone starts 0.5 s into the
@@ -209,8 +210,8 @@ import Testing
         let full = 0.125 / 2.0.squareRoot()
         func level(_ a: Double, _ b: Double) -> Double { Self.rms(s, a, b) / full }
         #expect(level(0, 0.1) < 0.06, "rising from silence: \(level(0, 0.1))")
-        #expect(abs(level(0.95, 1.05) - 0.5) < 0.05, "half-way: \(level(0.95, 1.05))")
-        #expect(abs(level(2.2, 2.8) - 1) < 0.05, "full level: \(level(2.2, 2.8))")
+        #expect(abs(level(0.95, 1.05) - 0.5) < Tolerance.aacToneLevel, "half-way: \(level(0.95, 1.05))")
+        #expect(abs(level(2.2, 2.8) - 1) < Tolerance.aacToneLevel, "full level: \(level(2.2, 2.8))")
     }
 
     /// `--no-audio` writes no sound track; a GIF has none and says so; sound files that cannot be

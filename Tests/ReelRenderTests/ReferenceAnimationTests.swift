@@ -150,12 +150,12 @@ enum Reference {
         // Before favorite: the grey star (#9e9b9b) at opacity 0.5 over white at its centre:
         // 0.5·(158, 155, 155) + 0.5·255 = (206.5, 205, 205). ±2 levels: 8-bit rounding and the ramp dither.
         let before = try Reference.frame(s, at: 0.1)
-        #expect(Reference.near(Reference.pixel(before, s, 100, 100), (206, 205, 205), 2))
+        #expect(Reference.near(Reference.pixel(before, s, 100, 100), (206, 205, 205), Tolerance.sceneColourLevels))
         // After: the white star on the opaque yellow circle; yellow 35 pt below the centre (inside the
         // circle, outside the star, which reaches about 23 pt).
         let after = try Reference.frame(s, at: 1.0)
-        #expect(Reference.near(Reference.pixel(after, s, 100, 100), (255, 255, 255), 2))
-        #expect(Reference.near(Reference.pixel(after, s, 100, 135), (0xee, 0xcd, 0x34), 2))
+        #expect(Reference.near(Reference.pixel(after, s, 100, 100), (255, 255, 255), Tolerance.sceneColourLevels))
+        #expect(Reference.near(Reference.pixel(after, s, 100, 135), (0xee, 0xcd, 0x34), Tolerance.sceneColourLevels))
         // While the star has shrunk to 0.01 (0.62 s), nothing grey is drawn over its full-size box except the
         // centre's ±1 pt: every pixel is white blended with the fill's yellow only, so its (255 − G)/(255 − B)
         // is yellow's (50/203) — a grey pixel would have G = B.
@@ -249,10 +249,10 @@ enum Reference {
         let grey = (0xaa, 0xaa, 0xaa), white = (255, 255, 255)
         let magnifier = try Reference.frame(s, at: 0), arrow = try Reference.frame(s, at: 0.75)
         // ±40 levels: the 2 pt line is sampled near its centre but anti-aliased at its edges.
-        #expect(Reference.near(Reference.pixel(magnifier, s, left.0, left.1), grey, 40))
-        #expect(Reference.near(Reference.pixel(magnifier, s, head.0, head.1), white, 2))
-        #expect(Reference.near(Reference.pixel(arrow, s, left.0, left.1), white, 2))
-        #expect(Reference.near(Reference.pixel(arrow, s, head.0, head.1), grey, 40))
+        #expect(Reference.near(Reference.pixel(magnifier, s, left.0, left.1), grey, Tolerance.thinLineCentreLevels))
+        #expect(Reference.near(Reference.pixel(magnifier, s, head.0, head.1), white, Tolerance.sceneColourLevels))
+        #expect(Reference.near(Reference.pixel(arrow, s, left.0, left.1), white, Tolerance.sceneColourLevels))
+        #expect(Reference.near(Reference.pixel(arrow, s, head.0, head.1), grey, Tolerance.thinLineCentreLevels))
         // It loops: the frame at 4 s (the next clip's first) is the frame at 0 s.
         #expect(try Reference.frame(s, at: 4).pixels == magnifier.pixels)
     }
@@ -308,11 +308,15 @@ enum Reference {
         // 40/153 = 0.2614, between #08ded6 (0) and #18deb9 (0.33) at 0.792:
         // (8 + 16·0.792, 222, 214 − 29·0.792) = (20.7, 222, 191.0).
         let off = try Reference.frame(s, at: 0.1), on = try Reference.frame(s, at: 1.0)
-        #expect(Reference.near(Reference.pixel(off, s, 50, 25.5), (21, 222, 191), 2), "\(Reference.pixel(off, s, 50, 25.5))")
+        #expect(
+            Reference.near(Reference.pixel(off, s, 50, 25.5), (21, 222, 191), Tolerance.sceneColourLevels),
+            "\(Reference.pixel(off, s, 50, 25.5))")
         // On (offset 102), at switch-local (12, 15.5), canvas (22, 25.5), clear of the knob now on the right:
         // 114/153 = 0.745, between #ef9c29 (0.63) and #e76b39 (1) at 0.311:
         // (239 − 8·0.311, 156 − 49·0.311, 41 + 16·0.311) = (236.5, 140.8, 46.0).
-        #expect(Reference.near(Reference.pixel(on, s, 22, 25.5), (236, 141, 46), 2), "\(Reference.pixel(on, s, 22, 25.5))")
+        #expect(
+            Reference.near(Reference.pixel(on, s, 22, 25.5), (236, 141, 46), Tolerance.sceneColourLevels),
+            "\(Reference.pixel(on, s, 22, 25.5))")
     }
 }
 /// §5 QuartzCode's favourite star: show at 0.1 s, hide at 1.5 s.
@@ -364,7 +368,7 @@ enum Reference {
             #expect(on.0 >= 240 && on.2 <= 140, "spark \(k) at \(a * 180 / .pi)°: \(on)")
             // Half way between two sparks (36° on): nothing drawn, white.
             let off = Reference.pixel(frame, s, cx + r * cos(a + Double.pi / 5), cy + r * sin(a + Double.pi / 5))
-            #expect(Reference.near(off, (255, 255, 255), 2), "between sparks \(k): \(off)")
+            #expect(Reference.near(off, (255, 255, 255), Tolerance.sceneColourLevels), "between sparks \(k): \(off)")
         }
     }
 }

@@ -50,6 +50,16 @@ public enum Tolerance {
     /// two compositing steps can compound; one level. A wrong operator or order is tens of levels off.
     public static let roundingLevels = 1
 
+    /// A scene's colour at a pixel computed by hand (layer colours composited by their opacities, a
+    /// gradient layer's colour there, in the reference animations): 8-bit rounding of the hand value and
+    /// of each compositing step, and a gradient's ½-level dither.
+    public static let sceneColourLevels = 2
+
+    /// A 2 pt line sampled near its centre line, against its colour: the sample point is computed, not
+    /// placed on a pixel centre, so the pixel may be partly covered; what this tells apart is line from
+    /// no line (a missing line leaves the background, some 85 levels away).
+    public static let thinLineCentreLevels = 40
+
     // MARK: - Shadows
 
     /// A blurred shadow across a straight edge against the Gaussian's CDF computed from erf: the kernel is
@@ -139,6 +149,10 @@ public enum Tolerance {
     /// A VP9 picture with alpha composited by hand: VP9 codes colour in 4:2:0 Y′CbCr and alpha as a plane
     /// of its own, each a few levels off.
     public static let vp9AlphaLevels = 8
+
+    /// A steady tone's RMS level after mixing and AAC at 192 kbit/s, as a fraction of its full level
+    /// (volumes, fades): AAC codes a pure tone to well under 5 %.
+    public static let aacToneLevel = 0.05
 
     // MARK: - Numbers
 
