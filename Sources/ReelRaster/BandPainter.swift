@@ -347,7 +347,9 @@ struct BandPainter {
         if let clip, let (ca, cb) = clipColumns, let clipRows, mask == nil && tint == nil && mode == .normal {
             // A clipped group (masksToBounds): runs of constant clip coverage, the inside of the clip
             // one run — the same values as the general loop below, without a coverage row.
-            for y in max(canvas.y0, source.y0, clipRows.lowerBound)..<min(canvas.y1, source.y1, clipRows.upperBound) {
+            // Rows of the source that the clip covers; none when the clip lies wholly above or below it.
+            let top = max(sourceRows.lowerBound, clipRows.lowerBound)
+            for y in top..<max(top, min(sourceRows.upperBound, clipRows.upperBound)) {
                 let src = UnsafeMutableRawPointer(source.row(y) + (canvas.x0 - source.x0) * 4)
                 let dst = UnsafeMutableRawPointer(canvas.row(y))
                 scratch.spans(row: y - canvas.y0, c0: ca, c1: cb, rule: clip.rule, minimum: 0) { start, end, c in
@@ -362,14 +364,14 @@ struct BandPainter {
         if clip == nil && mask == nil && tint == nil && mode == .normal {
             // The common case (a group with opacity, a shadow under its content): a word per pixel,
             // transparent ones skipped, opaque ones copied at full opacity — the same values as below.
-            for y in max(canvas.y0, source.y0)..<min(canvas.y1, source.y1) {
+            for y in sourceRows {
                 let src = UnsafeMutableRawPointer(source.row(y) + (canvas.x0 - source.x0) * 4)
                 let dst = UnsafeMutableRawPointer(canvas.row(y))
                 if factor > 0 { compositeWords(src, dst, a..<b, factor) }
             }
             return
         }
-        for y in max(canvas.y0, source.y0)..<min(canvas.y1, source.y1) {
+        for y in sourceRows {
             var c0 = a, c1 = b - 1
             var clipStart = 0
             if let clip, let (ca, cb) = clipColumns, let clipRows {

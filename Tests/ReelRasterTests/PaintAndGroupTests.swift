@@ -551,3 +551,27 @@ func rect(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> Path { Path(rec
         #expect(frame.pixel(x: 3, y: 2).b == 255 && frame.pixel(x: 3, y: 2).r == 0)
     }
 }
+
+/// A clipped group whose clip lies wholly above or below what the group drew (a Lottie precomp's
+/// bounds clipping content placed off them, ios-pr_1592.json at 160 pixels wide) draws nothing of it,
+/// and leaves nothing behind for the next shape: the rows the two share are none.
+@Suite struct ClipBesideContentTests {
+    @Test(arguments: [(clip: 0.0, content: 12.0), (clip: 14.0, content: 2.0)])
+    func aClipThatMissesTheContentDrawsNothing(clip: Double, content: Double) throws {
+        var list = DisplayList(background: .clear)
+        list.commands = [
+            .beginGroup(Group(opacity: 1, clip: rect(0, clip, 20, 5))),
+            .fill(path: rect(0, content, 20, 4), color: Color(red: 1, green: 0, blue: 0)),
+            .endGroup,
+            // Drawn after: must show only its own coverage (no clip cells left in the band's scratch).
+            .fill(path: rect(0, 8, 20, 2), color: Color(red: 0, green: 0, blue: 1)),
+        ]
+        let frame = try renderEveryWay(list, width: 20, height: 20)
+        for y in 0..<20 {
+            for x in [0, 10, 19] {
+                let expected: (r: UInt8, g: UInt8, b: UInt8, a: UInt8) = (8..<10).contains(y) ? (0, 0, 255, 255) : (0, 0, 0, 0)
+                #expect(frame.pixel(x: x, y: y) == expected, "(\(x), \(y))")
+            }
+        }
+    }
+}
