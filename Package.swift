@@ -12,7 +12,7 @@ let package = Package(
             name: "Reel",
             targets: [
                 "Reel", "ReelDocument", "ReelScene", "ReelAnimation", "ReelGeometry", "ReelRaster", "ReelRender", "ReelMedia",
-                "ReelText", "ReelSVG", "ReelLottie",
+                "ReelGIF", "ReelText", "ReelSVG", "ReelLottie",
             ]
         ),
         .executable(name: "reel", targets: ["reel"]),
@@ -52,7 +52,10 @@ let package = Package(
         .target(name: "CGzip", linkerSettings: [.linkedLibrary("z")]),
         .target(name: "ReelScene", dependencies: ["ReelGeometry", "ReelAnimation", "ReelDocument"]),
         .target(name: "ReelRender", dependencies: ["ReelScene", "ReelRaster", "ReelText"]),
-        .target(name: "ReelMedia", dependencies: ["CFFmpeg"]),
+        // Reel's GIF codec (palette, LZW, writer, segment join): plain Swift, no FFmpeg, so it is tested and
+        // fuzzed alone; ReelMedia's VideoWriter writes GIFs through it.
+        .target(name: "ReelGIF"),
+        .target(name: "ReelMedia", dependencies: ["CFFmpeg", "ReelGIF"]),
         // The text stack (HarfBuzz, FreeType, fontconfig, FriBidi; ICU's line breaks behind one C function,
         // as its headers clash with Foundation's), fenced inside ReelText as FFmpeg is inside ReelMedia.
         .systemLibrary(
@@ -68,15 +71,15 @@ let package = Package(
         .target(
             name: "Reel",
             dependencies: [
-                "ReelGeometry", "ReelRaster", "ReelAnimation", "ReelDocument", "ReelScene", "ReelRender", "ReelMedia", "ReelText",
-                "ReelSVG", "ReelLottie", .product(name: "Crypto", package: "swift-crypto"),
+                "ReelGeometry", "ReelRaster", "ReelAnimation", "ReelDocument", "ReelScene", "ReelRender", "ReelMedia", "ReelGIF",
+                "ReelText", "ReelSVG", "ReelLottie", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CSV", package: "CSV.swift"),
             ]
         ),
         .executableTarget(
             name: "reel",
             dependencies: [
-                "Reel", "ReelDocument", "ReelScene", "ReelAnimation", "ReelGeometry", "ReelMedia", "ReelText",
+                "Reel", "ReelDocument", "ReelScene", "ReelAnimation", "ReelGeometry", "ReelMedia", "ReelGIF", "ReelText",
                 "ReelLottie", "ReelBuildInfo", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "FlyingFox", package: "FlyingFox"), .product(name: "FlyingSocks", package: "FlyingFox"),
             ]
@@ -117,6 +120,7 @@ let package = Package(
                 "ReelLottie", "ReelScene", "ReelAnimation", "ReelDocument", "ReelGeometry", "ReelRender", "ReelRaster",
                 "ReelTestSupport",
             ]),
+        .testTarget(name: "ReelGIFTests", dependencies: ["ReelGIF"]),
         .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelTestSupport", "CFFmpeg"]),
         .testTarget(
             name: "ReelEndToEndTests",

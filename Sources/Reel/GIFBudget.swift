@@ -1,6 +1,7 @@
 /// A GIF's size budget (`--max-size 2MB`): the settings Reel controls tried in a fixed order, from the
 /// best quality down, for the first that fits, and what was chosen said in a note.
 import Foundation
+import ReelGIF
 import ReelMedia
 import ReelScene
 

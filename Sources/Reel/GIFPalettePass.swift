@@ -1,6 +1,7 @@
 /// The GIF palette pass: one palette for the whole clip, built before encoding from frames sampled
-/// evenly over it (the quantizer itself lives in ReelMedia); the frames themselves kept for the
+/// evenly over it (the quantizer itself lives in ReelGIF); the frames themselves kept for the
 /// encoding pass when their changes fit in memory.
+import ReelGIF
 import ReelMedia
 import ReelRaster
 import ReelRender

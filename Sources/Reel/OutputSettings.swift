@@ -1,5 +1,6 @@
 /// Output settings as presets, manifests and the command line give them, typed, with the one merge
 /// (a later source wins field by field) and the one place they are applied to a render.
+import ReelGIF
 import ReelGeometry
 import ReelMedia
 import ReelScene

@@ -1,6 +1,7 @@
 /// Preset files: a description, the format they write and typed output settings, read with located errors.
 import Foundation
 import ReelDocument
+import ReelGIF
 import ReelGeometry
 import ReelMedia
 import ReelScene

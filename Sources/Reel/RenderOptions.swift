@@ -2,6 +2,7 @@
 /// summary it returns.
 import Foundation
 import ReelDocument
+import ReelGIF
 import ReelGeometry
 import ReelMedia
 import ReelRaster

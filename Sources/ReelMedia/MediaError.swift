@@ -1,6 +1,7 @@
-/// The media module's errors (`MediaError`, `SettingProblem`), the one chokepoint every FFmpeg status
-/// goes through, and the process-wide allocator settings encoders need.
+/// The media module's errors (`MediaError`, `SettingProblem`, the GIF codec's in a media failure's words),
+/// the one chokepoint every FFmpeg status goes through, and the process-wide allocator settings encoders need.
 internal import CFFmpeg
+import ReelGIF
 
 /// A failure in FFmpeg or around it: the call that failed, its code and FFmpeg's own words.
 public struct MediaError: Error, Sendable, CustomStringConvertible {
@@ -19,6 +20,36 @@ public struct MediaError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         if let code { return "\(call) failed (\(code)): \(message)" }
         return "\(call): \(message)"
+    }
+}
+
+extension MediaError {
+    /// A failure of Reel's GIF codec, worded as the other media failures are: the step that failed and why.
+    public init(_ error: GIFError) {
+        switch error {
+        case .cannotCreate(let path, let reason): self.init(call: "GIFFileWriter", message: "cannot create \(path): \(reason)")
+        case .cannotWrite(let reason): self.init(call: "write", message: reason)
+        case .cannotClose(let reason): self.init(call: "close", message: reason)
+        case .unreadableSegment(let path): self.init(call: path, message: "cannot read the segment")
+        case .notWhole(let path, let reason): self.init(call: path, message: "is not a whole GIF (\(reason)); render it again")
+        case .encodedDifferently(let path, let first):
+            self.init(
+                call: path,
+                message:
+                    "was encoded differently from \(first) (screen size or palette); segments must come from the same scene and options"
+            )
+        case .cannotWriteJoined(let path, let reason):
+            self.init(call: path, message: "cannot write the joined file: \(reason)")
+        }
+    }
+}
+
+/// A step of the GIF codec, its failure thrown as a `MediaError` like any other encoder's.
+func gifStep<T>(_ body: () throws(GIFError) -> T) throws(MediaError) -> T {
+    do {
+        return try body()
+    } catch {
+        throw MediaError(error)
     }
 }
 

@@ -2,6 +2,7 @@
 /// segments losslessly by copying their packets.
 internal import CFFmpeg
 import Foundation
+import ReelGIF
 
 /// Which frames of a clip a file holds, when it is a segment rendered for a later join
 /// (`reel render --frames A-B` / `--shard I/N`, then `reel concat`). Written into the file as its
@@ -41,42 +42,6 @@ public struct SegmentInfo: Sendable, Equatable, CustomStringConvertible {
     public static func shard(_ index: Int, of count: Int, total: Int) -> SegmentInfo? {
         let a = index * total / count, b = (index + 1) * total / count - 1
         return b >= a ? SegmentInfo(first: a, last: b, total: total) : nil
-    }
-}
-
-/// GIF comment extensions (GIF89a §24), where a GIF segment says which frames it holds (written by
-/// GIFFileWriter after the global colour table).
-public enum GIFComment {
-    /// The offset just past the header, the logical screen descriptor and the global colour table.
-    static func headerEnd(_ bytes: [UInt8]) -> Int? {
-        guard bytes.count >= 13, bytes[0] == 0x47, bytes[1] == 0x49, bytes[2] == 0x46 else { return nil }
-        let flags = bytes[10]
-        let table = flags & 0x80 != 0 ? 3 << (Int(flags & 7) + 1) : 0
-        return 13 + table <= bytes.count ? 13 + table : nil
-    }
-
-    /// The comments before the first image of a GIF file.
-    public static func read(fromFileAt path: String) -> [String] {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return [] }
-        defer { try? handle.close() }
-        // The comments sit before the first image: the first 64 KiB hold them.
-        let bytes = [UInt8]((try? handle.read(upToCount: 1 << 16)) ?? Data())
-        guard var i = headerEnd(bytes) else { return [] }
-        var comments: [String] = []
-        while i + 1 < bytes.count, bytes[i] == 0x21 {
-            let label = bytes[i + 1]
-            i += 2
-            var text: [UInt8] = []
-            while i < bytes.count, bytes[i] != 0 {
-                let n = Int(bytes[i])
-                guard i + 1 + n <= bytes.count else { return comments }
-                if label == 0xFE { text += bytes[(i + 1)..<(i + 1 + n)] }
-                i += 1 + n
-            }
-            i += 1
-            if label == 0xFE { comments.append(String(decoding: text, as: UTF8.self)) }
-        }
-        return comments
     }
 }
 
@@ -129,7 +94,10 @@ public enum SegmentJoiner {
     ) throws(MediaError) -> Int {
         precondition(!segments.isEmpty)
         // GIF frames are blocks of bytes that stand alone: joined by Reel's own GIF code.
-        if muxer == "gif" { return try GIFJoiner.join(segments, to: output) }
+        if muxer == "gif" {
+            try gifStep { () throws(GIFError) in try GIFJoiner.join(segments.map(\.path), to: output) }
+            return segments.reduce(0) { $0 + $1.info.count }
+        }
         let inputs = try segments.map { (s) throws(MediaError) in try InputFormatContext(path: s.path) }
         // One video stream each, with the same codec parameters as the first.
         var streams: [UnsafeMutablePointer<AVStream>] = []

@@ -1,5 +1,4 @@
-// The output formats (containers), the codecs each can hold with their chroma and bit depths, and GIF's
-// centisecond timing.
+// The output formats (containers) and the codecs each can hold with their chroma and bit depths.
 
 /// The output formats, chosen from the file extension (or `--codec`).
 public enum VideoContainer: String, Sendable, CaseIterable {
@@ -162,15 +161,5 @@ public enum VideoCodec: String, Sendable, CaseIterable {
         case .webp: return "libwebp_anim"
         case .png: return "png"
         }
-    }
-}
-
-/// GIF timing: frame i is shown at `round(i · 100 / fps)` centiseconds, so the delays alternate
-/// (30 fps: 3, 4, 3, 3, 4, 3 … cs) and the average rate is exact; the last frame's delay completes the
-/// clip's exact length.
-public enum GIFTiming {
-    /// Presentation time of frame `index` in centiseconds, rounded half up.
-    public static func centiseconds(ofFrame index: Int, numerator: Int, denominator: Int) -> Int {
-        (2 * index * 100 * denominator + numerator) / (2 * numerator)
     }
 }

@@ -1,6 +1,7 @@
 /// `VideoSettings`, their checks, and `VideoWriter`, which writes frames with the codec's writer:
-/// Reel's own for GIF (GIFFileWriter.swift), FFmpeg's for the others (LibavVideoWriter.swift).
+/// Reel's own for GIF (the ReelGIF module), FFmpeg's for the others (LibavVideoWriter.swift).
 import Foundation
+import ReelGIF
 
 /// How a clip is encoded.
 public struct VideoSettings: Sendable {
@@ -106,6 +107,20 @@ public struct VideoSettings: Sendable {
     }
 }
 
+extension GIFOptions {
+    /// What is wrong with the GIF settings, named as `VideoSettings`' problems are.
+    var problem: SettingProblem? {
+        if !(2...255).contains(colors) { return SettingProblem("colors", "must be in 2…255, got \(colors)") }
+        if !(1...255).contains(alphaThreshold) {
+            return SettingProblem("alphaThreshold", "must be in 1…255, got \(alphaThreshold)")
+        }
+        if let palette, palette.isEmpty || palette.count > 255 { return SettingProblem(nil, "a GIF palette holds 1…255 colours") }
+        if !(0...32).contains(tolerance) { return SettingProblem("tolerance", "must be in 0…32 levels, got \(tolerance)") }
+        if !(0...100).contains(lossy) { return SettingProblem("gifLossy", "must be in 0…100, got \(lossy)") }
+        return nil
+    }
+}
+
 /// Encodes RGBA frames into a file (or, for a PNG sequence, a folder): the codecs of `VideoCodec`,
 /// GIF by Reel's own writer and the others through FFmpeg. Frames are written in order; call
 /// `finish()` to flush the encoder and write the trailer. A writer that is not finished leaves a
@@ -132,10 +147,12 @@ public final class VideoWriter {
                 throw MediaError(call: "VideoWriter", message: "a GIF has no sound or subtitle track")
             }
             backend = .gif(
-                try GIFFileWriter(
-                    path: path, width: settings.width, height: settings.height, options: settings.gif, alpha: settings.alpha,
-                    loop: settings.loop, comment: settings.comment,
-                    frameRate: (settings.frameRateNumerator, settings.frameRateDenominator), firstFrame: settings.firstFrame))
+                try gifStep { () throws(GIFError) in
+                    try GIFFileWriter(
+                        path: path, width: settings.width, height: settings.height, options: settings.gif, alpha: settings.alpha,
+                        loop: settings.loop, comment: settings.comment,
+                        frameRate: (settings.frameRateNumerator, settings.frameRateDenominator), firstFrame: settings.firstFrame)
+                })
         } else {
             backend = .libav(try LibavVideoWriter(path: path, settings: settings))
         }
@@ -154,7 +171,7 @@ public final class VideoWriter {
             }
             if settings.alpha { Self.unpremultiply(input, into: &straight) }
             try (settings.alpha ? straight : input).withUnsafeBufferPointer { (buffer) throws(MediaError) in
-                try writer.append(rgba: buffer.baseAddress!, stride: w * 4)
+                try gifStep { () throws(GIFError) in try writer.append(rgba: buffer.baseAddress!, stride: w * 4) }
             }
         }
     }
@@ -165,7 +182,7 @@ public final class VideoWriter {
         finished = true
         switch backend {
         case .libav(let writer): try writer.finish()
-        case .gif(let writer): try writer.finish()
+        case .gif(let writer): try gifStep { () throws(GIFError) in try writer.finish() }
         }
     }
 

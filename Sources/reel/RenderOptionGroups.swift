@@ -3,6 +3,7 @@
 import ArgumentParser
 import Reel
 import ReelDocument
+import ReelGIF
 import ReelGeometry
 import ReelMedia
 import ReelScene

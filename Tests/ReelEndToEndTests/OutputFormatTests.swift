@@ -302,52 +302,6 @@ import Testing
         for i in stride(from: 0, to: f.rgba.count, by: 4) { colours.insert(Array(f.rgba[i..<(i + 3)])) }
         #expect(colours.count <= 16)
     }
-
-    @Test func paletteBuilderIsDeterministicAndPerceptual() {
-        // A smooth 2-D ramp of 4096 colours reduced to 16: the same palette every time, and a smaller
-        // perceptual (Oklab) error than a 16-colour RGB grid (2 × 2 × 4 levels) chosen without looking.
-        var px: [UInt8] = []
-        for i in 0..<4096 { px += [UInt8(i % 256), UInt8(i / 16), UInt8(255 - i % 256), 255] }
-        var b = GIFPaletteBuilder()
-        b.add(rgba: px, width: 64, height: 64)
-        let p1 = b.palette(count: 16), p2 = b.palette(count: 16)
-        #expect(p1 == p2 && p1.count == 16)
-        var grid: [UInt32] = []
-        for r in [0, 255] {
-            for g in [0, 255] { for bl in [0, 85, 170, 255] { grid.append(UInt32(r << 16 | g << 8 | bl)) } }
-        }
-        func error(_ palette: [UInt32]) -> Double {
-            var total = 0.0
-            for i in stride(from: 0, to: px.count, by: 4) {
-                let lab = GIFPaletteBuilder.oklab(Int(px[i]), Int(px[i + 1]), Int(px[i + 2]))
-                total += palette.map { c in
-                    let d = GIFPaletteBuilder.oklab(Int(c >> 16), Int(c >> 8 & 255), Int(c & 255)) - lab
-                    return Double((d * d).sum())
-                }.min()!
-            }
-            return total / 4096
-        }
-        #expect(error(p1) < error(grid) / 2, "built \(error(p1)) vs grid \(error(grid))")
-    }
-
-    @Test func paletteOrderKeepsWhatMostFramesNeedLow() {
-        // Four 2×2 frames: the first shows P (3 px) and Q (1 px); the second turns P's pixels R, the third
-        // Q's pixel R, the fourth one pixel S. Hand-computed, greedy from the top: S (needed by one
-        // frame, first shown last) takes index 3, and its frame stops counting; then Q (one frame, less
-        // used than P), which frees the first frame's P; then P; R, which two frames need, takes index
-        // 0. By first appearance it would be P Q R S.
-        let p: [UInt8] = [10, 20, 30, 255], q: [UInt8] = [200, 40, 40, 255], r: [UInt8] = [40, 200, 40, 255],
-            s: [UInt8] = [40, 40, 200, 255]
-        let frames = [p + p + p + q, r + r + r + q, r + r + r + r, r + r + s + r]
-        var b = GIFPaletteBuilder()
-        var previous: [UInt8]?
-        for f in frames {
-            b.add(rgba: f, width: 2, height: 2, previous: previous)
-            previous = f
-        }
-        func key(_ c: [UInt8]) -> UInt32 { UInt32(c[0]) << 16 | UInt32(c[1]) << 8 | UInt32(c[2]) }
-        #expect(b.palette(count: 256) == [key(r), key(p), key(q), key(s)])
-    }
 }
 
 @Suite struct GIFToleranceTests {

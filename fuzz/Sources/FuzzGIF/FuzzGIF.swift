@@ -1,7 +1,7 @@
 // Fuzz target: a GIF segment's blocks walked as reel concat reads them: every frame inside the file (scripts/fuzz.sh gif).
 import FuzzSupport
 
-@testable import ReelMedia
+@testable import ReelGIF
 
 /// A GIF file as `reel concat` reads a segment: its blocks walked (GIFBlocks), each frame's bytes inside
 /// the file and after the header.

@@ -1,6 +1,43 @@
 /// Joining GIF segments without re-encoding: the blocks of a GIF file (GIF89a §17–27) found by walking
-/// them, and the join that writes the first segment's header and every segment's frames in order.
+/// them, the comments where a segment says which frames it holds, and the join that writes the first
+/// segment's header and every segment's frames in order.
 import Foundation
+
+/// GIF comment extensions (GIF89a §24), where a GIF segment says which frames it holds (written by
+/// GIFFileWriter after the global colour table).
+public enum GIFComment {
+    /// The offset just past the header, the logical screen descriptor and the global colour table.
+    static func headerEnd(_ bytes: [UInt8]) -> Int? {
+        guard bytes.count >= 13, bytes[0] == 0x47, bytes[1] == 0x49, bytes[2] == 0x46 else { return nil }
+        let flags = bytes[10]
+        let table = flags & 0x80 != 0 ? 3 << (Int(flags & 7) + 1) : 0
+        return 13 + table <= bytes.count ? 13 + table : nil
+    }
+
+    /// The comments before the first image of a GIF file.
+    public static func read(fromFileAt path: String) -> [String] {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return [] }
+        defer { try? handle.close() }
+        // The comments sit before the first image: the first 64 KiB hold them.
+        let bytes = [UInt8]((try? handle.read(upToCount: 1 << 16)) ?? Data())
+        guard var i = headerEnd(bytes) else { return [] }
+        var comments: [String] = []
+        while i + 1 < bytes.count, bytes[i] == 0x21 {
+            let label = bytes[i + 1]
+            i += 2
+            var text: [UInt8] = []
+            while i < bytes.count, bytes[i] != 0 {
+                let n = Int(bytes[i])
+                guard i + 1 + n <= bytes.count else { return comments }
+                if label == 0xFE { text += bytes[(i + 1)..<(i + 1 + n)] }
+                i += 1 + n
+            }
+            i += 1
+            if label == 0xFE { comments.append(String(decoding: text, as: UTF8.self)) }
+        }
+        return comments
+    }
+}
 
 /// A GIF file cut into its blocks.
 struct GIFBlocks {
@@ -67,28 +104,21 @@ struct GIFBlocks {
     }
 }
 
-enum GIFJoiner {
-    /// Writes `segments` (ordered and contiguous) as one GIF: the first one's screen, palette and loop,
-    /// then every segment's frames as they were written. Each segment's first frame is whole (coded
-    /// over nothing) and its last frame's disposal leaves nothing behind, so the frames stand where
-    /// they are put. Returns the number of clip frames the joined file holds.
-    static func join(_ segments: [SegmentFile], to output: String) throws(MediaError) -> Int {
+public enum GIFJoiner {
+    /// Writes the GIF files at `paths` (segments, ordered and contiguous) as one GIF: the first one's
+    /// screen, palette and loop, then every segment's frames as they were written. Each segment's first
+    /// frame is whole (coded over nothing) and its last frame's disposal leaves nothing behind, so the
+    /// frames stand where they are put.
+    public static func join(_ paths: [String], to output: String) throws(GIFError) {
         var parts: [GIFBlocks] = []
-        for segment in segments {
-            guard let data = FileManager.default.contents(atPath: segment.path) else {
-                throw MediaError(call: segment.path, message: "cannot read the segment")
-            }
+        for path in paths {
+            guard let data = FileManager.default.contents(atPath: path) else { throw .unreadableSegment(path: path) }
             switch GIFBlocks.read([UInt8](data)) {
             case .success(let blocks): parts.append(blocks)
-            case .failure(let problem):
-                throw MediaError(call: segment.path, message: "is not a whole GIF (\(problem.reason)); render it again")
+            case .failure(let problem): throw .notWhole(path: path, reason: problem.reason)
             }
             if parts.count > 1 && parts.last!.header != parts[0].header {
-                throw MediaError(
-                    call: segment.path,
-                    message:
-                        "was encoded differently from \(segments[0].path) (screen size or palette); segments must come from the same scene and options"
-                )
+                throw .encodedDifferently(path: path, first: paths[0])
             }
         }
         var out = [UInt8](parts[0].header)
@@ -96,8 +126,7 @@ enum GIFJoiner {
         for part in parts { for frame in part.frames { out += frame } }
         out.append(0x3B)
         guard FileManager.default.createFile(atPath: output, contents: Data(out)) else {
-            throw MediaError(call: output, message: "cannot write the joined file: \(String(cString: strerror(errno)))")
+            throw .cannotWriteJoined(path: output, reason: String(cString: strerror(errno)))
         }
-        return segments.reduce(0) { $0 + $1.info.count }
     }
 }

@@ -43,17 +43,6 @@ public struct GIFOptions: Sendable, Hashable {
     public var palette: [UInt32]?
 
     public init() {}
-
-    var problem: SettingProblem? {
-        if !(2...255).contains(colors) { return SettingProblem("colors", "must be in 2…255, got \(colors)") }
-        if !(1...255).contains(alphaThreshold) {
-            return SettingProblem("alphaThreshold", "must be in 1…255, got \(alphaThreshold)")
-        }
-        if let palette, palette.isEmpty || palette.count > 255 { return SettingProblem(nil, "a GIF palette holds 1…255 colours") }
-        if !(0...32).contains(tolerance) { return SettingProblem("tolerance", "must be in 0…32 levels, got \(tolerance)") }
-        if !(0...100).contains(lossy) { return SettingProblem("gifLossy", "must be in 0…100, got \(lossy)") }
-        return nil
-    }
 }
 
 /// Oklab (Björn Ottosson, 2020): a perceptual space in which Euclidean distance tracks visible

@@ -7,9 +7,9 @@ import Foundation
 /// Writes a GIF file frame by frame. A frame is held until the next one arrives: only then is its
 /// delay known (an unchanged next frame lengthens it) and its disposal (a next frame that turns shown
 /// pixels transparent needs them cleared).
-final class GIFFileWriter {
-    let width: Int
-    let height: Int
+public final class GIFFileWriter {
+    public let width: Int
+    public let height: Int
     private let quantizer: GIFFrameEncoder
     private let coder = GIFLZWEncoder()
     private let options: GIFOptions
@@ -28,9 +28,9 @@ final class GIFFileWriter {
     private let masking: Float = 1
     private let output: FileHandle
     private var buffer: [UInt8] = []
-    private(set) var bytesWritten = 0
+    public private(set) var bytesWritten = 0
     private var frameNumber: Int
-    private(set) var framesAppended = 0
+    public private(set) var framesAppended = 0
 
     /// What the viewer shows after the held frame is drawn (the transparent index where nothing is).
     private var shown: [UInt8]
@@ -58,10 +58,10 @@ final class GIFFileWriter {
         var allowed: [Float]
     }
 
-    init(
+    public init(
         path: String, width: Int, height: Int, options: GIFOptions, alpha: Bool, loop: Int, comment: String?,
         frameRate: (numerator: Int, denominator: Int), firstFrame: Int
-    ) throws(MediaError) {
+    ) throws(GIFError) {
         self.width = width
         self.height = height
         self.options = options
@@ -99,7 +99,7 @@ final class GIFFileWriter {
         indices = [UInt8](repeating: 0, count: width * height)
         lastRGBA = [UInt8](repeating: 0, count: width * height * 4)
         guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
-            throw MediaError(call: "GIFFileWriter", message: "cannot create \(path): \(String(cString: strerror(errno)))")
+            throw .cannotCreate(path: path, reason: String(cString: strerror(errno)))
         }
         output = handle
         writeHeader(bits: tableBits, loop: loop, comment: comment)
@@ -140,7 +140,7 @@ final class GIFFileWriter {
     }
 
     /// Appends a frame of straight-alpha (or opaque) RGBA rows `stride` bytes apart.
-    func append(rgba: UnsafePointer<UInt8>, stride: Int) throws(MediaError) {
+    public func append(rgba: UnsafePointer<UInt8>, stride: Int) throws(GIFError) {
         // A frame that repeats the one before (a hold) maps to the same indices: they are kept, not
         // computed again (mapping is per pixel and position only, so the result is the same).
         let rowBytes = width * 4
@@ -465,7 +465,7 @@ final class GIFFileWriter {
         return out
     }
 
-    private func flush(_ frame: Held) throws(MediaError) {
+    private func flush(_ frame: Held) throws(GIFError) {
         // Graphic control: disposal, no user input, the transparent index; the delay in centiseconds.
         buffer += [0x21, 0xF9, 0x04, UInt8(frame.disposal << 2) | 1]
         append16(frame.delay)
@@ -490,18 +490,18 @@ final class GIFFileWriter {
         if buffer.count >= 1 << 20 { try drain() }
     }
 
-    private func drain() throws(MediaError) {
+    private func drain() throws(GIFError) {
         do {
             try output.write(contentsOf: buffer)
         } catch {
-            throw MediaError(call: "write", message: "\(error.localizedDescription)")
+            throw .cannotWrite(reason: error.localizedDescription)
         }
         bytesWritten += buffer.count
         buffer.removeAll(keepingCapacity: true)
     }
 
     /// Writes the held frame and the trailer, and closes the file.
-    func finish() throws(MediaError) {
+    public func finish() throws(GIFError) {
         if var last = held, alpha, let all = bounds(where: { shown[$0] != transparent }) {
             // A transparent clip's last frame clears everything shown, so a loop (or the next segment
             // of a join) starts on an empty screen.
@@ -515,7 +515,7 @@ final class GIFFileWriter {
         do {
             try output.close()
         } catch {
-            throw MediaError(call: "close", message: "\(error.localizedDescription)")
+            throw .cannotClose(reason: error.localizedDescription)
         }
     }
 }
