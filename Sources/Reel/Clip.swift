@@ -285,24 +285,14 @@ public enum Reel {
         if let fps = overrides.fps { scene.fps = fps }
         if let scale = overrides.scale { scene.scale = scale }
         if let speed = overrides.speed {
-            guard speed > 0, speed.isFinite, speed >= 0.001, speed <= 1000 else {
-                throw .usage(
-                    "\(Setting.speed) must be in 0.001…1000, got \(speed)", fix: "use 0.25 for quarter speed, 2 for double")
-            }
+            let speed = try Speed(speed).factor
             scene.speed = speed
             scene.duration /= speed
         }
         if let duration = overrides.duration { scene.duration = duration }
-        if let w = overrides.width {
-            guard w >= 1, w <= Scene.maximumPixelSide else {
-                throw .usage("\(Setting.width) must be 1…\(Scene.maximumPixelSide) pixels, got \(w)", fix: nil)
-            }
-            scene.scale = Double(w) / scene.width
-        }
+        if let w = overrides.width { scene.scale = Double(try OutputWidth(w).pixels) / scene.width }
         if let size = overrides.size {
-            guard (2...Scene.maximumPixelSide).contains(size.width), (2...Scene.maximumPixelSide).contains(size.height) else {
-                throw .usage("\(Setting.size) must be 2…\(Scene.maximumPixelSide) pixels a side", fix: nil)
-            }
+            let size = try OutputSettings.PixelSize(checking: size.width, size.height)
             scene = scene.fitted(pixelWidth: size.width, pixelHeight: size.height)
         }
         // The decoder validated the scene as written, so a problem now comes from an override, or from an

@@ -198,7 +198,9 @@ public struct BatchManifest: Sendable {
                 }
                 if let n = members["speed"] {
                     let v = try r.number(n, r.join(op, "speed"))
-                    guard v >= 0.001, v <= 1000 else { throw r.fail(n, r.join(op, "speed"), "speed lies in 0.001…1000") }
+                    guard SettingLimits.speed.contains(v) else {
+                        throw r.fail(n, r.join(op, "speed"), "speed lies in \(Speed.range)")
+                    }
                     output.speed = v
                 }
             }

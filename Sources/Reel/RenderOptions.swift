@@ -93,17 +93,16 @@ public struct RenderOptions: Sendable {
 /// Which part of a clip a segment holds.
 /// `--shard I/N` read once for every command that splits work (a clip's frames, a batch's jobs, a
 /// table's rows): part `index` (from 0) of `count`, with one wording for what is wrong.
-public struct Shard: Sendable, Equatable {
-    /// More parts than any cluster runs; it bounds the arithmetic on counts.
-    public static let maximumCount = 100_000
+public struct Shard: SettingValue, Equatable {
     public let index: Int
     public let count: Int
 
     public init(parsing text: String) throws(ReelError) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), i >= 0, (1...Self.maximumCount).contains(n) else {
+        let counts = SettingLimits.shards
+        guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]), i >= 0, counts.contains(n) else {
             throw .usage(
-                "\(Setting.shard, text) is not INDEX/COUNT with the index from 0 and a count from 1 to \(Self.maximumCount)",
+                "\(Setting.shard, text) is not INDEX/COUNT with the index from 0 and a count from \(counts.lowerBound) to \(counts.upperBound)",
                 fix: "e.g. 0/4 … 3/4")
         }
         guard i < n else {
@@ -120,12 +119,11 @@ public enum SegmentRequest: Sendable, Equatable {
     /// Shard `index` (from 0) of `count` equal parts.
     case shard(Int, Int)
 
-    /// Parses `A-B` (frames); a shard is read by `Shard(parsing:)`.
-    public init?(frames text: String) {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]), a >= 0, b >= a else { return nil }
-        self = .frames(a, b)
-    }
+    /// The frames `--frames` names (read by `FrameRange(parsing:)`).
+    public init(_ range: FrameRange) { self = .frames(range.first, range.last) }
+
+    /// The part `--shard` names (read by `Shard(parsing:)`).
+    public init(_ shard: Shard) { self = .shard(shard.index, shard.count) }
 
     /// The frames it names in a clip of `total` frames, or why it names none.
     func resolve(total: Int) throws(ReelError) -> SegmentInfo {

@@ -55,7 +55,7 @@ struct Batch: ParsableCommand {
         help: ArgumentHelp(
             "Render part I (from 0) of N of the expanded jobs, in order (a table's rows split across machines).",
             valueName: "I/N"))
-    var shard: String?
+    var shard: Parsed<Shard>?
 
     @Flag(help: "Print the expanded jobs and what would be rendered, and render nothing.")
     var dryRun = false
@@ -78,8 +78,7 @@ struct Batch: ParsableCommand {
 
     /// `--shard I/N` as (I, N).
     func shardPart() throws -> (index: Int, count: Int)? {
-        guard let shard else { return nil }
-        let part = try Shard.option(shard)
+        guard let part = try shard?.value() else { return nil }
         return (part.index, part.count)
     }
 

@@ -54,7 +54,7 @@ struct Render: ParsableCommand {
     /// The output settings given on this command line.
     func settings() throws -> OutputSettings {
         var s = OutputSettings()
-        sceneChanges.add(to: &s)
+        try sceneChanges.add(to: &s)
         try encoding.add(to: &s)
         try gif.add(to: &s)
         return s
@@ -106,8 +106,8 @@ struct Render: ParsableCommand {
         if let preset { outputPath = try Self.outputPath(output, format: preset.format, preset: preset.name) }
         let given = try settings()
         given.merged(over: preset?.settings ?? OutputSettings()).apply(to: &options, overrides: &overrides)
-        performance.apply(to: &options)
-        options.segment = segments.request
+        try performance.apply(to: &options)
+        options.segment = try segments.request()
         try checkApplicable(given, preset, output: outputPath, options: options)
         if let rows = table.rows {
             return try renderRows(rows, output: outputPath, given: given)
@@ -153,7 +153,7 @@ extension Render {
         } catch {
             throw CommandFailure(message: error.message, exit: 2)  // nothing ran: the table or the options are wrong
         }
-        if case .shard(let i, let n) = segments.request { plan = plan.shard(i, of: n) }
+        if case .shard(let i, let n) = try segments.request() { plan = plan.shard(i, of: n) }
         let console = BatchConsole(
             concurrency: table.concurrency, memoryLimit: performance.memoryLimit.map { $0 << 20 }, force: table.force,
             failFast: table.failFast, progress: try reporting.progress.value(for: "--progress").resolved(quiet: reporting.quiet))

@@ -1,5 +1,5 @@
 // `reel render`'s options in the sections `--help` shows them in: the scene, encoding, GIF, segments,
-// performance and reporting. Each section checks its own values.
+// performance and reporting. Each section checks its own values (a typed one by the library's rule: `Parsed`).
 import ArgumentParser
 import Reel
 import ReelDocument
@@ -21,15 +21,15 @@ struct SceneChanges: ParsableArguments {
     var variables: [String] = []
 
     @Option(help: ArgumentHelp("Pixels per point, overriding the scene's scale.", valueName: "factor"))
-    var scale: Double?
+    var scale: Parsed<Scale>?
 
     @Option(help: ArgumentHelp("Output width in pixels (sets the scale, keeps the aspect).", valueName: "pixels"))
-    var width: Int?
+    var width: Parsed<OutputWidth>?
 
     @Option(
         help: ArgumentHelp(
             "Output size in pixels, e.g. 1920x1080: the clip fitted and centred on its background.", valueName: "WxH"))
-    var size: String?
+    var size: Parsed<OutputSettings.PixelSize>?
 
     @Option(help: ArgumentHelp("Clip length in seconds, overriding the scene's.", valueName: "seconds"))
     var duration: Double?
@@ -37,25 +37,17 @@ struct SceneChanges: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "Playback speed: 0.25 renders a slowed-down clip four times as long, at the same frame rate.", valueName: "factor"))
-    var speed: Double?
-
-    var parsedSize: (width: Int, height: Int)? {
-        guard let size else { return nil }
-        let parts = size.lowercased().split(separator: "x").map { Int($0) }
-        guard parts.count == 2, let w = parts[0], let h = parts[1] else { return nil }
-        return (w, h)
-    }
+    var speed: Parsed<Speed>?
 
     func validate() throws {
-        if size != nil && parsedSize == nil { throw ValidationError("--size is WIDTHxHEIGHT in pixels, e.g. 1920x1080") }
+        _ = try size?.value()
         if size != nil && (scale != nil || width != nil) { throw ValidationError("give --size, --width or --scale, not several") }
-        if let scale, !(scale > 0 && scale.isFinite) { throw ValidationError("--scale must be a positive number, got \(scale)") }
+        _ = try scale?.value()
+        _ = try width?.value()
         if let duration, !(duration > 0 && duration.isFinite) {
             throw ValidationError("--duration must be a positive number of seconds, got \(duration)")
         }
-        if let speed, !(speed >= 0.001 && speed <= 1000) {
-            throw ValidationError("--speed must be in 0.001…1000, got \(speed): 0.25 is quarter speed, 2 double")
-        }
+        _ = try speed?.value()
         if let fps, FrameRate(parsing: fps) == nil {
             throw ValidationError("--fps must be a positive rate such as 30, 29.97 or 30000/1001, got '\(fps)'")
         }
@@ -65,13 +57,14 @@ struct SceneChanges: ParsableArguments {
         }
     }
 
-    func add(to s: inout OutputSettings) {
+    /// Read after `validate()` has accepted every value.
+    func add(to s: inout OutputSettings) throws {
         if let fps { s.fps = FrameRate(parsing: fps) }
-        s.scale = scale
-        s.width = width
-        s.size = parsedSize.map { OutputSettings.PixelSize(width: $0.width, height: $0.height) }
+        s.scale = try scale?.value().factor
+        s.width = try width?.value().pixels
+        s.size = try size?.value()
         s.duration = duration
-        s.speed = speed
+        s.speed = try speed?.value().factor
     }
 
     /// The `--var` values, by name.
@@ -227,26 +220,24 @@ struct Segments: ParsableArguments {
     @Option(
         help: ArgumentHelp(
             "Render only frames A to B (from 0, both included) as a segment for reel concat.", valueName: "A-B"))
-    var frames: String?
+    var frames: Parsed<FrameRange>?
 
     @Option(
         help: ArgumentHelp(
             "Render shard I (from 0) of N equal parts as a segment for reel concat, e.g. --shard 0/4 (with --rows: part I of the rows).",
             valueName: "I/N"))
-    var shard: String?
+    var shard: Parsed<Shard>?
 
     func validate() throws {
         if frames != nil && shard != nil { throw ValidationError("give --frames or --shard, not both") }
-        if let frames, SegmentRequest(frames: frames) == nil {
-            throw ValidationError("--frames is FIRST-LAST, frame numbers from 0 with LAST ≥ FIRST, e.g. 0-59; got '\(frames)'")
-        }
-        if let shard { _ = try Shard.option(shard) }
+        _ = try frames?.value()
+        _ = try shard?.value()
     }
 
-    var request: SegmentRequest? {
-        if let frames { return SegmentRequest(frames: frames) }
-        // Checked by validate(): Shard's rule is the only one that reads the text.
-        if let shard, let part = try? Shard(parsing: shard) { return .shard(part.index, part.count) }
+    /// Read after `validate()` has accepted the values.
+    func request() throws -> SegmentRequest? {
+        if let frames { return SegmentRequest(try frames.value()) }
+        if let shard { return SegmentRequest(try shard.value()) }
         return nil
     }
 }
@@ -254,7 +245,7 @@ struct Segments: ParsableArguments {
 /// Threads and memory: the output is the same for any of these.
 struct Performance: ParsableArguments {
     @Option(help: ArgumentHelp("Rasterizer threads (default: all cores). The output is the same for any value.", valueName: "n"))
-    var threads: Int?
+    var threads: Parsed<ThreadCount>?
 
     @Option(help: ArgumentHelp("Frames rendered at once, ahead of the encoder (default 2 on 2+ cores).", valueName: "n"))
     var workers: Int?
@@ -266,7 +257,7 @@ struct Performance: ParsableArguments {
     var memoryLimit: Int?
 
     func validate() throws {
-        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+        _ = try threads?.value()
         if let memoryLimit, !(1...(1 << 30)).contains(memoryLimit) {
             // Shifted to bytes later: a bound keeps that from overflowing (2^30 MiB is 1 PiB).
             throw ValidationError("--memory-limit is a number of MiB from 1 to \(1 << 30), got \(memoryLimit)")
@@ -274,8 +265,9 @@ struct Performance: ParsableArguments {
         if let workers, !(1...64).contains(workers) { throw ValidationError("--workers must be in 1…64") }
     }
 
-    func apply(to options: inout RenderOptions) {
-        if let threads { options.threads = threads }
+    /// Read after `validate()` has accepted the values.
+    func apply(to options: inout RenderOptions) throws {
+        if let threads { options.threads = try threads.value().count }
         if let workers { options.workers = workers }
         if let memoryLimit { options.memoryLimit = memoryLimit << 20 }
     }
@@ -330,17 +322,5 @@ struct RowsOptions: ParsableArguments {
             }
         }
         if let concurrency, !(1...256).contains(concurrency) { throw ValidationError("--jobs must be in 1…256") }
-    }
-}
-
-extension Shard {
-    /// `--shard`'s value read as the library reads it (`Shard(parsing:)`), for any command's
-    /// `validate()`: one rule and one wording for `render`, `render --rows` and `batch`.
-    static func option(_ text: String) throws -> Shard {
-        do {
-            return try Shard(parsing: text)
-        } catch {
-            throw ValidationError(error.message.forCommandLine)
-        }
     }
 }

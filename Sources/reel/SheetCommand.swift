@@ -34,10 +34,10 @@ struct Sheet: ParsableCommand {
     var columns: Int?
 
     @Option(help: ArgumentHelp("Pixels per point, overriding the scene's scale.", valueName: "factor"))
-    var scale: Double?
+    var scale: Parsed<Scale>?
 
     @Option(help: ArgumentHelp("Rasterizer threads (default: all cores).", valueName: "n"))
-    var threads: Int?
+    var threads: Parsed<ThreadCount>?
 
     @Flag(help: "Read images only inside the scene's folder (for render services; see docs/scene-format.md).")
     var sandbox = false
@@ -62,19 +62,20 @@ struct Sheet: ParsableCommand {
         if count != nil && at != nil { throw ValidationError("give --count or --at, not both") }
         if let count, !(1...400).contains(count) { throw ValidationError("--count must be in 1…400, got \(count)") }
         if let columns, columns < 1 { throw ValidationError("--columns must be at least 1") }
-        if let scale, !(scale > 0 && scale.isFinite) { throw ValidationError("--scale must be a positive number, got \(scale)") }
-        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+        _ = try scale?.value()
+        _ = try threads?.value()
         if let t = try times(), t.count > 400 { throw ValidationError("--at: at most 400 times") }
     }
 
     func run() throws {
         Interrupts.install()
-        let clip = try Reel.load(scene, overrides: SceneOverrides(scale: scale), sandboxed: sandbox)
+        let clip = try Reel.load(scene, overrides: SceneOverrides(scale: try scale?.value().factor), sandboxed: sandbox)
         try Reel.checkNotAnInput(output, inputs: Reel.inputFiles(of: clip.scene, path: scene))
         let list = try times() ?? ContactSheet.evenTimes(count: count ?? 12, scene: clip.scene)
         let c = columns ?? Int(Double(list.count).squareRoot().rounded(.up))
         try ContactSheet.write(
-            clip, times: list, columns: c, to: output, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount,
+            clip, times: list, columns: c, to: output,
+            threads: try threads?.value().count ?? ProcessInfo.processInfo.activeProcessorCount,
             cancellation: Interrupts.cancellation)
     }
 }

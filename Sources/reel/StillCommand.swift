@@ -20,14 +20,14 @@ struct Still: ParsableCommand {
     var output: String
 
     @Option(help: ArgumentHelp("Pixels per point, overriding the scene's scale.", valueName: "factor"))
-    var scale: Double?
+    var scale: Parsed<Scale>?
 
     @Option(
         help: ArgumentHelp("The picture's width in pixels (the scale follows from it; not with --scale).", valueName: "pixels"))
-    var width: Int?
+    var width: Parsed<OutputWidth>?
 
     @Option(help: ArgumentHelp("Rasterizer threads (default: all cores).", valueName: "n"))
-    var threads: Int?
+    var threads: Parsed<ThreadCount>?
 
     @Option(
         help: ArgumentHelp(
@@ -40,9 +40,10 @@ struct Still: ParsableCommand {
 
     func validate() throws {
         if !(at >= 0 && at.isFinite) { throw ValidationError("--at must be a time in seconds ≥ 0, got \(at)") }
-        if let scale, !(scale > 0 && scale.isFinite) { throw ValidationError("--scale must be a positive number, got \(scale)") }
+        _ = try scale?.value()
+        _ = try width?.value()
         if scale != nil && width != nil { throw ValidationError("give --scale or --width, not both") }
-        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+        _ = try threads?.value()
         if let memoryLimit, !(1...(1 << 30)).contains(memoryLimit) {
             // Shifted to bytes later: a bound keeps that from overflowing (2^30 MiB is 1 PiB).
             throw ValidationError("--memory-limit is a number of MiB from 1 to \(1 << 30), got \(memoryLimit)")
@@ -53,13 +54,15 @@ struct Still: ParsableCommand {
         Interrupts.install()
         let limit = memoryLimit.map { $0 << 20 }
         let clip = try Reel.load(
-            scene, overrides: SceneOverrides(scale: scale, width: width), sandboxed: sandbox,
+            scene, overrides: SceneOverrides(scale: try scale?.value().factor, width: try width?.value().pixels),
+            sandboxed: sandbox,
             pictures: PictureBudget(memoryLimit: limit))
         try Reel.checkNotAnInput(output, inputs: Reel.inputFiles(of: clip.scene, path: scene))
         var options = RenderOptions()
         options.cancellation = Interrupts.cancellation
         options.memoryLimit = limit
-        options.threads = threads ?? ProcessInfo.processInfo.activeProcessorCount  // one frame: every core on it
+        // One frame: every core on it.
+        options.threads = try threads?.value().count ?? ProcessInfo.processInfo.activeProcessorCount
         for note in clip.notes { Console.say(.note(note.forCommandLine)) }
         try Reel.still(clip, at: at, to: output, options: options)
     }

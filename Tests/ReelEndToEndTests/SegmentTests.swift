@@ -155,7 +155,7 @@ import Testing
             (["--shard", "4/4"], "shards are numbered from 0"),
             (["--frames", "0-66"], "the clip has 66 frames, numbered 0-65"),
             (["--shard", "0/100"], "this shard holds none"),
-            (["--frames", "9-3"], "--frames is FIRST-LAST"),
+            (["--frames", "9-3"], "--frames 9-3 is not FIRST-LAST"),
             (["--shard", "0/2", "--frames", "0-3"], "not both"),
         ] {
             let r = try runReel(["render", Self.scene, "--scale", "1", "-o", ws.file("x.mp4")] + args)
