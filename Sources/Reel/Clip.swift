@@ -67,7 +67,7 @@ public enum Reel {
     static func prepare(_ scene: Scene, file path: String, sandboxed: Bool, pictures: PictureBudget) throws(ReelError)
         -> Clip
     {
-        let base = InputFiles.folder(of: path)
+        let files = SceneFiles(document: path, sandboxed: sandboxed)
         var images: [String: RasterImage] = [:]
         var vectors: [String: VectorContents] = [:]
         var svgNotes: [Message] = []
@@ -105,7 +105,8 @@ public enum Reel {
         }
         func visit(_ layer: Layer) throws(ReelError) {
             if let name = layer.contents, images[name] == nil, vectors[name] == nil {
-                let file = InputFiles.resolve(name, relativeTo: path)
+                let resolved = files.resolve(name)
+                let file = resolved.path
                 let place = scene.contentsReferences[layer.name]
                 func failure(_ message: String, fix: String? = nil) -> ReelError {
                     .scene(SceneError(file: path, location: place?.location, path: place?.path, message: message, fix: fix))
@@ -123,16 +124,10 @@ public enum Reel {
                     }
                     return try visitSublayers(of: layer)
                 }
-                if sandboxed && (name.hasPrefix("/") || !Sandbox.contains(base, file)) {
-                    throw failure(
-                        "\"\(name)\" is outside the scene's folder, and a sandboxed render reads only inside it",
-                        fix: "put the image in the scene's folder and name it relative to the scene")
-                }
-                if let (message, fix) = InputFiles.problem(at: file) {
-                    throw message.hasPrefix("no such file")
-                        ? failure(
-                            "\"\(name)\": no such image file (looked for \(file))", fix: "paths are relative to the scene file")
-                        : failure("\"\(name)\" (\(file)) \(message)", fix: fix)
+                do throws(SceneFiles.Refusal) {
+                    try files.check(resolved, what: "image")
+                } catch {
+                    throw failure("\"\(name)\": \(error.message)", fix: error.fix)
                 }
                 if ["svg", "svgz"].contains(URL(fileURLWithPath: file).pathExtension.lowercased()) {
                     var embedded = Layer(name: "")
@@ -257,8 +252,7 @@ public enum Reel {
         var scene: Scene
         // An SVG or Lottie file alone: its size comes from the file, not from keys a user wrote.
         var imported: String?
-        let folder = InputFiles.folder(of: path)
-        let importer = fileImporter(folder: folder, sandboxed: sandboxed)
+        let importer = fileImporter(SceneFiles(document: path, sandboxed: sandboxed))
         do {
             if ["svg", "svgz"].contains(URL(fileURLWithPath: path).pathExtension.lowercased()) || Self.isGzip(path) {
                 // An SVG file alone is a one-layer scene the size of its viewport.

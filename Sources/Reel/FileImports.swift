@@ -19,7 +19,8 @@ extension Reel {
     ) throws(ReelError) -> (layer: Layer, notes: [String]) {
         let imported: ImportedLayers
         do {
-            imported = try fileImporter(folder: "/", sandboxed: false).importFile(path, name)
+            imported = try fileImporter(SceneFiles(document: "/(scene)", sandboxed: false))
+                .importFile(ResolvedFile(name: path, path: path), name)
         } catch {
             throw .scene(error)
         }
@@ -30,10 +31,12 @@ extension Reel {
         return (layer, imported.notes)
     }
 
-    /// Imports SVG files for a scene in `folder`; with `sandboxed`, only files inside it.
-    static func fileImporter(folder: String, sandboxed: Bool) -> LayerImporter {
-        LayerImporter { (path: String, name: String) throws(DocumentError) -> ImportedLayers in
-            try checkReadable(path, folder: folder, sandboxed: sandboxed, what: "SVG or Lottie file")
+    /// Imports the files a scene names, each checked by `files`' rule first (confined with `--sandbox`,
+    /// a regular file that can be read).
+    static func fileImporter(_ files: SceneFiles) -> LayerImporter {
+        LayerImporter { (file: ResolvedFile, name: String) throws(DocumentError) -> ImportedLayers in
+            try files.checked(file, what: "SVG or Lottie file")
+            let path = file.path
             if let root = jsonRoot(path), LottieImport.looksLikeLottie(root) {
                 // A Lottie animation (told by its content): its canvas, its layers named `name/…`.
                 let (scene, notes) = try LottieImport.scene(root: root, file: path, prefix: name)
@@ -43,20 +46,21 @@ extension Reel {
             }
             let svg = try SVGImport.load(contentsOf: path, name: name, rootName: "\(name)/svg")
             return ImportedLayers(layer: svg.layer, size: Size(width: svg.width, height: svg.height), notes: svg.warnings)
-        } probeVideo: { (path: String) throws(DocumentError) -> VideoFileFacts in
-            try probeVideo(path, folder: folder, sandboxed: sandboxed)
-        } probeAudio: { (path: String) throws(DocumentError) -> Double in
-            try probeAudio(path, folder: folder, sandboxed: sandboxed)
-        } readFile: { (path: String, maximumBytes: Int) throws(DocumentError) -> [UInt8] in
-            try checkReadable(path, folder: folder, sandboxed: sandboxed, what: "file")
-            return try InputFiles.read(path, maximumBytes: maximumBytes, what: "a file")
+        } probeVideo: { (file: ResolvedFile) throws(DocumentError) -> VideoFileFacts in
+            try files.checked(file, what: "video")
+            return try probeVideo(file.path)
+        } probeAudio: { (file: ResolvedFile) throws(DocumentError) -> Double in
+            try files.checked(file, what: "sound file")
+            return try probeAudio(file.path)
+        } readFile: { (file: ResolvedFile, maximumBytes: Int) throws(DocumentError) -> [UInt8] in
+            try files.checked(file, what: "file")
+            return try InputFiles.read(file.path, maximumBytes: maximumBytes, what: "a file")
         }
     }
 
     /// The length of the sound in a file the scene's `audio` list names, once its first samples have
     /// decoded.
-    static func probeAudio(_ path: String, folder: String, sandboxed: Bool) throws(DocumentError) -> Double {
-        try checkReadable(path, folder: folder, sandboxed: sandboxed, what: "sound file")
+    static func probeAudio(_ path: String) throws(DocumentError) -> Double {
         do throws(MediaError) {
             let source = try AudioSource(path: path)
             _ = try source.read(from: 0, count: 1024)
@@ -69,21 +73,9 @@ extension Reel {
         }
     }
 
-    /// A file a scene names: inside the scene's folder when sandboxed, and a regular file there (a pipe or
-    /// a device would make FFmpeg or the reader wait forever).
-    static func checkReadable(_ path: String, folder: String, sandboxed: Bool, what: String) throws(DocumentError) {
-        guard !sandboxed || Sandbox.contains(folder, path) else {
-            throw DocumentError(
-                file: path, message: "is outside the scene's folder, and a sandboxed render reads only inside it",
-                fix: "put the \(what) in the scene's folder and name it relative to the scene")
-        }
-        try InputFiles.check(path, missingFix: "paths are relative to the scene file")
-    }
-
     /// What a `type: video` layer's file says about its picture, once its first frame has decoded (so
     /// that a file FFmpeg opens but cannot decode fails before anything renders).
-    static func probeVideo(_ path: String, folder: String, sandboxed: Bool) throws(DocumentError) -> VideoFileFacts {
-        try checkReadable(path, folder: folder, sandboxed: sandboxed, what: "video")
+    static func probeVideo(_ path: String) throws(DocumentError) -> VideoFileFacts {
         do throws(MediaError) {
             let source = try VideoSource(path: path, width: 16, height: 16, maximumPixels: Scene.maximumPixelArea)
             _ = try source.picture(at: 0)

@@ -23,7 +23,7 @@ extension Reel {
         let names = scene.fontNames + also.filter { !scene.fontNames.contains($0) }
         guard !names.isEmpty else { return TextResources() }
         let library = FontLibrary.shared
-        let base = InputFiles.folder(of: file)
+        let files = SceneFiles(document: file, sandboxed: sandboxed)
         var fonts: [String: FontFace] = [:]
         for name in names {
             let place = scene.fontReferences[name]
@@ -31,18 +31,12 @@ extension Reel {
                 .scene(SceneError(file: file, location: place?.location, path: place?.path, message: message, fix: fix))
             }
             if isFontFile(name) {
-                let path = InputFiles.resolve(name, relativeTo: file)
-                if sandboxed && (name.hasPrefix("/") || !Sandbox.contains(base, path)) {
-                    throw failure(
-                        "\"\(name)\" is outside the scene's folder, and a sandboxed render reads only inside it",
-                        fix: "put the font in the scene's folder and name it relative to the scene")
-                }
-                if let (message, fix) = InputFiles.problem(at: path) {
-                    throw message.hasPrefix("no such file")
-                        ? failure(
-                            "no font file \"\(name)\" (looked for \(path))",
-                            fix: "font files are named relative to the scene file")
-                        : failure("the font file \"\(name)\" (\(path)) \(message)", fix: fix)
+                let resolved = files.resolve(name)
+                let path = resolved.path
+                do throws(SceneFiles.Refusal) {
+                    try files.check(resolved, what: "font")
+                } catch {
+                    throw failure("\"\(name)\": \(error.message)", fix: error.fix)
                 }
                 do {
                     fonts[name] = try library.face(path: path)

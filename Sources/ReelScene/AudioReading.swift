@@ -30,7 +30,7 @@ extension Reader {
         guard let probe = importer?.probeAudio else {
             throw fail(fileNode, join(path, "file"), "this reader cannot open sound files", fix: "load the scene with Reel.load")
         }
-        let resolved = InputFiles.resolve(name, relativeTo: file)
+        let resolved = ResolvedFile(name, in: file)
         let length: Double
         do {
             length = try probe(resolved)
@@ -39,7 +39,7 @@ extension Reader {
                 fileNode, join(path, "file"), "\"\(name)\" cannot be played: \(error.message)",
                 fix: error.fix ?? "give a sound file FFmpeg decodes (M4A, MP3, WAV, FLAC, Opus, or a video with sound)")
         }
-        var clip = AudioClip(name: name, file: resolved, to: length)
+        var clip = AudioClip(name: name, file: resolved.path, to: length)
         func seconds(_ key: String) throws(SceneError) -> Double? {
             guard let n = m[key] else { return nil }
             let v = try number(n, join(path, key))
@@ -69,7 +69,7 @@ extension Reader {
         if let v = try seconds("fadeIn") { clip.fadeIn = v }
         if let v = try seconds("fadeOut") { clip.fadeOut = v }
         if let n = m["loop"] { clip.loop = try bool(n, join(path, "loop")) }
-        imports.files.append(("audio:\(path)", resolved))
+        imports.files.append(("audio:\(path)", resolved.path))
         return clip
     }
 }

@@ -21,9 +21,9 @@ extension Reader {
                 throw fail(
                     fileNode, join(path, "file"), "this reader cannot open subtitle files", fix: "load the scene with Reel.load")
             }
-            let resolved = InputFiles.resolve(name, relativeTo: file)
+            let resolved = ResolvedFile(name, in: file)
             do {
-                captions = Captions(cues: try Subtitles.parse(try read(resolved, Subtitles.maximumBytes), file: resolved))
+                captions = Captions(cues: try Subtitles.parse(try read(resolved, Subtitles.maximumBytes), file: resolved.path))
             } catch {
                 // The subtitle file's own error, at its line and column, named where the scene names it.
                 let place = error.location.map { "\(error.file):\($0.line):\($0.column): " } ?? ""
@@ -31,8 +31,8 @@ extension Reader {
                     fileNode, join(path, "file"), "\"\(name)\" cannot be read as subtitles: \(place)\(error.message)",
                     fix: error.fix ?? "give an SRT or WebVTT file")
             }
-            captions.file = resolved
-            imports.files.append(("captions:\(path)", resolved))
+            captions.file = resolved.path
+            imports.files.append(("captions:\(path)", resolved.path))
         case (nil, let cuesNode?):
             var cues: [SubtitleCue] = []
             let items = try array(cuesNode, join(path, "cues"))
@@ -89,9 +89,9 @@ extension Reader {
             guard let read = importer?.readFile else {
                 throw fail(n, join(path, "words"), "this reader cannot open files", fix: "load the scene with Reel.load")
             }
-            let resolved = InputFiles.resolve(name, relativeTo: file)
+            let resolved = ResolvedFile(name, in: file)
             do {
-                captions.words = try WordTimings.parse(try read(resolved, WordTimings.maximumBytes), file: resolved)
+                captions.words = try WordTimings.parse(try read(resolved, WordTimings.maximumBytes), file: resolved.path)
             } catch {
                 let place = error.location.map { "\(error.file):\($0.line):\($0.column): " } ?? ""
                 let key = error.path.map { $0.isEmpty ? "" : "\($0): " } ?? ""
@@ -99,7 +99,7 @@ extension Reader {
                     n, join(path, "words"), "\"\(name)\" cannot be read as word timestamps: \(place)\(key)\(error.message)",
                     fix: error.fix ?? "give a JSON list of {word, start, end}")
             }
-            imports.files.append(("captions.words:\(path)", resolved))
+            imports.files.append(("captions.words:\(path)", resolved.path))
         }
         if let n = m["position"] {
             switch n.value {

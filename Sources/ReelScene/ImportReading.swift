@@ -30,7 +30,7 @@ extension Reader {
             throw fail(
                 fileNode, filePath, "this reader cannot import files", fix: "load the scene with Reel.load, which imports SVG")
         }
-        let resolved = InputFiles.resolve(name, relativeTo: file)
+        let resolved = ResolvedFile(name, in: file)
         let imported: ImportedLayers
         do {
             imported = try importer.importFile(resolved, layer.name)
@@ -65,7 +65,7 @@ extension Reader {
             timing.duration = length
             layer.timing = timing
         }
-        imports.files.append((layer.name, resolved))
+        imports.files.append((layer.name, resolved.path))
         imports.notes += imported.notes.map { "\(name): \($0)" }
     }
 }

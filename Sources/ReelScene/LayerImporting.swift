@@ -36,26 +36,26 @@ extension Layer {
     }
 }
 
-/// Imports the file at `path` (already resolved against the scene's folder) as layers named under
-/// `name` (`name/id` for an element with an id). A failure is a `DocumentError` about that file; the
-/// decoder places it at the `file` key that named it.
+/// Imports the file a scene names (the name as written and the path it means, which the importer
+/// checks by `SceneFiles`' rule) as layers named under `name` (`name/id` for an element with an id).
+/// A failure is a `DocumentError` about that file; the decoder places it at the `file` key that named it.
 public struct LayerImporter: Sendable {
-    public var importFile: @Sendable (_ path: String, _ name: String) throws(DocumentError) -> ImportedLayers
+    public var importFile: @Sendable (_ file: ResolvedFile, _ name: String) throws(DocumentError) -> ImportedLayers
     /// What a `type: video` layer's file says about its picture (a failure: it cannot be played); nil
     /// when the reader opens no video.
-    public var probeVideo: (@Sendable (_ path: String) throws(DocumentError) -> VideoFileFacts)?
+    public var probeVideo: (@Sendable (_ file: ResolvedFile) throws(DocumentError) -> VideoFileFacts)?
     /// The length in seconds of the sound in a file the scene's `audio` list names (a failure: it
     /// cannot be played); nil when the reader opens no sound.
-    public var probeAudio: (@Sendable (_ path: String) throws(DocumentError) -> Double)?
+    public var probeAudio: (@Sendable (_ file: ResolvedFile) throws(DocumentError) -> Double)?
     /// The bytes of a file the scene reads as it is decoded (subtitles), confined as the other files
     /// are; nil when the reader opens none.
-    public var readFile: (@Sendable (_ path: String, _ maximumBytes: Int) throws(DocumentError) -> [UInt8])?
+    public var readFile: (@Sendable (_ file: ResolvedFile, _ maximumBytes: Int) throws(DocumentError) -> [UInt8])?
 
     public init(
-        _ importFile: @escaping @Sendable (_ path: String, _ name: String) throws(DocumentError) -> ImportedLayers,
-        probeVideo: (@Sendable (_ path: String) throws(DocumentError) -> VideoFileFacts)? = nil,
-        probeAudio: (@Sendable (_ path: String) throws(DocumentError) -> Double)? = nil,
-        readFile: (@Sendable (_ path: String, _ maximumBytes: Int) throws(DocumentError) -> [UInt8])? = nil
+        _ importFile: @escaping @Sendable (_ file: ResolvedFile, _ name: String) throws(DocumentError) -> ImportedLayers,
+        probeVideo: (@Sendable (_ file: ResolvedFile) throws(DocumentError) -> VideoFileFacts)? = nil,
+        probeAudio: (@Sendable (_ file: ResolvedFile) throws(DocumentError) -> Double)? = nil,
+        readFile: (@Sendable (_ file: ResolvedFile, _ maximumBytes: Int) throws(DocumentError) -> [UInt8])? = nil
     ) {
         self.importFile = importFile
         self.probeVideo = probeVideo

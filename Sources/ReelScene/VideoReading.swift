@@ -25,7 +25,7 @@ extension Reader {
                 contentsNode, contentsPath, "this reader cannot open video files",
                 fix: "load the scene with Reel.load, which plays video")
         }
-        let resolved = InputFiles.resolve(name, relativeTo: file)
+        let resolved = ResolvedFile(name, in: file)
         let facts: VideoFileFacts
         do {
             facts = try probe(resolved)
@@ -57,7 +57,7 @@ extension Reader {
             throw fail(
                 contentsNode, contentsPath, "\"\(name)\" has no frames to play (it is 0 s long)", fix: "give a longer video")
         }
-        layer.video = VideoPlayback(name: name, file: resolved, size: facts.size, from: from, to: to)
+        layer.video = VideoPlayback(name: name, file: resolved.path, size: facts.size, from: from, to: to)
         if let n = m["audio"], try bool(n, join(path, "audio")) {
             guard facts.hasAudio else {
                 throw fail(n, join(path, "audio"), "\"\(name)\" has no sound", fix: "remove \"audio\": true")
@@ -73,7 +73,7 @@ extension Reader {
             timing.duration = to - from
             layer.timing = timing
         }
-        imports.files.append((layer.name, resolved))
+        imports.files.append((layer.name, resolved.path))
     }
 
     /// A volume: a gain in 0…4 (1 as recorded; 4 is 12 dB louder).

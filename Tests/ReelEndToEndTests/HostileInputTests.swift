@@ -96,7 +96,7 @@ import Testing
             ["scene.json:1:", "layers[0].locations: 3 locations for 2 colours"]),
         Case(
             "missing image", "{\(head),\n \"layers\": [{\"name\": \"a\",\n  \"contents\": \"assets/nope.png\"}]}",
-            ["scene.json:3:15: layers[0].contents: \"assets/nope.png\": no such image file"]),
+            ["scene.json:3:15: layers[0].contents: \"assets/nope.png\": no such file (looked for"]),
         Case(
             "invalid UTF-8 in YAML", file: "scene.yaml",
             bytes: Array("width: 100\nheight: 100\nfps: 10\nduration: 1\nlayers:\n  - name: \"".utf8) + [0xFF, 0xFE, 0x22, 0x0A],

@@ -61,7 +61,7 @@ import Testing
         let r = try runReel(["still", scene, "-o", ws.file("f.png")])
         // The line, column and key path of the `contents` value, like every other scene error.
         #expect(
-            r.status != 0 && r.stderr.contains("s.json:1:114: layers[0].contents: \"assets/star.png\": no such image file"),
+            r.status != 0 && r.stderr.contains("s.json:1:114: layers[0].contents: \"assets/star.png\": no such file (looked for"),
             "\(r.stderr)")
     }
 
