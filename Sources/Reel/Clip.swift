@@ -132,12 +132,12 @@ public enum Reel {
                 if ["svg", "svgz"].contains(URL(fileURLWithPath: file).pathExtension.lowercased()) {
                     var embedded = Layer(name: "")
                     var locations: [String: SourceLocation] = [:]
-                    // Drawn as vectors, fitted by contentsGravity at whatever size the bounds have.
+                    // Drawn as vectors, fitted by contentsGravity at whatever size the bounds have: imported by
+                    // the importer `type: svg` layers use, presented once (contents are still).
                     do {
-                        let svg = try SVGImport.load(contentsOf: file, name: layer.name + "/contents")
-                        vectors[name] = VectorContents(
-                            layer: Scene.present(svg.layer, at: 0), size: Size(width: svg.width, height: svg.height))
-                        svgNotes += svg.warnings.map { Message("\(name): \($0)") }
+                        let svg = try fileImporter(files).importFile(resolved, layer.name + "/contents")
+                        vectors[name] = VectorContents(layer: Scene.present(svg.layer, at: 0), size: svg.size)
+                        svgNotes += svg.notes.map { Message("\(name): \($0)") }
                         embedded = svg.layer
                         locations = svg.pictureLocations
                     } catch {

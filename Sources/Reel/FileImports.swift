@@ -45,7 +45,9 @@ extension Reel {
                     layer: canvas, size: Size(width: scene.width, height: scene.height), notes: notes, duration: scene.duration)
             }
             let svg = try SVGImport.load(contentsOf: path, name: name, rootName: "\(name)/svg")
-            return ImportedLayers(layer: svg.layer, size: Size(width: svg.width, height: svg.height), notes: svg.warnings)
+            return ImportedLayers(
+                layer: svg.layer, size: Size(width: svg.width, height: svg.height), notes: svg.warnings,
+                pictureLocations: svg.pictureLocations)
         } probeVideo: { (file: ResolvedFile) throws(DocumentError) -> VideoFileFacts in
             try files.checked(file, what: "video")
             return try probeVideo(file.path)

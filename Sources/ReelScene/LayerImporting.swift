@@ -12,12 +12,19 @@ public struct ImportedLayers: Sendable {
     /// An animation's length in seconds (a Lottie's), nil for a still picture: the importing layer's
     /// timing `duration` when it gives none, so that `repeatCount` repeats the whole animation.
     public var duration: Double?
+    /// Where each layer that shows an embedded picture (an SVG `<image>`) is in the file, by layer name:
+    /// a picture that cannot be decoded is named by its line.
+    public var pictureLocations: [String: SourceLocation] = [:]
 
-    public init(layer: Layer, size: Size, notes: [String] = [], duration: Double? = nil) {
+    public init(
+        layer: Layer, size: Size, notes: [String] = [], duration: Double? = nil,
+        pictureLocations: [String: SourceLocation] = [:]
+    ) {
         self.layer = layer
         self.size = size
         self.notes = notes
         self.duration = duration
+        self.pictureLocations = pictureLocations
     }
 }
 
