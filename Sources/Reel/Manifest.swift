@@ -88,16 +88,22 @@ public struct BatchManifest: Sendable {
         var manifest = BatchManifest(file: file, jobs: [])
         if let n = m["concurrency"] {
             let v = try r.number(n, "concurrency")
-            guard v == v.rounded(), v >= 1, v <= 256 else {
-                throw r.fail(n, "concurrency", "concurrency is a whole number of jobs at once, 1…256, got \(v)")
+            let range = SettingLimits.concurrency
+            guard v == v.rounded(), v >= Double(range.lowerBound), v <= Double(range.upperBound) else {
+                throw r.fail(
+                    n, "concurrency",
+                    "concurrency is a whole number of jobs at once, \(range.lowerBound)…\(range.upperBound), got \(v)")
             }
             manifest.concurrency = Int(v)
         }
         if let n = m["memoryLimit"] {
             let v = try r.number(n, "memoryLimit")
             // The bound keeps the shift to bytes from overflowing (2^30 MiB is 1 PiB).
-            guard v == v.rounded(), v >= 1, v <= Double(1 << 30) else {
-                throw r.fail(n, "memoryLimit", "memoryLimit is a whole number of MiB from 1 to \(1 << 30), got \(v)")
+            let range = SettingLimits.memoryLimitMiB
+            guard v == v.rounded(), v >= Double(range.lowerBound), v <= Double(range.upperBound) else {
+                throw r.fail(
+                    n, "memoryLimit",
+                    "memoryLimit is a whole number of MiB from \(range.lowerBound) to \(range.upperBound), got \(v)")
             }
             manifest.memoryLimit = Int(v) << 20
         }

@@ -14,7 +14,7 @@ public enum Setting: String, Sendable, CaseIterable {
     // Stills and contact sheets.
     case at, count, columns
     // Where settings and inputs come from, and batches.
-    case preset, sandbox, failFast
+    case preset, sandbox, failFast, concurrency
 }
 
 /// How a message writes a setting's name, with an optional value.

@@ -17,6 +17,40 @@ public enum SettingLimits {
     public static let threads: PartialRangeFrom<Int> = 1...
     /// More shards than any cluster runs; it bounds the arithmetic on counts.
     public static let shards: ClosedRange<Int> = 1...100_000
+    /// A memory limit in MiB: the bound keeps the shift to bytes from overflowing (2^30 MiB is 1 PiB).
+    public static let memoryLimitMiB: ClosedRange<Int> = 1...(1 << 30)
+    /// Renders of a batch at once (`--jobs`, a manifest's `concurrency`).
+    public static let concurrency: ClosedRange<Int> = 1...256
+}
+
+/// `--memory-limit`: what a render (or a batch, all its renders together) may use, in MiB.
+public struct MemoryLimit: SettingValue, Equatable {
+    public let mebibytes: Int
+
+    public init(parsing text: String) throws(ReelError) {
+        guard let n = Int(text), SettingLimits.memoryLimitMiB.contains(n) else {
+            throw .usage(
+                "\(Setting.memoryLimit) is a number of MiB from \(SettingLimits.memoryLimitMiB.lowerBound) to \(SettingLimits.memoryLimitMiB.upperBound), got \(text)",
+                fix: "e.g. 4096 for 4 GiB")
+        }
+        mebibytes = n
+    }
+
+    public var bytes: Int { mebibytes << 20 }
+}
+
+/// `--jobs`: renders of a batch (or of `render --rows`) at once.
+public struct Concurrency: SettingValue, Equatable {
+    public let count: Int
+
+    public init(parsing text: String) throws(ReelError) {
+        guard let n = Int(text), SettingLimits.concurrency.contains(n) else {
+            throw .usage(
+                "\(Setting.concurrency) is a whole number of renders at once, \(SettingLimits.concurrency.lowerBound)…\(SettingLimits.concurrency.upperBound), got \(text)",
+                fix: "leave it out to render as many at once as there are cores")
+        }
+        count = n
+    }
 }
 
 /// A setting read from the text a user gave. Every command that takes the setting reads it this way,

@@ -34,10 +34,10 @@ struct Batch: ParsableCommand {
     @Option(
         name: .customLong("jobs"),
         help: ArgumentHelp("Outputs rendered at once (default: the manifest's concurrency, else the cores).", valueName: "n"))
-    var concurrency: Int?
+    var concurrency: Parsed<Concurrency>?
 
     @Option(help: ArgumentHelp("Memory for all renders together (default: the manifest's, else half the RAM).", valueName: "MiB"))
-    var memoryLimit: Int?
+    var memoryLimit: Parsed<MemoryLimit>?
 
     @Flag(help: "Render every output, even those whose record says they are up to date.")
     var force = false
@@ -67,11 +67,8 @@ struct Batch: ParsableCommand {
     var quiet = false
 
     func validate() throws {
-        if let concurrency, !(1...256).contains(concurrency) { throw ValidationError("--jobs must be in 1…256") }
-        if let memoryLimit, !(1...(1 << 30)).contains(memoryLimit) {
-            // Shifted to bytes later: a bound keeps that from overflowing (2^30 MiB is 1 PiB).
-            throw ValidationError("--memory-limit is a number of MiB from 1 to \(1 << 30), got \(memoryLimit)")
-        }
+        _ = try concurrency?.value()
+        _ = try memoryLimit?.value()
         _ = try progress.value(for: "--progress")
         _ = try shardPart()
     }
@@ -93,7 +90,8 @@ struct Batch: ParsableCommand {
         }
         if let (i, n) = try shardPart() { plan = plan.shard(i, of: n) }
         let console = BatchConsole(
-            concurrency: concurrency, memoryLimit: memoryLimit.map { $0 << 20 }, force: force, failFast: failFast,
+            concurrency: try concurrency?.value().count, memoryLimit: try memoryLimit?.value().bytes, force: force,
+            failFast: failFast,
             progress: try progress.value(for: "--progress").resolved(quiet: quiet))
         if dryRun {
             console.printPlan(plan)

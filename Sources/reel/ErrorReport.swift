@@ -9,6 +9,7 @@ extension Setting {
         switch self {
         case .variables: return "--var"
         case .count: return "--count"
+        case .concurrency: return "--jobs"
         default: return "--" + rawValue.map { $0.isUppercase ? "-" + $0.lowercased() : String($0) }.joined()
         }
     }

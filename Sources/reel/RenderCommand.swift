@@ -155,7 +155,8 @@ extension Render {
         }
         if case .shard(let i, let n) = try segments.request() { plan = plan.shard(i, of: n) }
         let console = BatchConsole(
-            concurrency: table.concurrency, memoryLimit: performance.memoryLimit.map { $0 << 20 }, force: table.force,
+            concurrency: try table.concurrency?.value().count, memoryLimit: try performance.memoryLimit?.value().bytes,
+            force: table.force,
             failFast: table.failFast, progress: try reporting.progress.value(for: "--progress").resolved(quiet: reporting.quiet))
         if table.dryRun {
             console.printPlan(plan)

@@ -254,14 +254,11 @@ struct Performance: ParsableArguments {
         help: ArgumentHelp(
             "Refuse up front a render whose frames in flight need more memory than this (default: half the RAM).",
             valueName: "MiB"))
-    var memoryLimit: Int?
+    var memoryLimit: Parsed<MemoryLimit>?
 
     func validate() throws {
         _ = try threads?.value()
-        if let memoryLimit, !(1...(1 << 30)).contains(memoryLimit) {
-            // Shifted to bytes later: a bound keeps that from overflowing (2^30 MiB is 1 PiB).
-            throw ValidationError("--memory-limit is a number of MiB from 1 to \(1 << 30), got \(memoryLimit)")
-        }
+        _ = try memoryLimit?.value()
         if let workers, !(1...64).contains(workers) { throw ValidationError("--workers must be in 1…64") }
     }
 
@@ -269,7 +266,7 @@ struct Performance: ParsableArguments {
     func apply(to options: inout RenderOptions) throws {
         if let threads { options.threads = try threads.value().count }
         if let workers { options.workers = workers }
-        if let memoryLimit { options.memoryLimit = memoryLimit << 20 }
+        if let memoryLimit { options.memoryLimit = try memoryLimit.value().bytes }
     }
 }
 
@@ -301,7 +298,7 @@ struct RowsOptions: ParsableArguments {
     @Option(
         name: .customLong("jobs"), help: ArgumentHelp("With --rows: clips rendered at once (default: the cores).", valueName: "n")
     )
-    var concurrency: Int?
+    var concurrency: Parsed<Concurrency>?
 
     @Flag(help: "With --rows: render every row, even those whose clip is up to date.")
     var force = false
@@ -321,6 +318,6 @@ struct RowsOptions: ParsableArguments {
                 throw ValidationError("\(name) goes with --rows (a table's clips); a single render has no batch to apply it to")
             }
         }
-        if let concurrency, !(1...256).contains(concurrency) { throw ValidationError("--jobs must be in 1…256") }
+        _ = try concurrency?.value()
     }
 }

@@ -1,6 +1,6 @@
 // Option values read by the library's rule (`SettingValue`: `--speed`, `--scale`, `--width`, `--size`,
-// `--threads`, `--frames`, `--shard`), so every command refuses a bad value in the same words and with
-// the same status.
+// `--threads`, `--frames`, `--shard`, `--memory-limit`, `--jobs`), so every command refuses a bad value
+// in the same words and with the same status.
 import ArgumentParser
 import Reel
 

@@ -33,7 +33,7 @@ struct Still: ParsableCommand {
         help: ArgumentHelp(
             "Memory the still may take (default: half the RAM); its decoded pictures may take half of it (without this option, 256 MiB).",
             valueName: "MiB"))
-    var memoryLimit: Int?
+    var memoryLimit: Parsed<MemoryLimit>?
 
     @Flag(help: "Read images only inside the scene's folder (for render services; see docs/scene-format.md).")
     var sandbox = false
@@ -44,15 +44,12 @@ struct Still: ParsableCommand {
         _ = try width?.value()
         if scale != nil && width != nil { throw ValidationError("give --scale or --width, not both") }
         _ = try threads?.value()
-        if let memoryLimit, !(1...(1 << 30)).contains(memoryLimit) {
-            // Shifted to bytes later: a bound keeps that from overflowing (2^30 MiB is 1 PiB).
-            throw ValidationError("--memory-limit is a number of MiB from 1 to \(1 << 30), got \(memoryLimit)")
-        }
+        _ = try memoryLimit?.value()
     }
 
     func run() throws {
         Interrupts.install()
-        let limit = memoryLimit.map { $0 << 20 }
+        let limit = try memoryLimit?.value().bytes
         let clip = try Reel.load(
             scene, overrides: SceneOverrides(scale: try scale?.value().factor, width: try width?.value().pixels),
             sandboxed: sandbox,

@@ -1,4 +1,4 @@
-// Typed option values (--scale, --width, --size, --speed, --threads, --frames) read by one rule: render, still and sheet refuse a bad value in the same words and status.
+// Typed option values (--scale, --width, --size, --speed, --threads, --frames, --memory-limit, --jobs) read by one rule: render, still and sheet refuse a bad value in the same words and status.
 import Foundation
 import Reel
 import ReelTestSupport
@@ -22,6 +22,8 @@ import Testing
         ("--size", "1x1080", "--size 1x1080 must be 2…16384 pixels a side", ["render"]),
         ("--size", "1920", "--size 1920 is not WIDTHxHEIGHT in pixels", ["render"]),
         ("--frames", "9-3", "--frames 9-3 is not FIRST-LAST", ["render"]),
+        ("--memory-limit", "0", "--memory-limit is a number of MiB from 1 to 1073741824, got 0", ["render", "still"]),
+        ("--memory-limit", "lots", "--memory-limit is a number of MiB from 1 to 1073741824, got lots", ["render", "still"]),
     ]
 
     @Test func valuesAreReadOneWay() throws {
@@ -38,6 +40,30 @@ import Testing
             #expect(lines[0].count == 2 && lines[0][1].hasPrefix("  fix: "), "\(c.option) \(c.value): \(lines[0])")
             #expect(Set(lines).count == 1, "\(c.option) \(c.value): \(lines)")
             #expect(runs.allSatisfy { $0.status == 64 }, "\(c.option) \(c.value): \(runs.map(\.status))")
+        }
+        #expect(ws.listing().isEmpty)
+    }
+
+    /// `--jobs` and `--memory-limit` of the two batch commands (`batch`, `render --rows`): the same
+    /// words as each other and as a single render's, status 64, before any file is read.
+    @Test func batchValuesAreReadOneWay() throws {
+        let ws = try Workspace()
+        let scene = ExamplesTests.examplesDirectory + "/star-button.yaml"
+        for (option, value, words) in [
+            ("--jobs", "0", "--jobs is a whole number of renders at once, 1…256, got 0"),
+            ("--jobs", "many", "--jobs is a whole number of renders at once, 1…256, got many"),
+            ("--memory-limit", "-5", "--memory-limit is a number of MiB from 1 to 1073741824, got -5"),
+        ] {
+            let runs = [
+                try runReel(["batch", ws.file("jobs.yaml"), "\(option)=\(value)"]),
+                try runReel(["render", scene, "--rows", ws.file("rows.csv"), "-o", ws.file("{row}.mp4"), "\(option)=\(value)"]),
+            ]
+            for r in runs {
+                let lines = r.stderr.split(separator: "\n").prefix(2).map(String.init)
+                #expect(lines.first == "Error: \(words)", "\(lines)")
+                #expect(lines.count == 2 && lines[1].hasPrefix("  fix: "), "\(lines)")
+                #expect(r.status == 64, "\(option) \(value): \(r.status)")
+            }
         }
         #expect(ws.listing().isEmpty)
     }
