@@ -87,7 +87,7 @@ let package = Package(
         // scripts/bench-raster.sh: draws the benchmark's path sets with Reel (the peers draw them in Python).
         .executableTarget(name: "reel-bench-raster", dependencies: ["ReelRaster", "ReelGeometry"]),
         // scripts/bench-lottie.sh: every frame of a file drawn with no encoder, against ThorVG's own rendering.
-        .executableTarget(name: "reel-bench-frames", dependencies: ["Reel", "ReelScene"]),
+        .executableTarget(name: "reel-bench-frames", dependencies: ["Reel", "ReelScene", "ReelRaster", "ReelRender"]),
         // examples/star-button.yaml written with the Swift API (a test compares the two).
         .executableTarget(
             name: "star-button-swift", dependencies: ["Reel", "ReelAnimation", "ReelGeometry", "ReelScene"],

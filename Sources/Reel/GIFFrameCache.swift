@@ -30,9 +30,10 @@ final class GIFFrameCache {
 
     var count: Int { entries.count }
 
-    /// Adds the next frame (nil: the same as the one before, not drawn). Returns false, keeping nothing
-    /// more, once the changes pass the limit.
-    func add(_ pixels: [UInt8]?) -> Bool {
+    /// Adds the next frame (nil: the same as the one before, not drawn), with the rows where it may
+    /// differ from the one before when the renderer knows them (nil: every row is compared). Returns
+    /// false, keeping nothing more, once the changes pass the limit.
+    func add(_ pixels: [UInt8]?, changedRows: [Range<Int>]? = nil) -> Bool {
         guard let pixels, let previous = last else {
             if let pixels {
                 // The first frame: all of it.
@@ -44,7 +45,10 @@ final class GIFFrameCache {
             }
             return bytes <= limit
         }
-        guard let (left, top, right, bottom) = Frame.changedRect(pixels, previous, width: width, height: height) else {
+        guard
+            let (left, top, right, bottom) = Frame.changedRect(
+                pixels, previous, width: width, height: height, rows: changedRows)
+        else {
             entries.append(.same)
             return true
         }
@@ -59,18 +63,21 @@ final class GIFFrameCache {
         return bytes <= limit
     }
 
-    /// The frames `range` in order, each whole (the buffer handed to `body` is reused).
-    func replay(_ range: Range<Int>, _ body: ([UInt8]) throws(ReelError) -> Void) throws(ReelError) {
+    /// The frames `range` in order, each whole (the buffer handed to `body` is reused), with the rows
+    /// where each differs from the one before (nil for the first).
+    func replay(_ range: Range<Int>, _ body: ([UInt8], [Range<Int>]?) throws(ReelError) -> Void) throws(ReelError) {
         var canvas = [UInt8](repeating: 0, count: width * height * 4)
         for i in 0..<range.upperBound {
+            var rows: [Range<Int>] = []
             if case .patch(let left, let top, let w, let h, let pixels) = entries[i] {
+                rows = [top..<(top + h)]
                 for y in 0..<h {
                     canvas.replaceSubrange(
                         ((top + y) * width + left) * 4..<((top + y) * width + left + w) * 4,
                         with: pixels[y * w * 4..<(y + 1) * w * 4])
                 }
             }
-            if i >= range.lowerBound { try body(canvas) }
+            if i >= range.lowerBound { try body(canvas, i == range.lowerBound ? nil : rows) }
         }
     }
 }

@@ -31,12 +31,12 @@ extension Reel {
             let fits = try drawEach(
                 Array(0..<frames), renderer: renderer, decoders: decoders, scene: drawn, rate: rate, workers: workers,
                 options: options
-            ) { i, pixels in
+            ) { i, pixels, changedRows in
                 if let pixels {
                     shown = pixels
                     changed = true
                 }
-                guard cache.add(pixels) else {
+                guard cache.add(pixels, changedRows: changedRows) else {
                     stoppedAt = i
                     return false
                 }
@@ -56,7 +56,7 @@ extension Reel {
         _ = try drawEach(
             remaining, renderer: renderer, decoders: decoders, scene: drawn, rate: rate, workers: workers, options: options
         ) {
-            _, pixels in
+            _, pixels, _ in
             if let pixels {
                 builder.add(rgba: pixels, width: width, height: height, alphaThreshold: threshold, previous: added)
                 added = pixels
@@ -74,12 +74,13 @@ extension Reel {
     }
 
     /// Draws the frames `indices` (increasing) with the render loop's workers and hands each to `body`
-    /// in order: its pixels, or nil when it draws what the one before drew (a hold, not drawn at all).
+    /// in order: its pixels, or nil when it draws what the one before drew (a hold, not drawn at all),
+    /// and the rows where it may differ from the one before (`indices`' previous), when known.
     /// `body` returns false to stop; so does drawEach.
     private static func drawEach(
         _ indices: [Int], renderer: SceneRenderer, decoders: VideoDecoders?, scene: Scene, rate: FrameRate, workers: Int,
         options: RenderOptions,
-        body: (Int, [UInt8]?) throws(ReelError) -> Bool
+        body: (Int, [UInt8]?, [Range<Int>]?) throws(ReelError) -> Bool
     ) throws(ReelError) -> Bool {
         let workers = max(1, min(workers, indices.count))
         let ahead = RenderAhead.drawing(
@@ -88,9 +89,9 @@ extension Reel {
         defer { ahead.stop() }
         for j in indices.indices {
             try options.cancellation.check()
-            let (frame, same) = try ahead.take(j)
-            let go = try body(indices[j], same ? nil : frame.pixels)
-            ahead.recycle(frame)
+            let taken = try ahead.take(j)
+            let go = try body(indices[j], taken.same ? nil : taken.frame.pixels, taken.changed?.ranges)
+            ahead.recycle(taken)
             if !go { return false }
         }
         return true

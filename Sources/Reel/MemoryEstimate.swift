@@ -3,6 +3,7 @@
 import Foundation
 import ReelMedia
 import ReelRaster
+import ReelRender
 import ReelScene
 
 public struct MemoryEstimate: Sendable, CustomStringConvertible {
@@ -20,15 +21,18 @@ public struct MemoryEstimate: Sendable, CustomStringConvertible {
     public var raster = 0
     /// Display lists of the frames in flight (a replicated layer is a few draw commands each).
     public var displayLists = 0
+    /// Draw commands kept across frames for still subtrees (`RetainedCommands`): a frame's list at most,
+    /// and never more than their budget.
+    public var retained = 0
     /// The program itself, FFmpeg's tables and everything small.
     public var baseline = 16 << 20
 
-    public var total: Int { frames + encoder + images + videos + raster + displayLists + baseline }
+    public var total: Int { frames + encoder + images + videos + raster + displayLists + retained + baseline }
 
     public var description: String {
         func mib(_ b: Int) -> String { "\(b >> 20) MiB" }
         return
-            "\(mib(total)) (frames in flight \(mib(frames)), encoder \(mib(encoder)), images \(mib(images))\(videos > 0 ? ", videos \(mib(videos))" : ""), drawing \(mib(raster + displayLists)))"
+            "\(mib(total)) (frames in flight \(mib(frames)), encoder \(mib(encoder)), images \(mib(images))\(videos > 0 ? ", videos \(mib(videos))" : ""), drawing \(mib(raster + displayLists + retained)))"
     }
 }
 
@@ -60,6 +64,7 @@ extension Reel {
         let depth = Self.groupDepth(scene)
         e.raster = workers * max(1, threads) * bandPixels * (4 + 4 * depth)
         e.displayLists = Int(min(scene.drawnLayerBound, 1e12)) * 2048 * RenderAhead.capacity(workers: workers)
+        e.retained = min(Int(min(scene.drawnLayerBound, 1e12)) * 2048, RetainedCommands.defaultBudget)
         return e
     }
 

@@ -11,9 +11,26 @@ import ReelScene
 /// order and returns each buffer to the pool. The pool bounds how far rendering runs ahead, and so the
 /// memory: `capacity` frames, however long the clip. No frame buffer is allocated after the start.
 final class RenderAhead: @unchecked Sendable {
+    /// A frame buffer of the pool and the display list whose picture it holds (nil: none known), from
+    /// which the next frame drawn into it redraws only the rows that differ.
+    struct Buffer: Sendable {
+        var frame: Frame
+        var shows: DisplayList?
+    }
+
+    /// A frame as the encoder takes it: its buffer, and whether it is the same as the frame before (then
+    /// the buffer holds nothing of use).
+    struct Taken: Sendable {
+        let buffer: Buffer
+        let same: Bool
+        /// The rows where the frame differs from the one before, when known (nil: not known).
+        var changed: DamagedRows?
+        var frame: Frame { buffer.frame }
+    }
+
     private let condition = NSCondition()
-    private var ready: [Int: (frame: Frame, same: Bool)] = [:]
-    private var free: [Frame]
+    private var ready: [Int: Taken] = [:]
+    private var free: [Buffer]
     private var next = 0
     private var failure: ReelError?
     private var stopped = false
@@ -22,9 +39,9 @@ final class RenderAhead: @unchecked Sendable {
     private let cancellation: Cancellation
     /// The media stage feeding the workers, told as frames are taken so that it runs ahead of them.
     private let media: MediaAhead?
-    /// Draws frame `index` into the buffer, or returns false without drawing when the frame is the same
-    /// as the one before.
-    private let render: @Sendable (Int, inout Frame) throws(ReelError) -> Bool
+    /// Draws frame `index` into the buffer and gives the rows where it differs from the frame before
+    /// (nil: not known), or empty rows without drawing when the frame is the same as the one before.
+    private let render: @Sendable (Int, inout Buffer) throws(ReelError) -> DamagedRows?
 
     /// Frames the pool holds for `workers` threads: one being rendered per worker, one being encoded,
     /// one ready ahead.
@@ -32,13 +49,13 @@ final class RenderAhead: @unchecked Sendable {
 
     init(
         frames: Int, width: Int, height: Int, workers: Int, cancellation: Cancellation, media: MediaAhead? = nil,
-        render: @escaping @Sendable (Int, inout Frame) throws(ReelError) -> Bool
+        render: @escaping @Sendable (Int, inout Buffer) throws(ReelError) -> DamagedRows?
     ) {
         self.frames = frames
         self.cancellation = cancellation
         self.media = media
         self.render = render
-        free = (0..<Self.capacity(workers: workers)).map { _ in Frame(width: width, height: height) }
+        free = (0..<Self.capacity(workers: workers)).map { _ in Buffer(frame: Frame(width: width, height: height)) }
         running = workers
         for _ in 0..<workers {
             let thread = Thread { [self] in work() }
@@ -59,12 +76,12 @@ final class RenderAhead: @unchecked Sendable {
             }
             let index = next
             next += 1
-            var frame = free.removeLast()
+            var buffer = free.removeLast()
             condition.unlock()
             do {
-                let drawn = try render(index, &frame)
+                let changed = try render(index, &buffer)
                 condition.lock()
-                ready[index] = (frame, !drawn)
+                ready[index] = Taken(buffer: buffer, same: changed?.isEmpty ?? false, changed: changed)
             } catch {
                 condition.lock()
                 if failure == nil { failure = error }
@@ -77,7 +94,7 @@ final class RenderAhead: @unchecked Sendable {
 
     /// Frame `index`, waiting for it, and whether it is the same as the one before (then the buffer
     /// holds nothing of use); the frames must be taken in order.
-    func take(_ index: Int) throws(ReelError) -> (frame: Frame, same: Bool) {
+    func take(_ index: Int) throws(ReelError) -> Taken {
         condition.lock()
         defer {
             condition.unlock()
@@ -98,10 +115,10 @@ final class RenderAhead: @unchecked Sendable {
         return ready.removeValue(forKey: index)!
     }
 
-    /// Gives a frame buffer back to the pool.
-    func recycle(_ frame: Frame) {
+    /// Gives a frame buffer back to the pool. The taker must not have changed its pixels.
+    func recycle(_ taken: Taken) {
         condition.lock()
-        free.append(frame)
+        free.append(taken.buffer)
         condition.broadcast()
         condition.unlock()
     }
@@ -138,26 +155,37 @@ extension RenderAhead {
         // another worker made moments ago (a list missed is made again). Each list holds every path of a
         // frame: with 100,000 layers, two more of them were 80 MB.
         let lists = RecentDisplayLists(keep: workers)
+        // Still subtrees presented once for the whole clip, and their commands kept by the renderer.
+        let presentation = RetainedPresentation(scene)
         @Sendable func list(_ k: Int, pictures: LayerPictures) -> DisplayList {
-            renderer.displayList(for: scene.sample(at: rate.time(ofFrame: frame(k))), scene: scene, pictures: pictures)
+            renderer.displayList(for: presentation.sample(at: rate.time(ofFrame: frame(k))), scene: scene, pictures: pictures)
         }
         return RenderAhead(
             frames: count, width: width, height: height, workers: workers, cancellation: cancellation, media: media
-        ) { (k, buffer) throws(ReelError) -> Bool in
+        ) { (k, buffer) throws(ReelError) -> DamagedRows? in
             let current = list(k, pictures: try media?.pictures(k) ?? LayerPictures())
             lists.put(k, current)
+            // The rows that differ from the frame before: none is a hold, not drawn (a list that changed
+            // only off the frame is one too); the encoder is told the rest.
+            var changed: DamagedRows?
             if k > 0 {
                 let before = media == nil ? LayerPictures() : media?.held(k - 1)
-                if let previous = lists.get(k - 1) ?? before.map({ list(k - 1, pictures: $0) }), previous == current {
-                    return false
+                if let previous = lists.get(k - 1) ?? before.map({ list(k - 1, pictures: $0) }) {
+                    changed = current.damage(since: previous, height: height)
+                    if changed?.isEmpty == true { return changed }
                 }
             }
             do throws(RasterError) {
-                try renderer.rasterizer.render(current, into: &buffer)
+                // The buffer holds an earlier frame's picture (the pool's capacity back, usually): only the
+                // rows where this frame differs from it are drawn, and only what paints them.
+                let shown = buffer.shows
+                buffer.shows = nil
+                try renderer.rasterizer.render(current, into: &buffer.frame, over: shown)
+                buffer.shows = current
             } catch {
                 throw ReelError.drawing(error, time: rate.time(ofFrame: frame(k)), scene: scene)
             }
-            return true
+            return changed
         }
     }
 }

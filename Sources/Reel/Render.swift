@@ -86,9 +86,9 @@ extension Reel {
             if let kept {
                 // Drawn by the palette pass: the frames are replayed, not drawn again.
                 var written = 0
-                try kept.replay(part.first..<(part.last + 1)) { (pixels) throws(ReelError) in
+                try kept.replay(part.first..<(part.last + 1)) { (pixels, changedRows) throws(ReelError) in
                     try options.cancellation.check()
-                    try writing(output) { () throws(MediaError) in try writer.append(rgba: pixels) }
+                    try writing(output) { () throws(MediaError) in try writer.append(rgba: pixels, changedRows: changedRows) }
                     written += 1
                     progress(
                         RenderProgress(
@@ -104,20 +104,24 @@ extension Reel {
                 width: settings.width, height: settings.height, workers: workers, cancellation: options.cancellation)
             defer { ahead.stop() }
             var soundWritten = AudioMix.sample(atFrame: part.first, rate: rate)
-            var shown: Frame?  // the last frame given to the encoder, kept for repeats
+            var shown: RenderAhead.Taken?  // the last frame given to the encoder, kept for repeats
             for i in 0..<part.count {
                 try options.cancellation.check()
-                let (frame, same) = try ahead.take(i)
-                let current: Frame
-                if same, let previous = shown {
+                let taken = try ahead.take(i)
+                let current: RenderAhead.Taken
+                if taken.same, let previous = shown {
                     current = previous
-                    ahead.recycle(frame)
+                    ahead.recycle(taken)
                 } else {
-                    current = frame
+                    current = taken
                     if let previous = shown { ahead.recycle(previous) }
-                    shown = frame
+                    shown = taken
                 }
-                try writing(output) { () throws(MediaError) in try writer.append(rgba: current.pixels) }
+                // A hold changes no row; a frame drawn says which rows it changed, when it knows.
+                let changedRows = taken.same && shown != nil ? [] : i == 0 ? nil : taken.changed?.ranges
+                try writing(output) { () throws(MediaError) in
+                    try writer.append(rgba: current.frame.pixels, changedRows: changedRows)
+                }
                 if let mix {
                     // The sound up to the end of this frame, so the muxer interleaves the two.
                     let end = AudioMix.sample(atFrame: part.first + i + 1, rate: rate)

@@ -93,6 +93,12 @@ public enum Animation: Hashable, Sendable {
         return isAdditive ? (AnimatableValue.adding(running, v) ?? running) : v
     }
 
+    /// Whether this is a Pop spring (whose start `popSpringStarts` works out).
+    public var isPopSpring: Bool {
+        if case .popSpring = self { return true }
+        return false
+    }
+
     /// Where each Pop spring starts (by index in `animations`): retargeting — a later spring on the same
     /// key path takes over from the state the earlier one has reached at its begin time, value and
     /// velocity, unless it names its own `fromValue` or the earlier one was removed before it began

@@ -139,27 +139,37 @@ public final class GIFFileWriter {
         buffer.append(0)
     }
 
-    /// Appends a frame of straight-alpha (or opaque) RGBA rows `stride` bytes apart.
-    public func append(rgba: UnsafePointer<UInt8>, stride: Int) throws(GIFError) {
-        // A frame that repeats the one before (a hold) maps to the same indices: they are kept, not
-        // computed again (mapping is per pixel and position only, so the result is the same).
+    /// Appends a frame of straight-alpha (or opaque) RGBA rows `stride` bytes apart. `changedRows`: the
+    /// rows where it differs from the frame appended before, when the caller knows them (a renderer's
+    /// damage); only those are mapped to the palette again. Nil: found here, by comparing the frames.
+    public func append(rgba: UnsafePointer<UInt8>, stride: Int, changedRows: [Range<Int>]? = nil) throws(GIFError) {
+        // Rows that repeat the frame before map to the same indices: they are kept, not computed again
+        // (mapping is per pixel and position only, so the result is the same).
         let rowBytes = width * 4
-        var repeated = framesAppended > 0
+        var rows: [Range<Int>] = []
         lastRGBA.withUnsafeMutableBufferPointer { last in
+            if let changedRows, framesAppended > 0 {
+                rows = changedRows.map { max(0, $0.lowerBound)..<min(height, max(0, $0.upperBound)) }.filter { !$0.isEmpty }
+                for y in rows.joined() { (last.baseAddress! + y * rowBytes).update(from: rgba + y * stride, count: rowBytes) }
+                return
+            }
+            var repeated = framesAppended > 0
             for y in 0..<height {
                 let row = rgba + y * stride, kept = last.baseAddress! + y * rowBytes
                 if repeated && memcmp(row, kept, rowBytes) == 0 { continue }
+                if repeated { rows = [y..<height] }
                 repeated = false
                 kept.update(from: row, count: rowBytes)
             }
+            if framesAppended == 0 { rows = [0..<height] }
         }
-        if !repeated {
+        if !rows.isEmpty {
             var scratch = [UInt32](repeating: 0, count: 256)
             indices.withUnsafeMutableBufferPointer { out in
                 scratch.withUnsafeMutableBufferPointer { palette in
                     quantizer.encode(
                         rgba: rgba, rgbaStride: stride, into: out.baseAddress!, indexStride: width,
-                        palette: palette.baseAddress!)
+                        palette: palette.baseAddress!, rows: rows)
                 }
             }
         }

@@ -395,23 +395,28 @@ final class GIFFrameEncoder {
     /// c2 the nearest to the mirror image p + (p − c1); the Bayer threshold picks c2 with the probability
     /// t = the position of p along c1→c2, so the local mean follows p along that line, while colours that
     /// are in the palette (within 2 levels) are drawn flat and never dithered.
+    ///
+    /// `rows`: the rows to map (the others keep their indices, as their pixels have not changed: an
+    /// unchanged pixel maps to the index it had, lossy or not). Nil: every row.
     func encode(
         rgba: UnsafePointer<UInt8>, rgbaStride: Int, into indices: UnsafeMutablePointer<UInt8>, indexStride: Int,
-        palette: UnsafeMutablePointer<UInt32>
+        palette: UnsafeMutablePointer<UInt32>, rows: [Range<Int>]? = nil
     ) {
         for i in 0..<256 { palette[i] = argb[i] }
         let threshold = UInt8(options.alphaThreshold)
         let tolerance = alpha ? 0 : options.tolerance
         let lossy = tolerance > 0 && previous.count == width * height
+        // The first lossy frame maps every row: its indices are the ones the next frames are held to.
+        let rows = tolerance > 0 && !lossy ? [0..<height] : rows ?? [0..<height]
         defer {
             if tolerance > 0 {
                 if previous.count != width * height { previous = [UInt8](repeating: 0, count: width * height) }
-                for y in 0..<height { for x in 0..<width { previous[y * width + x] = indices[y * indexStride + x] } }
+                for y in rows.joined() { for x in 0..<width { previous[y * width + x] = indices[y * indexStride + x] } }
             }
         }
         let cube = options.palette == nil
         let dither = options.dither != .none
-        for y in 0..<height {
+        for y in rows.joined() {
             let src = rgba + y * rgbaStride
             let dst = indices + y * indexStride
             let row = (y & 7) * 8

@@ -159,8 +159,10 @@ public final class VideoWriter {
     }
 
     /// Appends one frame: `width × height` RGBA pixels, rows `width·4` bytes apart; opaque, or
-    /// premultiplied with `settings.alpha`.
-    public func append(rgba input: [UInt8]) throws(MediaError) {
+    /// premultiplied with `settings.alpha`. `changedRows`: the rows where it differs from the frame
+    /// appended before, when the caller knows them (a renderer's damage): a GIF maps only those to its
+    /// palette. Nil: not known.
+    public func append(rgba input: [UInt8], changedRows: [Range<Int>]? = nil) throws(MediaError) {
         guard !finished else { throw MediaError(call: "VideoWriter.append", message: "writer already finished") }
         switch backend {
         case .libav(let writer): try writer.append(rgba: input)
@@ -171,7 +173,9 @@ public final class VideoWriter {
             }
             if settings.alpha { Self.unpremultiply(input, into: &straight) }
             try (settings.alpha ? straight : input).withUnsafeBufferPointer { (buffer) throws(MediaError) in
-                try gifStep { () throws(GIFError) in try writer.append(rgba: buffer.baseAddress!, stride: w * 4) }
+                try gifStep { () throws(GIFError) in
+                    try writer.append(rgba: buffer.baseAddress!, stride: w * 4, changedRows: changedRows)
+                }
             }
         }
     }

@@ -25,15 +25,17 @@ public struct Frame: Hashable, Sendable {
 
     /// The smallest rectangle (left, top, right, bottom; right and bottom exclusive) holding every
     /// pixel where two pictures of `width` × `height` RGBA pixels differ, or nil when they are equal.
-    public static func changedRect(_ a: [UInt8], _ b: [UInt8], width: Int, height: Int) -> (
+    /// `rows`: the only rows where they may differ, when known (a frame's damage); nil: every row.
+    public static func changedRect(_ a: [UInt8], _ b: [UInt8], width: Int, height: Int, rows: [Range<Int>]? = nil) -> (
         left: Int, top: Int, right: Int, bottom: Int
     )? {
+        let rows = rows.map { $0.map { max(0, $0.lowerBound)..<min(height, max(0, $0.upperBound)) } } ?? [0..<height]
         precondition(a.count == width * height * 4 && b.count == a.count, "pictures of another size")
         var top = height, bottom = 0, left = width, right = 0
         a.withUnsafeBytes { a in
             b.withUnsafeBytes { b in
                 let p = a.bindMemory(to: UInt32.self), q = b.bindMemory(to: UInt32.self)
-                for y in 0..<height {
+                for y in rows.joined() {
                     let row = y * width
                     var x = 0
                     while x < width && p[row + x] == q[row + x] { x += 1 }

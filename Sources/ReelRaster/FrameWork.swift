@@ -29,7 +29,12 @@ final class FrameWork: @unchecked Sendable {
     /// The largest `DrawTree.Node.reach` of the tree.
     private(set) var reach = 0
     private(set) var bandHeight: Int
+    /// Pieces of bands to draw: how many, and which rows of which band (nil: every band whole, in order).
     private(set) var bands = 0
+    private var pieces: [(band: Int, rows: Range<Int>)]?
+    /// The rows to draw (nil: all): only they are drawn, in pieces of the bands that hold them; the others
+    /// are left as they are.
+    private let rows: DamagedRows?
     private let nextBand = Atomic<Int>(0)
     private let bandsDone = Atomic<Int>(0)
     /// Opened once every band is drawn.
@@ -39,8 +44,12 @@ final class FrameWork: @unchecked Sendable {
 
     /// `bandHeight`: the rasterizer's; shadows may ask for taller bands. `background`: whether bands are
     /// cleared (drawn even when the tree is empty).
-    init(_ preparation: DrawTree.Preparation, workers: Int, height: Int, bandHeight: Int, background: Bool) {
+    init(
+        _ preparation: DrawTree.Preparation, workers: Int, height: Int, bandHeight: Int, background: Bool,
+        rows: DamagedRows? = nil
+    ) {
         self.preparation = preparation
+        self.rows = rows
         self.height = height
         self.bandHeight = bandHeight
         self.background = background
@@ -65,9 +74,10 @@ final class FrameWork: @unchecked Sendable {
     /// The next band to draw, or nil once all are taken: bands handed out in order as workers come for
     /// them, not dealt in turn, as a frame's work is uneven down its rows (lines of text, a stroke-heavy
     /// diagram; dealt in turn, text_glyphs on two threads was 1.63× one thread).
-    func takeBand() -> Int? {
+    func takeBand() -> (band: Int, rows: Range<Int>)? {
         let b = nextBand.wrappingAdd(1, ordering: .relaxed).oldValue
-        return b < bands ? b : nil
+        guard b < bands else { return nil }
+        return pieces?[b] ?? (b, b * bandHeight..<min((b + 1) * bandHeight, height))
     }
 
     /// A band taken is drawn; the worker finishing the last opens `drawn`.
@@ -99,7 +109,22 @@ final class FrameWork: @unchecked Sendable {
         lists = BandLists(tree.nodes, bands: bands, bandHeight: bandHeight)
         self.tree = tree
         self.bands = bands
-        if bands == 0 { drawn.open() }
+        if let rows {
+            // Only the damaged rows: a band's other rows may hold what the list was cut of.
+            var pieces: [(band: Int, rows: Range<Int>)] = []
+            for r in rows.ranges {
+                var y = r.lowerBound
+                while y < min(r.upperBound, height) {
+                    let band = y / bandHeight
+                    let end = min(r.upperBound, (band + 1) * bandHeight, height)
+                    pieces.append((band, y..<end))
+                    y = end
+                }
+            }
+            self.pieces = pieces
+            self.bands = pieces.count
+        }
+        if self.bands == 0 { drawn.open() }
     }
 }
 

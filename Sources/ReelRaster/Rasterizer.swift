@@ -50,6 +50,27 @@ public struct Rasterizer: Sendable {
         try draw(list.commands, into: &frame, background: list.background.premultiplied())
     }
 
+    /// Draws `list` into a frame that holds another picture, in the bands of rows meeting `rows` only
+    /// (background first): the rows `damage(since:)` gives for the frame's picture, so the whole frame
+    /// then holds `list`'s picture. The list may be cut to those rows first (`keeping(rows:)`).
+    public func render(_ list: DisplayList, into frame: inout Frame, rows: DamagedRows) throws(RasterError) {
+        guard !rows.isEmpty else { return }
+        try draw(list.commands, into: &frame, background: list.background.premultiplied(), rows: rows)
+    }
+
+    /// Draws `list` into a frame that holds `shown`'s picture (nil: a picture not known): only the rows
+    /// where the two differ are drawn, from the list cut to them, so the frame then holds `list`'s picture
+    /// byte for byte as if drawn whole.
+    public func render(_ list: DisplayList, into frame: inout Frame, over shown: DisplayList?) throws(RasterError) {
+        if let shown {
+            let rows = list.damage(since: shown, height: frame.height)
+            if !rows.covers(height: frame.height), let cut = list.keeping(rows: rows) {
+                return try render(cut, into: &frame, rows: rows)
+            }
+        }
+        try render(list, into: &frame)
+    }
+
     /// Draws over what the frame holds.
     public func draw(_ commands: [DisplayList.Command], into frame: inout Frame) throws(RasterError) {
         try draw(commands, into: &frame, background: nil)
@@ -62,7 +83,9 @@ public struct Rasterizer: Sendable {
     /// drawn each frees the shapes it made. A round of `concurrentPerform` for each stage cost a
     /// worker's wake-up each (~45 µs on a 2-core machine, measured), and freeing shapes another thread
     /// made contended for its allocator's arena.
-    func draw(_ commands: [DisplayList.Command], into frame: inout Frame, background: PremultipliedColor?) throws(RasterError) {
+    func draw(
+        _ commands: [DisplayList.Command], into frame: inout Frame, background: PremultipliedColor?, rows: DamagedRows? = nil
+    ) throws(RasterError) {
         // Each drawing is a frame for the ramps kept (`RampCache`): those of the drawing before stay.
         ramps.nextFrame()
         let width = frame.width, height = frame.height
@@ -76,7 +99,8 @@ public struct Rasterizer: Sendable {
             let b = c.bytes
             return UInt32(b.0) | UInt32(b.1) << 8 | UInt32(b.2) << 16 | UInt32(b.3) << 24
         }
-        let work = FrameWork(preparation, workers: workers, height: height, bandHeight: rowsPerBand, background: word != nil)
+        let work = FrameWork(
+            preparation, workers: workers, height: height, bandHeight: rowsPerBand, background: word != nil, rows: rows)
         // Without fills the plan is made already: nothing to draw (or an error) leaves the frame's pixels
         // untouched, not even copied where the frame shares them.
         if work.runs == 0 && work.lists == nil {
@@ -98,18 +122,16 @@ public struct Rasterizer: Sendable {
                 // shadow's reach makes it large (38 MB for a blur of σ 256 at 1080p) where its taller
                 // bands leave some workers none.
                 if let tree = work.tree, let lists = work.lists, let first = work.takeBand() {
-                    let bandHeight = work.bandHeight
-                    BandPainter.with(frameWidth: width, reach: work.reach, maxRows: bandHeight) { painter in
-                        var next: Int? = first
-                        while let band = next {
-                            let y0 = band * bandHeight
-                            let rows = min(bandHeight, height - y0)
+                    BandPainter.with(frameWidth: width, reach: work.reach, maxRows: work.bandHeight) { painter in
+                        var next: (band: Int, rows: Range<Int>)? = first
+                        while let piece = next {
+                            let y0 = piece.rows.lowerBound, rows = piece.rows.count
                             let canvas = Canvas(pixels: pixels.base + y0 * width * 4, x0: 0, y0: y0, width: width, rows: rows)
                             if let word {
                                 UnsafeMutableRawPointer(canvas.pixels).bindMemory(to: UInt32.self, capacity: width * rows)
                                     .update(repeating: word, count: width * rows)
                             }
-                            for i in lists.band(band) { painter.paint(tree.nodes[Int(i)], into: canvas) }
+                            for i in lists.band(piece.band) { painter.paint(tree.nodes[Int(i)], into: canvas) }
                             work.finishBand()
                             next = work.takeBand()
                         }

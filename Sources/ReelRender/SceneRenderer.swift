@@ -19,6 +19,10 @@ public struct SceneRenderer: Sendable {
     /// The frame in device pixels while a display list is made: text wholly outside it is left out.
     /// Nil where something could bring it into view (under a shadow, whose blur and offset reach out).
     var visibleArea: Rect?
+    /// What still subtrees made, kept for the next frames; shared by copies.
+    public var retainedCommands = RetainedCommands()
+    /// Set while a still subtree's commands are made: its still sublayers are not kept again on their own.
+    var keeping = false
 
     public init(
         rasterizer: Rasterizer = Rasterizer(), images: [String: RasterImage] = [:], text: TextResources = TextResources(),
@@ -48,9 +52,17 @@ public struct SceneRenderer: Sendable {
         var culling = self
         culling.pictures = pictures
         culling.visibleArea = Rect(x: 0, y: 0, width: Double(scene.pixelWidth), height: Double(scene.pixelHeight))
+        // A still snapshot draws what it drew before.
+        let key = snapshot.retained.map { RetainedCommands.Key(id: $0, toDevice: toPixels, culled: true) }
+        if let key, let kept = retainedCommands.commands(key) {
+            list.commands = kept
+            return list
+        }
+        if key != nil { culling.keeping = true }
         for i in Self.drawingOrder(snapshot.layers) {
             culling.emit(snapshot.layers[i], parentToDevice: toPixels, into: &list.commands)
         }
+        if let key { retainedCommands.keep(list.commands, for: key) }
         return list
     }
 
@@ -69,6 +81,24 @@ public struct SceneRenderer: Sendable {
     /// whole layer), background, contents (image, shape or gradient), sublayers, border; then the mask,
     /// the `masksToBounds` clip and the opacity apply to all of it as one picture.
     func emit(_ layer: PresentationLayer, parentToDevice: Transform3D, into out: inout [DisplayList.Command]) {
+        // A still subtree draws what it drew at the same place before: kept at the outermost still layer.
+        guard !keeping, let id = layer.retained, parentToDevice.isFinite else {
+            return emitLayer(layer, parentToDevice: parentToDevice, into: &out)
+        }
+        let key = RetainedCommands.Key(id: id, toDevice: parentToDevice, culled: visibleArea != nil)
+        if let kept = retainedCommands.commands(key) {
+            out += kept
+            return
+        }
+        var inside = self
+        inside.keeping = true
+        var made: [DisplayList.Command] = []
+        inside.emitLayer(layer, parentToDevice: parentToDevice, into: &made)
+        retainedCommands.keep(made, for: key)
+        out += made
+    }
+
+    private func emitLayer(_ layer: PresentationLayer, parentToDevice: Transform3D, into out: inout [DisplayList.Command]) {
         guard !layer.hidden, layer.opacity > 0 else { return }
         let toDevice3D = layer.toParent.concatenating(parentToDevice)
         guard toDevice3D.isFinite else { return }

@@ -209,7 +209,7 @@ public struct Layer: Sendable {
         self.type = type
     }
 
-    public subscript<Value>(dynamicMember keyPath: WritableKeyPath<LayerProperties, Value>) -> Value {
+    @inlinable public subscript<Value>(dynamicMember keyPath: WritableKeyPath<LayerProperties, Value>) -> Value {
         get { properties[keyPath: keyPath] }
         set { properties[keyPath: keyPath] = newValue }
     }

@@ -6,6 +6,15 @@ import ReelGeometry
 public struct Snapshot: Sendable {
     public var time: Double
     public var layers: [PresentationLayer]
+    /// Set when every layer is still (`RetainedPresentation`): the same layers at every time, under this
+    /// identity, so what is made of them once can be kept.
+    public var retained: RetainedID?
+
+    public init(time: Double, layers: [PresentationLayer], retained: RetainedID? = nil) {
+        self.time = time
+        self.layers = layers
+        self.retained = retained
+    }
 }
 
 /// A layer as it is on screen at one time (Core Animation's `presentation()`): the model's values with
@@ -22,6 +31,10 @@ public struct PresentationLayer: Sendable {
     /// The layer time it was sampled at (a replicator instance's is earlier): a text layer's per-unit
     /// animations are evaluated at it, unit by unit.
     public var time: Double
+    /// Set on a still subtree (`RetainedPresentation`): nothing changes it at any time, so it is presented
+    /// once, and what is made of it (its draw commands) can be kept under this identity. Its `time` is
+    /// then the time it was presented at, which nothing in a still subtree reads.
+    public internal(set) var retained: RetainedID?
     private var maskStorage: [PresentationLayer]
 
     public var mask: PresentationLayer? { maskStorage.first }
@@ -39,7 +52,7 @@ public struct PresentationLayer: Sendable {
         self.maskStorage = mask.map { [$0] } ?? []
     }
 
-    public subscript<Value>(dynamicMember keyPath: KeyPath<LayerProperties, Value>) -> Value {
+    @inlinable public subscript<Value>(dynamicMember keyPath: KeyPath<LayerProperties, Value>) -> Value {
         properties[keyPath: keyPath]
     }
 }
@@ -55,6 +68,19 @@ extension Scene {
 
     /// One layer tree's presentation at `t`, on its own (an SVG drawn as a layer's contents).
     public static func present(_ layer: Layer, at parentTime: Double) -> PresentationLayer {
+        present(layer, at: parentTime) { i, t in
+            present(layer.sublayers[i], at: t)
+        } mask: { mask, t in
+            present(mask, at: t)
+        }
+    }
+
+    /// One layer's presentation at `parentTime`, its sublayer `i` presented at time t by `sublayer(i, t)`
+    /// and its mask by `mask`: the step `sample` and `RetainedPresentation` share.
+    static func present(
+        _ layer: Layer, at parentTime: Double, sublayer: (Int, Double) -> PresentationLayer,
+        mask: (Layer, Double) -> PresentationLayer
+    ) -> PresentationLayer {
         // The model as of t: the timeline's sets up to t applied in order.
         var presented = layer.properties
         for change in layer.modelChanges where change.time <= parentTime { change.keyPath.set(change.value, on: &presented) }
@@ -65,27 +91,32 @@ extension Scene {
         // an imported file have none.
         let attached = layer.attachedAnimations
         if !attached.isEmpty { animate(attached, &presented, at: t) }
-        let sublayers = layer.sublayers.map { present($0, at: t) }
+        let sublayers = layer.sublayers.indices.map { sublayer($0, t) }
         var instances: [[PresentationLayer]] = []
         if layer.type == .replicator {
             let r = presented.replicator
             instances = (0..<max(1, min(r.instanceCount, Scene.maximumInstances))).map { k in
                 k == 0 || r.instanceDelay == 0
-                    ? sublayers : layer.sublayers.map { present($0, at: t - Double(k) * r.instanceDelay) }
+                    ? sublayers : layer.sublayers.indices.map { sublayer($0, t - Double(k) * r.instanceDelay) }
             }
         }
         return PresentationLayer(
             name: layer.name, type: layer.type, properties: presented, sublayers: sublayers, instances: instances,
-            mask: layer.mask.map { present($0, at: t) }, time: t)
+            mask: layer.mask.map { mask($0, t) }, time: t)
     }
 
     /// The layer's animations applied in order to its presentation values at layer time `t`.
     static func animate(_ attached: [AttachedAnimation], _ presented: inout LayerProperties, at t: Double) {
         let model = presented
-        var removals: [Int: Double] = [:]
-        for (i, a) in attached.enumerated() { removals[i] = a.removalTime }
-        let springStarts = Animation.popSpringStarts(attached.map(\.animation), removals: removals) {
-            LayerKeyPath(rawValue: $0)?.get(model)
+        // Pop springs' starting states (each from the one it retargets); most layers have none, and then
+        // nothing is worked out (an imported file's hundreds of animated layers, every frame).
+        var springStarts: [Int: PopSpring.State] = [:]
+        if attached.contains(where: \.animation.isPopSpring) {
+            var removals: [Int: Double] = [:]
+            for (i, a) in attached.enumerated() { removals[i] = a.removalTime }
+            springStarts = Animation.popSpringStarts(attached.map(\.animation), removals: removals) {
+                LayerKeyPath(rawValue: $0)?.get(model)
+            }
         }
         func apply(_ animation: Animation, at time: Double, springStart: PopSpring.State?) {
             guard let keyPath = LayerKeyPath(rawValue: animation.keyPath) else { return }

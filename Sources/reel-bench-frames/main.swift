@@ -4,9 +4,13 @@
 //   reel-bench-frames FILE [--width W] [--fps F] [--threads N] [--workers N]
 //
 // --threads: band threads inside each frame; --workers: frames drawn at once (as `reel render` runs
-// its frame workers), each worker taking every Nth frame.
+// its frame workers), each worker taking every Nth frame. Each frame is drawn as `reel render` draws
+// it: from the scene's retained presentation, into the worker's buffer, only the rows that differ from
+// the frame the buffer holds.
 import Foundation
 import Reel
+import ReelRaster
+import ReelRender
 import ReelScene
 import Synchronization
 
@@ -41,14 +45,19 @@ do {
     let renderer = clip.renderer(threads: threads)
     // The first frame once, untimed: caches (fonts, images, flattened paths) filled as a render's would be.
     _ = try renderer.frame(for: scene, at: 0)
+    let presentation = RetainedPresentation(scene)
     let count = scene.frameCount, step = workers
     let start = DispatchTime.now().uptimeNanoseconds
     // Each worker draws frames w, w + N, w + 2N…; a frame that fails stops the run.
     let failed = Mutex<String?>(nil)
     DispatchQueue.concurrentPerform(iterations: step) { w in
+        var frame = Frame(width: scene.pixelWidth, height: scene.pixelHeight)
+        var shows: DisplayList?
         for i in stride(from: w, to: count, by: step) {
             do {
-                _ = try renderer.frame(for: scene, at: scene.fps.time(ofFrame: i))
+                let list = renderer.displayList(for: presentation.sample(at: scene.fps.time(ofFrame: i)), scene: scene)
+                try renderer.rasterizer.render(list, into: &frame, over: shows)
+                shows = list
             } catch {
                 failed.withLock { $0 = "\(error)" }
                 return

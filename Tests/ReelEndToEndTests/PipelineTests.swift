@@ -1,6 +1,8 @@
 // The render pipeline: same bytes for any thread count, peak memory flat in clip length, the frame pool's limit, held frames.
 import Foundation
+import Reel
 import ReelMedia
+import ReelRender
 import ReelTestSupport
 import Testing
 
@@ -109,5 +111,62 @@ import Testing
             let same = a.rgba == b.rgba
             #expect(same, "frame \(i) differs in \(zip(a.rgba, b.rgba).filter { $0 != $1 }.count) bytes")
         }
+    }
+}
+
+/// Frames drawn only where they differ from the picture their buffer holds (damage), from a presentation
+/// whose still subtrees are made once, must be the frames `reel still` draws whole from a fresh sample.
+@Suite struct DamagedFrameTests {
+    /// Still layers (one with a shadow, one masked, a replicator) around a dot that moves down, a bar that
+    /// fades and a square that moves off the frame and back: the damage is a few rows on most frames.
+    static let scene = ##"""
+        {"width": 64, "height": 96, "fps": 10, "duration": 1.2, "background": "#f4f6f8", "layers": [
+          {"name": "card", "position": [20, 20], "bounds": [30, 20], "backgroundColor": "#ffffff",
+           "shadowOpacity": 0.6, "shadowRadius": 2, "shadowOffset": [0, 6]},
+          {"name": "panel", "position": [48, 60], "bounds": [24, 24], "backgroundColor": "#ff9900",
+           "mask": {"name": "m", "position": [12, 12], "bounds": [16, 16], "cornerRadius": 8, "backgroundColor": "#000000"}},
+          {"name": "bars", "type": "replicator", "position": [32, 88], "bounds": [64, 8], "instanceCount": 4,
+           "instanceTransform": {"translation": [16, 0]},
+           "sublayers": [{"name": "bar", "position": [4, 4], "bounds": [6, 6], "backgroundColor": "#5533aa"}]},
+          {"name": "dot", "position": [12, 10], "bounds": [6, 6], "cornerRadius": 3, "backgroundColor": "#e0245e",
+           "animations": [{"keyPath": "position.y", "fromValue": 10, "toValue": 80, "duration": 1.2}]},
+          {"name": "fade", "position": [32, 50], "bounds": [40, 4], "backgroundColor": "#1da1f2",
+           "animations": [{"keyPath": "opacity", "fromValue": 1, "toValue": 0.3, "beginTime": 0.4, "duration": 0.3}]},
+          {"name": "away", "position": [50, 40], "bounds": [6, 6], "backgroundColor": "#00aa55",
+           "animations": [{"type": "keyframe", "keyPath": "position.x", "values": [50, 90, 90, 50], "keyTimes": [0, 0.3, 0.6, 1],
+                           "duration": 1.2}]}]}
+        """##
+
+    @Test(arguments: [1, 2, 3]) func framesDrawnOverTheirBuffersAreTheWholeFrames(workers: Int) throws {
+        let ws = try Workspace()
+        let s = ws.write("d.json", Self.scene)
+        let r = try runReel(["render", s, "-o", ws.file("seq") + "/", "--workers", "\(workers)"])
+        #expect(r.status == 0, "\(r.stderr)")
+        for i in 0..<12 {
+            #expect(try runReel(["still", s, "--at", "\(Double(i) / 10)", "-o", ws.file("still.png")]).status == 0)
+            let a = try ImageFile.read(path: ws.file("still.png"))
+            let b = try ImageFile.read(path: ws.file(String(format: "seq/frame_%05d.png", i)))
+            #expect(a.rgba == b.rgba, "frame \(i) differs in \(zip(a.rgba, b.rgba).filter { $0 != $1 }.count) bytes")
+        }
+    }
+
+    /// `--memory-limit` counts the commands kept for still subtrees: 2 KiB a drawn layer (as a frame's
+    /// display list is counted), up to their 64 MiB budget. Hand-computed: 6 drawn layers here (card,
+    /// panel, the mask, dot, fade, away) plus the replicator's 4 bars and itself: 11 × 2048.
+    @Test func theMemoryEstimateCountsKeptCommands() throws {
+        let ws = try Workspace()
+        let clip = try Reel.load(ws.write("d.json", Self.scene))
+        let e = Reel.estimatedMemory(of: clip, width: 64, height: 96, codec: .gif, workers: 2, threads: 1)
+        #expect(e.retained == Int(clip.scene.drawnLayerBound) * 2048)
+        #expect(e.retained == 11 * 2048)
+        let many = (0..<40_000).map {
+            ##"{"name": "l\##($0)", "position": [1, 1], "bounds": [1, 1], "backgroundColor": "#000000"}"##
+        }
+        let big = try Reel.load(
+            ws.write(
+                "many.json", #"{"width": 8, "height": 8, "fps": 1, "duration": 1, "layers": [\#(many.joined(separator: ","))]}"#))
+        let f = Reel.estimatedMemory(of: big, width: 8, height: 8, codec: .gif, workers: 2, threads: 1)
+        #expect(f.retained == RetainedCommands.defaultBudget)
+        #expect(f.total >= f.retained + f.displayLists)
     }
 }

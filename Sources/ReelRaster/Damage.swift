@@ -1,0 +1,208 @@
+/// Damage: the rows where one display list paints differently from another, and a list cut down to them.
+import ReelGeometry
+
+/// Frame rows as a sorted set of disjoint ranges: what a frame must draw again.
+public struct DamagedRows: Sendable, Equatable {
+    /// Sorted, disjoint, non-empty ranges within the frame.
+    public private(set) var ranges: [Range<Int>]
+
+    public static let none = DamagedRows(ranges: [])
+
+    public static func all(height: Int) -> DamagedRows { DamagedRows(ranges: height > 0 ? [0..<height] : []) }
+
+    public var isEmpty: Bool { ranges.isEmpty }
+    public var rowCount: Int { ranges.reduce(0) { $0 + $1.count } }
+
+    public func covers(height: Int) -> Bool { ranges == [0..<height] || (height <= 0 && ranges.isEmpty) }
+
+    /// Whether any damaged row is in `rows`.
+    public func meets(_ rows: Range<Int>) -> Bool {
+        // Few ranges (one a region that moved): a walk beats a search.
+        ranges.contains { $0.overlaps(rows) }
+    }
+
+    /// `rows` made part of the set, held to `0 ..< height`.
+    mutating func insert(_ rows: Range<Int>, height: Int) {
+        let lo = max(0, rows.lowerBound), hi = min(height, rows.upperBound)
+        guard lo < hi else { return }
+        let r = lo..<hi
+        var merged = r
+        var kept: [Range<Int>] = []
+        kept.reserveCapacity(ranges.count + 1)
+        for x in ranges {
+            // Touching ranges merge too: a band is drawn whole either way.
+            if x.upperBound < merged.lowerBound || x.lowerBound > merged.upperBound {
+                kept.append(x)
+            } else {
+                merged = min(x.lowerBound, merged.lowerBound)..<max(x.upperBound, merged.upperBound)
+            }
+        }
+        kept.append(merged)
+        kept.sort { $0.lowerBound < $1.lowerBound }
+        ranges = kept
+    }
+}
+
+extension DisplayList {
+    /// The rows of a `height`-row frame where this list paints differently from `before`: drawing just
+    /// those rows over a frame that holds `before`'s picture gives this list's picture, byte for byte
+    /// (a row's pixels do not depend on which rows are drawn with it: see `Rasterizer`).
+    ///
+    /// Lists of the same length are compared command by command; otherwise the commands between their
+    /// common start and common end are taken as changed. A changed command damages the rows it can paint
+    /// in both lists, in its context: widened by the shadows of the groups it is in, and for a group's
+    /// begin, end or mask the rows of the whole group (its opacity, clip, tint or blend apply to all of
+    /// its content). Conservative, never short: a command's rows come from its control points.
+    public func damage(since before: DisplayList, height: Int) -> DamagedRows {
+        guard background == before.background else { return .all(height: height) }
+        let new = commands, old = before.commands
+        var changedNew: [Int] = [], changedOld: [Int] = []
+        if new.count == old.count {
+            for i in new.indices where new[i] != old[i] {
+                changedNew.append(i)
+                changedOld.append(i)
+            }
+        } else {
+            var start = 0
+            while start < min(new.count, old.count) && new[start] == old[start] { start += 1 }
+            var end = 0
+            while end < min(new.count, old.count) - start && new[new.count - 1 - end] == old[old.count - 1 - end] { end += 1 }
+            changedNew = Array(start..<(new.count - end))
+            changedOld = Array(start..<(old.count - end))
+        }
+        if changedNew.isEmpty && changedOld.isEmpty { return .none }
+        var damage = DamagedRows.none
+        for (list, changed) in [(new, changedNew), (old, changedOld)] where !changed.isEmpty {
+            guard let reach = CommandRows(list) else { return .all(height: height) }
+            for i in changed {
+                guard let rows = reach.rows[i] else { return .all(height: height) }
+                damage.insert(rows, height: height)
+            }
+        }
+        return damage
+    }
+
+    /// The list without the top-level commands and groups that paint none of `rows`: what drawing only
+    /// those rows needs. Nil when the list's groups do not balance (the rasterizer reports that).
+    public func keeping(rows damage: DamagedRows) -> DisplayList? {
+        guard let reach = CommandRows(commands) else { return nil }
+        var out = DisplayList(background: background)
+        out.commands.reserveCapacity(commands.count)
+        var i = 0
+        while i < commands.count {
+            let end = reach.end[i]
+            if reach.rows[i].map(damage.meets) ?? true { out.commands += commands[i..<end] }
+            i = end
+        }
+        return out
+    }
+}
+
+/// The rows each command of a list can paint, in its context, and where each top-level item ends.
+struct CommandRows {
+    /// Per command: the rows it can paint (a group's begin, mask and end: the whole group's), widened by
+    /// the shadows of the groups around it; nil when unbounded (a non-finite coordinate).
+    var rows: [Range<Int>?]
+    /// Per command: the index after the item it starts (a group's end + 1; a fill's own index + 1).
+    var end: [Int]
+
+    /// Nil when the groups do not balance.
+    init?(_ commands: [DisplayList.Command]) {
+        rows = Array(repeating: nil, count: commands.count)
+        end = Array(repeating: 0, count: commands.count)
+        // Each group's own rows first (its content, widened by its own shadow), then every command is
+        // widened by the shadows around it, innermost first.
+        var open: [(begin: Int, mask: Int?, rows: Range<Int>?, shadow: Shadow?)] = []
+        var shadows: [[Shadow]] = Array(repeating: [], count: commands.count)
+        for (i, command) in commands.enumerated() {
+            shadows[i] = open.compactMap(\.shadow).reversed()
+            switch command {
+            case .fill(let path, _, _, _):
+                rows[i] = Self.rows(of: path, widenedBy: 0, transform: .identity)
+                end[i] = i + 1
+                if !open.isEmpty { open[open.count - 1].rows = Self.join(open[open.count - 1].rows, rows[i]) }
+            case .stroke(let path, let style, let transform, _, _):
+                // A miter reaches miterLimit half-widths from the line; caps and round joins less.
+                let reachOut = style.lineWidth / 2 * max(style.miterLimit, 1.5) + 1
+                rows[i] = Self.rows(of: path, widenedBy: reachOut, transform: transform)
+                end[i] = i + 1
+                if !open.isEmpty { open[open.count - 1].rows = Self.join(open[open.count - 1].rows, rows[i]) }
+            case .beginGroup(let g):
+                open.append((i, nil, .empty, g.shadow))
+            case .beginMask:
+                guard !open.isEmpty, open[open.count - 1].mask == nil else { return nil }
+                open[open.count - 1].mask = i
+            case .endGroup:
+                guard let group = open.popLast() else { return nil }
+                var whole = group.rows
+                if let shadow = group.shadow, let r = whole { whole = Self.widen(r, by: shadow) }
+                for k in [group.begin, group.mask, i].compactMap({ $0 }) { rows[k] = whole }
+                end[group.begin] = i + 1
+                if !open.isEmpty { open[open.count - 1].rows = Self.join(open[open.count - 1].rows, whole) }
+            }
+        }
+        guard open.isEmpty else { return nil }
+        for i in commands.indices where !shadows[i].isEmpty {
+            rows[i] = shadows[i].reduce(rows[i]) { r, s in r.map { Self.widen($0, by: s) } }
+        }
+    }
+
+    /// Both ranges' rows (an empty one adds none); nil, unbounded, wins.
+    static func join(_ a: Range<Int>?, _ b: Range<Int>?) -> Range<Int>? {
+        guard let a, let b else { return nil }
+        if a.isEmpty { return b }
+        if b.isEmpty { return a }
+        return min(a.lowerBound, b.lowerBound)..<max(a.upperBound, b.upperBound)
+    }
+
+    /// The rows a shadow of content on `r` can paint too: moved by its offset, widened by its reach (as
+    /// `DrawTree.bounds(of:shadow:)` widens a group's pixels).
+    static func widen(_ r: Range<Int>, by shadow: Shadow) -> Range<Int> {
+        guard !r.isEmpty else { return r }
+        guard let s = DrawTree.prepare(shadow) else { return r }
+        let dy = Int(max(min(s.offset.y, 1e9), -1e9).rounded(.down))
+        return min(r.lowerBound, r.lowerBound + dy - s.margin)..<max(r.upperBound, r.upperBound + dy + 1 + s.margin)
+    }
+
+    /// The rows the hull of the path's points (widened by `by` in its own space, then mapped by
+    /// `transform`) meets, with a row of slack each side; nil when a coordinate is not finite.
+    static func rows(of path: Path, widenedBy by: Double, transform: Transform2D) -> Range<Int>? {
+        var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
+        func take(_ p: Point) {
+            minX = min(minX, p.x)
+            maxX = max(maxX, p.x)
+            minY = min(minY, p.y)
+            maxY = max(maxY, p.y)
+        }
+        for element in path.elements {
+            switch element {
+            case .move(let p), .line(let p): take(p)
+            case .quad(let c, let p):
+                take(c)
+                take(p)
+            case .cubic(let c1, let c2, let p):
+                take(c1)
+                take(c2)
+                take(p)
+            case .close: break
+            }
+        }
+        guard minY <= maxY else { return .empty }
+        guard minX.isFinite, maxX.isFinite, minY.isFinite, maxY.isFinite, by.isFinite else { return nil }
+        var lo = Double.infinity, hi = -Double.infinity
+        for corner in [
+            Point(x: minX - by, y: minY - by), Point(x: maxX + by, y: minY - by), Point(x: minX - by, y: maxY + by),
+            Point(x: maxX + by, y: maxY + by),
+        ] {
+            let y = transform.apply(corner).y
+            lo = min(lo, y)
+            hi = max(hi, y)
+        }
+        guard lo.isFinite, hi.isFinite else { return nil }
+        return Int(max(lo, -1e9).rounded(.down)) - 1..<Int(min(hi, 1e9).rounded(.up)) + 1
+    }
+}
+
+extension Range where Bound == Int {
+    fileprivate static var empty: Range<Int> { 0..<0 }
+}

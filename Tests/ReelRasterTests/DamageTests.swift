@@ -1,0 +1,182 @@
+// Damage: a frame holding one list's picture, with only the damaged rows drawn again for another list, must
+// equal that list drawn whole, byte for byte; and a small change must damage few rows.
+import Foundation
+import ReelGeometry
+import ReelRaster
+import ReelTestSupport
+import Testing
+
+@Suite struct DamageTests {
+    /// SplitMix64: the same lists on every machine.
+    struct Seeded: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    static let width = 96, height = 160
+
+    /// A random item: a fill, a stroke, or a group (opacity, clip, shadow, mask, tint, blend) of items.
+    static func item(_ g: inout Seeded, depth: Int) -> [DisplayList.Command] {
+        func color() -> Color {
+            Color(
+                red: .random(in: 0...1, using: &g), green: .random(in: 0...1, using: &g), blue: .random(in: 0...1, using: &g),
+                alpha: [1, 0.6, 0.3].randomElement(using: &g)!)
+        }
+        func shape() -> Path {
+            let x = Double.random(in: -10...Double(width), using: &g), y = Double.random(in: -10...Double(height), using: &g)
+            let w = Double.random(in: 1...30, using: &g), h = Double.random(in: 1...24, using: &g)
+            return Bool.random(using: &g)
+                ? Path(rect: Rect(x: x, y: y, width: w, height: h)) : Path(ovalIn: Rect(x: x, y: y, width: w, height: h))
+        }
+        switch Int.random(in: 0..<(depth < 2 ? 6 : 4), using: &g) {
+        case 0, 1, 2:
+            return [.fill(path: shape(), paint: .solid(color()), opacity: Bool.random(using: &g) ? 1 : 0.5, rule: .nonZero)]
+        case 3:
+            var style = StrokeStyle()
+            style.lineWidth = .random(in: 0.5...6, using: &g)
+            let angle = Double.random(in: 0...3, using: &g)
+            // Turned about the origin and sheared a little: the pen's shape is mapped too.
+            let turn = Transform2D(a: cos(angle), b: sin(angle), c: -sin(angle) + 0.2, d: cos(angle), tx: 40, ty: 50)
+            return [.stroke(path: shape(), style: style, transform: turn, paint: .solid(color()), opacity: 1)]
+        default:
+            var group = Group(opacity: [1, 0.7].randomElement(using: &g)!)
+            if Bool.random(using: &g) {
+                group.shadow = Shadow(
+                    color: color(), offset: Point(x: .random(in: -6...6, using: &g), y: .random(in: -9...9, using: &g)),
+                    sigma: .random(in: 0...5, using: &g))
+            }
+            if Int.random(in: 0..<3, using: &g) == 0 { group.clip = shape() }
+            if Int.random(in: 0..<4, using: &g) == 0 { group.tint = color() }
+            if Int.random(in: 0..<4, using: &g) == 0 {
+                group.blendMode = [.multiply, .screen, .difference].randomElement(using: &g)!
+            }
+            group.hasMask = Int.random(in: 0..<3, using: &g) == 0
+            group.maskInverted = group.hasMask && Bool.random(using: &g)
+            var out: [DisplayList.Command] = [.beginGroup(group)]
+            for _ in 0..<Int.random(in: 1...3, using: &g) { out += item(&g, depth: depth + 1) }
+            if group.hasMask {
+                out.append(.beginMask)
+                out += item(&g, depth: depth + 1)
+            }
+            out.append(.endGroup)
+            return out
+        }
+    }
+
+    static func items(_ g: inout Seeded, count: Int) -> [[DisplayList.Command]] {
+        (0..<count).map { _ in item(&g, depth: 0) }
+    }
+
+    /// The next frame's items: one item moved, replaced, removed or added, or a group's settings changed.
+    static func change(_ items: [[DisplayList.Command]], _ g: inout Seeded) -> [[DisplayList.Command]] {
+        var out = items
+        let i = Int.random(in: 0..<out.count, using: &g)
+        switch Int.random(in: 0..<5, using: &g) {
+        case 0:
+            let dy = Double.random(in: -8...8, using: &g)
+            out[i] = out[i].map { c in
+                if case .fill(let p, let paint, let o, let r) = c {
+                    return .fill(path: p.applying(.translation(x: 1, y: dy)), paint: paint, opacity: o, rule: r)
+                }
+                return c
+            }
+        case 1: out[i] = item(&g, depth: 0)
+        case 2: if out.count > 1 { out.remove(at: i) }
+        case 3: out.insert(item(&g, depth: 0), at: i)
+        default:
+            out[i] = out[i].map { c in
+                if case .beginGroup(var group) = c {
+                    group.opacity = group.opacity == 1 ? 0.4 : 1
+                    group.shadow?.offset.y += 3
+                    return .beginGroup(group)
+                }
+                return c
+            }
+        }
+        return out
+    }
+
+    static func list(_ items: [[DisplayList.Command]]) -> DisplayList {
+        DisplayList(background: Color(red: 0.9, green: 0.95, blue: 1), commands: items.flatMap { $0 })
+    }
+
+    /// Seeded chains of changes: each frame drawn over the picture of the frame before (only its damaged
+    /// rows, from the list cut to them) equals the frame drawn whole. Exact.
+    /// Each chain must also damage fewer rows than the frame's at some step, or it tests nothing.
+    @Test(arguments: 0..<16) func damagedRowsDrawnOverTheFrameBeforeGiveTheWholeFrame(seed: UInt64) throws {
+        var g = Seeded(state: seed)
+        var items = Self.items(&g, count: 8)
+        let rasterizer = Rasterizer(threads: 2, bandHeight: 7)
+        var frame = try rasterizer.render(Self.list(items), width: Self.width, height: Self.height)
+        var partial = 0
+        for step in 0..<10 {
+            let before = Self.list(items)
+            items = Self.change(items, &g)
+            let after = Self.list(items)
+            let rows = after.damage(since: before, height: Self.height)
+            let cut = try #require(after.keeping(rows: rows))
+            if rows.rowCount < Self.height { partial += 1 }
+            try rasterizer.render(cut, into: &frame, rows: rows)
+            let whole = try rasterizer.render(after, width: Self.width, height: Self.height)
+            let firstRow = Self.firstDifferingRow(frame, whole)
+            #expect(firstRow == nil, "seed \(seed), step \(step): damaged rows \(rows.ranges)")
+            if firstRow != nil { return }
+        }
+        #expect(partial > 0)
+    }
+
+    /// The first row where two frames differ (nil: none), for a message shorter than the frames.
+    static func firstDifferingRow(_ a: Frame, _ b: Frame) -> Int? {
+        (0..<a.height).first { y in
+            a.pixels[(y * a.stride)..<((y + 1) * a.stride)] != b.pixels[(y * b.stride)..<((y + 1) * b.stride)]
+        }
+    }
+
+    /// A 6 px dot moved 4 px down among 200 shapes that stay: the damage is the rows the dot leaves and
+    /// the rows it enters (with a row of slack each side), nothing else. Hand-computed: the dot spans rows
+    /// 50–56 and then 54–60, so rows 49 ..< 61 are damaged.
+    @Test func aMovingDotDamagesItsOwnRows() {
+        var g = Seeded(state: 7)
+        let still = (0..<200).map { _ in Self.item(&g, depth: 2) }.flatMap { $0 }
+        func frame(dotY: Double) -> DisplayList {
+            DisplayList(
+                background: .white,
+                commands: still + [.fill(path: Path(ovalIn: Rect(x: 40, y: dotY, width: 6, height: 6)), color: .black)])
+        }
+        let rows = frame(dotY: 54).damage(since: frame(dotY: 50), height: Self.height)
+        #expect(rows.ranges == [49..<61])
+        #expect(frame(dotY: 50).damage(since: frame(dotY: 50), height: Self.height).isEmpty)
+        // The cut list keeps only what paints those rows.
+        let cut = frame(dotY: 54).keeping(rows: rows)!
+        #expect(cut.commands.count < still.count / 2)
+    }
+
+    /// A group's shadow reaches beyond its content: a change inside the group damages the rows its shadow
+    /// moves to. A 4-row shape at rows 10–14 under a shadow 40 px down with σ 2 damages rows 50–54 too.
+    @Test func aChangeUnderAShadowDamagesTheShadowsRows() {
+        func list(_ x: Double) -> DisplayList {
+            DisplayList(
+                background: .white,
+                commands: [
+                    .beginGroup(Group(shadow: Shadow(color: .black, offset: Point(x: 0, y: 40), sigma: 2))),
+                    .fill(path: Path(rect: Rect(x: x, y: 10, width: 4, height: 4)), color: .black), .endGroup,
+                ])
+        }
+        let rows = list(12).damage(since: list(10), height: Self.height)
+        #expect(rows.meets(50..<54))
+        #expect(rows.meets(10..<14))
+    }
+
+    /// Unbalanced groups leave the cut to the rasterizer, which reports them.
+    @Test func unbalancedGroupsAreNotCut() {
+        let list = DisplayList(background: .white, commands: [.beginGroup(Group())])
+        #expect(list.keeping(rows: .all(height: 10)) == nil)
+        #expect(list.damage(since: DisplayList(background: .white), height: 10) == .all(height: 10))
+    }
+}

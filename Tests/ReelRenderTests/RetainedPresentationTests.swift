@@ -1,0 +1,107 @@
+// The retained presentation and the commands kept for still subtrees: the same display lists as sampling
+// anew, still subtrees presented once, and the kept commands held to their budget.
+import ReelRaster
+import ReelRender
+import ReelScene
+import Testing
+
+@Suite struct RetainedPresentationTests {
+    /// Still layers beside, under and above moving ones: a still card holding a moving dot (the card is
+    /// not still), a still badge, a replicator of still bars, a masked still panel, and a moving title bar
+    /// with a still icon in it. Still, by hand: badge (1), bars replicator + bar (2), panel + its mask (2),
+    /// the icon (1), the card's still label (1): 7.
+    static let json = ##"""
+        {"width": 160, "height": 120, "fps": 10, "duration": 2, "background": "#ffffff", "layers": [
+          {"name": "card", "position": [40, 40], "bounds": [60, 40], "backgroundColor": "#ddeeff", "sublayers": [
+            {"name": "label", "position": [20, 10], "bounds": [20, 6], "backgroundColor": "#334455"},
+            {"name": "dot", "position": [10, 30], "bounds": [6, 6], "cornerRadius": 3, "backgroundColor": "#ff0000",
+             "animations": [{"keyPath": "position.x", "fromValue": 10, "toValue": 50, "duration": 2}]}]},
+          {"name": "badge", "position": [130, 20], "bounds": [16, 16], "cornerRadius": 8, "backgroundColor": "#00aa00",
+           "shadowOpacity": 0.5, "shadowRadius": 3},
+          {"name": "bars", "type": "replicator", "position": [30, 100], "bounds": [100, 10],
+           "instanceCount": 5, "instanceTransform": {"translation": [20, 0]},
+           "sublayers": [{"name": "bar", "position": [5, 5], "bounds": [8, 8], "backgroundColor": "#8844cc"}]},
+          {"name": "panel", "position": [120, 70], "bounds": [30, 30], "backgroundColor": "#ffaa00",
+           "mask": {"name": "hole", "position": [15, 15], "bounds": [20, 20], "cornerRadius": 10, "backgroundColor": "#000000"}},
+          {"name": "title", "position": [80, 8], "bounds": [160, 16], "backgroundColor": "#222222",
+           "animations": [{"keyPath": "opacity", "fromValue": 0.2, "toValue": 1, "duration": 1}],
+           "sublayers": [{"name": "icon", "position": [8, 8], "bounds": [8, 8], "backgroundColor": "#ffffff"}]}
+        ]}
+        """##
+
+    /// Every frame's display list from the retained presentation (with commands kept across frames)
+    /// equals the list made from `Scene.sample` alone. Exact.
+    @Test func listsEqualThoseOfAFreshSample() throws {
+        let scene = try SceneDecoder.decode(Array(Self.json.utf8), file: "retained.json")
+        let retained = RetainedPresentation(scene)
+        let renderer = SceneRenderer()
+        for frame in 0..<scene.frameCount {
+            let t = scene.fps.time(ofFrame: frame)
+            let kept = renderer.displayList(for: retained.sample(at: t), scene: scene)
+            let fresh = SceneRenderer().displayList(for: scene.sample(at: t), scene: scene)
+            #expect(kept == fresh, "frame \(frame)")
+        }
+        #expect(renderer.retainedCommands.bytes > 0)
+    }
+
+    /// The example scenes too, every third frame (the files the README renders).
+    @Test(arguments: ["star-button.yaml", "spring-button.yaml", "search-back.yaml", "gradient-switch.yaml", "favorite-star.yaml"])
+    func exampleListsEqualThoseOfAFreshSample(_ name: String) throws {
+        let scene = try Reference.scene(name)
+        let retained = RetainedPresentation(scene)
+        let renderer = SceneRenderer()
+        for frame in stride(from: 0, to: scene.frameCount, by: 3) {
+            let t = scene.fps.time(ofFrame: frame)
+            #expect(
+                renderer.displayList(for: retained.sample(at: t), scene: scene)
+                    == SceneRenderer().displayList(for: scene.sample(at: t), scene: scene), "\(name) frame \(frame)")
+        }
+    }
+
+    /// Still subtrees are presented once: the same identity at every time, on exactly the layers counted
+    /// by hand above; moving ones (and those holding a moving layer) have none.
+    @Test func stillSubtreesArePresentedOnce() throws {
+        let scene = try SceneDecoder.decode(Array(Self.json.utf8), file: "retained.json")
+        let retained = RetainedPresentation(scene)
+        #expect(retained.stillLayerCount == 7)
+        let a = retained.sample(at: 0.1), b = retained.sample(at: 1.7)
+        #expect(a.retained == nil)
+        for name in ["badge", "bars", "panel", "label", "icon"] {
+            let id = try #require(a.layers.find(name)?.retained, "\(name) is still")
+            #expect(b.layers.find(name)?.retained == id)
+        }
+        for name in ["card", "dot", "title"] { #expect(a.layers.find(name)?.retained == nil, "\(name) moves") }
+    }
+
+    /// A scene with nothing moving is one still snapshot: the same layers and identity at every time.
+    @Test func aStillSceneIsOneSnapshot() throws {
+        let scene = try SceneDecoder.decode(
+            Array(
+                ##"{"width": 20, "height": 20, "fps": 10, "duration": 1, "layers": [{"name": "a", "position": [5, 5], "bounds": [4, 4], "backgroundColor": "#000000"}, {"name": "b", "position": [12, 12], "bounds": [4, 4], "backgroundColor": "#ff0000"}]}"##
+                    .utf8), file: "still.json")
+        let retained = RetainedPresentation(scene)
+        let id = try #require(retained.sample(at: 0).retained)
+        #expect(retained.sample(at: 0.9).retained == id)
+        #expect(retained.stillLayerCount == 2)
+    }
+
+    /// The kept commands stay within their budget: none with a budget of 0, and no more bytes than a small
+    /// budget allows; the lists are the same either way.
+    @Test func keptCommandsStayWithinTheirBudget() throws {
+        let scene = try SceneDecoder.decode(Array(Self.json.utf8), file: "retained.json")
+        let retained = RetainedPresentation(scene)
+        for budget in [0, 600, 64 << 20] {
+            var renderer = SceneRenderer()
+            renderer.retainedCommands = RetainedCommands(budget: budget)
+            for frame in 0..<scene.frameCount {
+                let t = scene.fps.time(ofFrame: frame)
+                #expect(
+                    renderer.displayList(for: retained.sample(at: t), scene: scene)
+                        == SceneRenderer().displayList(for: scene.sample(at: t), scene: scene))
+            }
+            #expect(renderer.retainedCommands.bytes <= budget)
+            if budget == 0 { #expect(renderer.retainedCommands.bytes == 0) }
+            if budget == 64 << 20 { #expect(renderer.retainedCommands.bytes > 600) }
+        }
+    }
+}
