@@ -40,7 +40,10 @@ let package = Package(
         // so a new commit relinks the tool and rebuilds nothing else).
         .target(name: "ReelBuildInfo", plugins: ["CommitStamp"]),
         .plugin(name: "CommitStamp", capability: .buildTool()),
-        .target(name: "ReelRaster", dependencies: ["ReelGeometry"]),
+        // The rasterizer's pixel kernels in C, compiled for each instruction set with target attributes
+        // (portable, AVX2, AVX-512) and chosen at run time, every variant giving the same bytes (issue #48).
+        .target(name: "CRasterKernels"),
+        .target(name: "ReelRaster", dependencies: ["ReelGeometry", "CRasterKernels"]),
         .target(name: "ReelAnimation", dependencies: ["ReelGeometry"]),
         // Located JSON and YAML reading, limits and messages: what scenes, presets and manifests share.
         .target(
@@ -80,7 +83,7 @@ let package = Package(
             name: "reel",
             dependencies: [
                 "Reel", "ReelDocument", "ReelScene", "ReelAnimation", "ReelGeometry", "ReelMedia", "ReelGIF", "ReelText",
-                "ReelLottie", "ReelBuildInfo", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "ReelLottie", "ReelRaster", "ReelBuildInfo", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "FlyingFox", package: "FlyingFox"), .product(name: "FlyingSocks", package: "FlyingFox"),
             ]
         ),
@@ -95,7 +98,9 @@ let package = Package(
         ),
         .testTarget(name: "ReelGeometryTests", dependencies: ["ReelGeometry"]),
         .testTarget(
-            name: "ReelRasterTests", dependencies: ["ReelRaster", "ReelGeometry", "ReelMedia", "ReelTestSupport"],
+            // CRasterKernels: KernelVariantTests calls each variant's kernels on the same spans.
+            name: "ReelRasterTests",
+            dependencies: ["ReelRaster", "ReelGeometry", "ReelMedia", "ReelTestSupport", "CRasterKernels"],
             resources: [.copy("Goldens")]
         ),
         .testTarget(name: "ReelAnimationTests", dependencies: ["ReelAnimation", "ReelTestSupport"]),

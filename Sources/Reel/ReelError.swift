@@ -27,6 +27,9 @@ public enum ReelError: Error, Sendable, CustomStringConvertible {
         case .raster(.nonFinitePath, let t, let layer?):
             return
                 "drawing the frame at \(t) s failed: layer \"\(layer)\" goes past the largest number once placed on the frame (a coordinate, scale or size too large)\n  fix: keep its coordinates within ±1e9 and the scales above it small enough that their product stays so"
+        case .raster(let e, _, _) where e.fix != nil:
+            // Not about a frame (the kernels this process was told to draw with): said with its fix.
+            return "\(e.description)\n  fix: \(e.fix ?? "")"
         case .raster(let e, let t, _): return "drawing the frame at \(t) s failed: \(e)"
         case .usage(let message, let fix): return fix.map { "\(message)\n  fix: \($0)" } ?? message
         case .cancelled(let signal): return "interrupted by signal \(signal); no output written"

@@ -1,4 +1,5 @@
 /// The painter: shapes filled and groups composited (opacity, clip, mask, tint) into one canvas.
+internal import CRasterKernels
 import Foundation
 import ReelGeometry
 
@@ -10,10 +11,18 @@ struct BandPainter {
     /// One row of shaded colours (gradients, images).
     let shadeRow: UnsafeMutablePointer<SIMD4<Float>>
     let maxWidth: Int
+    /// The pixel kernels of the rasterizer's variant (`KernelVariant`).
+    let kernels: reel_raster_kernels
+
+    /// Runs of at least this many pixels at one coverage go to the C kernels; shorter ones are
+    /// composited inline by the same arithmetic, where the call through the table would cost more
+    /// than the pixels.
+    static let kernelRun = 8
 
     /// `reach`: the tree's largest (`DrawTree.Node.reach`).
-    private init(frameWidth: Int, reach: Int, maxRows: Int) {
+    private init(frameWidth: Int, reach: Int, maxRows: Int, kernels: reel_raster_kernels) {
         self.frameWidth = frameWidth
+        self.kernels = kernels
         maxWidth = frameWidth + 2 * reach
         scratch = CoverageScratch(width: maxWidth, rows: maxRows + 2 * reach)
         shadeRow = .allocate(capacity: maxWidth + 2)
@@ -21,8 +30,10 @@ struct BandPainter {
 
     /// A painter for bands of up to `maxRows` rows of a tree whose nodes reach at most `reach` rows and
     /// columns around a canvas, alive for `body` only: its scratch memory is freed when it returns.
-    static func with<R>(frameWidth: Int, reach: Int, maxRows: Int, _ body: (BandPainter) -> R) -> R {
-        let painter = BandPainter(frameWidth: frameWidth, reach: reach, maxRows: maxRows)
+    static func with<R>(
+        frameWidth: Int, reach: Int, maxRows: Int, kernels: reel_raster_kernels, _ body: (BandPainter) -> R
+    ) -> R {
+        let painter = BandPainter(frameWidth: frameWidth, reach: reach, maxRows: maxRows, kernels: kernels)
         defer {
             painter.scratch.deallocate()
             painter.shadeRow.deallocate()
@@ -96,7 +107,7 @@ struct BandPainter {
                         if let lanes,
                             lanes.composite(
                                 texels: texels.baseAddress!, y: y, x0: canvas.x0 &+ start, count: count, into: out + start &* 4,
-                                coverages: scratch.coverage)
+                                coverages: scratch.coverage, kernels: kernels)
                         {
                             return
                         }
@@ -106,7 +117,7 @@ struct BandPainter {
                         if let lanes,
                             lanes.composite(
                                 texels: texels.baseAddress!, y: y, x0: canvas.x0 &+ start, count: end &- start,
-                                into: out + start &* 4, coverage: c)
+                                into: out + start &* 4, coverage: c, kernels: kernels)
                         {
                             return
                         }
@@ -132,9 +143,31 @@ struct BandPainter {
             scratch.quads(row: y - canvas.y0, c0: c0, c1: c1, rule: Rule.rule) { start, count, coverages in
                 blend(out + start &* 4, count: count, color, color16, coverages: coverages, full: run)
             } constant: { start, end, c in
-                blend(out + start &* 4, count: end &- start, color, c, full: run)
+                let count = end &- start
+                if count >= Self.kernelRun {
+                    solidRun(out + start &* 4, count: count, color, c, full: run)
+                } else {
+                    blend(out + start &* 4, count: count, color, c, full: run)
+                }
             }
         }
+    }
+
+    /// `blend(_:count:_:_:full:)` through the C kernels: a word stored (opaque, full coverage), 8.8
+    /// source-over (translucent, full), or the float source-over of the colour scaled by the coverage.
+    @inline(__always) private func solidRun(
+        _ p: UnsafeMutablePointer<UInt8>, count: Int, _ color: SIMD4<Float>, _ coverage: Float, full: ConstantSourceOver
+    ) {
+        if coverage >= 1 {
+            if let word = full.opaqueWord {
+                kernels.fill(p, count, word)
+            } else {
+                kernels.solid(p, count, full.keep, full.addWord)
+            }
+            return
+        }
+        let s = color * coverage
+        kernels.solid_float(p, count, reel_rgba_f(r: s.x, g: s.y, b: s.z, a: s.w), 1 - s.w * (1 / 255))
     }
 
     /// An axial gradient with padded ends: its spans through the lanes kernel (`AxialLanes`).
@@ -172,7 +205,7 @@ struct BandPainter {
                                     axial.composite(
                                         ramp: ramp87, t: t0 + Double(start) * dt0, dt: dt0, x0: x, ditherRow: ditherRow,
                                         count: count,
-                                        into: out + start &* 4, coverage: c)
+                                        into: out + start &* 4, coverage: c, kernels: kernels)
                                 }
                             }
                             continue
@@ -188,7 +221,7 @@ struct BandPainter {
                             }
                             axial.composite(
                                 ramp: ramp87, t: t0 + Double(start) * dt0, dt: dt0, x0: x, ditherRow: ditherRow, count: count,
-                                into: out + start &* 4, coverages: scratch.coverage)
+                                into: out + start &* 4, coverages: scratch.coverage, kernels: kernels)
                         } constant: { start, end, c in
                             let x = canvas.x0 &+ start, count = end &- start
                             guard let (t0, dt0) = parameters else {
@@ -210,7 +243,7 @@ struct BandPainter {
                                 axial.composite(
                                     ramp: ramp87, t: t0 + Double(start) * dt0, dt: dt0, x0: x, ditherRow: ditherRow, count: count,
                                     into: out + start &* 4,
-                                    coverage: c)
+                                    coverage: c, kernels: kernels)
                             }
                         }
                     }

@@ -207,6 +207,8 @@ struct ConstantSourceOver {
     let keep8: SIMD8<UInt16>
     /// The colour in 8.8 fixed point plus ½ for rounding, repeated for two pixels.
     let add8: SIMD8<UInt16>
+    /// The same four values in one word, 16 bits each from the low (the C kernels' `add`).
+    let addWord: UInt64
 
     @inline(__always) init(_ color: SIMD4<Float>) {
         opaqueWord = color.w >= 255 ? pack(color) : nil
@@ -214,6 +216,7 @@ struct ConstantSourceOver {
         func fixed(_ v: Float) -> UInt16 { UInt16((min(max(v, 0), 255) * 256).rounded()) &+ 128 }
         let one = SIMD4<UInt16>(fixed(color.x), fixed(color.y), fixed(color.z), fixed(color.w))
         add8 = SIMD8(lowHalf: one, highHalf: one)
+        addWord = UInt64(one[0]) | UInt64(one[1]) << 16 | UInt64(one[2]) << 32 | UInt64(one[3]) << 48
         keep8 = SIMD8(repeating: keep)
     }
 

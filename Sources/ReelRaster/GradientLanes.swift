@@ -1,5 +1,6 @@
 /// The axial gradient's span kernel: parameters, ramp look-ups, dither and source-over, four pixels at a
-/// time in SIMD lanes.
+/// time in SIMD lanes (in the C kernels for spans, in Swift for an edge's four pixels).
+internal import CRasterKernels
 import ReelGeometry
 
 /// An axial gradient with padded ends, as one frame draws it: its parameter is affine in the pixel, so
@@ -62,17 +63,17 @@ struct AxialLanes {
     }
 
     /// Source-over of the gradient over pixels x0 ..< x0 + count of row y (count ≥ 1), each at its own
-    /// coverage (`coverages[0 ..< count]`, readable three past the end; see `CoverageScratch.runs`):
-    /// the pixels where edges cross a row, four at a time through the lanes of `composite`.
+    /// coverage (`coverages[0 ..< count]`; see `CoverageScratch.runs`): the pixels where edges cross a
+    /// row, through the C kernels' lanes.
     @inline(__always) func composite(
         ramp: UnsafeRawPointer, t: Double, dt: Double, x0: Int, ditherRow: Int, count: Int,
-        into out: UnsafeMutablePointer<UInt8>, coverages: UnsafePointer<Float>
+        into out: UnsafeMutablePointer<UInt8>, coverages: UnsafePointer<Float>, kernels: reel_raster_kernels
     ) {
-        let cov = UnsafeRawPointer(coverages)
-        let lanes: (Int) -> SIMD16<UInt16> = { i in
-            Fixed87.spread(cov.loadUnaligned(fromByteOffset: i &* 4, as: SIMD4<Float>.self))
-        }
-        composite(ramp: ramp, t: t, dt: dt, x0: x0, ditherRow: ditherRow, count: count, into: out, partial: true, lanes)
+        kernels.axial(
+            out,
+            span(
+                ramp: ramp, t: t, dt: dt, x0: x0, ditherRow: ditherRow, count: count, coverage: 0, coverages: coverages,
+                partial: true))
     }
 
     /// Source-over of the gradient over pixels x0 ..< x0 + count of row y (count 1…4), each at its own
@@ -87,16 +88,37 @@ struct AxialLanes {
     }
 
     /// Source-over of the gradient at coverage `c` onto pixels x0 ..< x0 + count of row y (`out` is the
-    /// first; count ≥ 4), dithered on the colour channels: four pixels at a time in 16-bit lanes
-    /// (`Fixed87`), from the ramp in 8.7 fixed point (`GradientShader.ramp87`, entries from
-    /// `Fixed87.fixed`). The span's first parameter is t, its step dt.
+    /// first; count ≥ 4), dithered on the colour channels, from the ramp in 8.7 fixed point
+    /// (`GradientShader.ramp87`, entries from `Fixed87.fixed`), through the C kernels' lanes. The span's
+    /// first parameter is t, its step dt.
     @inline(__always) func composite(
         ramp: UnsafeRawPointer, t: Double, dt: Double, x0: Int, ditherRow: Int, count: Int,
-        into out: UnsafeMutablePointer<UInt8>, coverage c: Float
+        into out: UnsafeMutablePointer<UInt8>, coverage c: Float, kernels: reel_raster_kernels
     ) {
         // Coverage in 0.16 fixed point (used only when below 1).
-        let c16 = SIMD16<UInt16>(repeating: UInt16(min(c * 65536 + 0.5, 65535)))
-        composite(ramp: ramp, t: t, dt: dt, x0: x0, ditherRow: ditherRow, count: count, into: out, partial: c < 1) { _ in c16 }
+        let c16 = UInt16(min(c * 65536 + 0.5, 65535))
+        kernels.axial(
+            out,
+            span(
+                ramp: ramp, t: t, dt: dt, x0: x0, ditherRow: ditherRow, count: count, coverage: c16, coverages: nil,
+                partial: c < 1))
+    }
+
+    /// A span for the C kernels (`reel_axial_span`): its ramp indices + ½ in 16.16 fixed point where
+    /// the parameters stay within ±16, its parameters as floats (stepped in four lanes) beyond, as
+    /// `composite(ramp:t:dt:x0:ditherRow:count:into:partial:_:)` steps them.
+    @inline(__always) private func span(
+        ramp: UnsafeRawPointer, t: Double, dt: Double, x0: Int, ditherRow: Int, count: Int, coverage: UInt16,
+        coverages: UnsafePointer<Float>?, partial: Bool
+    ) -> reel_axial_span {
+        let end = t + Double(count) * dt
+        let fixed = t.magnitude < 16 && end.magnitude < 16
+        let scale = Double(GradientShader.rampSize - 1) * 65536
+        return reel_axial_span(
+            ramp: ramp.assumingMemoryBound(to: Int16.self), dither: Fixed87.kernelDither, coverages: coverages, count: count,
+            x0: x0, dither_row: ditherRow, first: fixed ? Fixed87.nearestInt32(t * scale + 32768) : 0,
+            step: fixed ? Fixed87.nearestInt32(dt * scale) : 0, t: Float(t), dt: Float(dt), fixed_point: fixed ? 1 : 0,
+            ramp_size: Int32(GradientShader.rampSize), coverage: coverage, partial: partial ? 1 : 0)
     }
 
     /// The parameters' lanes for `lanes`: the span's ramp indices stepped in 16.16 fixed point where
@@ -257,6 +279,9 @@ enum Fixed87 {
         for k in 0..<16 { out[k] = Int16((v[k] * 128).rounded()) }
         return out
     }
+
+    /// `ditherTable` as the C kernels index it: sixteen 16-bit lanes a place.
+    static var kernelDither: UnsafePointer<Int16> { UnsafeRawPointer(ditherTable).assumingMemoryBound(to: Int16.self) }
 
     /// `dither` at an address fixed for the process's life (never freed, never written after it is
     /// made), for kernels to index without the array.

@@ -1,5 +1,6 @@
 /// The scheduler: a display list drawn into a frame by band workers in parallel, each band from the
 /// nodes that meet it.
+internal import CRasterKernels
 import Dispatch
 import Foundation
 import ReelGeometry
@@ -7,9 +8,20 @@ import ReelGeometry
 public enum RasterError: Error, Equatable, CustomStringConvertible {
     case nonFinitePath(commandIndex: Int)
     case unbalancedGroups(commandIndex: Int)
+    /// Kernels this CPU does not run, or a name that is no variant: from `REEL_KERNELS`, or set on the
+    /// rasterizer (`Rasterizer.kernels`).
+    case kernelsUnavailable(requested: String, fromEnvironment: Bool)
+
+    /// How to mend the error, where there is more to say than what went wrong.
+    public var fix: String? {
+        guard case .kernelsUnavailable(_, let fromEnvironment) = self else { return nil }
+        return Self.kernelsFix(fromEnvironment: fromEnvironment)
+    }
 
     public var description: String {
         switch self {
+        case .kernelsUnavailable(let requested, let fromEnvironment):
+            return Self.kernelsDescription(requested: requested, fromEnvironment: fromEnvironment)
         case .nonFinitePath(let i):
             return "draw command \(i) has a path with a non-finite coordinate (NaN or infinity)"
         case .unbalancedGroups(let i):
@@ -28,13 +40,27 @@ public struct Rasterizer: Sendable {
     public var bandHeight: Int
     /// Curve flattening tolerance in device pixels.
     public var tolerance: Double
+    /// The pixel kernels to draw with; nil: `REEL_KERNELS`'s choice, or the widest this CPU runs. Every
+    /// variant draws the same bytes; a rasterizer of its own lets tests in one process compare them.
+    public var kernels: KernelVariant?
     /// Gradient ramps from the last frame, for the next (`RampCache`); shared by copies.
     let ramps = RampCache()
 
-    public init(threads: Int = defaultThreadCount, bandHeight: Int = 32, tolerance: Double = defaultFlatteningTolerance) {
+    public init(
+        threads: Int = defaultThreadCount, bandHeight: Int = 32, tolerance: Double = defaultFlatteningTolerance,
+        kernels: KernelVariant? = nil
+    ) {
         self.threads = max(1, threads)
         self.bandHeight = max(1, bandHeight)
         self.tolerance = tolerance
+        self.kernels = kernels
+    }
+
+    /// The variant this rasterizer draws with, or why it cannot draw: a variant this CPU does not run.
+    public func kernelVariant() throws(RasterError) -> KernelVariant {
+        guard let kernels else { return try KernelVariant.chosen() }
+        guard kernels.isSupported else { throw .kernelsUnavailable(requested: kernels.rawValue, fromEnvironment: false) }
+        return kernels
     }
 
     public static var defaultThreadCount: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
@@ -86,6 +112,7 @@ public struct Rasterizer: Sendable {
     func draw(
         _ commands: [DisplayList.Command], into frame: inout Frame, background: PremultipliedColor?, rows: DamagedRows? = nil
     ) throws(RasterError) {
+        let kernels = try kernelVariant().table
         // Each drawing is a frame for the ramps kept (`RampCache`): those of the drawing before stay.
         ramps.nextFrame()
         let width = frame.width, height = frame.height
@@ -122,7 +149,8 @@ public struct Rasterizer: Sendable {
                 // shadow's reach makes it large (38 MB for a blur of σ 256 at 1080p) where its taller
                 // bands leave some workers none.
                 if let tree = work.tree, let lists = work.lists, let first = work.takeBand() {
-                    BandPainter.with(frameWidth: width, reach: work.reach, maxRows: work.bandHeight) { painter in
+                    BandPainter.with(frameWidth: width, reach: work.reach, maxRows: work.bandHeight, kernels: kernels) {
+                        painter in
                         var next: (band: Int, rows: Range<Int>)? = first
                         while let piece = next {
                             let y0 = piece.rows.lowerBound, rows = piece.rows.count

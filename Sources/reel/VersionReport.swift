@@ -1,7 +1,10 @@
-// What `reel --version` prints: Reel's version and commit, and the libraries whose versions the output bytes depend on.
+// What `reel --version` prints: Reel's version and commit, the libraries whose versions the output bytes depend on,
+// and the pixel kernels it draws with.
+import Foundation
 import Reel
 import ReelBuildInfo
 import ReelMedia
+import ReelRaster
 import ReelText
 
 enum VersionReport {
@@ -17,7 +20,22 @@ enum VersionReport {
             "harfbuzz \(TextLibraries.harfBuzz)",
         ]
         lines.append(MediaLibraries.x264().map { "x264 \($0)" } ?? "x264 not available (this FFmpeg has no libx264)")
+        lines.append(kernels)
         return lines.joined(separator: "\n")
+    }
+
+    /// The pixel kernels frames are drawn with: every variant writes the same bytes, so this line is
+    /// about speed, and about why a forced variant would stop a render.
+    static var kernels: String {
+        let runs = KernelVariant.supported.map(\.rawValue).joined(separator: ", ")
+        do {
+            let variant = try KernelVariant.chosen()
+            let forced = !(ProcessInfo.processInfo.environment[KernelVariant.environmentVariable] ?? "").isEmpty
+            let why = forced ? "forced by \(KernelVariant.environmentVariable)" : "the widest this CPU runs"
+            return "kernels \(variant) (\(why); this CPU runs \(runs))"
+        } catch {
+            return "kernels: \(error)"
+        }
     }
 
     /// `reel --version` alone on the command line: ArgumentParser's own answer would be the first line only.

@@ -6,13 +6,17 @@ import Testing
 
 @Suite struct RenderEveryWayTests {
     /// One thread on the default bands first (the reference), then more threads, bands cutting shapes at
-    /// odd rows, one-row bands and one band for the whole frame; the portable kernels, the only ones yet.
+    /// odd rows, one-row bands and one band for the whole frame, all with the portable kernels; then the
+    /// reference layout with each other variant this CPU runs.
     @Test func theWays() {
         let ways = RenderWays.all.map { "\($0.threads)×\($0.bandHeight) \($0.kernels)" }
-        #expect(ways == ["1×32 portable", "2×32 portable", "3×7 portable", "4×1 portable", "2×100000 portable"])
-        #expect(RenderWays.kernelVariants == ["portable"])
+        let others = KernelVariant.supported.dropFirst().map { "1×32 \($0.rawValue)" }
+        #expect(ways == ["1×32 portable", "2×32 portable", "3×7 portable", "4×1 portable", "2×100000 portable"] + others)
+        #expect(RenderWays.kernelVariants == KernelVariant.supported.map(\.rawValue))
+        #expect(RenderWays.kernelVariants.first == "portable")
         let r = RenderWays.all[2].rasterizer()
-        #expect(r.threads == 3 && r.bandHeight == 7)
+        #expect(r.threads == 3 && r.bandHeight == 7 && r.kernels == .portable)
+        #expect(RenderWays.all.last?.rasterizer().kernels == KernelVariant.supported.last)
     }
 
     /// A drawing that depends on the way (here, on purpose: another colour from two threads on) is an

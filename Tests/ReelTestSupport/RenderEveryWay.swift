@@ -6,7 +6,7 @@ import Testing
 public struct RenderWay: Sendable, CustomStringConvertible {
     public let threads: Int
     public let bandHeight: Int
-    /// The pixel kernels' variant, as `REEL_KERNELS` would name it: "portable" is the Swift one.
+    /// The pixel kernels' variant, as `REEL_KERNELS` would name it (`KernelVariant`'s raw values).
     public let kernels: String
 
     public init(threads: Int, bandHeight: Int, kernels: String = "portable") {
@@ -17,24 +17,20 @@ public struct RenderWay: Sendable, CustomStringConvertible {
 
     public var description: String { "\(threads) threads, \(bandHeight)-row bands, \(kernels) kernels" }
 
-    /// A rasterizer that runs this way.
-    ///
-    /// The hook for kernel variants: when the rasterizer gains kernels chosen at run time (DESIGN.md,
-    /// "Performance principles": AVX2, AVX-512 in a C target, `REEL_KERNELS` forcing one), select
-    /// `kernels` here on the rasterizer (a per-instance setting, not the environment variable: tests run
-    /// in parallel in one process) and add the variant's name to `RenderWays.kernelVariants`.
+    /// A rasterizer that runs this way, its kernels chosen on the rasterizer (not by `REEL_KERNELS`:
+    /// tests run in parallel in one process). A name that is no variant is a mistake in the test.
     public func rasterizer() -> Rasterizer {
-        precondition(kernels == "portable", "kernel variant \(kernels) is not wired into the rasterizer yet")
-        return Rasterizer(threads: threads, bandHeight: bandHeight)
+        let variant = KernelVariant(rawValue: kernels)
+        precondition(variant != nil, "no kernel variant is named \(kernels)")
+        return Rasterizer(threads: threads, bandHeight: bandHeight, kernels: variant)
     }
 }
 
 /// The ways `renderEveryWay` draws a frame, the first being the reference the others must equal.
 public enum RenderWays {
-    /// The pixel kernels to draw with. Today only the portable Swift kernels exist; a variant added to
-    /// the rasterizer is added here (and wired in `RenderWay.rasterizer()`), and every test that renders
-    /// every way then checks it gives the portable kernels' bytes.
-    public static let kernelVariants = ["portable"]
+    /// The pixel kernels to draw with: every variant this CPU runs (`KernelVariant.supported`, portable
+    /// first), so every test that renders every way checks each gives the portable kernels' bytes.
+    public static let kernelVariants = KernelVariant.supported.map(\.rawValue)
 
     /// Thread counts and band heights: one worker with the default 32-row bands (the reference); two
     /// workers on the same bands; three on 7-row bands (odd, so bands cut shapes, groups and blurs at

@@ -1,0 +1,418 @@
+/* The kernels' one source, included once per variant (Portable.c, AVX2.c, AVX512.c) with its lane
+   width and target attribute: PIXELS pixels an iteration in 4 · PIXELS 16-bit lanes. */
+
+/* Set by the including file: VARIANT (a name suffix), TARGET (the function attribute), PIXELS (4, 8
+   or 16: a divisor of 64, as an image span's coordinates are taken again every 64 pixels); on x86-64,
+   NATIVE (a register of 2 · PIXELS 16-bit lanes) and MULHI_NATIVE (its `pmulhuw`). */
+#if !defined(VARIANT) || !defined(TARGET) || !defined(PIXELS)
+#error "KernelBody.h needs VARIANT, TARGET and PIXELS"
+#endif
+
+#include <stdint.h>
+#include <string.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+#include "CRasterKernels.h"
+
+/* Float operations exactly as written, in the portable order: a variant whose instruction set has
+   fused multiply-add must not fuse (nor reorder) where the portable one cannot, or its bytes differ. */
+#pragma STDC FP_CONTRACT OFF
+#pragma clang fp contract(off)
+#pragma clang fp reassociate(off)
+
+/* The helpers below take and return vectors wider than the narrower variants' registers, which would
+   change how they are passed if they were ever called; they are always inlined, so never are. */
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wpsabi"
+
+#define KERNEL_NAME2(a, b) a##_##b
+#define KERNEL_NAME(a, b) KERNEL_NAME2(a, b)
+#define K(name) KERNEL_NAME(name, VARIANT)
+#define LANES (PIXELS * 4)
+#define INLINE static inline __attribute__((always_inline)) TARGET
+
+typedef uint8_t K(u8v) __attribute__((ext_vector_type(LANES)));
+typedef uint16_t K(u16v) __attribute__((ext_vector_type(LANES)));
+typedef int16_t K(i16v) __attribute__((ext_vector_type(LANES)));
+typedef uint32_t K(u32v) __attribute__((ext_vector_type(LANES)));
+typedef float K(f32v) __attribute__((ext_vector_type(LANES)));
+typedef uint32_t K(pu32) __attribute__((ext_vector_type(PIXELS)));
+typedef uint64_t K(pu64) __attribute__((ext_vector_type(PIXELS)));
+#define U8V K(u8v)
+#define U16V K(u16v)
+#define I16V K(i16v)
+#define U32V K(u32v)
+#define F32V K(f32v)
+#define PU32 K(pu32)
+#define PU64 K(pu64)
+
+/* A pixel's four lanes repeated over every pixel (a constant shuffle mask of LANES entries). */
+#define REPEAT4_PIXELS_4 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3
+#define REPEAT4_PIXELS_8 REPEAT4_PIXELS_4, REPEAT4_PIXELS_4
+#define REPEAT4_PIXELS_16 REPEAT4_PIXELS_8, REPEAT4_PIXELS_8
+#define REPEAT4_N2(n) REPEAT4_PIXELS_##n
+#define REPEAT4_N(n) REPEAT4_N2(n)
+#define REPEAT4 REPEAT4_N(PIXELS)
+
+typedef float K(f32x4) __attribute__((ext_vector_type(4)));
+
+/* Built in registers, not lane by lane: a vector filled element by element in a loop went through
+   the stack, each store followed by a wide reload (solid's set-up took four times its pixels). */
+INLINE U16V K(splat16)(uint16_t x) {
+    U16V v = {0};
+    return v + x;
+}
+
+/* The high halves of the 32-bit products (`pmulhuw`). On x86-64 through the instruction on the
+   variant's two registers: spelled with 32-bit products, the compiler widened every operand first. */
+INLINE U16V K(mulhi)(U16V a, U16V b) {
+#if defined(MULHI_NATIVE)
+    NATIVE x[2], y[2], r[2];
+    memcpy(x, &a, sizeof a);
+    memcpy(y, &b, sizeof b);
+    r[0] = MULHI_NATIVE(x[0], y[0]);
+    r[1] = MULHI_NATIVE(x[1], y[1]);
+    U16V out;
+    memcpy(&out, r, sizeof out);
+    return out;
+#else
+    return __builtin_convertvector((__builtin_convertvector(a, U32V) * __builtin_convertvector(b, U32V)) >> 16, U16V);
+#endif
+}
+
+INLINE U8V K(load)(const uint8_t *p) {
+    U8V v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+INLINE void K(store)(uint8_t *p, U8V v) { memcpy(p, &v, sizeof v); }
+
+/* Bytes as the high bytes of 16-bit lanes (8.8). */
+INLINE U16V K(high_bytes)(U8V b) { return __builtin_convertvector(b, U16V) << 8; }
+
+/* Each pixel's lane 3 over its four lanes. */
+INLINE U16V K(alpha_lanes)(U16V s) {
+    PU64 a = ((PU64)s) >> 48;
+    a |= a << 16;
+    a |= a << 32;
+    return (U16V)a;
+}
+
+/* One 16-bit value a pixel, over its four lanes. */
+INLINE U16V K(pixel_lanes)(PU32 v) {
+    PU64 a = __builtin_convertvector(v & 0xFFFFu, PU64);
+    a |= a << 16;
+    a |= a << 32;
+    return (U16V)a;
+}
+
+/* Premultiplied 8.8 colours over the destination's bytes, `a` their alphas over each pixel's lanes:
+   s + d · (1 − a/255), the factor (65280 − a) · (1 + 1/256) in 0.16, rounded half up to bytes. */
+INLINE U8V K(over)(U16V s, U16V a, U8V bytes) {
+    U16V inverse = K(splat16)(65280) - a;
+    U16V k = inverse + (inverse >> 8);
+    return __builtin_convertvector((s + K(mulhi)(K(high_bytes)(bytes), k) + (uint16_t)128) >> 8, U8V);
+}
+
+/* A coverage (0…1) in 0.16, 1 held to 65535, rounded by adding 2²³ (Fixed87.spread). */
+INLINE uint16_t K(spread)(float c) {
+    float scaled = c * 65536.0f;
+    float held = scaled > 65535.0f ? 65535.0f : scaled;
+    float t = held + 8388608.0f;
+    uint32_t bits;
+    memcpy(&bits, &t, sizeof bits);
+    return (uint16_t)bits;
+}
+
+/* Each coverage of pixels i ..< i + PIXELS (zero past `count`) in 0.16 over its pixel's lanes,
+   scaled by `k` first (an image's opacity; 1 leaves it). */
+INLINE U16V K(coverage_lanes)(const float *coverages, intptr_t i, intptr_t count, float k, int scale) {
+    PU32 c = {0};
+#pragma clang loop unroll(full)
+    for (int j = 0; j < PIXELS; j++) {
+        if (i + j < count) c[j] = K(spread)(scale ? coverages[i + j] * k : coverages[i + j]);
+    }
+    return K(pixel_lanes)(c);
+}
+
+/* Each lane kept within 0…top (Fixed87.clamped): integer operations on 32-bit lanes. */
+INLINE int32_t K(clamped)(int32_t v, int32_t top) {
+    int32_t positive = v & ~(v >> 31);
+    int32_t below = (positive - top) >> 31;
+    return (positive & below) | (top & ~below);
+}
+
+/* x rounded to an integer, ties to even, from the low bits of x + 1.5 · 2⁵² (|x| < 2³¹). */
+INLINE int32_t K(nearest_i32)(double x) {
+    double t = x + 6755399441055744.0;
+    uint64_t bits;
+    memcpy(&bits, &t, sizeof bits);
+    return (int32_t)(uint32_t)bits;
+}
+
+/* The last 1 … PIXELS − 1 pixels of a span into a copy of a whole iteration's bytes and back, so they
+   go through the same lanes: masked loads and stores where the instruction set has them, whole words
+   otherwise (a copy of a variable length was a call to memcpy, its bytes then read back wide). */
+INLINE void K(copy_in)(uint8_t *copy, const uint8_t *p, intptr_t n) {
+#if defined(__x86_64__) && PIXELS == 16
+    _mm512_storeu_si512(copy, _mm512_maskz_loadu_epi32((__mmask16)((1u << n) - 1), p));
+#elif defined(__x86_64__) && PIXELS == 8
+    __m256i mask = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    _mm256_storeu_si256((__m256i *)copy, _mm256_maskload_epi32((const int *)p, mask));
+#else
+    memset(copy, 0, LANES);
+    for (intptr_t j = 0; j < n; j++) memcpy(copy + 4 * j, p + 4 * j, 4);
+#endif
+}
+
+INLINE void K(copy_out)(uint8_t *p, const uint8_t *copy, intptr_t n) {
+#if defined(__x86_64__) && PIXELS == 16
+    _mm512_mask_storeu_epi32(p, (__mmask16)((1u << n) - 1), _mm512_loadu_si512(copy));
+#elif defined(__x86_64__) && PIXELS == 8
+    __m256i mask = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    _mm256_maskstore_epi32((int *)p, mask, _mm256_loadu_si256((const __m256i *)copy));
+#else
+    for (intptr_t j = 0; j < n; j++) memcpy(p + 4 * j, copy + 4 * j, 4);
+#endif
+}
+
+TARGET static void K(fill)(uint8_t *out, intptr_t count, uint32_t word) {
+    for (intptr_t i = 0; i < count; i++) memcpy(out + 4 * i, &word, 4);
+}
+
+TARGET static void K(solid)(uint8_t *out, intptr_t count, uint16_t keep, uint64_t add) {
+    PU64 add64 = {0};
+    U16V addv = (U16V)(add64 + add);
+    U16V keepv = K(splat16)(keep);
+#define SOLID_STEP(p, i) K(store)(p, __builtin_convertvector((K(mulhi)(K(high_bytes)(K(load)(p)), keepv) + addv) >> 8, U8V))
+    intptr_t i = 0;
+    for (; i + PIXELS <= count; i += PIXELS) SOLID_STEP(out + 4 * i, i);
+    if (i < count) {
+        uint8_t copy[LANES];
+        K(copy_in)(copy, out + 4 * i, count - i);
+        SOLID_STEP(copy, i);
+        K(copy_out)(out + 4 * i, copy, count - i);
+    }
+#undef SOLID_STEP
+}
+
+TARGET static void K(solid_float)(uint8_t *out, intptr_t count, reel_rgba_f s, float inverse) {
+    K(f32x4) one = {s.r, s.g, s.b, s.a};
+    F32V sv = __builtin_shufflevector(one, one, REPEAT4);
+    /* s + d · inverse, then + 1.5 · 2²³: the rounded value in the low bits (BlendKernels.swift's `pack`). */
+#define FLOAT_STEP(p, i)                                                                                    \
+    do {                                                                                                    \
+        F32V r = sv + __builtin_convertvector(K(load)(p), F32V) * inverse;                                  \
+        K(store)(p, __builtin_convertvector((U32V)(r + 12582912.0f), U8V));                                 \
+    } while (0)
+    intptr_t i = 0;
+    for (; i + PIXELS <= count; i += PIXELS) FLOAT_STEP(out + 4 * i, i);
+    if (i < count) {
+        uint8_t copy[LANES];
+        K(copy_in)(copy, out + 4 * i, count - i);
+        FLOAT_STEP(copy, i);
+        K(copy_out)(out + 4 * i, copy, count - i);
+    }
+#undef FLOAT_STEP
+}
+
+/* The axial gradient's state along a span: the dither lanes from its first pixel on, and the float
+   lanes' parameters (stepped four pixels at a time, as the portable order has them). */
+typedef struct K(axial_state) {
+    reel_axial_span span;
+    /* The dither lanes of pixels x0 … x0 + max(7, PIXELS − 1). */
+    int16_t dither[PIXELS == 16 ? 64 : 32];
+    float t[4];
+    float step4;
+    /* Fixed point, with every lane's index (the span rounded up to whole iterations) inside the ramp:
+       none needs clamping, as the steps are affine. */
+    int inside;
+    U16V coverage;
+} K(axial_state);
+
+/* Pixels i ..< i + PIXELS of the span, from and into `p`. */
+INLINE void K(axial_step)(K(axial_state) *st, uint8_t *p, intptr_t i) {
+    const reel_axial_span *span = &st->span;
+    uint32_t k[PIXELS];
+    /* Indices in general registers, where the loads take them: from vector lanes, each had to be moved
+       out (SSE2 has no instruction for a lane but the first). */
+    uint32_t index = (uint32_t)span->first + (uint32_t)span->step * (uint32_t)i;
+    /* Stepped one after the other, a chain of additions: computed each from the span's start, the
+       compiler packed them into lanes again. */
+    if (st->inside) {
+#pragma clang loop vectorize(disable) unroll(full)
+        for (int j = 0; j < PIXELS; j++) {
+            k[j] = index >> 16;
+            index += (uint32_t)span->step;
+        }
+    } else if (span->fixed_point) {
+        int32_t top = (int32_t)((uint32_t)span->ramp_size << 16) - 1;
+#pragma clang loop vectorize(disable) unroll(full)
+        for (int j = 0; j < PIXELS; j++) {
+            k[j] = (uint32_t)K(clamped)((int32_t)index, top) >> 16;
+            index += (uint32_t)span->step;
+        }
+    } else {
+        /* AxialLanes.indices: the parameter clamped to 0…1 on its bits, scaled to the ramp and rounded. */
+        float last = (float)(span->ramp_size - 1);
+        uint32_t mask = (uint32_t)(span->ramp_size - 1);
+        for (int g = 0; g < PIXELS; g += 4) {
+            for (int m = 0; m < 4; m++) {
+                int32_t bits;
+                memcpy(&bits, &st->t[m], sizeof bits);
+                int32_t c = K(clamped)(bits, 0x3F800000);
+                float clamped;
+                memcpy(&clamped, &c, sizeof clamped);
+                float scaled = clamped * last + 12582912.0f;
+                uint32_t sb;
+                memcpy(&sb, &scaled, sizeof sb);
+                k[g + m] = sb & mask;
+                st->t[m] += st->step4;
+            }
+        }
+    }
+    PU64 colors64, alphas64;
+#pragma clang loop unroll(full)
+    for (int j = 0; j < PIXELS; j++) {
+        uint64_t c, a;
+        memcpy(&c, span->ramp + 8 * k[j], 8);
+        memcpy(&a, span->ramp + 8 * k[j] + 4, 8);
+        colors64[j] = c;
+        alphas64[j] = a;
+    }
+    I16V colors = (I16V)colors64, alphas = (I16V)alphas64;
+    I16V dither;
+    memcpy(&dither, st->dither + 4 * (i & 7), sizeof dither);
+    I16V zero = {0};
+    I16V s7 = __builtin_elementwise_min(__builtin_elementwise_max(colors + dither, zero), alphas);
+    U16V s = ((U16V)s7) << 1;
+    U16V a = ((U16V)alphas) << 1;
+    if (span->partial) {
+        U16V c = span->coverages ? K(coverage_lanes)(span->coverages, i, span->count, 1, 0) : st->coverage;
+        s = K(mulhi)(s, c);
+        a = K(mulhi)(a, c);
+    }
+    K(store)(p, K(over)(s, a, K(load)(p)));
+}
+
+TARGET static void K(axial)(uint8_t *out, reel_axial_span span) {
+    K(axial_state) st;
+    st.span = span;
+    /* Pixels x0 … x0 + 7 from two places of the pattern (it repeats every eight columns). */
+    memcpy(st.dither, span.dither + 16 * (span.dither_row + (span.x0 & 7)), 32);
+    memcpy(st.dither + 16, span.dither + 16 * (span.dither_row + ((span.x0 + 4) & 7)), 32);
+    if (PIXELS == 16) memcpy(st.dither + 32, st.dither, 64);
+    for (int m = 0; m < 4; m++) st.t[m] = span.t + span.dt * (float)m;
+    st.step4 = span.dt * 4;
+    int64_t last = (int64_t)span.first + (int64_t)span.step * (((span.count + PIXELS - 1) & ~(intptr_t)(PIXELS - 1)) - 1);
+    int64_t top = (int64_t)span.ramp_size << 16;
+    st.inside = span.fixed_point && span.first >= 0 && span.first < top && last >= 0 && last < top;
+    st.coverage = K(splat16)(span.coverage);
+    intptr_t i = 0, count = span.count;
+    for (; i + PIXELS <= count; i += PIXELS) K(axial_step)(&st, out + 4 * i, i);
+    if (i < count) {
+        uint8_t copy[LANES];
+        K(copy_in)(copy, out + 4 * i, count - i);
+        K(axial_step)(&st, copy, i);
+        K(copy_out)(out + 4 * i, copy, count - i);
+    }
+}
+
+/* The image's state along a span: the 16.16 coordinates of the current 64 pixels' first. */
+typedef struct K(image_state) {
+    reel_image_span span;
+    int32_t step_u, step_v, last_u, last_v;
+    int32_t anchor_u, anchor_v;
+    U16V factor;
+} K(image_state);
+
+/* A texel pair: the texel at `offset` and the one right of it, as one 8-byte load. */
+INLINE uint64_t K(texel_pair)(const uint8_t *texels, intptr_t offset) {
+    uint64_t t;
+    memcpy(&t, texels + offset, 8);
+    return t;
+}
+
+INLINE void K(image_step)(K(image_state) *st, uint8_t *p, intptr_t i) {
+    const reel_image_span *span = &st->span;
+    if ((i & 63) == 0 && i > 0) {
+        /* The steps' rounding adds up along a span: taken again from the doubles every 64 pixels. */
+        st->anchor_u = K(nearest_i32)((span->u + (double)i * span->du) * 65536.0);
+        st->anchor_v = K(nearest_i32)((span->v + (double)i * span->dv) * 65536.0);
+    }
+    intptr_t row = span->width * 4;
+    PU64 top, bottom;
+    PU32 fx, fy;
+    uint32_t m = (uint32_t)(i & 63);
+    uint32_t uu = (uint32_t)st->anchor_u + (uint32_t)st->step_u * m, vv = (uint32_t)st->anchor_v + (uint32_t)st->step_v * m;
+#pragma clang loop vectorize(disable) unroll(full)
+    for (int j = 0; j < PIXELS; j++) {
+        int32_t u = K(clamped)((int32_t)uu, st->last_u), v = K(clamped)((int32_t)vv, st->last_v);
+        uu += (uint32_t)st->step_u;
+        vv += (uint32_t)st->step_v;
+        intptr_t base = ((intptr_t)(v >> 16) * span->width + (intptr_t)(u >> 16)) * 4;
+        top[j] = K(texel_pair)(span->texels, base);
+        bottom[j] = K(texel_pair)(span->texels, base + row);
+        fx[j] = (uint32_t)u;
+        fy[j] = (uint32_t)v;
+    }
+    /* Each pair's left texel in its low half, its right one in its high half. */
+    PU32 tl = __builtin_convertvector(top, PU32), tr = __builtin_convertvector(top >> 32, PU32);
+    PU32 bl = __builtin_convertvector(bottom, PU32), br = __builtin_convertvector(bottom >> 32, PU32);
+    U16V wy = K(pixel_lanes)(fy), wx = K(pixel_lanes)(fx);
+    U16V ones = K(splat16)(65535);
+    /* Down the two rows, then across the two columns, each weight pair summing to 65535/65536. */
+    U16V left = K(mulhi)(K(high_bytes)((U8V)tl), ones - wy) + K(mulhi)(K(high_bytes)((U8V)bl), wy);
+    U16V right = K(mulhi)(K(high_bytes)((U8V)tr), ones - wy) + K(mulhi)(K(high_bytes)((U8V)br), wy);
+    U16V s = K(mulhi)(left, ones - wx) + K(mulhi)(right, wx);
+    if (span->scaled) {
+        U16V f = span->coverages ? K(coverage_lanes)(span->coverages, i, span->count, span->opacity, 1) : st->factor;
+        s = K(mulhi)(s, f);
+    }
+    K(store)(p, K(over)(s, K(alpha_lanes)(s), K(load)(p)));
+}
+
+TARGET static void K(image)(uint8_t *out, reel_image_span span) {
+    K(image_state) st;
+    st.span = span;
+    st.step_u = K(nearest_i32)(span.du * 65536.0);
+    st.step_v = K(nearest_i32)(span.dv * 65536.0);
+    /* A sample clamped to just before the last texel's centre: its pair starts at w − 2 (h − 2). */
+    st.last_u = (int32_t)((uint32_t)(span.width - 1) << 16) - 1;
+    st.last_v = (int32_t)((uint32_t)(span.height - 1) << 16) - 1;
+    st.anchor_u = K(nearest_i32)(span.u * 65536.0);
+    st.anchor_v = K(nearest_i32)(span.v * 65536.0);
+    st.factor = K(splat16)(span.factor);
+    intptr_t i = 0, count = span.count;
+    for (; i + PIXELS <= count; i += PIXELS) K(image_step)(&st, out + 4 * i, i);
+    if (i < count) {
+        uint8_t copy[LANES];
+        K(copy_in)(copy, out + 4 * i, count - i);
+        K(image_step)(&st, copy, i);
+        K(copy_out)(out + 4 * i, copy, count - i);
+    }
+}
+
+/* The variant's table. */
+static const reel_raster_kernels K(table) = {
+    .fill = K(fill), .solid = K(solid), .solid_float = K(solid_float), .axial = K(axial), .image = K(image),
+};
+
+#pragma clang diagnostic pop
+
+#undef U8V
+#undef U16V
+#undef I16V
+#undef U32V
+#undef F32V
+#undef PU32
+#undef PU64
+#undef REPEAT4
+#undef NATIVE
+#undef MULHI_NATIVE
+#undef INLINE
+#undef LANES
+#undef K

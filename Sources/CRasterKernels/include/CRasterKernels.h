@@ -1,0 +1,87 @@
+/* ReelRaster's pixel kernels in C, one table of them per instruction set (portable, AVX2, AVX-512). */
+#ifndef REEL_CRASTERKERNELS_H
+#define REEL_CRASTERKERNELS_H
+
+#include <stdint.h>
+
+/* Every variant gives the same bytes as the portable one for the same arguments (integer and
+   fixed-point arithmetic, and float operations in the portable order, never fused): shards of one
+   clip drawn on different machines must join without a seam. */
+
+/* A colour premultiplied, 0…255 per channel, as floats. */
+typedef struct reel_rgba_f {
+    float r, g, b, a;
+} reel_rgba_f;
+
+/* An axial gradient's span (GradientLanes.swift's AxialLanes): ramp indices stepped in 16.16 fixed
+   point (`fixed_point`: index + ½ of the first pixel and its step) or, where the parameter reaches
+   beyond ±16, in float lanes of four stepped from `t` and `dt` as Swift's SIMD4 did; dithered,
+   scaled by the coverage and composited in 16-bit lanes (Fixed87). */
+typedef struct reel_axial_span {
+    /* The ramp in 8.7: eight int16 an entry, r g b a then a four times. */
+    const int16_t *_Nonnull ramp;
+    /* The dither offsets in 8.7 for each place of the 8 × 8 pattern (row · 8 + column), 16 lanes a
+       place: the offsets of the four pixels from it on, each over r, g, b and 0 on alpha. */
+    const int16_t *_Nonnull dither;
+    /* Each pixel's coverage (0…1, readable to `count`), or NULL: every pixel at `coverage`. */
+    const float *_Nullable coverages;
+    intptr_t count;
+    /* The first pixel's column and the dither pattern's row (`(y & 7) · 8`). */
+    intptr_t x0;
+    intptr_t dither_row;
+    int32_t first;
+    int32_t step;
+    float t;
+    float dt;
+    int32_t fixed_point;
+    int32_t ramp_size;
+    /* Coverage in 0.16, used where `partial` and `coverages` is NULL. */
+    uint16_t coverage;
+    int32_t partial;
+} reel_axial_span;
+
+/* An image's span (ImageLanes.swift): texel coordinates in 16.16, taken from doubles every 64 pixels
+   and stepped between, clamped to the image, bilinear in 0.16 weights, source-over in 8.8. */
+typedef struct reel_image_span {
+    /* Premultiplied RGBA, `width` × `height` (both 2…16,383). */
+    const uint8_t *_Nonnull texels;
+    intptr_t width;
+    intptr_t height;
+    /* The first pixel's texel coordinates (minus ½) and their steps along the row. */
+    double u, v, du, dv;
+    /* Each pixel's coverage, scaled by `opacity`, or NULL: every pixel at `factor` (0.16). */
+    const float *_Nullable coverages;
+    float opacity;
+    uint16_t factor;
+    /* Whether the factor applies (below 1, or coverages given). */
+    int32_t scaled;
+    intptr_t count;
+} reel_image_span;
+
+typedef struct reel_raster_kernels {
+    /* `count` pixels set to one word (an opaque colour under full coverage). */
+    void (*_Nonnull fill)(uint8_t *_Nonnull out, intptr_t count, uint32_t word);
+    /* Source-over of a translucent colour at full coverage in 8.8: d · keep (0.16) + add, where `add`
+       holds the four channels' 8.8 values plus ½, 16 bits each from the low. */
+    void (*_Nonnull solid)(uint8_t *_Nonnull out, intptr_t count, uint16_t keep, uint64_t add);
+    /* Source-over of a colour already scaled by its coverage, in floats: s + d · inverse, rounded by
+       adding 1.5 · 2²³. */
+    void (*_Nonnull solid_float)(uint8_t *_Nonnull out, intptr_t count, reel_rgba_f s, float inverse);
+    void (*_Nonnull axial)(uint8_t *_Nonnull out, reel_axial_span span);
+    void (*_Nonnull image)(uint8_t *_Nonnull out, reel_image_span span);
+} reel_raster_kernels;
+
+enum {
+    REEL_KERNELS_PORTABLE = 0,
+    REEL_KERNELS_AVX2 = 1,
+    REEL_KERNELS_AVX512 = 2,
+};
+
+/* Whether this CPU (and its operating system) runs the variant. */
+int reel_kernels_supported(int variant);
+
+/* The variant's table; the portable one for a variant this build lacks (not x86-64). Call only for a
+   supported variant. */
+reel_raster_kernels reel_kernels_table(int variant);
+
+#endif
