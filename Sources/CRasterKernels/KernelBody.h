@@ -16,6 +16,10 @@
 
 #include "CRasterKernels.h"
 
+/* The portable kernels, which the wider variants hand spans of a few pixels (Portable.c). */
+void reel_kernels_portable_axial(uint8_t *out, reel_axial_span span);
+void reel_kernels_portable_image(uint8_t *out, reel_image_span span);
+
 /* Float operations exactly as written, in the portable order: a variant whose instruction set has
    fused multiply-add must not fuse (nor reorder) where the portable one cannot, or its bytes differ. */
 #pragma STDC FP_CONTRACT OFF
@@ -40,6 +44,9 @@ typedef uint32_t K(u32v) __attribute__((ext_vector_type(LANES)));
 typedef float K(f32v) __attribute__((ext_vector_type(LANES)));
 typedef uint32_t K(pu32) __attribute__((ext_vector_type(PIXELS)));
 typedef uint64_t K(pu64) __attribute__((ext_vector_type(PIXELS)));
+typedef int32_t K(pi32) __attribute__((ext_vector_type(PIXELS)));
+typedef uint32_t K(hu32) __attribute__((ext_vector_type(PIXELS / 2)));
+typedef uint64_t K(hu64) __attribute__((ext_vector_type(PIXELS / 2)));
 #define U8V K(u8v)
 #define U16V K(u16v)
 #define I16V K(i16v)
@@ -47,6 +54,7 @@ typedef uint64_t K(pu64) __attribute__((ext_vector_type(PIXELS)));
 #define F32V K(f32v)
 #define PU32 K(pu32)
 #define PU64 K(pu64)
+#define PI32 K(pi32)
 
 /* A pixel's four lanes repeated over every pixel (a constant shuffle mask of LANES entries). */
 #define REPEAT4_PIXELS_4 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3
@@ -57,6 +65,7 @@ typedef uint64_t K(pu64) __attribute__((ext_vector_type(PIXELS)));
 #define REPEAT4 REPEAT4_N(PIXELS)
 
 typedef float K(f32x4) __attribute__((ext_vector_type(4)));
+typedef uint64_t K(u64x2) __attribute__((ext_vector_type(2)));
 
 /* Built in registers, not lane by lane: a vector filled element by element in a loop went through
    the stack, each store followed by a wide reload (solid's set-up took four times its pixels). */
@@ -138,6 +147,55 @@ INLINE U16V K(coverage_lanes)(const float *coverages, intptr_t i, intptr_t count
     return K(pixel_lanes)(c);
 }
 
+/* Keeps a value in a general register: index arithmetic stepped pixel by pixel, which the compiler
+   otherwise packs into vector lanes and takes out again lane by lane for the loads (SSE2 has no
+   instruction for a lane but the first). */
+#define IN_REGISTER(x) __asm__("" : "+r"(x))
+
+/* 0, 1, … PIXELS − 1, and the halves of PIXELS lanes. */
+#define SEQ_4 0, 1, 2, 3
+#define SEQ_8 0, 1, 2, 3, 4, 5, 6, 7
+#define SEQ_16 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+#define HIGH_8 4, 5, 6, 7
+#define HIGH_16 8, 9, 10, 11, 12, 13, 14, 15
+#define SEQ_N2(n) SEQ_##n
+#define SEQ_N(n) SEQ_N2(n)
+#define SEQ SEQ_N(PIXELS)
+#define HALF_N2(n) SEQ_N(n)
+#define HIGH_N2(n) HIGH_##n
+#define HIGH_N(n) HIGH_N2(n)
+
+#if defined(__x86_64__) && PIXELS >= 8
+/* Indices worked out in lanes and eight bytes loaded at each (`vpgatherdq`): the wide variants'
+   loads, where each pixel's two loads and inserts had cost more than its arithmetic. */
+#define GATHER 1
+#if PIXELS == 16
+#define HALF_LOW SEQ_8
+#define HALF_HIGH HIGH_16
+#else
+#define HALF_LOW SEQ_4
+#define HALF_HIGH HIGH_8
+#endif
+INLINE PU64 K(gather64)(const void *base, PU32 offsets) {
+    K(hu32) low = __builtin_shufflevector(offsets, offsets, HALF_LOW);
+    K(hu32) high = __builtin_shufflevector(offsets, offsets, HALF_HIGH);
+#if PIXELS == 16
+    K(hu64) a = (K(hu64))_mm512_i32gather_epi64((__m256i)low, base, 1);
+    K(hu64) b = (K(hu64))_mm512_i32gather_epi64((__m256i)high, base, 1);
+#else
+    K(hu64) a = (K(hu64))_mm256_i32gather_epi64((const long long *)base, (__m128i)low, 1);
+    K(hu64) b = (K(hu64))_mm256_i32gather_epi64((const long long *)base, (__m128i)high, 1);
+#endif
+    return __builtin_shufflevector(a, b, SEQ);
+}
+#endif
+
+INLINE PI32 K(clamped_lanes)(PI32 v, int32_t top) {
+    PI32 positive = v & ~(v >> 31);
+    PI32 below = (positive - top) >> 31;
+    return (positive & below) | (top & ~below);
+}
+
 /* Each lane kept within 0…top (Fixed87.clamped): integer operations on 32-bit lanes. */
 INLINE int32_t K(clamped)(int32_t v, int32_t top) {
     int32_t positive = v & ~(v >> 31);
@@ -163,8 +221,13 @@ INLINE void K(copy_in)(uint8_t *copy, const uint8_t *p, intptr_t n) {
     __m256i mask = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     _mm256_storeu_si256((__m256i *)copy, _mm256_maskload_epi32((const int *)p, mask));
 #else
+    /* Whole words of a constant count: a loop of them became a call to memcpy. */
     memset(copy, 0, LANES);
-    for (intptr_t j = 0; j < n; j++) memcpy(copy + 4 * j, p + 4 * j, 4);
+    switch (n) {
+    case 1: memcpy(copy, p, 4); break;
+    case 2: memcpy(copy, p, 8); break;
+    default: memcpy(copy, p, 12); break;
+    }
 #endif
 }
 
@@ -175,7 +238,11 @@ INLINE void K(copy_out)(uint8_t *p, const uint8_t *copy, intptr_t n) {
     __m256i mask = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
     _mm256_maskstore_epi32((int *)p, mask, _mm256_loadu_si256((const __m256i *)copy));
 #else
-    for (intptr_t j = 0; j < n; j++) memcpy(p + 4 * j, copy + 4 * j, 4);
+    switch (n) {
+    case 1: memcpy(p, copy, 4); break;
+    case 2: memcpy(p, copy, 8); break;
+    default: memcpy(p, copy, 12); break;
+    }
 #endif
 }
 
@@ -227,33 +294,35 @@ typedef struct K(axial_state) {
     int16_t dither[PIXELS == 16 ? 64 : 32];
     float t[4];
     float step4;
-    /* Fixed point, with every lane's index (the span rounded up to whole iterations) inside the ramp:
-       none needs clamping, as the steps are affine. */
-    int inside;
     U16V coverage;
 } K(axial_state);
 
+/* How an axial span's indices are made (AXIAL_INSIDE: 16.16, none clamped; AXIAL_CLAMPED: 16.16,
+   clamped to the ramp; AXIAL_FLOAT: float lanes) and how its pixels are covered (COVER_FULL: not
+   scaled; COVER_CONSTANT: one coverage; COVER_VARYING: each its own): constants in each loop, so no
+   loop tests them. */
+enum { AXIAL_INSIDE, AXIAL_CLAMPED, AXIAL_FLOAT };
+enum { COVER_FULL, COVER_CONSTANT, COVER_VARYING };
+
 /* Pixels i ..< i + PIXELS of the span, from and into `p`. */
-INLINE void K(axial_step)(K(axial_state) *st, uint8_t *p, intptr_t i) {
+INLINE void K(axial_step)(K(axial_state) *st, uint8_t *p, intptr_t i, const int mode, const int cover) {
     const reel_axial_span *span = &st->span;
     uint32_t k[PIXELS];
-    /* Indices in general registers, where the loads take them: from vector lanes, each had to be moved
-       out (SSE2 has no instruction for a lane but the first). */
     uint32_t index = (uint32_t)span->first + (uint32_t)span->step * (uint32_t)i;
-    /* Stepped one after the other, a chain of additions: computed each from the span's start, the
-       compiler packed them into lanes again. */
-    if (st->inside) {
+    if (mode == AXIAL_INSIDE) {
 #pragma clang loop vectorize(disable) unroll(full)
         for (int j = 0; j < PIXELS; j++) {
             k[j] = index >> 16;
             index += (uint32_t)span->step;
+            IN_REGISTER(index);
         }
-    } else if (span->fixed_point) {
+    } else if (mode == AXIAL_CLAMPED) {
         int32_t top = (int32_t)((uint32_t)span->ramp_size << 16) - 1;
 #pragma clang loop vectorize(disable) unroll(full)
         for (int j = 0; j < PIXELS; j++) {
             k[j] = (uint32_t)K(clamped)((int32_t)index, top) >> 16;
             index += (uint32_t)span->step;
+            IN_REGISTER(index);
         }
     } else {
         /* AxialLanes.indices: the parameter clamped to 0…1 on its bits, scaled to the ramp and rounded. */
@@ -274,14 +343,16 @@ INLINE void K(axial_step)(K(axial_state) *st, uint8_t *p, intptr_t i) {
             }
         }
     }
+    /* Each entry read whole (sixteen bytes: its colour, then its alpha four times) and the halves
+       dealt to the colours' and the alphas' lanes; two eight-byte loads an entry, or gathers of
+       them, were slower. */
     PU64 colors64, alphas64;
 #pragma clang loop unroll(full)
     for (int j = 0; j < PIXELS; j++) {
-        uint64_t c, a;
-        memcpy(&c, span->ramp + 8 * k[j], 8);
-        memcpy(&a, span->ramp + 8 * k[j] + 4, 8);
-        colors64[j] = c;
-        alphas64[j] = a;
+        K(u64x2) e;
+        memcpy(&e, span->ramp + 8 * k[j], 16);
+        colors64[j] = e.x;
+        alphas64[j] = e.y;
     }
     I16V colors = (I16V)colors64, alphas = (I16V)alphas64;
     I16V dither;
@@ -290,15 +361,34 @@ INLINE void K(axial_step)(K(axial_state) *st, uint8_t *p, intptr_t i) {
     I16V s7 = __builtin_elementwise_min(__builtin_elementwise_max(colors + dither, zero), alphas);
     U16V s = ((U16V)s7) << 1;
     U16V a = ((U16V)alphas) << 1;
-    if (span->partial) {
-        U16V c = span->coverages ? K(coverage_lanes)(span->coverages, i, span->count, 1, 0) : st->coverage;
+    if (cover != COVER_FULL) {
+        U16V c = cover == COVER_VARYING ? K(coverage_lanes)(span->coverages, i, span->count, 1, 0) : st->coverage;
         s = K(mulhi)(s, c);
         a = K(mulhi)(a, c);
     }
     K(store)(p, K(over)(s, a, K(load)(p)));
 }
 
+INLINE void K(axial_run)(K(axial_state) *st, uint8_t *out, const int mode, const int cover) {
+    intptr_t i = 0, count = st->span.count;
+    for (; i + PIXELS <= count; i += PIXELS) K(axial_step)(st, out + 4 * i, i, mode, cover);
+    if (i < count) {
+        uint8_t copy[LANES];
+        K(copy_in)(copy, out + 4 * i, count - i);
+        K(axial_step)(st, copy, i, mode, cover);
+        K(copy_out)(out + 4 * i, copy, count - i);
+    }
+}
+
 TARGET static void K(axial)(uint8_t *out, reel_axial_span span) {
+#if PIXELS > 4
+    /* A few pixels (an edge's stretch) in four-pixel lanes: the same bytes, without a whole
+       iteration of lanes for them. */
+    if (span.count <= 4) {
+        reel_kernels_portable_axial(out, span);
+        return;
+    }
+#endif
     K(axial_state) st;
     st.span = span;
     /* Pixels x0 … x0 + 7 from two places of the pattern (it repeats every eight columns). */
@@ -307,17 +397,24 @@ TARGET static void K(axial)(uint8_t *out, reel_axial_span span) {
     if (PIXELS == 16) memcpy(st.dither + 32, st.dither, 64);
     for (int m = 0; m < 4; m++) st.t[m] = span.t + span.dt * (float)m;
     st.step4 = span.dt * 4;
+    st.coverage = K(splat16)(span.coverage);
+    /* Every lane's index (the span rounded up to whole iterations) inside the ramp: none needs
+       clamping, as the steps are affine. */
     int64_t last = (int64_t)span.first + (int64_t)span.step * (((span.count + PIXELS - 1) & ~(intptr_t)(PIXELS - 1)) - 1);
     int64_t top = (int64_t)span.ramp_size << 16;
-    st.inside = span.fixed_point && span.first >= 0 && span.first < top && last >= 0 && last < top;
-    st.coverage = K(splat16)(span.coverage);
-    intptr_t i = 0, count = span.count;
-    for (; i + PIXELS <= count; i += PIXELS) K(axial_step)(&st, out + 4 * i, i);
-    if (i < count) {
-        uint8_t copy[LANES];
-        K(copy_in)(copy, out + 4 * i, count - i);
-        K(axial_step)(&st, copy, i);
-        K(copy_out)(out + 4 * i, copy, count - i);
+    int inside = span.first >= 0 && span.first < top && last >= 0 && last < top;
+    int mode = !span.fixed_point ? AXIAL_FLOAT : inside ? AXIAL_INSIDE : AXIAL_CLAMPED;
+    int cover = !span.partial ? COVER_FULL : span.coverages ? COVER_VARYING : COVER_CONSTANT;
+    switch (mode * 3 + cover) {
+    case AXIAL_INSIDE * 3 + COVER_FULL: K(axial_run)(&st, out, AXIAL_INSIDE, COVER_FULL); break;
+    case AXIAL_INSIDE * 3 + COVER_CONSTANT: K(axial_run)(&st, out, AXIAL_INSIDE, COVER_CONSTANT); break;
+    case AXIAL_INSIDE * 3 + COVER_VARYING: K(axial_run)(&st, out, AXIAL_INSIDE, COVER_VARYING); break;
+    case AXIAL_CLAMPED * 3 + COVER_FULL: K(axial_run)(&st, out, AXIAL_CLAMPED, COVER_FULL); break;
+    case AXIAL_CLAMPED * 3 + COVER_CONSTANT: K(axial_run)(&st, out, AXIAL_CLAMPED, COVER_CONSTANT); break;
+    case AXIAL_CLAMPED * 3 + COVER_VARYING: K(axial_run)(&st, out, AXIAL_CLAMPED, COVER_VARYING); break;
+    case AXIAL_FLOAT * 3 + COVER_FULL: K(axial_run)(&st, out, AXIAL_FLOAT, COVER_FULL); break;
+    case AXIAL_FLOAT * 3 + COVER_CONSTANT: K(axial_run)(&st, out, AXIAL_FLOAT, COVER_CONSTANT); break;
+    default: K(axial_run)(&st, out, AXIAL_FLOAT, COVER_VARYING); break;
     }
 }
 
@@ -336,7 +433,7 @@ INLINE uint64_t K(texel_pair)(const uint8_t *texels, intptr_t offset) {
     return t;
 }
 
-INLINE void K(image_step)(K(image_state) *st, uint8_t *p, intptr_t i) {
+INLINE void K(image_step)(K(image_state) *st, uint8_t *p, intptr_t i, const int cover) {
     const reel_image_span *span = &st->span;
     if ((i & 63) == 0 && i > 0) {
         /* The steps' rounding adds up along a span: taken again from the doubles every 64 pixels. */
@@ -346,6 +443,17 @@ INLINE void K(image_step)(K(image_state) *st, uint8_t *p, intptr_t i) {
     intptr_t row = span->width * 4;
     PU64 top, bottom;
     PU32 fx, fy;
+#if defined(GATHER)
+    PU32 lanes = {SEQ};
+    PU32 m = (uint32_t)(i & 63) + lanes;
+    PI32 u = K(clamped_lanes)((PI32)((uint32_t)st->anchor_u + (uint32_t)st->step_u * m), st->last_u);
+    PI32 v = K(clamped_lanes)((PI32)((uint32_t)st->anchor_v + (uint32_t)st->step_v * m), st->last_v);
+    PU32 base = ((PU32)(v >> 16) * (uint32_t)span->width + (PU32)(u >> 16)) * 4;
+    top = K(gather64)(span->texels, base);
+    bottom = K(gather64)(span->texels, base + (uint32_t)row);
+    fx = (PU32)u;
+    fy = (PU32)v;
+#else
     uint32_t m = (uint32_t)(i & 63);
     uint32_t uu = (uint32_t)st->anchor_u + (uint32_t)st->step_u * m, vv = (uint32_t)st->anchor_v + (uint32_t)st->step_v * m;
 #pragma clang loop vectorize(disable) unroll(full)
@@ -353,12 +461,15 @@ INLINE void K(image_step)(K(image_state) *st, uint8_t *p, intptr_t i) {
         int32_t u = K(clamped)((int32_t)uu, st->last_u), v = K(clamped)((int32_t)vv, st->last_v);
         uu += (uint32_t)st->step_u;
         vv += (uint32_t)st->step_v;
+        IN_REGISTER(uu);
+        IN_REGISTER(vv);
         intptr_t base = ((intptr_t)(v >> 16) * span->width + (intptr_t)(u >> 16)) * 4;
         top[j] = K(texel_pair)(span->texels, base);
         bottom[j] = K(texel_pair)(span->texels, base + row);
         fx[j] = (uint32_t)u;
         fy[j] = (uint32_t)v;
     }
+#endif
     /* Each pair's left texel in its low half, its right one in its high half. */
     PU32 tl = __builtin_convertvector(top, PU32), tr = __builtin_convertvector(top >> 32, PU32);
     PU32 bl = __builtin_convertvector(bottom, PU32), br = __builtin_convertvector(bottom >> 32, PU32);
@@ -368,14 +479,31 @@ INLINE void K(image_step)(K(image_state) *st, uint8_t *p, intptr_t i) {
     U16V left = K(mulhi)(K(high_bytes)((U8V)tl), ones - wy) + K(mulhi)(K(high_bytes)((U8V)bl), wy);
     U16V right = K(mulhi)(K(high_bytes)((U8V)tr), ones - wy) + K(mulhi)(K(high_bytes)((U8V)br), wy);
     U16V s = K(mulhi)(left, ones - wx) + K(mulhi)(right, wx);
-    if (span->scaled) {
-        U16V f = span->coverages ? K(coverage_lanes)(span->coverages, i, span->count, span->opacity, 1) : st->factor;
+    if (cover != COVER_FULL) {
+        U16V f = cover == COVER_VARYING ? K(coverage_lanes)(span->coverages, i, span->count, span->opacity, 1) : st->factor;
         s = K(mulhi)(s, f);
     }
     K(store)(p, K(over)(s, K(alpha_lanes)(s), K(load)(p)));
 }
 
+INLINE void K(image_run)(K(image_state) *st, uint8_t *out, const int cover) {
+    intptr_t i = 0, count = st->span.count;
+    for (; i + PIXELS <= count; i += PIXELS) K(image_step)(st, out + 4 * i, i, cover);
+    if (i < count) {
+        uint8_t copy[LANES];
+        K(copy_in)(copy, out + 4 * i, count - i);
+        K(image_step)(st, copy, i, cover);
+        K(copy_out)(out + 4 * i, copy, count - i);
+    }
+}
+
 TARGET static void K(image)(uint8_t *out, reel_image_span span) {
+#if PIXELS > 4
+    if (span.count <= 4) {
+        reel_kernels_portable_image(out, span);
+        return;
+    }
+#endif
     K(image_state) st;
     st.span = span;
     st.step_u = K(nearest_i32)(span.du * 65536.0);
@@ -386,13 +514,11 @@ TARGET static void K(image)(uint8_t *out, reel_image_span span) {
     st.anchor_u = K(nearest_i32)(span.u * 65536.0);
     st.anchor_v = K(nearest_i32)(span.v * 65536.0);
     st.factor = K(splat16)(span.factor);
-    intptr_t i = 0, count = span.count;
-    for (; i + PIXELS <= count; i += PIXELS) K(image_step)(&st, out + 4 * i, i);
-    if (i < count) {
-        uint8_t copy[LANES];
-        K(copy_in)(copy, out + 4 * i, count - i);
-        K(image_step)(&st, copy, i);
-        K(copy_out)(out + 4 * i, copy, count - i);
+    int cover = !span.scaled ? COVER_FULL : span.coverages ? COVER_VARYING : COVER_CONSTANT;
+    switch (cover) {
+    case COVER_FULL: K(image_run)(&st, out, COVER_FULL); break;
+    case COVER_CONSTANT: K(image_run)(&st, out, COVER_CONSTANT); break;
+    default: K(image_run)(&st, out, COVER_VARYING); break;
     }
 }
 
@@ -410,7 +536,13 @@ static const reel_raster_kernels K(table) = {
 #undef F32V
 #undef PU32
 #undef PU64
+#undef PI32
+#undef SEQ
+#undef HALF_LOW
+#undef HALF_HIGH
+#undef GATHER
 #undef REPEAT4
+#undef IN_REGISTER
 #undef NATIVE
 #undef MULHI_NATIVE
 #undef INLINE

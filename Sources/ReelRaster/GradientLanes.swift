@@ -97,12 +97,24 @@ struct AxialLanes {
     ) {
         // Coverage in 0.16 fixed point (used only when below 1).
         let c16 = UInt16(min(c * 65536 + 0.5, 65535))
+        if count < Self.kernelSpan {
+            let lanes = SIMD16<UInt16>(repeating: c16)
+            composite(ramp: ramp, t: t, dt: dt, x0: x0, ditherRow: ditherRow, count: count, into: out, partial: c < 1) { _ in
+                lanes
+            }
+            return
+        }
         kernels.axial(
             out,
             span(
                 ramp: ramp, t: t, dt: dt, x0: x0, ditherRow: ditherRow, count: count, coverage: c16, coverages: nil,
                 partial: c < 1))
     }
+
+    /// Spans of at least this many pixels go to the C kernels, shorter ones through the Swift lanes (the
+    /// same arithmetic): for a rotated rectangle's rows of a few dozen pixels the call and the kernel's
+    /// set-up cost more than its wider lanes gain.
+    static let kernelSpan = 8
 
     /// A span for the C kernels (`reel_axial_span`): its ramp indices + ½ in 16.16 fixed point where
     /// the parameters stay within ±16, its parameters as floats (stepped in four lanes) beyond, as
