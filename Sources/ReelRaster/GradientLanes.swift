@@ -112,8 +112,9 @@ struct AxialLanes {
     }
 
     /// Spans of at least this many pixels go to the C kernels, shorter ones through the Swift lanes (the
-    /// same arithmetic): for a rotated rectangle's rows of a few dozen pixels the call and the kernel's
-    /// set-up cost more than its wider lanes gain.
+    /// same arithmetic, the same bytes): for a few pixels the call and the kernel's set-up cost more than
+    /// its lanes gain. (Measured, one thread, alternating with the Swift lanes alone: the gradient rows
+    /// within ±3 %; the gradient kernel is gather-bound, 16 bytes an entry, in every variant.)
     static let kernelSpan = 8
 
     /// A span for the C kernels (`reel_axial_span`): its ramp indices + ½ in 16.16 fixed point where
@@ -127,7 +128,8 @@ struct AxialLanes {
         let fixed = t.magnitude < 16 && end.magnitude < 16
         let scale = Double(GradientShader.rampSize - 1) * 65536
         return reel_axial_span(
-            ramp: ramp.assumingMemoryBound(to: Int16.self), dither: Fixed87.kernelDither, coverages: coverages, count: count,
+            ramp: ramp.assumingMemoryBound(to: Int16.self), dither: UnsafeRawPointer(dither).assumingMemoryBound(to: Int16.self),
+            coverages: coverages, count: count,
             x0: x0, dither_row: ditherRow, first: fixed ? Fixed87.nearestInt32(t * scale + 32768) : 0,
             step: fixed ? Fixed87.nearestInt32(dt * scale) : 0, t: Float(t), dt: Float(dt), fixed_point: fixed ? 1 : 0,
             ramp_size: Int32(GradientShader.rampSize), coverage: coverage, partial: partial ? 1 : 0)
@@ -291,9 +293,6 @@ enum Fixed87 {
         for k in 0..<16 { out[k] = Int16((v[k] * 128).rounded()) }
         return out
     }
-
-    /// `ditherTable` as the C kernels index it: sixteen 16-bit lanes a place.
-    static var kernelDither: UnsafePointer<Int16> { UnsafeRawPointer(ditherTable).assumingMemoryBound(to: Int16.self) }
 
     /// `dither` at an address fixed for the process's life (never freed, never written after it is
     /// made), for kernels to index without the array.

@@ -110,7 +110,8 @@ import Testing
         let scale = Double(GradientShader.rampSize - 1) * 65536
         let partial = trial % 2 == 0
         let axial = reel_axial_span(
-            ramp: ramp, dither: Fixed87.kernelDither, coverages: trial % 4 == 1 ? coverages : nil, count: count,
+            ramp: ramp, dither: UnsafeRawPointer(Fixed87.ditherTable).assumingMemoryBound(to: Int16.self),
+            coverages: trial % 4 == 1 ? coverages : nil, count: count,
             x0: Int.random(in: 0...2000, using: &g), dither_row: Int.random(in: 0..<8, using: &g) * 8,
             first: fixed ? Fixed87.nearestInt32(t * scale + 32768) : 0, step: fixed ? Fixed87.nearestInt32(dt * scale) : 0,
             t: Float(t), dt: Float(dt), fixed_point: fixed ? 1 : 0, ramp_size: Int32(GradientShader.rampSize),
