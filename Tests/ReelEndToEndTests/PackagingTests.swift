@@ -1,6 +1,7 @@
 // Distribution (issue #46): what `reel --version` reports, the completions, the version the packages are named by, the image's recipe, and the install tests.
 import Foundation
 import Reel
+import ReelRaster
 import Testing
 import Yams
 
@@ -66,6 +67,25 @@ import Yams
         // "x264 - core 164 r3095 baee400 - H.264/MPEG-4 AVC codec - …"
         let core = sei.dropFirst("x264 - ".count).components(separatedBy: " - ")[0]
         #expect(lines["x264"] == core, "\(lines["x264"] ?? "none") vs \(core)")
+    }
+
+    /// The kernels line: the widest variant this CPU runs, or the one REEL_KERNELS forces; a value that
+    /// is no variant is said there, and stops a render with one message naming the variable, the value,
+    /// what this CPU runs and the fix, exit status 1, no output left.
+    @Test func kernelsAreNamedAndAWrongChoiceStopsARender() throws {
+        let widest = KernelVariant.widest.rawValue
+        let plain = try runReel(["--version"])
+        #expect(plain.stdout.contains("\nkernels \(widest) (the widest this CPU runs; this CPU runs "), "\(plain.stdout)")
+        let forced = try runReel(["--version"], environment: ["REEL_KERNELS": "portable"])
+        #expect(forced.stdout.contains("\nkernels portable (forced by REEL_KERNELS; "), "\(forced.stdout)")
+        let ws = try Workspace()
+        let r = try runReel(
+            ["render", Self.repo + "/examples/hello.json", "-o", ws.file("out.mp4"), "--quiet", "--progress", "none"],
+            environment: ["REEL_KERNELS": "sse9"])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("REEL_KERNELS=sse9 names no kernel variant (there are portable, avx2, avx512)"), "\(r.stderr)")
+        #expect(r.stderr.contains("fix: unset REEL_KERNELS"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: ws.file("out.mp4")))
     }
 
     /// `--version` with anything else is ArgumentParser's as before: one line.
