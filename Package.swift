@@ -125,7 +125,7 @@ let package = Package(
                 "ReelLottie", "ReelScene", "ReelAnimation", "ReelDocument", "ReelGeometry", "ReelRender", "ReelRaster",
                 "ReelTestSupport",
             ]),
-        .testTarget(name: "ReelGIFTests", dependencies: ["ReelGIF"]),
+        .testTarget(name: "ReelGIFTests", dependencies: ["ReelGIF", "ReelTestSupport"]),
         .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelTestSupport", "CFFmpeg"]),
         .testTarget(
             name: "ReelEndToEndTests",

@@ -33,7 +33,9 @@ public struct GIFOptions: Sendable, Hashable {
     /// Lossy LZW, 0 (off) … 100: a pixel may be coded as another palette colour within this many
     /// thousandths of Oklab's lightness range of the one intended (20 is about one just-noticeable
     /// difference) when that continues the compressor's string; a pixel whose shown colour is still
-    /// that near is left as it is.
+    /// that near is left as it is. From 11 up (heavier than the docs-gif preset's 10) the coder searches
+    /// the dictionary for the longest string within the allowances, and a pixel in a gradient may also
+    /// take a neighbouring band's colour (within one just-noticeable difference, at most the level).
     public var lossy = 0
     /// Identical consecutive frames written as one frame with their delays summed. Off for segments,
     /// whose join counts their frames.

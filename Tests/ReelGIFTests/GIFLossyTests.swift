@@ -1,0 +1,143 @@
+// The GIF writer's lossy mode, read back by the test support's decoder: lossless pixels as quantized, every
+// lossy pixel within its level's bound, files no larger as the level grows, the same bytes every run.
+import Foundation
+import ReelTestSupport
+import Testing
+
+@testable import ReelGIF
+
+@Suite struct GIFLossyTests {
+    static let width = 64, height = 40, frameCount = 8
+
+    /// Frame f: a horizontal gradient (a slow ramp, banded by the palette) sliding 3 px a frame, a white
+    /// square moving across it, and a still dark band along the top. Heavy loss works on the gradient's
+    /// bands; the band and the unchanged parts test that what stays still stays so.
+    static func frame(_ f: Int) -> [UInt8] {
+        var px = [UInt8](repeating: 255, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                let p = (y * width + x) * 4
+                if y < 6 {
+                    (px[p], px[p + 1], px[p + 2]) = (30, 40, 50)
+                } else if (8 + 4 * f..<20 + 4 * f).contains(x) && (14..<26).contains(y) {
+                    (px[p], px[p + 1], px[p + 2]) = (250, 250, 250)
+                } else {
+                    let t = Double((x + 3 * f) % 96) / 95
+                    px[p] = UInt8(20 + 220 * t)
+                    px[p + 1] = UInt8(120 + 40 * t)
+                    px[p + 2] = UInt8(200 - 160 * t)
+                }
+            }
+        }
+        return px
+    }
+
+    static let frames = (0..<frameCount).map(frame)
+
+    /// The clip's palette, as the render pipeline builds it (every frame, the changed pixels counted).
+    static let palette: [UInt32] = {
+        var builder = GIFPaletteBuilder()
+        var previous: [UInt8]?
+        for f in frames {
+            builder.add(rgba: f, width: width, height: height, previous: previous)
+            previous = f
+        }
+        return builder.palette(count: 255)
+    }()
+
+    /// The clip written at lossy `level`, every frame kept (no merging, so frame n is source frame n).
+    static func written(lossy level: Int) throws -> [UInt8] {
+        var options = GIFOptions()
+        options.palette = palette
+        options.lossy = level
+        options.mergeFrames = false
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("reel-lossy-\(UUID().uuidString).gif").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try GIFFileWriter(
+            path: path, width: width, height: height, options: options, alpha: false, loop: 0, comment: nil,
+            frameRate: (10, 1), firstFrame: 0)
+        for f in frames {
+            try f.withUnsafeBufferPointer { try writer.append(rgba: $0.baseAddress!, stride: width * 4) }
+        }
+        try writer.finish()
+        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    static func oklab(_ px: [UInt8], _ p: Int) -> SIMD3<Float> {
+        GIFPaletteBuilder.oklab(Int(px[p]), Int(px[p + 1]), Int(px[p + 2]))
+    }
+
+    /// Lossless: every pixel of every frame is the palette colour nearest the source's (in Oklab, the
+    /// first of equals, as the quantizer picks), computed here by brute force.
+    @Test func losslessDecodesToTheNearestPaletteColour() throws {
+        let gif = try decodeGIF(try Self.written(lossy: 0))
+        #expect(gif.frames.count == Self.frameCount)
+        let labs = Self.palette.map { GIFPaletteBuilder.oklab(Int($0 >> 16), Int($0 >> 8 & 255), Int($0 & 255)) }
+        var wrong = 0
+        for (f, source) in Self.frames.enumerated() {
+            for p in stride(from: 0, to: source.count, by: 4) {
+                let lab = Self.oklab(source, p)
+                var best = 0, bestD = Float.infinity
+                for (j, c) in labs.enumerated() {
+                    let d = ((lab - c) * (lab - c)).sum()
+                    if d < bestD {
+                        bestD = d
+                        best = j
+                    }
+                }
+                let c = Self.palette[best], shown = gif.frames[f]
+                if [shown[p], shown[p + 1], shown[p + 2], shown[p + 3]] != [
+                    UInt8(c >> 16), UInt8(c >> 8 & 255), UInt8(c & 255), 255,
+                ] {
+                    wrong += 1
+                }
+            }
+        }
+        #expect(wrong == 0)
+    }
+
+    /// Lossy L: every shown pixel within L/1000 of Oklab distance of the lossless GIF's colour there, at
+    /// the docs-gif level (pixel by pixel) and at heavy levels (the string search, the widened allowance
+    /// in gradients, changed pixels left as shown): each of these only ever takes a colour within the
+    /// pixel's allowance, which is at most the bound; a pixel that stays as shown was within it when
+    /// first shown, and keeps the same intended colour.
+    @Test(arguments: [10, 40, 100]) func lossyPixelsStayWithinTheBound(level: Int) throws {
+        let exact = try decodeGIF(try Self.written(lossy: 0)), lossy = try decodeGIF(try Self.written(lossy: level))
+        #expect(lossy.frames.count == Self.frameCount)
+        let bound = Float(level) / 1000 + Tolerance.gifLossyOklab
+        var worst: Float = 0, changed = 0
+        for (a, b) in zip(exact.frames, lossy.frames) {
+            for p in stride(from: 0, to: a.count, by: 4) {
+                let d = Self.oklab(a, p) - Self.oklab(b, p)
+                let distance = (d * d).sum().squareRoot()
+                worst = max(worst, distance)
+                if distance > 0 { changed += 1 }
+            }
+        }
+        #expect(worst <= bound, "level \(level): a pixel \(worst) from its lossless colour")
+        // The bound is not met by changing nothing: at these levels the writer does change pixels.
+        #expect(changed > 0)
+    }
+
+    /// On a fixed input, a higher level gives no larger a file than any lower level, but for the slack
+    /// greedy LZW parsing needs (`Tolerance.gifLossyLevelSlack`), and the heaviest is smaller than
+    /// lossless and than the docs-gif level.
+    @Test func sizeFallsWithTheLevel() throws {
+        let levels = [0, 5, 10, 11, 20, 30, 40, 50, 60, 80, 100]
+        let sizes = try levels.map { try Self.written(lossy: $0).count }
+        for k in 1..<sizes.count {
+            for j in 0..<k {
+                #expect(
+                    Double(sizes[k]) <= Double(sizes[j]) * (1 + Tolerance.gifLossyLevelSlack),
+                    "lossy \(levels[k]): \(sizes[k]) B against \(sizes[j]) B at \(levels[j])")
+            }
+        }
+        #expect(sizes.last! < sizes[0] && sizes.last! < sizes[2], "\(sizes)")
+    }
+
+    /// The same input gives the same bytes every time (the string search visits the dictionary in a fixed
+    /// order and its budget is a count).
+    @Test func heavyLossIsDeterministic() throws {
+        #expect(try Self.written(lossy: 100) == Self.written(lossy: 100))
+    }
+}
