@@ -30,12 +30,16 @@ struct GIFCodingInput {
 final class GIFLZWEncoder {
     /// child[(code << 8) | index] = epoch << 12 | code of the string extended by index; an entry of an
     /// older epoch (before the last clear) is absent, so a clear costs nothing.
-    private var child: [UInt32]
+    ///
+    /// The tables skip Swift's run-time exclusivity checks: one coder serves one writer on one thread,
+    /// and no access to them overlaps another; the checks were 8 % of a heavy-loss render's time (the
+    /// search reads the lists once per dictionary entry it visits; `perf record`).
+    @exclusivity(unchecked) private var child: [UInt32]
     private var epoch: UInt32 = 1
     /// Children of each code as a list, for the lossy search (which byte may extend a string).
-    private var firstChild = [Int16](repeating: -1, count: 4096)
-    private var nextSibling = [Int16](repeating: -1, count: 4096)
-    private var byteOf = [UInt8](repeating: 0, count: 4096)
+    @exclusivity(unchecked) private var firstChild = [Int16](repeating: -1, count: 4096)
+    @exclusivity(unchecked) private var nextSibling = [Int16](repeating: -1, count: 4096)
+    @exclusivity(unchecked) private var byteOf = [UInt8](repeating: 0, count: 4096)
 
     init() { child = [UInt32](repeating: 0, count: 4096 * 256) }
 
