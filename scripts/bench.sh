@@ -2,6 +2,7 @@
 # The benchmark suite; results and how to read them in BENCHMARKS.md. Runs whole from a fresh clone:
 #
 #   scripts/bench.sh [--runs N] [--quick] [--json FILE] [--skip-raster] [--skip-gif] [--skip-text] [--skip-lottie]
+#                    [--skip-retained]
 #                    [--skip-PEER ...]
 #
 # 1. Pipeline (scripts/bench_pipeline.py): Reel against the encoder's own limit (ffmpeg encoding the
@@ -9,14 +10,16 @@
 # 2. Raster: scripts/bench-raster.sh (Cairo, Skia, Blend2D, ThorVG). 3. GIF: scripts/bench-gif.sh
 #    (ffmpeg, pngquant, gifsicle). 4. Text: scripts/bench-text.sh (a text-heavy 1080p60 scene against
 #    the encoder alone). 5. Lottie: scripts/bench-lottie.sh (a corpus file from ../shared/lottie to
-#    1080p60 against the encoder alone, and Reel's drawing against ThorVG's).
+#    1080p60 against the encoder alone, and Reel's drawing against ThorVG's). 6. Only what changes:
+#    scripts/bench-retained.sh (100,000 still layers; 2,000 still shapes and a moving dot to GIF, against
+#    the dot alone).
 #
 # Every peer is installed before anything is timed — Debian packages as root, Python packages into
 # the git-ignored .venv-manim and .venv-bench (a broken or half-made one is made again) — and Reel is
 # built in ${REEL_BENCH_SCRATCH:-.build-bench}. A peer that cannot be installed stops the run with the
 # reason, unless it was left out on purpose:
 #   --skip-manim --skip-cairo --skip-skia --skip-blend2d --skip-thorvg --skip-pngquant --skip-gifsicle
-#   --skip-raster / --skip-gif / --skip-text / --skip-lottie   leave out a whole table (and its peers)
+#   --skip-raster / --skip-gif / --skip-text / --skip-lottie / --skip-retained   leave out a whole table (and its peers)
 #   --runs N        medians of N runs (3 by default) in the pipeline tables
 #   --quick         a smoke check: one run, two scenes, three raster tests, two GIFs
 #   --json FILE     also write every table, the machine and the commit to FILE
@@ -25,7 +28,7 @@ cd "$(dirname "$0")/.."
 . scripts/env.sh
 . scripts/bench_lib.sh
 
-runs=3 raster=1 gif=1 text=1 lottie=1 quick=0 json=""
+runs=3 raster=1 gif=1 text=1 lottie=1 retained=1 quick=0 json=""
 declare -A skip=()
 args=("$@")
 while [ $# -gt 0 ]; do
@@ -37,6 +40,7 @@ while [ $# -gt 0 ]; do
     --skip-gif) gif=0; shift ;;
     --skip-text) text=0; shift ;;
     --skip-lottie) lottie=0; shift ;;
+    --skip-retained) retained=0; shift ;;
     --skip-manim | --skip-cairo | --skip-skia | --skip-blend2d | --skip-thorvg | --skip-pngquant | --skip-gifsicle)
       skip[${1#--skip-}]=1; shift ;;
     -h | --help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
@@ -111,6 +115,13 @@ if [ "$lottie" = 1 ]; then
   else
     echo "(left out: ../shared/lottie/web-bacon.json, the corpus file it renders, is not beside this clone)"
   fi
+fi
+
+if [ "$retained" = 1 ]; then
+  echo
+  echo "### Only what changes"
+  echo
+  scripts/bench-retained.sh --runs "$([ "$quick" = 1 ] && echo 1 || echo "$runs")"
 fi
 
 if [ -n "$json" ]; then

@@ -83,14 +83,25 @@ extension Scene {
     ) -> PresentationLayer {
         // The model as of t: the timeline's sets up to t applied in order.
         var presented = layer.properties
-        for change in layer.modelChanges where change.time <= parentTime { change.keyPath.set(change.value, on: &presented) }
+        var changed = false
+        for change in layer.modelChanges where change.time <= parentTime {
+            change.keyPath.set(change.value, on: &presented)
+            changed = true
+        }
         // Everything below runs in the layer's own time.
         let t = layer.timing?.layerTime(atParentTime: parentTime) ?? parentTime
         // In order: each animation replaces the running value, or adds to it when additive (§3.2). The
-        // model is kept apart only for a layer with animations: properties are large, and most layers of
-        // an imported file have none.
+        // model is kept apart only for a layer with animations whose timeline changed it: properties are
+        // large, and the layers of an imported file have none (their model is the layer's own).
         let attached = layer.attachedAnimations
-        if !attached.isEmpty { animate(attached, &presented, at: t) }
+        if !attached.isEmpty {
+            if changed {
+                let model = presented
+                animate(attached, &presented, model: model, at: t)
+            } else {
+                animate(attached, &presented, model: layer.properties, at: t)
+            }
+        }
         let sublayers = layer.sublayers.indices.map { sublayer($0, t) }
         var instances: [[PresentationLayer]] = []
         if layer.type == .replicator {
@@ -108,6 +119,13 @@ extension Scene {
     /// The layer's animations applied in order to its presentation values at layer time `t`.
     static func animate(_ attached: [AttachedAnimation], _ presented: inout LayerProperties, at t: Double) {
         let model = presented
+        animate(attached, &presented, model: model, at: t)
+    }
+
+    /// The same, with the model values the animations start from given (they equal `presented`'s).
+    static func animate(
+        _ attached: [AttachedAnimation], _ presented: inout LayerProperties, model: LayerProperties, at t: Double
+    ) {
         // Pop springs' starting states (each from the one it retargets); most layers have none, and then
         // nothing is worked out (an imported file's hundreds of animated layers, every frame).
         var springStarts: [Int: PopSpring.State] = [:]
