@@ -1,22 +1,13 @@
 /// The C kernels' variants against the portable one on seeded random spans, byte for byte, and the
 /// portable solid kernels against the Swift kernels they replaced; `REEL_KERNELS`'s values.
 import CRasterKernels
+import ReelTestSupport
 import Testing
 
 @testable import ReelRaster
 
 @Suite struct KernelVariantTests {
-    /// SplitMix64: the same spans on every run and machine.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
+    typealias Seeded = SeededGenerator
 
     /// A ramp in 8.7 as `Fixed87.fixed` makes them: colours within their alpha, the alpha four times.
     static func ramp(_ g: inout Seeded) -> [Int16] {
