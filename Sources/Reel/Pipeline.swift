@@ -22,9 +22,10 @@ final class RenderAhead: @unchecked Sendable {
     /// the buffer holds nothing of use).
     struct Taken: Sendable {
         let buffer: Buffer
-        let same: Bool
         /// The rows where the frame differs from the one before, when known (nil: not known).
-        var changed: DamagedRows?
+        let changed: DamagedRows?
+        /// No row differs: the frame was not drawn, and the buffer holds nothing of use.
+        var same: Bool { changed?.isEmpty ?? false }
         var frame: Frame { buffer.frame }
     }
 
@@ -81,7 +82,7 @@ final class RenderAhead: @unchecked Sendable {
             do {
                 let changed = try render(index, &buffer)
                 condition.lock()
-                ready[index] = Taken(buffer: buffer, same: changed?.isEmpty ?? false, changed: changed)
+                ready[index] = Taken(buffer: buffer, changed: changed)
             } catch {
                 condition.lock()
                 if failure == nil { failure = error }

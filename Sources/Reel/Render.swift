@@ -117,10 +117,9 @@ extension Reel {
                     if let previous = shown { ahead.recycle(previous) }
                     shown = taken
                 }
-                // A hold changes no row; a frame drawn says which rows it changed, when it knows.
-                let changedRows = taken.same && shown != nil ? [] : i == 0 ? nil : taken.changed?.ranges
+                // The rows that differ from the frame before (none for a hold), when the renderer knows them.
                 try writing(output) { () throws(MediaError) in
-                    try writer.append(rgba: current.frame.pixels, changedRows: changedRows)
+                    try writer.append(rgba: current.frame.pixels, changedRows: taken.changed?.ranges)
                 }
                 if let mix {
                     // The sound up to the end of this frame, so the muxer interleaves the two.

@@ -54,6 +54,12 @@ extension DisplayList {
     /// begin, end or mask the rows of the whole group (its opacity, clip, tint or blend apply to all of
     /// its content). Conservative, never short: a command's rows come from its control points.
     public func damage(since before: DisplayList, height: Int) -> DamagedRows {
+        damage(since: before, height: height) { CommandRows(commands) }
+    }
+
+    /// The same, with this list's `CommandRows` from `rows` (asked only when a command of it changed; nil:
+    /// the groups do not balance), so that a caller who cuts the list next works them out once.
+    func damage(since before: DisplayList, height: Int, rows ownRows: () -> CommandRows?) -> DamagedRows {
         guard background == before.background else { return .all(height: height) }
         let new = commands, old = before.commands
         var changedNew: [Int] = [], changedOld: [Int] = []
@@ -72,11 +78,18 @@ extension DisplayList {
         }
         if changedNew.isEmpty && changedOld.isEmpty { return .none }
         var damage = DamagedRows.none
-        for (list, changed) in [(new, changedNew), (old, changedOld)] where !changed.isEmpty {
-            guard let reach = CommandRows(list) else { return .all(height: height) }
-            for i in changed {
-                guard let rows = reach.rows[i] else { return .all(height: height) }
-                damage.insert(rows, height: height)
+        if !changedNew.isEmpty {
+            guard let rows = ownRows() else { return .all(height: height) }
+            for i in changedNew {
+                guard let r = rows.rows[i] else { return .all(height: height) }
+                damage.insert(r, height: height)
+            }
+        }
+        if !changedOld.isEmpty {
+            guard let rows = CommandRows(old) else { return .all(height: height) }
+            for i in changedOld {
+                guard let r = rows.rows[i] else { return .all(height: height) }
+                damage.insert(r, height: height)
             }
         }
         return damage
@@ -85,7 +98,12 @@ extension DisplayList {
     /// The list without the top-level commands and groups that paint none of `rows`: what drawing only
     /// those rows needs. Nil when the list's groups do not balance (the rasterizer reports that).
     public func keeping(rows damage: DamagedRows) -> DisplayList? {
-        guard let reach = CommandRows(commands) else { return nil }
+        keeping(rows: damage, reach: CommandRows(commands))
+    }
+
+    /// The same, with this list's `CommandRows` (nil: the groups do not balance).
+    func keeping(rows damage: DamagedRows, reach: CommandRows?) -> DisplayList? {
+        guard let reach else { return nil }
         var out = DisplayList(background: background)
         out.commands.reserveCapacity(commands.count)
         var i = 0
@@ -110,40 +128,70 @@ struct CommandRows {
     init?(_ commands: [DisplayList.Command]) {
         rows = Array(repeating: nil, count: commands.count)
         end = Array(repeating: 0, count: commands.count)
-        // Each group's own rows first (its content, widened by its own shadow), then every command is
-        // widened by the shadows around it, innermost first.
-        var open: [(begin: Int, mask: Int?, rows: Range<Int>?, shadow: Shadow?)] = []
-        var shadows: [[Shadow]] = Array(repeating: [], count: commands.count)
+        // The groups open at each command, innermost last: where each began (and its mask), the rows of its
+        // content so far (not yet widened by its own shadow), and its shadow's reach, worked out once.
+        var open: [(begin: Int, mask: Int?, rows: Range<Int>?, shadow: ShadowReach?)] = []
+        var shadowsOpen = 0
+        /// `r` widened by the shadows of the groups open now, innermost first.
+        func inContext(_ r: Range<Int>?) -> Range<Int>? {
+            guard shadowsOpen > 0, var r else { return r }
+            for group in open.reversed() { if let s = group.shadow { r = s.widen(r) } }
+            return r
+        }
+        func addToGroup(_ r: Range<Int>?) {
+            if !open.isEmpty { open[open.count - 1].rows = Self.join(open[open.count - 1].rows, r) }
+        }
         for (i, command) in commands.enumerated() {
-            shadows[i] = open.compactMap(\.shadow).reversed()
             switch command {
             case .fill(let path, _, _, _):
-                rows[i] = Self.rows(of: path, widenedBy: 0, transform: .identity)
+                let own = Self.rows(of: path, widenedBy: 0, transform: .identity)
+                rows[i] = inContext(own)
                 end[i] = i + 1
-                if !open.isEmpty { open[open.count - 1].rows = Self.join(open[open.count - 1].rows, rows[i]) }
+                addToGroup(own)
             case .stroke(let path, let style, let transform, _, _):
                 // A miter reaches miterLimit half-widths from the line; caps and round joins less.
                 let reachOut = style.lineWidth / 2 * max(style.miterLimit, 1.5) + 1
-                rows[i] = Self.rows(of: path, widenedBy: reachOut, transform: transform)
+                let own = Self.rows(of: path, widenedBy: reachOut, transform: transform)
+                rows[i] = inContext(own)
                 end[i] = i + 1
-                if !open.isEmpty { open[open.count - 1].rows = Self.join(open[open.count - 1].rows, rows[i]) }
+                addToGroup(own)
             case .beginGroup(let g):
-                open.append((i, nil, .empty, g.shadow))
+                let shadow = g.shadow.flatMap(ShadowReach.init)
+                if shadow != nil { shadowsOpen += 1 }
+                open.append((i, nil, .empty, shadow))
             case .beginMask:
                 guard !open.isEmpty, open[open.count - 1].mask == nil else { return nil }
                 open[open.count - 1].mask = i
             case .endGroup:
                 guard let group = open.popLast() else { return nil }
-                var whole = group.rows
-                if let shadow = group.shadow, let r = whole { whole = Self.widen(r, by: shadow) }
-                for k in [group.begin, group.mask, i].compactMap({ $0 }) { rows[k] = whole }
+                if group.shadow != nil { shadowsOpen -= 1 }
+                let whole = group.shadow.map { s in group.rows.map(s.widen) } ?? group.rows
+                let seen = inContext(whole)
+                for k in [group.begin, group.mask, i].compactMap({ $0 }) { rows[k] = seen }
                 end[group.begin] = i + 1
-                if !open.isEmpty { open[open.count - 1].rows = Self.join(open[open.count - 1].rows, whole) }
+                addToGroup(whole)
             }
         }
         guard open.isEmpty else { return nil }
-        for i in commands.indices where !shadows[i].isEmpty {
-            rows[i] = shadows[i].reduce(rows[i]) { r, s in r.map { Self.widen($0, by: s) } }
+    }
+
+    /// How far a group's shadow moves and spreads the rows of its content (as `DrawTree.bounds(of:shadow:)`
+    /// widens a group's pixels): its offset down and the blur's margin, from `DrawTree.prepare`.
+    struct ShadowReach {
+        let dy: Int
+        let margin: Int
+
+        /// Nil for a shadow that draws nothing.
+        init?(_ shadow: Shadow) {
+            guard let s = DrawTree.prepare(shadow) else { return nil }
+            dy = Int(max(min(s.offset.y, 1e9), -1e9).rounded(.down))
+            margin = s.margin
+        }
+
+        /// The rows content on `r` paints with the shadow it casts.
+        func widen(_ r: Range<Int>) -> Range<Int> {
+            guard !r.isEmpty else { return r }
+            return min(r.lowerBound, r.lowerBound + dy - margin)..<max(r.upperBound, r.upperBound + dy + 1 + margin)
         }
     }
 
@@ -153,15 +201,6 @@ struct CommandRows {
         if a.isEmpty { return b }
         if b.isEmpty { return a }
         return min(a.lowerBound, b.lowerBound)..<max(a.upperBound, b.upperBound)
-    }
-
-    /// The rows a shadow of content on `r` can paint too: moved by its offset, widened by its reach (as
-    /// `DrawTree.bounds(of:shadow:)` widens a group's pixels).
-    static func widen(_ r: Range<Int>, by shadow: Shadow) -> Range<Int> {
-        guard !r.isEmpty else { return r }
-        guard let s = DrawTree.prepare(shadow) else { return r }
-        let dy = Int(max(min(s.offset.y, 1e9), -1e9).rounded(.down))
-        return min(r.lowerBound, r.lowerBound + dy - s.margin)..<max(r.upperBound, r.upperBound + dy + 1 + s.margin)
     }
 
     /// The rows the hull of the path's points (widened by `by` in its own space, then mapped by
