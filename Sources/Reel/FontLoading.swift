@@ -82,8 +82,8 @@ extension Reel {
     /// and text that overflows its bounds (drawn anyway, as Core Animation does).
     static func textNotes(for scene: Scene, text: TextResources) -> [Message] {
         var notes: [Message] = []
-        for (layer, _) in scene.layers.flatMap({ $0.flattened() }) {
-            guard layer.type == .text, let (set, _) = text.typeset(layer.text, in: layer.bounds) else { continue }
+        scene.layers.forEachLayer { layer, _ in
+            guard layer.type == .text, let (set, _) = text.typeset(layer.text, in: layer.bounds) else { return }
             for path in set.fallbackFonts {
                 notes.append("text layer \"\(layer.name)\": characters its font lacks are drawn from \(path)")
             }

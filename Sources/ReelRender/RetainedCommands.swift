@@ -1,14 +1,16 @@
 /// Draw commands kept across frames: what a still subtree (or a whole still snapshot) made, by its identity.
+import Foundation
 import ReelGeometry
 import ReelRaster
 import ReelScene
-import Synchronization
 
 /// The commands made of still presentations (`PresentationLayer.retained`, `Snapshot.retained`), kept
 /// while their total estimated size stays within `budget` bytes; once it is reached, new ones are made
 /// again each frame and not kept (nothing is evicted: a still subtree's commands are the same at every
-/// frame, so the first kept are as good as any). Shared by the renderer's copies and its workers.
-public final class RetainedCommands: Sendable {
+/// frame, so the first kept are as good as any). Shared by the renderer's copies and its workers; a list
+/// one worker is making is waited for by the others, not made again beside it.
+// Its state is read and changed only while `condition` is locked.
+public final class RetainedCommands: @unchecked Sendable {
     struct Key: Hashable {
         let id: RetainedID
         /// Where the subtree is drawn: the same still subtree under two transforms (a replicator's instances)
@@ -20,10 +22,13 @@ public final class RetainedCommands: Sendable {
 
     private struct Store {
         var lists: [Key: [DisplayList.Command]] = [:]
+        /// Lists a worker is making now.
+        var making: Set<Key> = []
         var bytes = 0
     }
 
-    private let store = Mutex(Store())
+    private var store = Store()
+    private let condition = NSCondition()
     /// The most bytes kept (estimated: `estimatedBytes`), counted by `--memory-limit`.
     public let budget: Int
 
@@ -33,17 +38,35 @@ public final class RetainedCommands: Sendable {
     public init(budget: Int = defaultBudget) { self.budget = max(0, budget) }
 
     /// Bytes kept now (estimated).
-    public var bytes: Int { store.withLock { $0.bytes } }
+    public var bytes: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return store.bytes
+    }
 
-    func commands(_ key: Key) -> [DisplayList.Command]? { store.withLock { $0.lists[key] } }
-
-    func keep(_ commands: [DisplayList.Command], for key: Key) {
-        let size = Self.estimatedBytes(commands)
-        store.withLock { s in
-            guard s.lists[key] == nil, s.bytes + size <= budget else { return }
-            s.lists[key] = commands
-            s.bytes += size
+    /// The list kept for `key`, or the one `make` gives (kept if it fits). While another worker makes the
+    /// same list this one waits for it: the frames drawn at once at the start of a clip would otherwise
+    /// each make it (with 100,000 still layers, two lists of 100,000 paths at the same time).
+    func commands(_ key: Key, orMake make: () -> [DisplayList.Command]) -> [DisplayList.Command] {
+        condition.lock()
+        while store.lists[key] == nil && store.making.contains(key) { condition.wait() }
+        if let kept = store.lists[key] {
+            condition.unlock()
+            return kept
         }
+        store.making.insert(key)
+        condition.unlock()
+        let made = make()
+        let size = Self.estimatedBytes(made)
+        condition.lock()
+        store.making.remove(key)
+        if store.bytes + size <= budget {
+            store.lists[key] = made
+            store.bytes += size
+        }
+        condition.broadcast()
+        condition.unlock()
+        return made
     }
 
     /// A command's size: the enum and its path's elements (a path element is a tag and up to three points).

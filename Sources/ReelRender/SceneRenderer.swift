@@ -53,16 +53,20 @@ public struct SceneRenderer: Sendable {
         culling.pictures = pictures
         culling.visibleArea = Rect(x: 0, y: 0, width: Double(scene.pixelWidth), height: Double(scene.pixelHeight))
         // A still snapshot draws what it drew before.
-        let key = snapshot.retained.map { RetainedCommands.Key(id: $0, toDevice: toPixels, culled: true) }
-        if let key, let kept = retainedCommands.commands(key) {
-            list.commands = kept
+        if let id = snapshot.retained {
+            culling.keeping = true
+            list.commands = retainedCommands.commands(RetainedCommands.Key(id: id, toDevice: toPixels, culled: true)) {
+                var commands: [DisplayList.Command] = []
+                for i in Self.drawingOrder(snapshot.layers) {
+                    culling.emit(snapshot.layers[i], parentToDevice: toPixels, into: &commands)
+                }
+                return commands
+            }
             return list
         }
-        if key != nil { culling.keeping = true }
         for i in Self.drawingOrder(snapshot.layers) {
             culling.emit(snapshot.layers[i], parentToDevice: toPixels, into: &list.commands)
         }
-        if let key { retainedCommands.keep(list.commands, for: key) }
         return list
     }
 
@@ -85,51 +89,48 @@ public struct SceneRenderer: Sendable {
         guard !keeping, let id = layer.retained, parentToDevice.isFinite else {
             return emitLayer(layer, parentToDevice: parentToDevice, into: &out)
         }
-        let key = RetainedCommands.Key(id: id, toDevice: parentToDevice, culled: visibleArea != nil)
-        if let kept = retainedCommands.commands(key) {
-            out += kept
-            return
-        }
         var inside = self
         inside.keeping = true
-        var made: [DisplayList.Command] = []
-        inside.emitLayer(layer, parentToDevice: parentToDevice, into: &made)
-        retainedCommands.keep(made, for: key)
-        out += made
+        out += retainedCommands.commands(RetainedCommands.Key(id: id, toDevice: parentToDevice, culled: visibleArea != nil)) {
+            var made: [DisplayList.Command] = []
+            inside.emitLayer(layer, parentToDevice: parentToDevice, into: &made)
+            return made
+        }
     }
 
     private func emitLayer(_ layer: PresentationLayer, parentToDevice: Transform3D, into out: inout [DisplayList.Command]) {
-        guard !layer.hidden, layer.opacity > 0 else { return }
+        guard !layer.properties.hidden, layer.properties.opacity > 0 else { return }
         let toDevice3D = layer.toParent.concatenating(parentToDevice)
         guard toDevice3D.isFinite else { return }
         // Paints, shadows and pens use the affine part (exact unless the layer is seen in perspective).
         let toDevice = toDevice3D.affine
         // Sublayers: sublayerTransform about the same pivot (§8.2; pivot UNCONFIRMED).
         let childToDevice =
-            layer.sublayerTransform.isIdentity ? toDevice3D : layer.sublayerToParent.concatenating(toDevice3D)
-        let boundsShape = Path(roundedRect: layer.bounds, cornerRadius: layer.cornerRadius)
+            layer.properties.sublayerTransform.isIdentity ? toDevice3D : layer.sublayerToParent.concatenating(toDevice3D)
+        let boundsShape = Path(roundedRect: layer.properties.bounds, cornerRadius: layer.properties.cornerRadius)
         // A layer that casts a shadow may bring what is off the frame into view: nothing under it is culled.
-        let scope = layer.shadowOpacity > 0 && layer.shadowColor.alpha > 0 ? unculled : self
+        let scope = layer.properties.shadowOpacity > 0 && layer.properties.shadowColor.alpha > 0 ? unculled : self
 
         var body: [DisplayList.Command] = []
-        if let bg = layer.backgroundColor, bg.alpha > 0, !layer.bounds.isEmpty {
+        if let bg = layer.properties.backgroundColor, bg.alpha > 0, !layer.properties.bounds.isEmpty {
             body.append(.fill(path: boundsShape.applying(toDevice3D), color: bg))
         }
-        if let name = layer.contents, let image = images[name], !layer.bounds.isEmpty {
+        if let name = layer.properties.contents, let image = images[name], !layer.properties.bounds.isEmpty {
             let natural = Size(width: Double(image.width), height: Double(image.height))
             body.append(contentsImage(image, natural: natural, of: layer, toDevice3D: toDevice3D, toDevice: toDevice))
         }
-        if layer.type == .video, let playback = layer.video, !layer.bounds.isEmpty,
+        if layer.type == .video, let playback = layer.properties.video, !layer.properties.bounds.isEmpty,
             let image = pictures[layer: layer.name, at: playback.fileTime(atLayerTime: layer.time)]
         {
             // Fitted by its size as displayed, whatever size the decoder scaled it to.
             body.append(contentsImage(image, natural: playback.size, of: layer, toDevice3D: toDevice3D, toDevice: toDevice))
         }
-        if let name = layer.contents, let vector = vectors[name], !layer.bounds.isEmpty, vector.size.width > 0,
+        if let name = layer.properties.contents, let vector = vectors[name], !layer.properties.bounds.isEmpty,
+            vector.size.width > 0,
             vector.size.height > 0
         {
             // Drawn as vectors into the frame the gravity gives its natural size: crisp at any scale.
-            let place = layer.contentsGravity.frame(for: vector.size, in: layer.bounds)
+            let place = layer.properties.contentsGravity.frame(for: vector.size, in: layer.properties.bounds)
             let toPlace = Transform2D.scale(x: place.width / vector.size.width, y: place.height / vector.size.height)
                 .concatenating(.translation(x: place.minX, y: place.minY))
             scope.emit(vector.layer, parentToDevice: Transform3D(toPlace).concatenating(toDevice3D), into: &body)
@@ -142,7 +143,7 @@ public struct SceneRenderer: Sendable {
                 body += scope.textCommands(text, of: layer, toDevice3D: toDevice3D, toDevice: toDevice)
             }
         case .shape:
-            let shape = layer.shape
+            let shape = layer.properties.shape
             let rule: FillRule = shape.fillRule == .evenOdd ? .evenOdd : .nonZero
             if let fill = shape.fillColor, fill.alpha > 0, !shape.path.isEmpty {
                 if let g = shape.fillGradient {
@@ -171,9 +172,13 @@ public struct SceneRenderer: Sendable {
                 }
             }
         case .gradient:
-            if let g = gradient(layer.gradient, bounds: layer.bounds, toDevice: toDevice), !layer.bounds.isEmpty {
+            if let g = gradient(layer.properties.gradient, bounds: layer.properties.bounds, toDevice: toDevice),
+                !layer.properties.bounds.isEmpty
+            {
                 body.append(
-                    .fill(path: Path(rect: layer.bounds).applying(toDevice3D), paint: .gradient(g), opacity: 1, rule: .nonZero))
+                    .fill(
+                        path: Path(rect: layer.properties.bounds).applying(toDevice3D), paint: .gradient(g), opacity: 1,
+                        rule: .nonZero))
             }
         }
         // Siblings are drawn in zPosition order (stable: equal ones keep their order).
@@ -184,33 +189,36 @@ public struct SceneRenderer: Sendable {
                 scope.emit(layer.sublayers[i], parentToDevice: childToDevice, into: &body)
             }
         }
-        if layer.borderWidth > 0, layer.borderColor.alpha > 0, !layer.bounds.isEmpty {
+        if layer.properties.borderWidth > 0, layer.properties.borderColor.alpha > 0, !layer.properties.bounds.isEmpty {
             // The border lies inside the bounds, following the corner radius.
-            let w = min(layer.borderWidth, layer.bounds.width / 2, layer.bounds.height / 2)
-            let b = layer.bounds
+            let w = min(layer.properties.borderWidth, layer.properties.bounds.width / 2, layer.properties.bounds.height / 2)
+            let b = layer.properties.bounds
             var ring = boundsShape
             ring.addPath(
                 Path(
                     roundedRect: Rect(x: b.minX + w, y: b.minY + w, width: b.width - 2 * w, height: b.height - 2 * w),
-                    cornerRadius: max(0, layer.cornerRadius - w)))
-            body.append(.fill(path: ring.applying(toDevice3D), color: layer.borderColor, rule: .evenOdd))
+                    cornerRadius: max(0, layer.properties.cornerRadius - w)))
+            body.append(.fill(path: ring.applying(toDevice3D), color: layer.properties.borderColor, rule: .evenOdd))
         }
 
         var maskCommands: [DisplayList.Command] = []
         if let mask = layer.mask { scope.emit(mask, parentToDevice: toDevice3D, into: &maskCommands) }
         let shadow = shadowOf(layer, toDevice: toDevice)
-        let clip = layer.masksToBounds && !clipsNothing(layer, toDevice3D) ? boundsShape.applying(toDevice3D) : nil
+        let clip = layer.properties.masksToBounds && !clipsNothing(layer, toDevice3D) ? boundsShape.applying(toDevice3D) : nil
         let hasMask = layer.mask != nil
-        let blendMode = layer.compositingFilter.map(Self.blendMode) ?? .normal
-        if shadow == nil && clip == nil && !hasMask && blendMode == .normal && (layer.opacity >= 1 || body.count <= 1) {
+        let blendMode = layer.properties.compositingFilter.map(Self.blendMode) ?? .normal
+        if shadow == nil && clip == nil && !hasMask && blendMode == .normal && (layer.properties.opacity >= 1 || body.count <= 1)
+        {
             // No offscreen group needed: with at most one command, group opacity is that command's.
             for command in body {
                 switch command {
-                case .fill(let path, let paint, let opacity, let rule) where layer.opacity < 1:
-                    out.append(.fill(path: path, paint: paint, opacity: opacity * layer.opacity, rule: rule))
-                case .stroke(let path, let style, let transform, let paint, let opacity) where layer.opacity < 1:
+                case .fill(let path, let paint, let opacity, let rule) where layer.properties.opacity < 1:
+                    out.append(.fill(path: path, paint: paint, opacity: opacity * layer.properties.opacity, rule: rule))
+                case .stroke(let path, let style, let transform, let paint, let opacity) where layer.properties.opacity < 1:
                     out.append(
-                        .stroke(path: path, style: style, transform: transform, paint: paint, opacity: opacity * layer.opacity))
+                        .stroke(
+                            path: path, style: style, transform: transform, paint: paint,
+                            opacity: opacity * layer.properties.opacity))
                 default:
                     out.append(command)
                 }
@@ -218,9 +226,9 @@ public struct SceneRenderer: Sendable {
             return
         }
         guard !body.isEmpty else { return }
-        var group = Group(opacity: min(layer.opacity, 1), clip: clip, hasMask: hasMask, shadow: shadow)
-        group.maskByLuminance = layer.maskMode.byLuminance
-        group.maskInverted = layer.maskMode.inverted
+        var group = Group(opacity: min(layer.properties.opacity, 1), clip: clip, hasMask: hasMask, shadow: shadow)
+        group.maskByLuminance = layer.properties.maskMode.byLuminance
+        group.maskInverted = layer.properties.maskMode.inverted
         group.blendMode = blendMode
         out.append(.beginGroup(group))
         out.append(contentsOf: body)
@@ -236,8 +244,9 @@ public struct SceneRenderer: Sendable {
     func contentsImage(
         _ image: RasterImage, natural pixels: Size, of layer: PresentationLayer, toDevice3D: Transform3D, toDevice: Transform2D
     ) -> DisplayList.Command {
-        let natural = Size(width: pixels.width / layer.contentsScale, height: pixels.height / layer.contentsScale)
-        let place = layer.contentsGravity.frame(for: natural, in: layer.bounds)
+        let natural = Size(
+            width: pixels.width / layer.properties.contentsScale, height: pixels.height / layer.properties.contentsScale)
+        let place = layer.properties.contentsGravity.frame(for: natural, in: layer.properties.bounds)
         let toBounds = Transform2D.scale(x: place.width / Double(image.width), y: place.height / Double(image.height))
             .concatenating(.translation(x: place.minX, y: place.minY))
         return .fill(
@@ -249,10 +258,10 @@ public struct SceneRenderer: Sendable {
     /// same picture without an offscreen group (a Lottie precomp as large as its canvas, say): square
     /// corners and bounds that stay an axis-aligned rectangle covering the visible area.
     func clipsNothing(_ layer: PresentationLayer, _ toDevice3D: Transform3D) -> Bool {
-        guard let area = visibleArea, layer.cornerRadius <= 0, toDevice3D.isAffineOnPlane else { return false }
+        guard let area = visibleArea, layer.properties.cornerRadius <= 0, toDevice3D.isAffineOnPlane else { return false }
         let t = toDevice3D.affine
         guard t.b == 0, t.c == 0 else { return false }
-        let b = layer.bounds
+        let b = layer.properties.bounds
         let x0 = t.a * b.minX + t.tx, x1 = t.a * b.maxX + t.tx, y0 = t.d * b.minY + t.ty, y1 = t.d * b.maxY + t.ty
         return min(x0, x1) <= area.minX && max(x0, x1) >= area.maxX && min(y0, y1) <= area.minY && max(y0, y1) >= area.maxY
     }
@@ -290,8 +299,8 @@ public struct SceneRenderer: Sendable {
     /// t − k·instanceDelay, moved by T(−c)·instanceTransformᵏ·T(c) about the bounds' centre c
     /// (UNCONFIRMED against the anchor point), and multiplied by instanceColor + k·offsets.
     func emitInstances(of layer: PresentationLayer, childToDevice: Transform3D, into body: inout [DisplayList.Command]) {
-        let r = layer.replicator
-        let c = Point(x: layer.bounds.midX, y: layer.bounds.midY)
+        let r = layer.properties.replicator
+        let c = Point(x: layer.properties.bounds.midX, y: layer.properties.bounds.midY)
         var power = Transform3D.identity
         for (k, sublayers) in layer.instances.enumerated() {
             let placement = Transform3D.translation(-c.x, -c.y).concatenating(power).concatenating(.translation(c.x, c.y))
@@ -312,13 +321,14 @@ public struct SceneRenderer: Sendable {
     }
 
     func shadowOf(_ layer: PresentationLayer, toDevice: Transform2D) -> Shadow? {
-        guard layer.shadowOpacity > 0, layer.shadowColor.alpha > 0 else { return nil }
-        var color = layer.shadowColor
-        color.alpha *= min(layer.shadowOpacity, 1)
+        guard layer.properties.shadowOpacity > 0, layer.properties.shadowColor.alpha > 0 else { return nil }
+        var color = layer.properties.shadowColor
+        color.alpha *= min(layer.properties.shadowOpacity, 1)
         // The offset is a vector: only the linear part of the transform applies.
-        let o = layer.shadowOffset
+        let o = layer.properties.shadowOffset
         let offset = Point(x: toDevice.a * o.x + toDevice.c * o.y, y: toDevice.b * o.x + toDevice.d * o.y)
-        return Shadow(color: color, offset: offset, sigma: Self.shadowSigma(radius: layer.shadowRadius) * toDevice.maxScale)
+        return Shadow(
+            color: color, offset: offset, sigma: Self.shadowSigma(radius: layer.properties.shadowRadius) * toDevice.maxScale)
     }
 
     /// UNCONFIRMED (not in CORE-ANIMATION.md): the Gaussian behind `shadowRadius`. Design tools map a

@@ -94,16 +94,17 @@ extension SceneRenderer {
         // Whatever lies wholly outside the frame is left out (the pen's half width and a pixel of margin
         // around it); not in perspective, where a box's corners do not bound its projection simply.
         let visible = visibleArea.flatMap { area in toDevice3D.isAffineOnPlane ? area : nil }
-        let pen = (layer.shape.strokeColor != nil ? layer.shape.stroke.lineWidth * toDevice.maxScale : 0) + 1
+        let pen =
+            (layer.properties.shape.strokeColor != nil ? layer.properties.shape.stroke.lineWidth * toDevice.maxScale : 0) + 1
         let set = text.set, colors = text.colors, runs = text.runs, animatedUnits = text.units
         let presentations = text.values
         func boxes(_ u: TextUnit) -> [Rect] { text.boxes(u) }
 
         // The text box's points to the layer's: its origin is the bounds' origin.
-        let origin = layer.bounds.origin
+        let origin = layer.properties.bounds.origin
         let boxToLayer = Transform3D.translation(origin.x, origin.y)
-        let strokeColor = layer.shape.strokeColor
-        let lineWidth = layer.shape.stroke.lineWidth
+        let strokeColor = layer.properties.shape.strokeColor
+        let lineWidth = layer.properties.shape.stroke.lineWidth
         var out: [DisplayList.Command] = []
         for key in runs.order {
             var color = colors[key.run]
@@ -163,11 +164,12 @@ extension SceneRenderer {
                     // Stroked in the layer's own space, so a non-uniform scale shapes the pen as for shapes.
                     commands.append(
                         .stroke(
-                            path: path.applying(boxToLayerSpace.affine), style: layer.shape.stroke, transform: toDevice,
+                            path: path.applying(boxToLayerSpace.affine), style: layer.properties.shape.stroke,
+                            transform: toDevice,
                             paint: .solid(stroke), opacity: 1))
                 } else {
                     let outline = Stroker.outline(
-                        path.applying(boxToLayerSpace.affine), style: layer.shape.stroke,
+                        path.applying(boxToLayerSpace.affine), style: layer.properties.shape.stroke,
                         tolerance: defaultFlatteningTolerance / max(toDevice.maxScale, 1e-9))
                     commands.append(.fill(path: outline.applying(toDevice3D), color: stroke))
                 }

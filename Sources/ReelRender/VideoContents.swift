@@ -42,8 +42,8 @@ extension SceneRenderer {
         var out: [VideoFrameRequest] = []
         var seen: Set<LayerPictures.Key> = []
         func visit(_ layer: PresentationLayer) {
-            guard !layer.hidden, layer.opacity > 0 else { return }
-            if layer.type == .video, let playback = layer.video, !layer.bounds.isEmpty {
+            guard !layer.properties.hidden, layer.properties.opacity > 0 else { return }
+            if layer.type == .video, let playback = layer.properties.video, !layer.properties.bounds.isEmpty {
                 let t = playback.fileTime(atLayerTime: layer.time)
                 if seen.insert(LayerPictures.Key(layer: layer.name, fileTime: t)).inserted {
                     out.append(VideoFrameRequest(layer: layer.name, playback: playback, fileTime: t))
@@ -64,10 +64,11 @@ extension SceneRenderer {
         var out: [String: Double] = [:]
         func visit(_ layer: PresentationLayer, _ parentToDevice: Transform3D) {
             let toDevice = layer.toParent.concatenating(parentToDevice)
-            if layer.type == .video, let playback = layer.video, playback.size.width > 0, playback.size.height > 0 {
+            if layer.type == .video, let playback = layer.properties.video, playback.size.width > 0, playback.size.height > 0 {
                 let natural = Size(
-                    width: playback.size.width / layer.contentsScale, height: playback.size.height / layer.contentsScale)
-                let place = layer.contentsGravity.frame(for: natural, in: layer.bounds)
+                    width: playback.size.width / layer.properties.contentsScale,
+                    height: playback.size.height / layer.properties.contentsScale)
+                let place = layer.properties.contentsGravity.frame(for: natural, in: layer.properties.bounds)
                 let fit = max(place.width / playback.size.width, place.height / playback.size.height)
                 let scale = fit * (toDevice.isFinite ? toDevice.affine.maxScale : 1)
                 if scale.isFinite { out[layer.name] = max(out[layer.name] ?? 0, scale) }
@@ -86,21 +87,21 @@ extension PresentationLayer {
     /// Its own coordinates to its superlayer's (CORE-ANIMATION.md §8.2): q ↦ ((q − ap)·self.transform) +
     /// (position, self.zPosition), with the anchor point ap = bounds.origin + anchorPoint ⊙ bounds.size.
     var toParent: Transform3D {
-        Transform3D.translation(-anchor.x, -anchor.y).concatenating(self.transform)
-            .concatenating(.translation(self.position.x, self.position.y, self.zPosition))
+        Transform3D.translation(-anchor.x, -anchor.y).concatenating(properties.transform)
+            .concatenating(.translation(properties.position.x, properties.position.y, properties.zPosition))
     }
 
     /// Its sublayers' coordinates to its own: sublayerTransform about the same pivot, T(−ap)·S·T(ap).
     var sublayerToParent: Transform3D {
-        self.sublayerTransform.isIdentity
+        properties.sublayerTransform.isIdentity
             ? .identity
-            : Transform3D.translation(-anchor.x, -anchor.y).concatenating(self.sublayerTransform).concatenating(
+            : Transform3D.translation(-anchor.x, -anchor.y).concatenating(properties.sublayerTransform).concatenating(
                 .translation(anchor.x, anchor.y))
     }
 
     var anchor: Point {
         Point(
-            x: self.bounds.origin.x + self.anchorPoint.x * self.bounds.size.width,
-            y: self.bounds.origin.y + self.anchorPoint.y * self.bounds.size.height)
+            x: properties.bounds.origin.x + properties.anchorPoint.x * properties.bounds.size.width,
+            y: properties.bounds.origin.y + properties.anchorPoint.y * properties.bounds.size.height)
     }
 }

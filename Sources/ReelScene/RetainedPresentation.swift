@@ -19,13 +19,15 @@ public struct RetainedID: Hashable, Sendable {
 /// `time` of a still layer, which nothing reads.
 public final class RetainedPresentation: Sendable {
     public let scene: Scene
+    /// Each top-level layer's node; empty when all are still (`stillLayers` holds them).
     private let roots: [Node]
     /// The top-level layers when all are still: one array for every snapshot.
     private let stillLayers: (layers: [PresentationLayer], id: RetainedID)?
 
-    indirect enum Node: Sendable {
+    enum Node: Sendable {
+        // Held inline, not boxed: a scene of 100,000 still layers would otherwise allocate one box each.
         case still(PresentationLayer)
-        case moving(sublayers: [Node], mask: Node?)
+        indirect case moving(sublayers: [Node], mask: Node?)
 
         var presentation: PresentationLayer? {
             if case .still(let p) = self { return p }
@@ -35,10 +37,14 @@ public final class RetainedPresentation: Sendable {
 
     public init(_ scene: Scene) {
         self.scene = scene
-        let roots = scene.layers.map(Self.node)
-        self.roots = roots
-        let still = roots.compactMap(\.presentation)
-        stillLayers = still.count == roots.count ? (still, RetainedID.next()) : nil
+        if scene.layers.allSatisfy(Self.isStill) {
+            // Presented straight into the one array, with no node a layer beside it.
+            stillLayers = (scene.layers.map { Self.node($0).presentation! }, RetainedID.next())
+            roots = []
+        } else {
+            roots = scene.layers.map(Self.node)
+            stillLayers = nil
+        }
     }
 
     /// Snapshot at clip time `t`, as `Scene.sample(at:)`.
@@ -49,11 +55,20 @@ public final class RetainedPresentation: Sendable {
     }
 
     /// How many layers (masks and replicated sublayers counted once) are presented once for every frame.
-    public var stillLayerCount: Int { roots.reduce(0) { $0 + Self.stillCount($1) } }
+    public var stillLayerCount: Int {
+        if let stillLayers { return stillLayers.layers.reduce(0) { $0 + Self.count($1) } }
+        return roots.reduce(0) { $0 + Self.stillCount($1) }
+    }
+
+    private static func count(_ p: PresentationLayer) -> Int {
+        var n = 0
+        p.forEachLayer { _, _ in n += 1 }
+        return n
+    }
 
     private static func stillCount(_ node: Node) -> Int {
         switch node {
-        case .still(let p): return p.flattened().count
+        case .still(let p): return count(p)
         case .moving(let sublayers, let mask): return sublayers.reduce(0) { $0 + stillCount($1) } + (mask.map(stillCount) ?? 0)
         }
     }
@@ -70,6 +85,11 @@ public final class RetainedPresentation: Sendable {
                 self.present(m, mask ?? Self.node(m), at: time)
             }
         }
+    }
+
+    /// Whether nothing in the layer's tree changes over time.
+    static func isStill(_ layer: Layer) -> Bool {
+        layer.changesNothing && layer.sublayers.allSatisfy(isStill) && (layer.mask.map(isStill) ?? true)
     }
 
     /// The layer's node: still, presented now from its still children's presentations, or moving.

@@ -167,12 +167,12 @@ public struct LayerProperties: Sendable {
     /// Image pixels per point of the contents (for the gravities that keep the natural size).
     public var contentsScale: Double = 1
     // Out of line: most layers set none of these, and each frame's presentation copies the rest.
-    @OutOfLine public var shape = ShapeProperties()
-    @OutOfLine public var gradient = GradientProperties()
-    @OutOfLine public var replicator = ReplicatorProperties()
-    @OutOfLine public var text = TextProperties()
+    @OutOfLine public var shape: ShapeProperties
+    @OutOfLine public var gradient: GradientProperties
+    @OutOfLine public var replicator: ReplicatorProperties
+    @OutOfLine public var text: TextProperties
     /// A video layer's file and the part of it played.
-    @OutOfLine public var video: VideoPlayback? = nil
+    @OutOfLine public var video: VideoPlayback?
 
     public init() {}
 }

@@ -86,7 +86,8 @@ extension Scene {
     /// Every font named by a text layer (sublayers and masks included), in the order the layers come.
     public var fontNames: [String] {
         var names: [String] = []
-        for (layer, _) in layers.flatMap({ $0.flattened() }) where layer.type == .text {
+        layers.forEachLayer { layer, _ in
+            guard layer.type == .text else { return }
             for name in layer.text.fontNames where !names.contains(name) { names.append(name) }
         }
         return names

@@ -1,9 +1,12 @@
 // The retained presentation and the commands kept for still subtrees: the same display lists as sampling
 // anew, still subtrees presented once, and the kept commands held to their budget.
+import Foundation
 import ReelRaster
-import ReelRender
 import ReelScene
+import Synchronization
 import Testing
+
+@testable import ReelRender
 
 @Suite struct RetainedPresentationTests {
     /// Still layers beside, under and above moving ones: a still card holding a moving dot (the card is
@@ -103,5 +106,30 @@ import Testing
             if budget == 0 { #expect(renderer.retainedCommands.bytes == 0) }
             if budget == 64 << 20 { #expect(renderer.retainedCommands.bytes > 600) }
         }
+    }
+
+    /// Workers asking at once for a list that is not kept yet: one makes it, the others wait for it (the
+    /// first frames of a clip are drawn at once, and each made the whole list again). The maker here
+    /// takes 0.2 s, so the other three ask while it works; all four get its list.
+    @Test func aListMadeByOneWorkerIsWaitedForByTheOthers() throws {
+        let scene = try SceneDecoder.decode(
+            Array(
+                ##"{"width": 20, "height": 20, "fps": 10, "duration": 1, "layers": [{"name": "a", "position": [5, 5], "bounds": [4, 4], "backgroundColor": "#000000"}]}"##
+                    .utf8), file: "still.json")
+        let id = try #require(RetainedPresentation(scene).sample(at: 0).retained)
+        let kept = RetainedCommands()
+        let key = RetainedCommands.Key(id: id, toDevice: .identity, culled: true)
+        let made = Atomic(0)
+        let lengths = Mutex<[Int]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            let list = kept.commands(key) {
+                made.add(1, ordering: .relaxed)
+                Thread.sleep(forTimeInterval: 0.2)
+                return [.endGroup, .endGroup, .endGroup]
+            }
+            lengths.withLock { $0.append(list.count) }
+        }
+        #expect(made.load(ordering: .relaxed) == 1)
+        #expect(lengths.withLock { $0 } == [3, 3, 3, 3])
     }
 }
