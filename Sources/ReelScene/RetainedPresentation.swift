@@ -16,7 +16,9 @@ public struct RetainedID: Hashable, Sendable {
 /// snapshot shares them (the arrays, not copies), marked with their `retained` identity. So a frame's
 /// presentation costs what animates, not the number of layers, and the renderer keeps what it made of
 /// a still subtree under that identity. `sample(at:)` gives what `Scene.sample(at:)` gives, but for the
-/// `time` of a still layer, which nothing reads.
+/// `time` of a still layer, which nothing reads, and for what is under a moving layer that is not drawn
+/// at that time (hidden, or at opacity 0): its sublayers and mask are left out, as the renderer would
+/// skip them (a Lottie file's precomps are hidden outside their in and out points, most of the clip).
 public final class RetainedPresentation: Sendable {
     public let scene: Scene
     /// Each top-level layer's node; empty when all are still (`stillLayers` holds them).
@@ -78,7 +80,7 @@ public final class RetainedPresentation: Sendable {
         case .still(let p):
             return p
         case .moving(let sublayers, let mask):
-            return Scene.present(layer, at: t) { i, time in
+            return Scene.present(layer, at: t, drawnOnly: true) { i, time in
                 self.present(layer.sublayers[i], sublayers[i], at: time)
             } mask: { m, time in
                 // A moving layer's mask node is there whenever the layer has a mask.

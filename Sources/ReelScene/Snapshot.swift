@@ -79,9 +79,11 @@ extension Scene {
     }
 
     /// One layer's presentation at `parentTime`, its sublayer `i` presented at time t by `sublayer(i, t)`
-    /// and its mask by `mask`: the step `sample` and `RetainedPresentation` share.
+    /// and its mask by `mask`: the step `sample` and `RetainedPresentation` share. With `drawnOnly`, a
+    /// layer that is not drawn at `parentTime` (hidden, or at opacity 0: the renderer draws nothing of it,
+    /// shadow and sublayers included) is presented without its sublayers and mask.
     static func present(
-        _ layer: Layer, at parentTime: Double, sublayer: (Int, Double) -> PresentationLayer,
+        _ layer: Layer, at parentTime: Double, drawnOnly: Bool = false, sublayer: (Int, Double) -> PresentationLayer,
         mask: (Layer, Double) -> PresentationLayer
     ) -> PresentationLayer {
         // The model as of t: the timeline's sets up to t applied in order.
@@ -104,6 +106,10 @@ extension Scene {
             } else {
                 animate(attached, &presented, model: layer.properties, at: t)
             }
+        }
+        if drawnOnly && !(!presented.hidden && presented.opacity > 0) {
+            return PresentationLayer(
+                name: layer.name, type: layer.type, properties: presented, sublayers: [], instances: [], mask: nil, time: t)
         }
         let sublayers = layer.sublayers.indices.map { sublayer($0, t) }
         var instances: [[PresentationLayer]] = []

@@ -132,4 +132,33 @@ import Testing
         #expect(made.load(ordering: .relaxed) == 1)
         #expect(lengths.withLock { $0 } == [3, 3, 3, 3])
     }
+
+    /// A moving layer that is not drawn at a time (hidden by its animation, or at opacity 0) is presented
+    /// without what is under it, and the lists are those of a full sample at every frame.
+    @Test func whatIsUnderALayerNotDrawnIsNotPresented() throws {
+        let scene = try SceneDecoder.decode(
+            Array(
+                ##"""
+                {"width": 40, "height": 40, "fps": 10, "duration": 1, "layers": [
+                  {"name": "window", "position": [20, 20], "bounds": [40, 40],
+                   "animations": [{"keyPath": "hidden", "fromValue": true, "toValue": true, "beginTime": 0.5, "duration": 0.5}],
+                   "sublayers": [{"name": "dot", "position": [10, 10], "bounds": [6, 6], "backgroundColor": "#ff0000",
+                     "animations": [{"keyPath": "position.x", "fromValue": 10, "toValue": 30, "duration": 1}]}]},
+                  {"name": "fade", "position": [20, 20], "bounds": [40, 40],
+                   "animations": [{"keyPath": "opacity", "fromValue": 1, "toValue": 0, "duration": 0.5, "fillMode": "forwards", "removedOnCompletion": false}],
+                   "sublayers": [{"name": "bar", "position": [20, 30], "bounds": [20, 4], "backgroundColor": "#0000ff"}]}
+                ]}
+                """##.utf8), file: "windows.json")
+        let retained = RetainedPresentation(scene)
+        let renderer = SceneRenderer()
+        for frame in 0..<scene.frameCount {
+            let t = scene.fps.time(ofFrame: frame)
+            let snapshot = retained.sample(at: t)
+            #expect(snapshot.layers[0].sublayers.count == (t < 0.5 ? 1 : 0), "window at \(t)")
+            #expect(snapshot.layers[1].sublayers.count == (t < 0.5 ? 1 : 0), "fade at \(t)")
+            #expect(
+                renderer.displayList(for: snapshot, scene: scene)
+                    == SceneRenderer().displayList(for: scene.sample(at: t), scene: scene))
+        }
+    }
 }
