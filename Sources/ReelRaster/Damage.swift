@@ -54,12 +54,6 @@ extension DisplayList {
     /// begin, end or mask the rows of the whole group (its opacity, clip, tint or blend apply to all of
     /// its content). Conservative, never short: a command's rows come from its control points.
     public func damage(since before: DisplayList, height: Int) -> DamagedRows {
-        damage(since: before, height: height) { CommandRows(commands) }
-    }
-
-    /// The same, with this list's `CommandRows` from `rows` (asked only when a command of it changed; nil:
-    /// the groups do not balance), so that a caller who cuts the list next works them out once.
-    func damage(since before: DisplayList, height: Int, rows ownRows: () -> CommandRows?) -> DamagedRows {
         guard background == before.background else { return .all(height: height) }
         let new = commands, old = before.commands
         var changedNew: [Int] = [], changedOld: [Int] = []
@@ -79,14 +73,14 @@ extension DisplayList {
         if changedNew.isEmpty && changedOld.isEmpty { return .none }
         var damage = DamagedRows.none
         if !changedNew.isEmpty {
-            guard let rows = ownRows() else { return .all(height: height) }
+            guard let rows = commandRows else { return .all(height: height) }
             for i in changedNew {
                 guard let r = rows.rows[i] else { return .all(height: height) }
                 damage.insert(r, height: height)
             }
         }
         if !changedOld.isEmpty {
-            guard let rows = CommandRows(old) else { return .all(height: height) }
+            guard let rows = before.commandRows else { return .all(height: height) }
             for i in changedOld {
                 guard let r = rows.rows[i] else { return .all(height: height) }
                 damage.insert(r, height: height)
@@ -98,26 +92,21 @@ extension DisplayList {
     /// The list without the top-level commands and groups that paint none of `rows`: what drawing only
     /// those rows needs. Nil when the list's groups do not balance (the rasterizer reports that).
     public func keeping(rows damage: DamagedRows) -> DisplayList? {
-        keeping(rows: damage, reach: CommandRows(commands))
-    }
-
-    /// The same, with this list's `CommandRows` (nil: the groups do not balance).
-    func keeping(rows damage: DamagedRows, reach: CommandRows?) -> DisplayList? {
-        guard let reach else { return nil }
-        var out = DisplayList(background: background)
-        out.commands.reserveCapacity(commands.count)
+        guard let reach = commandRows else { return nil }
+        var kept: [Command] = []
+        kept.reserveCapacity(commands.count)
         var i = 0
         while i < commands.count {
             let end = reach.end[i]
-            if reach.rows[i].map(damage.meets) ?? true { out.commands += commands[i..<end] }
+            if reach.rows[i].map(damage.meets) ?? true { kept += commands[i..<end] }
             i = end
         }
-        return out
+        return DisplayList(background: background, commands: kept)
     }
 }
 
 /// The rows each command of a list can paint, in its context, and where each top-level item ends.
-struct CommandRows {
+struct CommandRows: Sendable {
     /// Per command: the rows it can paint (a group's begin, mask and end: the whole group's), widened by
     /// the shadows of the groups around it; nil when unbounded (a non-finite coordinate).
     var rows: [Range<Int>?]
@@ -228,16 +217,13 @@ struct CommandRows {
         }
         guard minY <= maxY else { return .empty }
         guard minX.isFinite, maxX.isFinite, minY.isFinite, maxY.isFinite, by.isFinite else { return nil }
-        var lo = Double.infinity, hi = -Double.infinity
-        for corner in [
-            Point(x: minX - by, y: minY - by), Point(x: maxX + by, y: minY - by), Point(x: minX - by, y: maxY + by),
-            Point(x: maxX + by, y: maxY + by),
-        ] {
-            let y = transform.apply(corner).y
-            lo = min(lo, y)
-            hi = max(hi, y)
-        }
-        guard lo.isFinite, hi.isFinite else { return nil }
+        // The four corners mapped one by one (an array of them was an allocation per command per frame).
+        let y1 = transform.apply(Point(x: minX - by, y: minY - by)).y
+        let y2 = transform.apply(Point(x: maxX + by, y: minY - by)).y
+        let y3 = transform.apply(Point(x: minX - by, y: maxY + by)).y
+        let y4 = transform.apply(Point(x: maxX + by, y: maxY + by)).y
+        guard y1.isFinite, y2.isFinite, y3.isFinite, y4.isFinite else { return nil }
+        let lo = min(min(y1, y2), min(y3, y4)), hi = max(max(y1, y2), max(y3, y4))
         return Int(max(lo, -1e9).rounded(.down)) - 1..<Int(min(hi, 1e9).rounded(.up)) + 1
     }
 }

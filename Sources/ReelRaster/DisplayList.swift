@@ -1,6 +1,7 @@
 /// The display list Render hands to Raster: fills, strokes and nested groups (opacity, clip, mask,
 /// shadow) in device pixels, back to front.
 import ReelGeometry
+import Synchronization
 
 /// What to draw, in device pixels, back to front. Built by ReelRender from a scene snapshot.
 ///
@@ -33,11 +34,36 @@ public struct DisplayList: Sendable, Equatable {
     }
 
     public var background: Color
-    public var commands: [Command]
+    public var commands: [Command] { didSet { rowsMemo = RowsMemo() } }
+    /// The rows each command can paint, worked out once for the list and its copies: a frame's list is
+    /// compared with the frame before's and with what its buffer shows, then cut, and the frame after
+    /// compares with it again (four walks over every command of a frame, 2,000 still shapes included).
+    private var rowsMemo = RowsMemo()
 
     public init(background: Color, commands: [Command] = []) {
         self.background = background
         self.commands = commands
+    }
+
+    public static func == (a: DisplayList, b: DisplayList) -> Bool {
+        a.background == b.background && a.commands == b.commands
+    }
+
+    /// Nil when the groups do not balance.
+    var commandRows: CommandRows? { rowsMemo.rows(of: commands) }
+}
+
+/// `DisplayList.commandRows` once made. Shared by a list's copies, which workers read at once; a list
+/// changed gets a new one.
+final class RowsMemo: Sendable {
+    private let made = Mutex<CommandRows??>(nil)
+
+    func rows(of commands: [DisplayList.Command]) -> CommandRows? {
+        if let rows = made.withLock({ $0 }) { return rows }
+        // Made outside the lock: two workers may both make it, and either's is the same.
+        let rows = CommandRows(commands)
+        made.withLock { $0 = rows }
+        return rows
     }
 }
 

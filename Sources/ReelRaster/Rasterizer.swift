@@ -89,10 +89,8 @@ public struct Rasterizer: Sendable {
     /// byte for byte as if drawn whole.
     public func render(_ list: DisplayList, into frame: inout Frame, over shown: DisplayList?) throws(RasterError) {
         if let shown {
-            // The list's rows, worked out once for the damage and the cut.
-            let reach = CommandRows(list.commands)
-            let rows = list.damage(since: shown, height: frame.height) { reach }
-            if !rows.covers(height: frame.height), let cut = list.keeping(rows: rows, reach: reach) {
+            let rows = list.damage(since: shown, height: frame.height)
+            if !rows.covers(height: frame.height), let cut = list.keeping(rows: rows) {
                 return try render(cut, into: &frame, rows: rows)
             }
         }

@@ -12,7 +12,9 @@ import ReelScene
 // Its state is read and changed only while `condition` is locked.
 public final class RetainedCommands: @unchecked Sendable {
     struct Key: Hashable {
+        /// The first still layer's identity, and how many siblings from it on (in drawing order) the list draws.
         let id: RetainedID
+        var count = 1
         /// Where the subtree is drawn: the same still subtree under two transforms (a replicator's instances)
         /// makes two lists.
         let toDevice: Transform3D

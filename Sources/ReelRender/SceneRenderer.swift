@@ -64,9 +64,7 @@ public struct SceneRenderer: Sendable {
             }
             return list
         }
-        for i in Self.drawingOrder(snapshot.layers) {
-            culling.emit(snapshot.layers[i], parentToDevice: toPixels, into: &list.commands)
-        }
+        culling.emitSiblings(snapshot.layers, parentToDevice: toPixels, into: &list.commands)
         return list
     }
 
@@ -95,6 +93,33 @@ public struct SceneRenderer: Sendable {
             var made: [DisplayList.Command] = []
             inside.emitLayer(layer, parentToDevice: parentToDevice, into: &made)
             return made
+        }
+    }
+
+    /// Siblings in drawing order. A run of still ones (consecutive in that order) is kept as one list under
+    /// its first layer's identity and length: a frame with 2,000 still shapes beside one moving dot looks
+    /// up one or two lists, not 2,000. Still siblings keep their order among themselves (their zPosition
+    /// never changes), so the first and the length name the same layers at every frame.
+    func emitSiblings(_ layers: [PresentationLayer], parentToDevice: Transform3D, into out: inout [DisplayList.Command]) {
+        let order = Self.drawingOrder(layers)
+        var k = 0
+        while k < order.count {
+            guard !keeping, let id = layers[order[k]].retained, parentToDevice.isFinite else {
+                emitLayer(layers[order[k]], parentToDevice: parentToDevice, into: &out)
+                k += 1
+                continue
+            }
+            var end = k + 1
+            while end < order.count, layers[order[end]].retained != nil { end += 1 }
+            var inside = self
+            inside.keeping = true
+            let key = RetainedCommands.Key(id: id, count: end - k, toDevice: parentToDevice, culled: visibleArea != nil)
+            out += retainedCommands.commands(key) { [k, end] in
+                var made: [DisplayList.Command] = []
+                for i in order[k..<end] { inside.emitLayer(layers[i], parentToDevice: parentToDevice, into: &made) }
+                return made
+            }
+            k = end
         }
     }
 
@@ -185,9 +210,7 @@ public struct SceneRenderer: Sendable {
         if layer.type == .replicator {
             scope.emitInstances(of: layer, childToDevice: childToDevice, into: &body)
         } else {
-            for i in Self.drawingOrder(layer.sublayers) {
-                scope.emit(layer.sublayers[i], parentToDevice: childToDevice, into: &body)
-            }
+            scope.emitSiblings(layer.sublayers, parentToDevice: childToDevice, into: &body)
         }
         if layer.properties.borderWidth > 0, layer.properties.borderColor.alpha > 0, !layer.properties.bounds.isEmpty {
             // The border lies inside the bounds, following the corner radius.

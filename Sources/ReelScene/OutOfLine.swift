@@ -14,17 +14,27 @@ public protocol OutOfLineDefault {
 @propertyWrapper
 public struct OutOfLine<Value: OutOfLineDefault & Sendable>: Sendable {
     // Changed only while uniquely referenced (below), so sharing it between threads is safe.
-    private final class Box: @unchecked Sendable {
-        var value: Value
-        init(_ value: Value) { self.value = value }
+    @usableFromInline final class Box: @unchecked Sendable {
+        @usableFromInline var value: Value
+        @usableFromInline init(_ value: Value) { self.value = value }
     }
 
-    private var box: Box?
+    @usableFromInline var box: Box?
 
     public init() {}
 
-    public var wrappedValue: Value {
-        get { box?.value ?? Value.outOfLineDefault }
+    public init(wrappedValue: Value) { box = Box(wrappedValue) }
+
+    // Inlinable and read in place: a reader in another module (the renderer, every layer of every frame)
+    // would otherwise call a getter that hands back a copy of the whole group.
+    @inlinable public var wrappedValue: Value {
+        _read {
+            if let box {
+                yield box.value
+            } else {
+                yield Value.outOfLineDefault
+            }
+        }
         set {
             if box != nil, isKnownUniquelyReferenced(&box!) {
                 box!.value = newValue
@@ -48,3 +58,4 @@ extension GradientProperties: OutOfLineDefault { public static var outOfLineDefa
 extension ReplicatorProperties: OutOfLineDefault { public static var outOfLineDefault: Self { Self() } }
 extension TextProperties: OutOfLineDefault { public static var outOfLineDefault: Self { Self() } }
 extension Optional: OutOfLineDefault { public static var outOfLineDefault: Self { nil } }
+extension LayerProperties: OutOfLineDefault { public static var outOfLineDefault: Self { Self() } }
