@@ -21,8 +21,20 @@ extension Reel {
         let threshold = settings.gif.alphaThreshold, colours = settings.gif.colors
         let (width, height) = (drawn.pixelWidth, drawn.pixelHeight)
         var builder = GIFPaletteBuilder()
-        // The last frame the builder counted: the next counts the pixels that changed since.
+        // The last frame the builder counted: the next counts the pixels that changed since, in the rows
+        // that changed since (nil: not known, all of them).
         var added: [UInt8]?
+        var changedSinceAdded: [Range<Int>]? = []
+        func note(_ pixels: [UInt8]?, _ changedRows: [Range<Int>]?) {
+            guard pixels != nil else { return }  // a hold: nothing changed
+            if let changedRows { changedSinceAdded? += changedRows } else { changedSinceAdded = nil }
+        }
+        func add(_ pixels: [UInt8]) {
+            builder.add(
+                rgba: pixels, width: width, height: height, alphaThreshold: threshold, previous: added, rows: changedSinceAdded)
+            added = pixels
+            changedSinceAdded = []
+        }
         var remaining = sampled
         if cacheLimit > 4 * width * height * 4 {
             let cache = GIFFrameCache(width: width, height: height, limit: cacheLimit)
@@ -36,13 +48,13 @@ extension Reel {
                     shown = pixels
                     changed = true
                 }
+                note(pixels, changedRows)
                 guard cache.add(pixels, changedRows: changedRows) else {
                     stoppedAt = i
                     return false
                 }
                 if isSample.contains(i), changed, let shown {
-                    builder.add(rgba: shown, width: width, height: height, alphaThreshold: threshold, previous: added)
-                    added = shown
+                    add(shown)
                     changed = false
                 }
                 return true
@@ -56,11 +68,9 @@ extension Reel {
         _ = try drawEach(
             remaining, renderer: renderer, decoders: decoders, scene: drawn, rate: rate, workers: workers, options: options
         ) {
-            _, pixels, _ in
-            if let pixels {
-                builder.add(rgba: pixels, width: width, height: height, alphaThreshold: threshold, previous: added)
-                added = pixels
-            }
+            _, pixels, changedRows in
+            note(pixels, changedRows)
+            if let pixels { add(pixels) }
             return true
         }
         settings.gif.palette = palette(builder, colours)

@@ -190,19 +190,24 @@ public final class GIFFileWriter {
                 }
             }
         }
+        // Where this frame's indices may differ from the frame before's (the rest repeat it index for
+        // index); nil: anywhere. Outside them every pixel is what is shown already (lossless: the frame
+        // before was coded exactly; lossy: a repeated index keeps what is shown), so the passes below
+        // look at these rows only: each was a pass over the whole frame for every frame.
+        let scan: [Range<Int>]? = framesAppended == 0 ? nil : rows
         let delay =
             GIFTiming.centiseconds(ofFrame: frameNumber + 1, numerator: rate.numerator, denominator: rate.denominator)
             - GIFTiming.centiseconds(ofFrame: frameNumber, numerator: rate.numerator, denominator: rate.denominator)
         frameNumber += 1
         framesAppended += 1
         let want = indices
-        let allowed = allowance(of: want, after: lastWant)
+        let allowed = allowance(of: want, after: lastWant, rows: scan)
         lastWant = want
         guard var previous = held else {
             held = code(want, over: shown, allowed: allowed, delay: delay)
             return
         }
-        if options.mergeFrames && isShown(want, allowed) && previous.delay + delay <= 65_535 {
+        if options.mergeFrames && isShown(want, allowed, rows: scan) && previous.delay + delay <= 65_535 {
             previous.delay += delay
             held = previous
             return
@@ -218,15 +223,18 @@ public final class GIFFileWriter {
             held = code(want, over: [UInt8](repeating: transparent, count: width * height), allowed: allowed, delay: delay)
             return
         }
-        if let clear = bounds(where: { want[$0] == transparent && shown[$0] != transparent }) {
+        var changes = scan
+        if let clear = bounds(where: { want[$0] == transparent && shown[$0] != transparent }, rows: scan) {
             clearing(&previous, over: clear)
             base = shown
             for y in previous.top..<previous.bottom {
                 for x in previous.left..<previous.right { base[y * width + x] = transparent }
             }
+            // The cleared rectangle differs from what was shown too.
+            changes = nil
         }
         try flush(previous)
-        held = code(want, over: base, allowed: allowed, delay: delay)
+        held = code(want, over: base, allowed: allowed, delay: delay, rows: changes)
     }
 
     /// Makes `frame` clear its rectangle after it is shown (disposal to background), the rectangle
@@ -241,9 +249,12 @@ public final class GIFFileWriter {
             frame.want, over: frame.base, allowed: frame.allowed, rect: (frame.left, frame.top, frame.right, frame.bottom))
     }
 
-    /// Whether `want` looks like what is shown (exactly, or within the lossy bound).
-    private func isShown(_ want: [UInt8], _ allowed: [Float]) -> Bool {
-        for i in 0..<want.count where !isFree(i, want[i], shown[i], allowed) { return false }
+    /// Whether `want` looks like what is shown (exactly, or within the lossy bound); only `rows` are
+    /// looked at (nil: all).
+    private func isShown(_ want: [UInt8], _ allowed: [Float], rows: [Range<Int>]?) -> Bool {
+        for y in (rows ?? [0..<height]).joined() {
+            for i in y * width..<(y + 1) * width where !isFree(i, want[i], shown[i], allowed) { return false }
+        }
         return true
     }
 
@@ -260,12 +271,16 @@ public final class GIFFileWriter {
     ///
     /// A pixel whose index is the previous frame's keeps what is shown, whatever its allowance now
     /// (an infinite one): a still part of the clip never changes in the GIF.
-    private func allowance(of want: [UInt8], after previous: [UInt8]) -> [Float] {
+    ///
+    /// `rows`: where `want` may differ from `previous` (nil: anywhere); every other pixel repeats its
+    /// index, so its allowance is infinite without working it out.
+    private func allowance(of want: [UInt8], after previous: [UInt8], rows: [Range<Int>]?) -> [Float] {
         guard let distance else { return [] }
         // A repeated frame: every index is the previous frame's.
         if want == previous { return [Float](repeating: .infinity, count: want.count) }
-        var out = [Float](repeating: 0, count: want.count)
         let still = previous.count == want.count
+        let rows = still ? rows ?? [0..<height] : [0..<height]
+        var out = [Float](repeating: still ? .infinity : 0, count: want.count)
         // Heavy loss: how far each pixel's run of one index reaches along its row, so that a window of
         // one index (most of a flat area) is passed over without its 49 look-ups (they were 61 % of a
         // heavy render's time, `perf record`).
@@ -273,7 +288,9 @@ public final class GIFFileWriter {
         if heavy {
             runLeft = [Int32](repeating: 0, count: want.count)
             runRight = [Int32](repeating: 0, count: want.count)
-            for y in 0..<height {
+            // Read in the windows of the rows worked out: those rows and `gradientRadius` more each side.
+            let r = Self.gradientRadius
+            for y in Set(rows.flatMap { max(0, $0.lowerBound - r)..<min(height, $0.upperBound + r) }).sorted() {
                 let row = y * width
                 for x in 0..<width {
                     runLeft[row + x] = x > 0 && want[row + x - 1] == want[row + x] ? runLeft[row + x - 1] : Int32(x)
@@ -287,7 +304,7 @@ public final class GIFFileWriter {
         let reach = min(bound, Self.gradientStep), r = Self.gradientRadius
         want.withUnsafeBufferPointer { want in
             distance.withUnsafeBufferPointer { distance in
-                for y in 0..<height {
+                for y in rows.joined() {
                     for x in 0..<width {
                         let i = y * width + x, w = Int(want[i]) << 8
                         var contrast: Float = 0
@@ -329,10 +346,12 @@ public final class GIFFileWriter {
         return out
     }
 
-    /// The smallest rectangle holding every pixel `test` picks, or nil.
-    private func bounds(where test: (Int) -> Bool) -> (left: Int, top: Int, right: Int, bottom: Int)? {
+    /// The smallest rectangle holding every pixel `test` picks in `rows` (nil: all), or nil.
+    private func bounds(where test: (Int) -> Bool, rows: [Range<Int>]? = nil) -> (
+        left: Int, top: Int, right: Int, bottom: Int
+    )? {
         var left = width, top = height, right = 0, bottom = 0
-        for y in 0..<height {
+        for y in (rows ?? [0..<height]).joined() {
             let row = y * width
             var first = -1, last = -1
             for x in 0..<width where test(row + x) {
@@ -343,7 +362,7 @@ public final class GIFFileWriter {
                 left = min(left, first)
                 right = max(right, last + 1)
                 top = min(top, y)
-                bottom = y + 1
+                bottom = max(bottom, y + 1)
             }
         }
         return right > left ? (left, top, right, bottom) : nil
@@ -351,8 +370,9 @@ public final class GIFFileWriter {
 
     /// The frame that shows `want` over `base`: the rectangle of what changed (one pixel when nothing
     /// did, a frame that only waits), coded; `shown` becomes what it shows.
-    private func code(_ want: [UInt8], over base: [UInt8], allowed: [Float], delay: Int) -> Held {
-        let rect = bounds(where: { !isFree($0, want[$0], base[$0], allowed) }) ?? (0, 0, 1, 1)
+    /// `rows`: where `want` may differ from `base` (nil: anywhere).
+    private func code(_ want: [UInt8], over base: [UInt8], allowed: [Float], delay: Int, rows: [Range<Int>]? = nil) -> Held {
+        let rect = bounds(where: { !isFree($0, want[$0], base[$0], allowed) }, rows: rows) ?? (0, 0, 1, 1)
         var frame = Held(base: base, want: want, allowed: allowed)
         frame.left = rect.left
         frame.top = rect.top

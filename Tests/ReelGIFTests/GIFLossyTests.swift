@@ -140,4 +140,64 @@ import Testing
     @Test func heavyLossIsDeterministic() throws {
         #expect(try Self.written(lossy: 100) == Self.written(lossy: 100))
     }
+
+    /// The rows where frame f differs from the one before, found here by comparing them.
+    static func changedRows(_ a: [UInt8], _ b: [UInt8]) -> [Range<Int>] {
+        (0..<height).filter { y in a[y * width * 4..<(y + 1) * width * 4] != b[y * width * 4..<(y + 1) * width * 4] }
+            .map { $0..<$0 + 1 }
+    }
+
+    /// Frames told where they changed (the renderer's damage) make the same file as frames compared by the
+    /// writer itself, lossless and lossy, frames merged or not, opaque or with a transparent hole moving
+    /// (which clears what was shown); so do rows told too generously (every other row added).
+    @Test(arguments: [0, 8, 20, 60])
+    func rowsToldGiveTheSameFile(lossy level: Int) throws {
+        for alpha in [false, true] {
+            for merge in [false, true] {
+                var frames = Self.frames
+                if alpha {
+                    for f in frames.indices {
+                        for y in 28..<36 {
+                            for x in 4 * f..<4 * f + 10 { frames[f][(y * Self.width + x) * 4 + 3] = 0 }
+                        }
+                    }
+                }
+                // Frame 3 repeats frame 2: told no rows at all.
+                frames[3] = frames[2]
+                func written(_ rows: @escaping (Int) -> [Range<Int>]?) throws -> [UInt8] {
+                    try Self.write(frames, lossy: level, alpha: alpha, merge: merge, rows: rows)
+                }
+                let compared = try written { _ in nil }
+                let told = try written { f in f > 0 ? Self.changedRows(frames[f], frames[f - 1]) : nil }
+                let generous = try written { f in
+                    f > 0
+                        ? Self.changedRows(frames[f], frames[f - 1]) + stride(from: 0, to: Self.height, by: 2).map { $0..<$0 + 1 }
+                        : nil
+                }
+                #expect(told == compared, "lossy \(level), alpha \(alpha), merge \(merge)")
+                #expect(generous == compared, "lossy \(level), alpha \(alpha), merge \(merge)")
+            }
+        }
+    }
+
+    static func write(
+        _ frames: [[UInt8]], lossy level: Int, alpha: Bool, merge: Bool, rows: (Int) -> [Range<Int>]?
+    ) throws -> [UInt8] {
+        var options = GIFOptions()
+        options.palette = palette
+        options.lossy = level
+        options.mergeFrames = merge
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("reel-rows-\(UUID().uuidString).gif").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try GIFFileWriter(
+            path: path, width: width, height: height, options: options, alpha: alpha, loop: 0, comment: nil,
+            frameRate: (10, 1), firstFrame: 0)
+        for (f, frame) in frames.enumerated() {
+            try frame.withUnsafeBufferPointer {
+                try writer.append(rgba: $0.baseAddress!, stride: width * 4, changedRows: rows(f))
+            }
+        }
+        try writer.finish()
+        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
 }
