@@ -171,7 +171,11 @@ public final class VideoWriter {
             guard input.count == w * h * 4 else {
                 throw MediaError(call: "VideoWriter.append", message: "expected \(w * h * 4) bytes of RGBA, got \(input.count)")
             }
-            if settings.alpha { Self.unpremultiply(input, into: &straight) }
+            if settings.alpha {
+                // `straight` holds the frame before's: only the rows that changed are made again.
+                let rows = straight.count == input.count ? changedRows : nil
+                Self.unpremultiply(input, into: &straight, bytes: rows?.map { $0.lowerBound * w * 4..<$0.upperBound * w * 4 })
+            }
             try (settings.alpha ? straight : input).withUnsafeBufferPointer { (buffer) throws(MediaError) in
                 try gifStep { () throws(GIFError) in
                     try writer.append(rgba: buffer.baseAddress!, stride: w * 4, changedRows: changedRows)
@@ -215,30 +219,38 @@ public final class VideoWriter {
     }
 
     /// Straight alpha from premultiplied, rounding to nearest; a fully transparent pixel becomes
-    /// transparent black.
-    public static func unpremultiply(_ px: [UInt8], into out: inout [UInt8]) {
+    /// transparent black. With `bytes` (ranges of whole pixels), only those are made and the rest of `out`
+    /// is kept.
+    public static func unpremultiply(_ px: [UInt8], into out: inout [UInt8], bytes: [Range<Int>]? = nil) {
         if out.count != px.count { out = [UInt8](repeating: 0, count: px.count) }
         px.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
-                var i = 0
-                while i < src.count {
-                    let a = Int(src[i + 3])
-                    if a == 255 {
-                        dst[i] = src[i]
-                        dst[i + 1] = src[i + 1]
-                        dst[i + 2] = src[i + 2]
-                    } else if a == 0 {
-                        dst[i] = 0
-                        dst[i + 1] = 0
-                        dst[i + 2] = 0
-                    } else {
-                        for k in 0..<3 { dst[i + k] = UInt8(min(255, (Int(src[i + k]) * 255 + a / 2) / a)) }
-                    }
-                    dst[i + 3] = src[i + 3]
-                    i += 4
+                for span in bytes ?? [0..<src.count] {
+                    unpremultiply(src, into: dst, span.clamped(to: 0..<src.count))
                 }
             }
         }
     }
 
+    private static func unpremultiply(
+        _ src: UnsafeBufferPointer<UInt8>, into dst: UnsafeMutableBufferPointer<UInt8>, _ span: Range<Int>
+    ) {
+        var i = span.lowerBound
+        while i + 3 < span.upperBound {
+            let a = Int(src[i + 3])
+            if a == 255 {
+                dst[i] = src[i]
+                dst[i + 1] = src[i + 1]
+                dst[i + 2] = src[i + 2]
+            } else if a == 0 {
+                dst[i] = 0
+                dst[i + 1] = 0
+                dst[i + 2] = 0
+            } else {
+                for k in 0..<3 { dst[i + k] = UInt8(min(255, (Int(src[i + k]) * 255 + a / 2) / a)) }
+            }
+            dst[i + 3] = src[i + 3]
+            i += 4
+        }
+    }
 }
