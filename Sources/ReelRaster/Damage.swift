@@ -58,9 +58,20 @@ extension DisplayList {
         let new = commands, old = before.commands
         var changedNew: [Int] = [], changedOld: [Int] = []
         if new.count == old.count {
-            for i in new.indices where new[i] != old[i] {
-                changedNew.append(i)
-                changedOld.append(i)
+            // The kept runs both lists have at the same place are the same commands.
+            let shared = Set(before.keptRuns).intersection(keptRuns).map(\.range).sorted { $0.lowerBound < $1.lowerBound }
+            var i = 0, next = 0
+            while i < new.count {
+                if next < shared.count && shared[next].lowerBound <= i {
+                    i = max(i, shared[next].upperBound)
+                    next += 1
+                    continue
+                }
+                if new[i] != old[i] {
+                    changedNew.append(i)
+                    changedOld.append(i)
+                }
+                i += 1
             }
         } else {
             var start = 0

@@ -34,7 +34,17 @@ public struct DisplayList: Sendable, Equatable {
     }
 
     public var background: Color
-    public var commands: [Command] { didSet { rowsMemo = RowsMemo() } }
+    public var commands: [Command] {
+        didSet {
+            rowsMemo = RowsMemo()
+            keptRuns = []
+        }
+    }
+    /// Stretches of `commands` that are a kept list whole (a renderer's still layers): the same token at
+    /// the same place in two lists is the same commands, which `damage(since:)` passes over without
+    /// comparing them one by one (2,000 still shapes beside a moving dot, twice a frame). Set after the
+    /// commands: changing them forgets it.
+    public var keptRuns: [KeptRun] = []
     /// The rows each command can paint, worked out once for the list and its copies: a frame's list is
     /// compared with the frame before's and with what its buffer shows, then cut, and the frame after
     /// compares with it again (four walks over every command of a frame, 2,000 still shapes included).
@@ -51,6 +61,18 @@ public struct DisplayList: Sendable, Equatable {
 
     /// Nil when the groups do not balance.
     var commandRows: CommandRows? { rowsMemo.rows(of: commands) }
+
+    /// A stretch of a list's commands that is a kept list whole, and that list's token (unique in the
+    /// process: a token names one list of commands and never another).
+    public struct KeptRun: Sendable, Equatable, Hashable {
+        public var range: Range<Int>
+        public var token: Int
+
+        public init(range: Range<Int>, token: Int) {
+            self.range = range
+            self.token = token
+        }
+    }
 }
 
 /// `DisplayList.commandRows` once made. Shared by a list's copies, which workers read at once; a list

@@ -3,6 +3,7 @@ import Foundation
 import ReelGeometry
 import ReelRaster
 import ReelScene
+import Synchronization
 
 /// The commands made of still presentations (`PresentationLayer.retained`, `Snapshot.retained`), kept
 /// while their total estimated size stays within `budget` bytes; once it is reached, new ones are made
@@ -23,7 +24,7 @@ public final class RetainedCommands: @unchecked Sendable {
     }
 
     private struct Store {
-        var lists: [Key: [DisplayList.Command]] = [:]
+        var lists: [Key: (commands: [DisplayList.Command], token: Int)] = [:]
         /// Lists a worker is making now.
         var making: Set<Key> = []
         var bytes = 0
@@ -33,6 +34,8 @@ public final class RetainedCommands: @unchecked Sendable {
     private let condition = NSCondition()
     /// The most bytes kept (estimated: `estimatedBytes`), counted by `--memory-limit`.
     public let budget: Int
+
+    private static let tokens = Atomic<Int>(0)
 
     /// The budget of a render's renderer.
     public static let defaultBudget = 64 << 20
@@ -46,15 +49,16 @@ public final class RetainedCommands: @unchecked Sendable {
         return store.bytes
     }
 
-    /// The list kept for `key`, or the one `make` gives (kept if it fits). While another worker makes the
-    /// same list this one waits for it: the frames drawn at once at the start of a clip would otherwise
-    /// each make it (with 100,000 still layers, two lists of 100,000 paths at the same time).
-    func commands(_ key: Key, orMake make: () -> [DisplayList.Command]) -> [DisplayList.Command] {
+    /// The list kept for `key`, or the one `make` gives (kept if it fits), and the kept list's token
+    /// (unique in the process, as the lists of two renderers may be compared; nil for a list not kept). While another worker makes the same
+    /// list this one waits for it: the frames drawn at once at the start of a clip would otherwise each
+    /// make it (with 100,000 still layers, two lists of 100,000 paths at the same time).
+    func commands(_ key: Key, orMake make: () -> [DisplayList.Command]) -> (commands: [DisplayList.Command], token: Int?) {
         condition.lock()
         while store.lists[key] == nil && store.making.contains(key) { condition.wait() }
         if let kept = store.lists[key] {
             condition.unlock()
-            return kept
+            return (kept.commands, kept.token)
         }
         store.making.insert(key)
         condition.unlock()
@@ -62,13 +66,15 @@ public final class RetainedCommands: @unchecked Sendable {
         let size = Self.estimatedBytes(made)
         condition.lock()
         store.making.remove(key)
+        var token: Int?
         if store.bytes + size <= budget {
-            store.lists[key] = made
+            token = Self.tokens.wrappingAdd(1, ordering: .relaxed).newValue
+            store.lists[key] = (made, token!)
             store.bytes += size
         }
         condition.broadcast()
         condition.unlock()
-        return made
+        return (made, token)
     }
 
     /// A command's size: the enum and its path's elements (a path element is a tag and up to three points).

@@ -55,16 +55,21 @@ public struct SceneRenderer: Sendable {
         // A still snapshot draws what it drew before.
         if let id = snapshot.retained {
             culling.keeping = true
-            list.commands = retainedCommands.commands(RetainedCommands.Key(id: id, toDevice: toPixels, culled: true)) {
+            let kept = retainedCommands.commands(RetainedCommands.Key(id: id, toDevice: toPixels, culled: true)) {
                 var commands: [DisplayList.Command] = []
                 for i in Self.drawingOrder(snapshot.layers) {
                     culling.emit(snapshot.layers[i], parentToDevice: toPixels, into: &commands)
                 }
                 return commands
             }
+            list.commands = kept.commands
+            if let token = kept.token { list.keptRuns = [DisplayList.KeptRun(range: list.commands.indices, token: token)] }
             return list
         }
-        culling.emitSiblings(snapshot.layers, parentToDevice: toPixels, into: &list.commands)
+        var commands: [DisplayList.Command] = [], runs: [DisplayList.KeptRun] = []
+        culling.emitSiblings(snapshot.layers, parentToDevice: toPixels, into: &commands, runs: &runs)
+        list.commands = commands
+        list.keptRuns = runs
         return list
     }
 
@@ -89,18 +94,23 @@ public struct SceneRenderer: Sendable {
         }
         var inside = self
         inside.keeping = true
-        out += retainedCommands.commands(RetainedCommands.Key(id: id, toDevice: parentToDevice, culled: visibleArea != nil)) {
-            var made: [DisplayList.Command] = []
-            inside.emitLayer(layer, parentToDevice: parentToDevice, into: &made)
-            return made
-        }
+        out +=
+            retainedCommands.commands(RetainedCommands.Key(id: id, toDevice: parentToDevice, culled: visibleArea != nil)) {
+                var made: [DisplayList.Command] = []
+                inside.emitLayer(layer, parentToDevice: parentToDevice, into: &made)
+                return made
+            }.commands
     }
 
     /// Siblings in drawing order. A run of still ones (consecutive in that order) is kept as one list under
     /// its first layer's identity and length: a frame with 2,000 still shapes beside one moving dot looks
     /// up one or two lists, not 2,000. Still siblings keep their order among themselves (their zPosition
     /// never changes), so the first and the length name the same layers at every frame.
-    func emitSiblings(_ layers: [PresentationLayer], parentToDevice: Transform3D, into out: inout [DisplayList.Command]) {
+    /// The runs taken whole from kept lists are noted in `runs` (where they are in `out`).
+    func emitSiblings(
+        _ layers: [PresentationLayer], parentToDevice: Transform3D, into out: inout [DisplayList.Command],
+        runs: inout [DisplayList.KeptRun]
+    ) {
         let order = Self.drawingOrder(layers)
         var k = 0
         while k < order.count {
@@ -114,11 +124,15 @@ public struct SceneRenderer: Sendable {
             var inside = self
             inside.keeping = true
             let key = RetainedCommands.Key(id: id, count: end - k, toDevice: parentToDevice, culled: visibleArea != nil)
-            out += retainedCommands.commands(key) { [k, end] in
+            let kept = retainedCommands.commands(key) { [k, end] in
                 var made: [DisplayList.Command] = []
                 for i in order[k..<end] { inside.emitLayer(layers[i], parentToDevice: parentToDevice, into: &made) }
                 return made
             }
+            if let token = kept.token {
+                runs.append(DisplayList.KeptRun(range: out.count..<out.count + kept.commands.count, token: token))
+            }
+            out += kept.commands
             k = end
         }
     }
@@ -210,7 +224,9 @@ public struct SceneRenderer: Sendable {
         if layer.type == .replicator {
             scope.emitInstances(of: layer, childToDevice: childToDevice, into: &body)
         } else {
-            scope.emitSiblings(layer.sublayers, parentToDevice: childToDevice, into: &body)
+            // Runs inside a layer's commands are not noted: they move when its commands join the list.
+            var runs: [DisplayList.KeptRun] = []
+            scope.emitSiblings(layer.sublayers, parentToDevice: childToDevice, into: &body, runs: &runs)
         }
         if layer.properties.borderWidth > 0, layer.properties.borderColor.alpha > 0, !layer.properties.bounds.isEmpty {
             // The border lies inside the bounds, following the corner radius.

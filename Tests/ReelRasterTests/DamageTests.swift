@@ -169,4 +169,26 @@ import Testing
         #expect(list.keeping(rows: .all(height: 10)) == nil)
         #expect(list.damage(since: DisplayList(background: .white), height: 10) == .all(height: 10))
     }
+
+    /// A kept run both lists hold at the same place (same token, same range) is taken as the same commands
+    /// and not compared: told a run whose commands differ, damage sees only the change outside it. Once
+    /// the commands are changed the runs are forgotten, and the difference inside shows again.
+    @Test func keptRunsAtTheSamePlaceAreNotCompared() {
+        func bar(_ y: Double, _ red: Double) -> DisplayList.Command {
+            .fill(path: Path(rect: Rect(x: 0, y: y, width: 20, height: 4)), color: Color(red: red, green: 0, blue: 0))
+        }
+        var before = DisplayList(background: .white, commands: [bar(0, 0), bar(40, 0), bar(100, 0)])
+        var after = DisplayList(background: .white, commands: [bar(0, 1), bar(40, 1), bar(100, 1)])
+        before.keptRuns = [DisplayList.KeptRun(range: 0..<2, token: 7)]
+        after.keptRuns = [DisplayList.KeptRun(range: 0..<2, token: 7)]
+        #expect(after.damage(since: before, height: 160).ranges == [99..<105])
+        after.keptRuns = [DisplayList.KeptRun(range: 0..<2, token: 8)]
+        #expect(
+            after.damage(since: before, height: 160).ranges
+                == [-1..<5, 39..<45, 99..<105].map { max(0, $0.lowerBound)..<$0.upperBound })
+        after.keptRuns = [DisplayList.KeptRun(range: 0..<2, token: 7)]
+        after.commands[2] = bar(100, 0.5)
+        #expect(after.keptRuns.isEmpty)
+        #expect(after.damage(since: before, height: 160).ranges.count == 3)
+    }
 }

@@ -126,7 +126,7 @@ import Testing
                 made.add(1, ordering: .relaxed)
                 Thread.sleep(forTimeInterval: 0.2)
                 return [.endGroup, .endGroup, .endGroup]
-            }
+            }.commands
             lengths.withLock { $0.append(list.count) }
         }
         #expect(made.load(ordering: .relaxed) == 1)
