@@ -1,7 +1,8 @@
 /// The render pipeline: frames rendered ahead of the encoder into a fixed pool of buffers, each from its
-/// snapshot and its media (decoded ahead by `MediaAhead`), progress reports, and the recent display
-/// lists that show a frame is held.
+/// snapshot and its media (decoded ahead by `MediaAhead`; a frame that passes through is its picture,
+/// not drawn), progress reports, and the recent display lists that show a frame is held.
 import Foundation
+import ReelMedia
 import ReelRaster
 import ReelRender
 import ReelScene
@@ -24,9 +25,17 @@ final class RenderAhead: @unchecked Sendable {
         let buffer: Buffer
         /// The rows where the frame differs from the one before, when known (nil: not known).
         let changed: DamagedRows?
+        /// The frame as a picture in the encoder's format, not drawn (the buffer holds nothing of use).
+        let picture: EncoderPicture?
         /// No row differs: the frame was not drawn, and the buffer holds nothing of use.
-        var same: Bool { changed?.isEmpty ?? false }
+        var same: Bool { picture == nil && (changed?.isEmpty ?? false) }
         var frame: Frame { buffer.frame }
+    }
+
+    /// What drawing a frame gave: as `Taken` has it.
+    struct Drawn: Sendable {
+        var changed: DamagedRows?
+        var picture: EncoderPicture?
     }
 
     private let condition = NSCondition()
@@ -41,8 +50,9 @@ final class RenderAhead: @unchecked Sendable {
     /// The media stage feeding the workers, told as frames are taken so that it runs ahead of them.
     private let media: MediaAhead?
     /// Draws frame `index` into the buffer and gives the rows where it differs from the frame before
-    /// (nil: not known), or empty rows without drawing when the frame is the same as the one before.
-    private let render: @Sendable (Int, inout Buffer) throws(ReelError) -> DamagedRows?
+    /// (nil: not known), or empty rows without drawing when the frame is the same as the one before, or
+    /// the frame's picture in the encoder's format without drawing.
+    private let render: @Sendable (Int, inout Buffer) throws(ReelError) -> Drawn
 
     /// Frames the pool holds for `workers` threads: one being rendered per worker, one being encoded,
     /// one ready ahead.
@@ -50,7 +60,7 @@ final class RenderAhead: @unchecked Sendable {
 
     init(
         frames: Int, width: Int, height: Int, workers: Int, cancellation: Cancellation, media: MediaAhead? = nil,
-        render: @escaping @Sendable (Int, inout Buffer) throws(ReelError) -> DamagedRows?
+        render: @escaping @Sendable (Int, inout Buffer) throws(ReelError) -> Drawn
     ) {
         self.frames = frames
         self.cancellation = cancellation
@@ -80,9 +90,9 @@ final class RenderAhead: @unchecked Sendable {
             var buffer = free.removeLast()
             condition.unlock()
             do {
-                let changed = try render(index, &buffer)
+                let drawn = try render(index, &buffer)
                 condition.lock()
-                ready[index] = Taken(buffer: buffer, changed: changed)
+                ready[index] = Taken(buffer: buffer, changed: drawn.changed, picture: drawn.picture)
             } catch {
                 condition.lock()
                 if failure == nil { failure = error }
@@ -142,15 +152,18 @@ extension RenderAhead {
     /// video layers show, decoded ahead by a media stage. A frame that would draw exactly what the one
     /// before drew (a hold) is not drawn again: `take` says it is the same. The frame before's display
     /// list is usually already made by the worker that drew it, and is made again from its input if not.
+    /// With `passThrough`, a frame that is one video picture as it is is not drawn: `take` gives the picture.
     static func drawing(
         _ scene: Scene, renderer: SceneRenderer, decoders: VideoDecoders?, rate: FrameRate, count: Int,
-        frame: @escaping @Sendable (Int) -> Int, width: Int, height: Int, workers: Int, cancellation: Cancellation
+        frame: @escaping @Sendable (Int) -> Int, width: Int, height: Int, workers: Int, cancellation: Cancellation,
+        passThrough: PassThrough? = nil
     ) -> RenderAhead {
         // The media stage runs as far ahead as the pool of frames and a little more: the frames being drawn
         // and those waiting for the encoder already have their pictures.
         let media = decoders.map {
             MediaAhead(
-                decoders: $0, scene: scene, rate: rate, count: count, frame: frame, window: capacity(workers: workers) + 2)
+                decoders: $0, scene: scene, rate: rate, count: count, frame: frame, window: capacity(workers: workers) + 2,
+                passThrough: passThrough)
         }
         // As many as frames are drawn at once: a worker needs the list of the frame before its own, which
         // another worker made moments ago (a list missed is made again). Each list holds every path of a
@@ -163,8 +176,16 @@ extension RenderAhead {
         }
         return RenderAhead(
             frames: count, width: width, height: height, workers: workers, cancellation: cancellation, media: media
-        ) { (k, buffer) throws(ReelError) -> DamagedRows? in
-            let current = list(k, pictures: try media?.pictures(k) ?? LayerPictures())
+        ) { (k, buffer) throws(ReelError) -> Drawn in
+            let input = try media?.media(k) ?? .pictures(LayerPictures())
+            guard let pictures = input.pictures else {
+                // Not drawn: the buffer keeps a picture no list describes, so the next frame drawn into it
+                // is drawn whole; and the next frame has no list to compare with (its damage is not known).
+                buffer.shows = nil
+                if case .encoderPicture(let picture) = input { return Drawn(picture: picture) }
+                return Drawn()
+            }
+            let current = list(k, pictures: pictures)
             lists.put(k, current)
             // The rows that differ from the frame before: none is a hold, not drawn (a list that changed
             // only off the frame is one too); the encoder is told the rest.
@@ -173,7 +194,7 @@ extension RenderAhead {
                 let before = media == nil ? LayerPictures() : media?.held(k - 1)
                 if let previous = lists.get(k - 1) ?? before.map({ list(k - 1, pictures: $0) }) {
                     changed = current.damage(since: previous, height: height)
-                    if changed?.isEmpty == true { return changed }
+                    if changed?.isEmpty == true { return Drawn(changed: changed) }
                 }
             }
             do throws(RasterError) {
@@ -186,7 +207,7 @@ extension RenderAhead {
             } catch {
                 throw ReelError.drawing(error, time: rate.time(ofFrame: frame(k)), scene: scene)
             }
-            return changed
+            return Drawn(changed: changed)
         }
     }
 }

@@ -79,6 +79,7 @@ extension Reel {
             if let cache = kept, cache.width != settings.width || cache.height != settings.height { kept = nil }
         }
         let file = OutputFile(target: output, isDirectory: container == .png)
+        var passedThrough = 0
         try file.complete(output: output, cancellation: options.cancellation) {
             let writer = try writing(output) { () throws(MediaError) in
                 try VideoWriter(path: file.temporary, settings: settings)
@@ -101,7 +102,8 @@ extension Reel {
             let scene = drawn, rate = rate, firstFrame = part.first
             let ahead = RenderAhead.drawing(
                 scene, renderer: renderer, decoders: decoders, rate: rate, count: part.count, frame: { firstFrame + $0 },
-                width: settings.width, height: settings.height, workers: workers, cancellation: options.cancellation)
+                width: settings.width, height: settings.height, workers: workers, cancellation: options.cancellation,
+                passThrough: decoders == nil ? nil : PassThrough(scene: scene, renderer: renderer, writer: writer))
             defer { ahead.stop() }
             var soundWritten = AudioMix.sample(atFrame: part.first, rate: rate)
             var shown: RenderAhead.Taken?  // the last frame given to the encoder, kept for repeats
@@ -119,7 +121,12 @@ extension Reel {
                 }
                 // The rows that differ from the frame before (none for a hold), when the renderer knows them.
                 try writing(output) { () throws(MediaError) in
-                    try writer.append(rgba: current.frame.pixels, changedRows: taken.changed?.ranges)
+                    if let picture = current.picture {
+                        try writer.append(picture)
+                        passedThrough += 1
+                    } else {
+                        try writer.append(rgba: current.frame.pixels, changedRows: taken.changed?.ranges)
+                    }
                 }
                 if let mix {
                     // The sound up to the end of this frame, so the muxer interleaves the two.
@@ -147,7 +154,7 @@ extension Reel {
         return RenderSummary(
             output: file.target, container: container, frames: part.count, width: settings.encodedWidth,
             height: settings.encodedHeight, frameRate: rate, bytes: bytes,
-            seconds: Date().timeIntervalSince(start), notes: notes)
+            seconds: Date().timeIntervalSince(start), notes: notes, passedThrough: passedThrough)
     }
 
     /// Renders the frame at `time` seconds to a PNG file (straight alpha, so a transparent background

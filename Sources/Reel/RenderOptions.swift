@@ -161,4 +161,6 @@ public struct RenderSummary: Sendable {
     public var seconds: Double
     /// Things the user should know about how the output differs from what the scene asked for.
     public var notes: [Message]
+    /// Frames that were one video picture as it is, given to the encoder as decoded (not drawn).
+    public var passedThrough = 0
 }

@@ -1,5 +1,6 @@
 /// Video layers' decoders: one per layer, read forward as a clip plays; the pictures one frame's
-/// snapshot shows, decoded from them; and the size each layer is decoded at.
+/// snapshot shows, decoded from them (or, for a frame that passes through, its one picture in the
+/// encoder's format); and the size each layer is decoded at.
 import Foundation
 import ReelGeometry
 import ReelMedia
@@ -41,29 +42,58 @@ final class VideoDecoders: @unchecked Sendable {
     /// The pictures `snapshot` shows. Frames are asked for in clip order, so each decoder may let go of
     /// what comes before the earliest time this frame shows of its file (a replicator shows several).
     func pictures(for snapshot: Snapshot) throws(ReelError) -> LayerPictures {
+        try pictures(for: SceneRenderer.videoFrames(in: snapshot))
+    }
+
+    /// What the frame of `snapshot` needs: with `passThrough`, a frame that is one video picture alone and
+    /// as it is gets that picture in the encoder's format (not decoded to RGBA at all); any other frame,
+    /// the pictures its display list draws.
+    func media(for snapshot: Snapshot, passThrough: PassThrough?) throws(ReelError) -> FrameMedia {
         let requests = SceneRenderer.videoFrames(in: snapshot)
+        if let passThrough, requests.count == 1, let r = requests.first, let track = tracks[r.layer],
+            track.width == passThrough.width, track.height == passThrough.height, passThrough.passes(snapshot, showing: r)
+        {
+            let picture = try decoding(track, at: r.fileTime) { (source) throws(MediaError) in
+                source.retainFrom = r.fileTime
+                return try source.encoderPicture(at: r.fileTime)
+            }
+            if let picture { return .encoderPicture(picture) }
+        }
+        return .pictures(try pictures(for: requests))
+    }
+
+    private func pictures(for requests: [VideoFrameRequest]) throws(ReelError) -> LayerPictures {
         var earliest: [String: Double] = [:]
         for r in requests { earliest[r.layer] = min(earliest[r.layer] ?? r.fileTime, r.fileTime) }
         var pictures = LayerPictures()
         for r in requests {
             guard let track = tracks[r.layer] else { continue }
-            do throws(MediaError) {
-                if track.source == nil {
-                    track.source = try VideoSource(
-                        path: track.playback.file, width: track.width, height: track.height,
-                        maximumPixels: Scene.maximumPixelArea)
-                }
-                track.source!.retainFrom = earliest[r.layer]
-                let picture = try track.source!.picture(at: r.fileTime)
-                pictures[layer: r.layer, at: r.fileTime] = RasterImage(
-                    width: picture.width, height: picture.height, premultipliedRGBA: picture.premultipliedRGBA)
-            } catch {
-                throw .usage(
-                    "\(track.playback.name): the frame at \(String(format: "%.3f", r.fileTime)) s cannot be decoded: \(error.message)",
-                    fix: "re-encode the video (ffmpeg -i \(track.playback.name) -c:v libx264 fixed.mp4) and play that")
+            let picture = try decoding(track, at: r.fileTime) { (source) throws(MediaError) in
+                source.retainFrom = earliest[r.layer]
+                return try source.picture(at: r.fileTime)
             }
+            pictures[layer: r.layer, at: r.fileTime] = RasterImage(
+                width: picture.width, height: picture.height, premultipliedRGBA: picture.premultipliedRGBA)
         }
         return pictures
+    }
+
+    /// `body` on the track's decoder (opened when first asked for), its failure said as the frame at
+    /// `fileTime` that cannot be decoded.
+    private func decoding<T>(_ track: Track, at fileTime: Double, _ body: (VideoSource) throws(MediaError) -> T)
+        throws(ReelError) -> T
+    {
+        do throws(MediaError) {
+            if track.source == nil {
+                track.source = try VideoSource(
+                    path: track.playback.file, width: track.width, height: track.height, maximumPixels: Scene.maximumPixelArea)
+            }
+            return try body(track.source!)
+        } catch {
+            throw .usage(
+                "\(track.playback.name): the frame at \(String(format: "%.3f", fileTime)) s cannot be decoded: \(error.message)",
+                fix: "re-encode the video (ffmpeg -i \(track.playback.name) -c:v libx264 fixed.mp4) and play that")
+        }
     }
 
     /// How many seeks the decoders have made (a clip played forward makes one per layer at most).

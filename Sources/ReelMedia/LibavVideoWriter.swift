@@ -11,6 +11,8 @@ final class LibavVideoWriter {
     private let stream: UnsafeMutablePointer<AVStream>
     private let packet: PacketHandle
     private let encodeFrame: FrameHandle
+    /// Refers to an `EncoderPicture`'s planes while it is sent.
+    private let shared: FrameHandle
     private let converter: FrameConverter
     private var padded: [UInt8] = []  // odd-sized frames, with the edge repeated
     private var straight: [UInt8] = []  // un-premultiplied frames
@@ -65,6 +67,7 @@ final class LibavVideoWriter {
         encodeFrame = try FrameHandle(format: options.pixelFormat, width: options.width, height: options.height)
         options.describeColour(of: encodeFrame.pointer)
         converter = try FrameConverter(settings, options: options)
+        shared = try FrameHandle()
 
         if let sound = settings.audio {
             let formatContext = format.pointer
@@ -119,6 +122,37 @@ final class LibavVideoWriter {
         }
     }
 
+    /// Whether `append(_:)` takes `EncoderPicture`s: an encoder of 8-bit Y′CbCr 4:2:0 without alpha, at a
+    /// size it encodes as it is (no edge repeated).
+    var takesEncoderPictures: Bool {
+        if case .yuv420 = converter, !settings.alpha {
+            return settings.encodedWidth == settings.width && settings.encodedHeight == settings.height
+        }
+        return false
+    }
+
+    /// Appends a picture already in the encoder's format (`takesEncoderPictures`), as it is: the
+    /// encoder's frame refers to its planes for the call (x264 copies what it keeps), and only the
+    /// timestamp and the colour tags are the writer's.
+    func append(_ picture: EncoderPicture) throws(MediaError) {
+        guard !finished else { throw MediaError(call: "VideoWriter.append", message: "writer already finished") }
+        guard takesEncoderPictures, picture.width == settings.width, picture.height == settings.height else {
+            throw MediaError(
+                call: "VideoWriter.append",
+                message: "a \(picture.width)×\(picture.height) Y′CbCr 4:2:0 picture does not fit this writer")
+        }
+        let f = shared.pointer
+        try ff("av_frame_ref", av_frame_ref(f, picture.frame.pointer))
+        defer { av_frame_unref(f) }
+        // The tags every frame of this stream carries, set once on the writer's own frame.
+        let tags = encodeFrame.pointer.pointee
+        f.pointee.color_primaries = tags.color_primaries
+        f.pointee.color_trc = tags.color_trc
+        f.pointee.colorspace = tags.colorspace
+        f.pointee.color_range = tags.color_range
+        try sendFrame(f)
+    }
+
     private func padEdges(_ pixels: [UInt8]) {
         let w = settings.width, h = settings.height, ew = settings.encodedWidth, eh = settings.encodedHeight
         if padded.count != ew * eh * 4 { padded = [UInt8](repeating: 0, count: ew * eh * 4) }
@@ -136,6 +170,11 @@ final class LibavVideoWriter {
         let f = encodeFrame.pointer
         try encodeFrame.makeWritable()
         try converter.convert(rgba, stride: stride, into: f)
+        try sendFrame(f)
+    }
+
+    /// Sends a filled frame as the next, and the subtitles up to its end.
+    private func sendFrame(_ f: UnsafeMutablePointer<AVFrame>) throws(MediaError) {
         f.pointee.pts = Int64(frameIndex)
         frameIndex += 1
         try send(f)

@@ -62,6 +62,8 @@ public final class VideoSource {
     private var scaler: Scaler?
     private var scaled: FrameHandle?
     private var scalerSource: (Int32, Int32, Int32) = (0, 0, -1)
+    private let encoderPictures = EncoderPicturePool()
+    private let toEncoder = YUVToEncoder()
 
     /// Time within which a frame boundary counts as reached: clip times are computed in floating point
     /// (frame / fps · speed + offset) and land a few ulps either side of a timestamp meant exactly.
@@ -81,6 +83,7 @@ public final class VideoSource {
         let start: Double
         var end = Double.infinity
         var picture: VideoPicture?
+        var encoderPicture: EncoderPicture?
         init(frame: FrameHandle, start: Double) {
             self.frame = frame
             self.start = start
@@ -179,6 +182,30 @@ public final class VideoSource {
     /// The frame on screen at file time `t` (seconds from the file's start): the last frame whose
     /// timestamp is at or before t. Before the first frame it is the first; after the last, the last.
     public func picture(at t: Double) throws(MediaError) -> VideoPicture {
+        let entry = try entry(at: t)
+        if entry.picture == nil { entry.picture = try convert(entry) }
+        return entry.picture!
+    }
+
+    /// The frame on screen at file time `t` (as `picture(at:)` finds it) in the encoder's own format,
+    /// without RGBA, for a frame that shows it alone and pixel for pixel; nil when the decoded frame is
+    /// not one `YUVToEncoder` takes (then the caller draws `picture(at:)`). The file's own size only.
+    public func encoderPicture(at t: Double) throws(MediaError) -> EncoderPicture? {
+        let entry = try entry(at: t)
+        if let done = entry.encoderPicture { return done }
+        let f = entry.frame.pointer
+        // Turned or stretched pictures are drawn: only what is shown as it is stored passes through.
+        guard facts.rotation == 0, width == facts.width, height == facts.height,
+            let matrix = YUVToEncoder.matrix(of: f, width: width, height: height)
+        else { return nil }
+        let picture = try encoderPictures.take(width: width, height: height)
+        toEncoder.convert(f, matrix: matrix, into: picture)
+        entry.encoderPicture = picture
+        return picture
+    }
+
+    /// The held frame on screen at file time `t`, decoding on to it (or seeking) as needed.
+    private func entry(at t: Double) throws(MediaError) -> Held {
         let t = t.isFinite ? t : 0
         let reach = t + Self.tolerance
         if let first = held.first {
@@ -200,9 +227,7 @@ public final class VideoSource {
         guard !held.isEmpty else {
             throw MediaError(call: "avcodec_receive_frame(\(path))", message: "the video stream has no frames")
         }
-        let entry = held.last(where: { $0.start <= reach }) ?? held[0]
-        if entry.picture == nil { entry.picture = try convert(entry) }
-        return entry.picture!
+        return held.last(where: { $0.start <= reach }) ?? held[0]
     }
 
     /// Lets go of frames that can no longer be on screen: those ending at or before the earliest time

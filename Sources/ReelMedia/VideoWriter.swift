@@ -184,6 +184,22 @@ public final class VideoWriter {
         }
     }
 
+    /// Whether `append(_:)` takes pictures already in the encoder's format: H.264, HEVC, VP9 or AV1 in
+    /// 8-bit 4:2:0 without alpha, at even sides.
+    public var takesEncoderPictures: Bool {
+        if case .libav(let writer) = backend { return writer.takesEncoderPictures }
+        return false
+    }
+
+    /// Appends one frame given in the encoder's own format (see `takesEncoderPictures`), as it is.
+    public func append(_ picture: EncoderPicture) throws(MediaError) {
+        guard !finished else { throw MediaError(call: "VideoWriter.append", message: "writer already finished") }
+        guard case .libav(let writer) = backend else {
+            throw MediaError(call: "VideoWriter.append", message: "a GIF is written from RGBA only")
+        }
+        try writer.append(picture)
+    }
+
     /// Flushes the encoder and writes the trailer. Must be called once, after the last frame.
     public func finish() throws(MediaError) {
         guard !finished else { return }
