@@ -50,11 +50,31 @@ struct PassThrough: Sendable {
         (self.width, self.height, self.scene, self.renderer, self.standIn) = (w, h, scene, own, standIn)
     }
 
+    /// Most layers shown (not hidden, not transparent) on a frame that is worth asking: the list is made
+    /// afresh for the question, without the workers' kept commands, so a scene of many layers would
+    /// pay a whole display list a frame to learn what their drawing says anyway — that it is drawn.
+    static let mostLayers = 16
+
     /// Whether `snapshot`, whose only video picture is `request`'s, is that picture alone as it is.
     func passes(_ snapshot: Snapshot, showing request: VideoFrameRequest) -> Bool {
+        guard Self.shownLayers(in: snapshot, upTo: Self.mostLayers + 1) <= Self.mostLayers else { return false }
         var pictures = LayerPictures()
         pictures[layer: request.layer, at: request.fileTime] = standIn
         return isStandInAlone(renderer.displayList(for: snapshot, scene: scene, pictures: pictures))
+    }
+
+    /// The layers `snapshot` shows, counted up to `limit` (every replicator instance and mask counts).
+    static func shownLayers(in snapshot: Snapshot, upTo limit: Int) -> Int {
+        var count = 0
+        func visit(_ layer: PresentationLayer) {
+            guard count < limit, !layer.hidden, layer.opacity > 0 else { return }
+            count += 1
+            for s in layer.sublayers { visit(s) }
+            for instance in layer.instances.dropFirst() { for s in instance { visit(s) } }
+            if let mask = layer.mask { visit(mask) }
+        }
+        for layer in snapshot.layers { visit(layer) }
+        return count
     }
 
     func isStandInAlone(_ list: DisplayList) -> Bool {

@@ -105,6 +105,18 @@ import Testing
         #expect(try Self.render(ws, source: source, output: "out.gif").summary.passedThrough == 0)
     }
 
+    @Test func layersThatPaintNothingLetItPassUpToABound() throws {
+        let ws = try Workspace()
+        let source = try Self.source(ws, name: "src.mp4")
+        let empty = { (n: Int) in
+            (0..<n).map { "  - {name: empty\($0), position: [5, 5], bounds: [0, 0, 4, 4]}" }.joined(separator: "\n")
+        }
+        // Shown but painting nothing: the list is the video alone.
+        #expect(try Self.render(ws, source: source, extra: empty(3)).summary.passedThrough == 30)
+        // Past PassThrough.mostLayers shown layers the question is not asked: drawn.
+        #expect(try Self.render(ws, source: source, extra: empty(16)).summary.passedThrough == 0)
+    }
+
     @Test func aLayerShownForAFewFramesIsDrawnOnlyThen() throws {
         let ws = try Workspace()
         let source = try Self.source(ws, name: "src.mp4")
