@@ -36,6 +36,22 @@ enum FrameConverter {
         }
     }
 
+    /// Fills the row pairs of a 4:2:0 `f` that meet `rows` (of the frame) from RGBA rows `stride` bytes
+    /// apart; the rest of `f` is kept.
+    func convertYUV420(_ rgba: UnsafePointer<UInt8>, stride: Int, into f: UnsafeMutablePointer<AVFrame>, rows: [Range<Int>]) {
+        let w = Int(f.pointee.width), h = Int(f.pointee.height)
+        let planes = FramePlanes(f)
+        let (y, u, v) = (planes.data[0]!, planes.data[1]!, planes.data[2]!)
+        let (ys, us, vs) = (Int(planes.linesize[0]), Int(planes.linesize[1]), Int(planes.linesize[2]))
+        for r in rows {
+            let top = max(0, r.lowerBound) & ~1, bottom = min(h, (max(r.upperBound, 0) + 1) & ~1)
+            guard top < bottom else { continue }
+            BT709Converter.convert(
+                rgba: rgba + top * stride, rgbaStride: stride, width: w, height: bottom - top,
+                y: y + top * ys, yStride: ys, u: u + top / 2 * us, uStride: us, v: v + top / 2 * vs, vStride: vs)
+        }
+    }
+
     /// Fills `f` (writable, of the encoder's format and size) from RGBA rows `stride` bytes apart.
     func convert(_ rgba: UnsafePointer<UInt8>, stride: Int, into f: UnsafeMutablePointer<AVFrame>) throws(MediaError) {
         let w = Int(f.pointee.width), h = Int(f.pointee.height)

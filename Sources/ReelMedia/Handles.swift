@@ -96,10 +96,13 @@ final class FrameHandle {
         clearBuffers()
     }
 
-    func makeWritable() throws(MediaError) {
+    /// Whether the buffers are new (cleared: what they held is gone).
+    @discardableResult func makeWritable() throws(MediaError) -> Bool {
         let before = pointer.pointee.buf.0
         try ff("av_frame_make_writable", av_frame_make_writable(pointer))
-        if pointer.pointee.buf.0 != before { clearBuffers() }
+        guard pointer.pointee.buf.0 != before else { return false }
+        clearBuffers()
+        return true
     }
 
     /// Zeroes every byte of the frame's buffers, the padding past each row's width included. Encoders

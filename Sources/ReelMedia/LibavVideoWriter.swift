@@ -17,6 +17,9 @@ final class LibavVideoWriter {
     private var padded: [UInt8] = []  // odd-sized frames, with the edge repeated
     private var straight: [UInt8] = []  // un-premultiplied frames
     private var frameIndex = 0
+    /// Whether the encoder's picture still holds the last frame appended as RGBA, converted (no picture
+    /// appended as it is since): a frame told its changed rows then converts those only.
+    private var holdsLastFrame = false
     private var audio: AudioEncoder?
     private var subtitles: SubtitleEncoder?
     private let path: String
@@ -96,8 +99,9 @@ final class LibavVideoWriter {
     }
 
     /// Appends one frame: `width × height` RGBA pixels, rows `width·4` bytes apart; opaque, or
-    /// premultiplied with `settings.alpha`.
-    func append(rgba input: [UInt8]) throws(MediaError) {
+    /// premultiplied with `settings.alpha`. `changedRows`: where it differs from the frame appended
+    /// before (a renderer's damage), when known.
+    func append(rgba input: [UInt8], changedRows: [Range<Int>]? = nil) throws(MediaError) {
         guard !finished else { throw MediaError(call: "VideoWriter.append", message: "writer already finished") }
         let w = settings.width, h = settings.height
         guard input.count == w * h * 4 else {
@@ -117,7 +121,7 @@ final class LibavVideoWriter {
             }
         } else {
             try pixels.withUnsafeBufferPointer { (buffer) throws(MediaError) in
-                try encodeRGBA(buffer.baseAddress!, stride: w * 4)
+                try encodeRGBA(buffer.baseAddress!, stride: w * 4, changedRows: settings.alpha ? nil : changedRows)
             }
         }
     }
@@ -135,6 +139,7 @@ final class LibavVideoWriter {
     /// encoder's frame refers to its planes for the call (x264 copies what it keeps), and only the
     /// timestamp and the colour tags are the writer's.
     func append(_ picture: EncoderPicture) throws(MediaError) {
+        holdsLastFrame = false
         guard !finished else { throw MediaError(call: "VideoWriter.append", message: "writer already finished") }
         guard takesEncoderPictures, picture.width == settings.width, picture.height == settings.height else {
             throw MediaError(
@@ -166,10 +171,18 @@ final class LibavVideoWriter {
         }
     }
 
-    private func encodeRGBA(_ rgba: UnsafePointer<UInt8>, stride: Int) throws(MediaError) {
+    /// `changedRows`: where the frame differs from the one appended before. Where the picture still holds
+    /// that frame, only those rows are converted (a 4:2:0 row pair depends on its two rows alone, so the
+    /// picture is the same as one converted whole): a docs clip's still parts cost nothing.
+    private func encodeRGBA(_ rgba: UnsafePointer<UInt8>, stride: Int, changedRows: [Range<Int>]? = nil) throws(MediaError) {
         let f = encodeFrame.pointer
-        try encodeFrame.makeWritable()
-        try converter.convert(rgba, stride: stride, into: f)
+        let fresh = try encodeFrame.makeWritable()
+        if let changedRows, holdsLastFrame, !fresh, case .yuv420 = converter {
+            converter.convertYUV420(rgba, stride: stride, into: f, rows: changedRows)
+        } else {
+            try converter.convert(rgba, stride: stride, into: f)
+        }
+        holdsLastFrame = true
         try sendFrame(f)
     }
 

@@ -165,7 +165,7 @@ public final class VideoWriter {
     public func append(rgba input: [UInt8], changedRows: [Range<Int>]? = nil) throws(MediaError) {
         guard !finished else { throw MediaError(call: "VideoWriter.append", message: "writer already finished") }
         switch backend {
-        case .libav(let writer): try writer.append(rgba: input)
+        case .libav(let writer): try writer.append(rgba: input, changedRows: changedRows)
         case .gif(let writer):
             let w = settings.width, h = settings.height
             guard input.count == w * h * 4 else {

@@ -14,6 +14,42 @@ import Testing
         try writer.finish()
     }
 
+    /// Frames told where they changed (the renderer's damage: only those rows are converted) make the
+    /// same file as frames converted whole, told exactly (rows starting at odd places, so a 4:2:0 row pair
+    /// is half changed) or generously; a frame told nothing changed repeats the one before.
+    @Test func rowsToldGiveTheSameFile() throws {
+        let dir = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (w, h) = (64, 48)
+        let frames: [[UInt8]] = (0..<12).map { f in
+            var px = [UInt8](repeating: 0, count: w * h * 4)
+            for y in 0..<h {
+                for x in 0..<w {
+                    let p = (y * w + x) * 4
+                    let inSquare = (3 * f..<3 * f + 7).contains(x) && (5 + f..<10 + f).contains(y) && f != 6
+                    (px[p], px[p + 1], px[p + 2], px[p + 3]) =
+                        inSquare ? (250, 40, 20, 255) : (UInt8(x * 4), UInt8(y * 5), UInt8((x + y) * 2), 255)
+                }
+            }
+            return px
+        }
+        func changed(_ f: Int) -> [Range<Int>] {
+            (0..<h).filter { y in frames[f][y * w * 4..<(y + 1) * w * 4] != frames[f - 1][y * w * 4..<(y + 1) * w * 4] }
+                .map { $0..<$0 + 1 }
+        }
+        func written(_ name: String, _ rows: (Int) -> [Range<Int>]?) throws -> Data {
+            let settings = VideoSettings(width: w, height: h, frameRateNumerator: 30, frameRateDenominator: 1, container: .mp4)
+            let writer = try VideoWriter(path: dir + "/" + name, settings: settings)
+            for f in frames.indices { try writer.append(rgba: frames[f], changedRows: f == 0 ? nil : rows(f)) }
+            try writer.finish()
+            return try Data(contentsOf: URL(fileURLWithPath: dir + "/" + name))
+        }
+        let whole = try written("whole.mp4") { _ in nil }
+        #expect(try written("told.mp4") { changed($0) } == whole)
+        #expect(try written("generous.mp4") { changed($0) + [40..<45] } == whole)
+        #expect(try written("short.mp4") { Array(changed($0).prefix(1)) } != whole, "rows cut short must show")
+    }
+
     @Test func streamPropertiesAndBT709Tags() throws {
         let dir = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
