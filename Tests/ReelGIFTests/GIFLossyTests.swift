@@ -47,20 +47,7 @@ import Testing
 
     /// The clip written at lossy `level`, every frame kept (no merging, so frame n is source frame n).
     static func written(lossy level: Int) throws -> [UInt8] {
-        var options = GIFOptions()
-        options.palette = palette
-        options.lossy = level
-        options.mergeFrames = false
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("reel-lossy-\(UUID().uuidString).gif").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let writer = try GIFFileWriter(
-            path: path, width: width, height: height, options: options, alpha: false, loop: 0, comment: nil,
-            frameRate: (10, 1), firstFrame: 0)
-        for f in frames {
-            try f.withUnsafeBufferPointer { try writer.append(rgba: $0.baseAddress!, stride: width * 4) }
-        }
-        try writer.finish()
-        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        try write(frames, lossy: level, alpha: false, merge: false) { _ in nil }
     }
 
     static func oklab(_ px: [UInt8], _ p: Int) -> SIMD3<Float> {
