@@ -14,11 +14,6 @@ struct BandPainter {
     /// The pixel kernels of the rasterizer's variant (`KernelVariant`).
     let kernels: reel_raster_kernels
 
-    /// Runs of at least this many pixels at one coverage go to the C kernels; shorter ones are
-    /// composited inline by the same arithmetic, where the call through the table would cost more
-    /// than the pixels.
-    static let kernelRun = 8
-
     /// `reach`: the tree's largest (`DrawTree.Node.reach`).
     private init(frameWidth: Int, reach: Int, maxRows: Int, kernels: reel_raster_kernels) {
         self.frameWidth = frameWidth
@@ -74,11 +69,7 @@ struct BandPainter {
         let shade = shadeRow
         switch shape.paint {
         case .solid(let color):
-            if shape.rule == .evenOdd {
-                fill(shape, color, into: canvas, columns: c0, c1, rule: EvenOdd.self)
-            } else {
-                fill(shape, color, into: canvas, columns: c0, c1, rule: NonZero.self)
-            }
+            fill(shape, color, into: canvas, columns: c0, c1)
         case .gradient(let g):
             if let axial = AxialLanes(g) {
                 fill(shape, axial, g, into: canvas, columns: c0, c1)
@@ -129,45 +120,34 @@ struct BandPainter {
         }
     }
 
-    /// A solid colour's rows: a function of its own for each rule, so the compiler inlines the walk's
-    /// closures within its own budget (inside `fill` with every paint, or with both rules in one loop,
-    /// they became calls: rects 337 M instructions against 304 M).
-    @inline(never) private func fill<Rule: RuleKind>(
-        _ shape: PreparedShape, _ color: SIMD4<Float>, into canvas: Canvas, columns c0: Int, _ c1: Int, rule: Rule.Type
+    /// A solid colour's rows, in one call to the C kernels: the walk along each row and the pixels'
+    /// source-over together (`reel_solid_rows`), where the walk in Swift had called a closure for each
+    /// run and each four edge pixels (butterfly: 29 % of its instructions in that walk).
+    private func fill(
+        _ shape: PreparedShape, _ color: SIMD4<Float>, into canvas: Canvas, columns c0: Int, _ c1: Int
     ) {
-        let run = ConstantSourceOver(color)
-        let color16 = SIMD16<Float>(
-            lowHalf: SIMD8(lowHalf: color, highHalf: color), highHalf: SIMD8(lowHalf: color, highHalf: color))
-        for y in rows(shape, canvas) {
-            let out = canvas.row(y)
-            scratch.quads(row: y - canvas.y0, c0: c0, c1: c1, rule: Rule.rule) { start, count, coverages in
-                blend(out + start &* 4, count: count, color, color16, coverages: coverages, full: run)
-            } constant: { start, end, c in
-                let count = end &- start
-                if count >= Self.kernelRun {
-                    solidRun(out + start &* 4, count: count, color, c, full: run)
-                } else {
-                    blend(out + start &* 4, count: count, color, c, full: run)
-                }
-            }
-        }
+        let rows = rows(shape, canvas)
+        guard !rows.isEmpty else { return }
+        kernels.solid_rows(
+            Self.solidRows(
+                out: canvas.row(rows.lowerBound), outStride: canvas.stride &* 4, scratch: scratch,
+                row: rows.lowerBound &- canvas.y0, rows: rows.count, columns: c0, c1, color: color, rule: shape.rule))
     }
 
-    /// `blend(_:count:_:_:full:)` through the C kernels: a word stored (opaque, full coverage), 8.8
-    /// source-over (translucent, full), or the float source-over of the colour scaled by the coverage.
-    @inline(__always) private func solidRun(
-        _ p: UnsafeMutablePointer<UInt8>, count: Int, _ color: SIMD4<Float>, _ coverage: Float, full: ConstantSourceOver
-    ) {
-        if coverage >= 1 {
-            if let word = full.opaqueWord {
-                kernels.fill(p, count, word)
-            } else {
-                kernels.solid(p, count, full.keep, full.addWord)
-            }
-            return
-        }
-        let s = color * coverage
-        kernels.solid_float(p, count, reel_rgba_f(r: s.x, g: s.y, b: s.z, a: s.w), 1 - s.w * (1 / 255))
+    /// The C kernels' arguments for `rows` rows of `scratch` from `row` on (canvas-local), drawn into
+    /// `out` (the first row's column 0).
+    static func solidRows(
+        out: UnsafeMutablePointer<UInt8>, outStride: Int, scratch: CoverageScratch, row: Int, rows: Int, columns c0: Int,
+        _ c1: Int, color: SIMD4<Float>, rule: FillRule
+    ) -> reel_solid_rows {
+        let run = ConstantSourceOver(color)
+        let cellStride = scratch.capacityWidth &+ 2
+        return reel_solid_rows(
+            out: out, out_stride: outStride, cells: scratch.cells + row &* cellStride, cell_stride: cellStride,
+            touched: scratch.touched + row &* scratch.wordsPerRow, words_per_row: scratch.wordsPerRow, rows: rows, c0: c0,
+            c1: c1, color: reel_rgba_f(r: color.x, g: color.y, b: color.z, a: color.w), minimum: 0.5 / 255,
+            even_odd: rule == .evenOdd ? 1 : 0, opaque: run.opaqueWord == nil ? 0 : 1, word: run.opaqueWord ?? 0,
+            keep: run.keep, add: run.addWord)
     }
 
     /// An axial gradient with padded ends: its spans through the lanes kernel (`AxialLanes`).

@@ -34,7 +34,8 @@ import ReelGeometry
 
 /// Source-over of `color` onto `count` pixels (1…4), each at its own coverage (the lanes of
 /// `coverages`; zero leaves a pixel as it is): four pixels where a shape's edge crosses a row
-/// (`CoverageScratch.quads`). A pixel under full coverage takes `full`'s bytes and the others
+/// (`CoverageScratch.quads`), as solid fills were drawn before the C kernels' `solid_rows`, which
+/// the tests hold to these bytes. A pixel under full coverage takes `full`'s bytes and the others
 /// `blend`'s, as when the walk handed each pixel over as a run of its own; the lanes do `blend`'s
 /// arithmetic operation for operation (at coverage zero, 0 + d · 1 is d), so the bytes are the same.
 /// `color16` is `color` repeated over four pixels.

@@ -1,5 +1,6 @@
 /// Coverage from accumulated cells: each row swept into coverage values, runs and four-pixel lanes under
-/// the fill rule, the cells cleared as they are read; and the rule as a type, for callers specialised on it.
+/// the fill rule, the cells cleared as they are read (a solid colour's rows are walked by the C kernels'
+/// `solid_rows`, the same way).
 
 extension CoverageScratch {
     /// Coverage of columns c0…c1 (canvas-local) of one accumulated row into `coverage[0…]`, clearing the
@@ -129,9 +130,9 @@ extension CoverageScratch {
     /// Why lanes of four and not `runs`' stretches: a stretch of edge pixels went through a loop writing
     /// each coverage to memory and a kernel reading it back, after a bit scan to find where it ended;
     /// most stretches are one to three pixels (a shape's sides), and that scaffolding cost more than the
-    /// pixels. Callers pass a rule that is a constant where they are compiled (a literal, or `RuleKind`'s
-    /// in a function specialised for it): with the rule tested in the loop, the compiler copied the loop
-    /// for each rule and stopped inlining the callers' closures.
+    /// pixels. Callers pass a rule that is a constant where they are compiled (a literal): with the rule
+    /// tested in the loop, the compiler copied the loop for each rule and stopped inlining the callers'
+    /// closures.
     @inline(__always)
     func quads(
         row: Int, c0: Int, c1: Int, rule: FillRule, minimum: Float = 0.5 / 255,
@@ -208,9 +209,3 @@ extension CoverageScratch {
         return c
     }
 }
-
-/// A fill rule as a type: a function generic over it is specialised with the rule a constant (see
-/// `CoverageScratch.quads`).
-protocol RuleKind { static var rule: FillRule { get } }
-enum NonZero: RuleKind { static var rule: FillRule { .nonZero } }
-enum EvenOdd: RuleKind { static var rule: FillRule { .evenOdd } }

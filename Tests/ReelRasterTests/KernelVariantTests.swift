@@ -1,5 +1,6 @@
-/// The C kernels' variants against the portable one on seeded random spans, byte for byte, and the
-/// portable solid kernels against the Swift kernels they replaced; `REEL_KERNELS`'s values.
+/// The C kernels' variants against the portable one on seeded random spans, byte for byte, the
+/// portable solid kernels against the Swift kernels they replaced, the solid rows of every variant
+/// against the walk in Swift; `REEL_KERNELS`'s values.
 import CRasterKernels
 import ReelTestSupport
 import Testing
@@ -146,6 +147,52 @@ import Testing
             }
             #expect(cFull == swiftFull)
             #expect(cPartial == swiftPartial)
+        }
+    }
+
+    /// `solid_rows` with every variant gives the bytes of the walk in Swift it replaced (`quads`, each
+    /// four edge pixels through `blend`'s lanes, each run through `blend` at its coverage), under both
+    /// rules, for opaque and translucent colours, and leaves the cells and touched bits zero.
+    @Test(arguments: [FillRule.nonZero, .evenOdd])
+    func solidRowsMatchTheSwiftWalk(_ rule: FillRule) {
+        var g = Seeded(state: 96)
+        let width = CoverageWalkTests.width
+        for (n, row) in CoverageWalkTests.randomRows().enumerated() {
+            let alpha: Float = n % 3 == 0 ? 255 : Float.random(in: 0...255, using: &g)
+            let color = SIMD4(
+                Float.random(in: 0...alpha, using: &g), Float.random(in: 0...alpha, using: &g),
+                Float.random(in: 0...alpha, using: &g), alpha)
+            let pixels = (0..<width * 4).map { _ in UInt8.random(in: 0...255, using: &g) }
+            var expected = pixels
+            CoverageWalkTests.withScratch(row) { scratch in
+                let run = ConstantSourceOver(color)
+                let color16 = SIMD16<Float>(
+                    lowHalf: SIMD8(lowHalf: color, highHalf: color), highHalf: SIMD8(lowHalf: color, highHalf: color))
+                expected.withUnsafeMutableBufferPointer { o in
+                    let out = o.baseAddress!
+                    scratch.quads(row: 1, c0: row.c0, c1: row.c1, rule: rule) { start, count, coverages in
+                        blend(out + start * 4, count: count, color, color16, coverages: coverages, full: run)
+                    } constant: { start, end, c in
+                        blend(out + start * 4, count: end - start, color, c, full: run)
+                    }
+                }
+            }
+            for v in KernelVariant.supported {
+                var drawn = pixels
+                CoverageWalkTests.withScratch(row) { scratch in
+                    drawn.withUnsafeMutableBufferPointer { o in
+                        v.table.solid_rows(
+                            BandPainter.solidRows(
+                                out: o.baseAddress!, outStride: width * 4, scratch: scratch, row: 1, rows: 1,
+                                columns: row.c0, row.c1, color: color, rule: rule))
+                    }
+                }
+                if drawn != expected {
+                    let i = drawn.indices.first { drawn[$0] != expected[$0] } ?? 0
+                    Issue.record(
+                        "row \(n), \(v): byte \(i) is \(drawn[i]), the Swift walk's \(expected[i]) (c0 \(row.c0) c1 \(row.c1))")
+                }
+            }
         }
     }
 

@@ -58,6 +58,35 @@ typedef struct reel_image_span {
     intptr_t count;
 } reel_image_span;
 
+/* A solid colour's rows (BandPainter's fill): each row's accumulated cells (CoverageScratch) summed
+   along the row from column c0 through c1, the fill rule applied, and the colour composited by the
+   coverage (`fill` or `solid` where it is full, `solid_float`'s arithmetic below); zero cells leave
+   the pixels as they are. The cells read, the cell past c1 and the row's touched bits are cleared. */
+typedef struct reel_solid_rows {
+    /* The first row's pixel of column 0, and the bytes from one row to the next. */
+    uint8_t *_Nonnull out;
+    intptr_t out_stride;
+    /* The first row's cell of column 0, and the cells from one row to the next. */
+    float *_Nonnull cells;
+    intptr_t cell_stride;
+    /* The first row's touched bits (one a cell), and the words from one row to the next. */
+    uint64_t *_Nonnull touched;
+    intptr_t words_per_row;
+    intptr_t rows;
+    intptr_t c0;
+    intptr_t c1;
+    /* The colour, premultiplied, 0…255. */
+    reel_rgba_f color;
+    /* Coverage at most this leaves a pixel as it is. */
+    float minimum;
+    int32_t even_odd;
+    /* An opaque colour's word, or the 8.8 source-over's `keep` and `add` (as for `solid`). */
+    int32_t opaque;
+    uint32_t word;
+    uint16_t keep;
+    uint64_t add;
+} reel_solid_rows;
+
 typedef struct reel_raster_kernels {
     /* `count` pixels set to one word (an opaque colour under full coverage). */
     void (*_Nonnull fill)(uint8_t *_Nonnull out, intptr_t count, uint32_t word);
@@ -69,6 +98,7 @@ typedef struct reel_raster_kernels {
     void (*_Nonnull solid_float)(uint8_t *_Nonnull out, intptr_t count, reel_rgba_f s, float inverse);
     void (*_Nonnull axial)(uint8_t *_Nonnull out, reel_axial_span span);
     void (*_Nonnull image)(uint8_t *_Nonnull out, reel_image_span span);
+    void (*_Nonnull solid_rows)(reel_solid_rows rows);
 } reel_raster_kernels;
 
 enum {

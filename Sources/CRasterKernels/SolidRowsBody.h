@@ -1,0 +1,162 @@
+/* A solid colour's rows walked from their accumulated cells: the running sum, the fill rule and the
+   source-over in one kernel a shape (included by KernelBody.h, inside one variant's macros). */
+
+typedef float K(pf32) __attribute__((ext_vector_type(PIXELS)));
+#define PF32 K(pf32)
+
+/* Each pixel's value over its four lanes, and each pixel's lane 3 over its four. */
+#define SPREAD4_PIXELS_4 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3
+#define SPREAD4_PIXELS_8 SPREAD4_PIXELS_4, 4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7
+#define SPREAD4_PIXELS_16 \
+    SPREAD4_PIXELS_8, 8, 8, 8, 8, 9, 9, 9, 9, 10, 10, 10, 10, 11, 11, 11, 11, 12, 12, 12, 12, 13, 13, 13, 13, 14, 14, 14, 14, 15, 15, 15, 15
+#define ALPHA4_PIXELS_4 3, 3, 3, 3, 7, 7, 7, 7, 11, 11, 11, 11, 15, 15, 15, 15
+#define ALPHA4_PIXELS_8 ALPHA4_PIXELS_4, 19, 19, 19, 19, 23, 23, 23, 23, 27, 27, 27, 27, 31, 31, 31, 31
+#define ALPHA4_PIXELS_16 \
+    ALPHA4_PIXELS_8, 35, 35, 35, 35, 39, 39, 39, 39, 43, 43, 43, 43, 47, 47, 47, 47, 51, 51, 51, 51, 55, 55, 55, 55, 59, 59, 59, \
+        59, 63, 63, 63, 63
+#define SPREAD4_N2(n) SPREAD4_PIXELS_##n
+#define SPREAD4_N(n) SPREAD4_N2(n)
+#define SPREAD4 SPREAD4_N(PIXELS)
+#define ALPHA4_N2(n) ALPHA4_PIXELS_##n
+#define ALPHA4_N(n) ALPHA4_N2(n)
+#define ALPHA4 ALPHA4_N(PIXELS)
+
+/* The fill rule applied to a running sum, as CoverageScratch.coverage: |sum| capped at 1, or folded
+   (even-odd). */
+INLINE float K(rule_coverage)(float sum, int even_odd) {
+    float c = __builtin_fabsf(sum);
+    if (even_odd) {
+        c -= 2 * __builtin_floorf(c * 0.5f);
+        if (c > 1) c = 2 - c;
+    } else if (c > 1) {
+        c = 1;
+    }
+    return c;
+}
+
+/* The same over lanes, as CoverageScratch.coverages: ⌊h⌋ by adding and taking away 2²³ (the same
+   value as floorf below 2²³, h itself above), then zero where the coverage is not above `minimum`
+   (NaN included). */
+INLINE PF32 K(pick)(PI32 mask, PF32 a, PF32 b) { return (PF32)(((PI32)a & mask) | ((PI32)b & ~mask)); }
+
+INLINE PI32 K(rule_lanes)(PF32 s, int even_odd, float minimum) {
+    PF32 c = (PF32)((PI32)s & 0x7FFFFFFF);
+    if (even_odd) {
+        PF32 h = c * 0.5f;
+        PF32 f = (h + 8388608.0f) - 8388608.0f;
+        f = K(pick)(f > h, f - 1, f);
+        f = K(pick)(h >= 8388608.0f, h, f);
+        c -= 2 * f;
+        c = K(pick)(c > 1, 2 - c, c);
+    } else {
+        c = K(pick)(c > 1, (PF32){0} + 1, c);
+    }
+    return (PI32)c & (c > minimum);
+}
+
+/* Pixels at one coverage c (> minimum): at full coverage the opaque word or the 8.8 source-over
+   (`solid`), below it the float source-over of the colour scaled by c (`solid_float`), as the walk
+   in Swift handed them to those kernels or to `blend`, whose arithmetic theirs is. */
+INLINE void K(solid_run)(const reel_solid_rows *r, uint8_t *p, intptr_t count, float c) {
+    if (c >= 1) {
+        if (r->opaque)
+            K(fill)(p, count, r->word);
+        else
+            K(solid)(p, count, r->keep, r->add);
+        return;
+    }
+    reel_rgba_f s = {r->color.r * c, r->color.g * c, r->color.b * c, r->color.a * c};
+    K(solid_float)(p, count, s, 1 - s.a * (1.0f / 255.0f));
+}
+
+/* PIXELS pixels from `p`, each at its own coverage (`cover`, zero leaves a pixel as it is: 0 + d · 1
+   is d): full coverage as `solid_run`, the others by the float source-over, lane for lane the
+   operations of `blend`. */
+INLINE void K(solid_lanes)(const reel_solid_rows *r, uint8_t *p, PI32 cover, F32V color, U16V keep, U16V add) {
+    PF32 c = (PF32)cover;
+    F32V spread = __builtin_shufflevector(c, c, SPREAD4);
+    U8V bytes = K(load)(p);
+    F32V s = color * spread;
+    F32V d = __builtin_convertvector(bytes, F32V);
+    F32V alpha = __builtin_shufflevector(s, s, ALPHA4);
+    F32V out = s + d * (1 - alpha * (1.0f / 255.0f));
+    U8V partial = __builtin_convertvector((U32V)(out + 12582912.0f), U8V);
+    U8V whole;
+    if (r->opaque) {
+        PU32 w = {0};
+        whole = (U8V)(w + r->word);
+    } else {
+        whole = __builtin_convertvector((K(mulhi)(K(high_bytes)(bytes), keep) + add) >> 8, U8V);
+    }
+    PI32 full = c >= 1;
+    PU32 chosen = ((PU32)whole & (PU32)full) | ((PU32)partial & ~(PU32)full);
+    K(store)(p, (U8V)chosen);
+}
+
+/* The first cell from x on (x ≤ limit) whose touched bit is set, or `limit`. */
+INLINE intptr_t K(first_touched)(const uint64_t *bits, intptr_t x, intptr_t limit) {
+    intptr_t w = x >> 6;
+    uint64_t word = bits[w] & (~(uint64_t)0 << (x & 63));
+    while (word == 0) {
+        w++;
+        if ((w << 6) >= limit) return limit;
+        word = bits[w];
+    }
+    intptr_t at = (w << 6) + __builtin_ctzll(word);
+    return at < limit ? at : limit;
+}
+
+/* Each row: runs of untouched cells (one coverage) to `solid_run`; from a touched cell on, PIXELS
+   cells at a time (fewer before c1) summed cell by cell in order, the rule in lanes, `solid_lanes`.
+   Every pixel's bytes depend only on its running sum, so how the row is cut into runs and lanes
+   does not change them. The cells read, the one past c1 and the row's touched bits are cleared. */
+TARGET static void K(solid_rows)(reel_solid_rows r) {
+    K(f32x4) one = {r.color.r, r.color.g, r.color.b, r.color.a};
+    F32V color = __builtin_shufflevector(one, one, REPEAT4);
+    PU64 add64 = {0};
+    U16V add = (U16V)(add64 + r.add);
+    U16V keep = K(splat16)(r.keep);
+    intptr_t limit = r.c1 + 1;
+    for (intptr_t row = 0; row < r.rows; row++) {
+        float *line = r.cells + row * r.cell_stride;
+        uint64_t *bits = r.touched + row * r.words_per_row;
+        uint8_t *out = r.out + row * r.out_stride;
+        float sum = 0;
+        intptr_t x = r.c0;
+        while (x < limit) {
+            if (((bits[x >> 6] >> (x & 63)) & 1) == 0) {
+                intptr_t end = K(first_touched)(bits, x, limit);
+                float c = K(rule_coverage)(sum, r.even_odd);
+                if (c > r.minimum) K(solid_run)(&r, out + 4 * x, end - x, c);
+                x = end;
+                continue;
+            }
+            intptr_t n = limit - x < PIXELS ? limit - x : PIXELS;
+            PF32 sums;
+#pragma clang loop unroll(full)
+            for (int j = 0; j < PIXELS; j++) {
+                if (j < n) {
+                    sum += line[x + j];
+                    line[x + j] = 0;
+                }
+                sums[j] = sum;
+            }
+            PI32 cover = K(rule_lanes)(sums, r.even_odd, r.minimum);
+            if (n == PIXELS) {
+                K(solid_lanes)(&r, out + 4 * x, cover, color, keep, add);
+            } else {
+                uint8_t copy[LANES];
+                K(copy_in)(copy, out + 4 * x, n);
+                K(solid_lanes)(&r, copy, cover, color, keep, add);
+                K(copy_out)(out + 4 * x, copy, n);
+            }
+            x += n;
+        }
+        line[limit] = 0;
+        for (intptr_t w = r.c0 >> 6; w <= (limit >> 6); w++) bits[w] = 0;
+    }
+}
+
+#undef PF32
+#undef SPREAD4
+#undef ALPHA4
