@@ -7,6 +7,12 @@
 #define MULHI_NATIVE _mm256_mulhi_epu16
 #include "KernelBody.h"
 
+/* The AVX-512 variant's groups of edge cells (SolidRowsBody.h). */
+float reel_kernels_avx2_solid_group(const reel_solid_rows *r, uint8_t *out, float *line, intptr_t x, intptr_t n, float sum);
+TARGET float reel_kernels_avx2_solid_group(const reel_solid_rows *r, uint8_t *out, float *line, intptr_t x, intptr_t n, float sum) {
+    return solid_group_avx2(r, out, line, x, n, sum);
+}
+
 reel_raster_kernels reel_kernels_avx2_table(void);
 reel_raster_kernels reel_kernels_avx2_table(void) { return table_avx2; }
 #endif
