@@ -124,8 +124,10 @@ struct CommandRows: Sendable {
     /// Per command: the index after the item it starts (a group's end + 1; a fill's own index + 1).
     var end: [Int]
 
-    /// Nil when the groups do not balance.
-    init?(_ commands: [DisplayList.Command]) {
+    /// Nil when the groups do not balance. A kept run that starts where no group is open takes its
+    /// rows from its own (made once for every frame that holds it): they do not depend on anything
+    /// before it, as nothing around it widens them.
+    init?(_ commands: [DisplayList.Command], runs: [DisplayList.KeptRun] = []) {
         rows = Array(repeating: nil, count: commands.count)
         end = Array(repeating: 0, count: commands.count)
         // The groups open at each command, innermost last: where each began (and its mask), the rows of its
@@ -141,8 +143,25 @@ struct CommandRows: Sendable {
         func addToGroup(_ r: Range<Int>?) {
             if !open.isEmpty { open[open.count - 1].rows = Self.join(open[open.count - 1].rows, r) }
         }
-        for (i, command) in commands.enumerated() {
-            switch command {
+        let runs = runs.sorted { $0.range.lowerBound < $1.range.lowerBound }
+        var nextRun = 0, i = 0
+        while i < commands.count {
+            defer { i += 1 }
+            while nextRun < runs.count && runs[nextRun].range.lowerBound < i { nextRun += 1 }
+            if open.isEmpty, nextRun < runs.count, runs[nextRun].range.lowerBound == i,
+                runs[nextRun].range.upperBound <= commands.count,
+                let own = runs[nextRun].rows.rows(of: commands[runs[nextRun].range])
+            {
+                let run = runs[nextRun].range
+                for k in run.indices {
+                    rows[k] = own.rows[k - run.lowerBound]
+                    end[k] = own.end[k - run.lowerBound] + run.lowerBound
+                }
+                i = run.upperBound - 1
+                nextRun += 1
+                continue
+            }
+            switch commands[i] {
             case .fill(let path, _, _, _):
                 let own = Self.rows(of: path, widenedBy: 0, transform: .identity)
                 rows[i] = inContext(own)

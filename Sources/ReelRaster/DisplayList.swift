@@ -60,17 +60,29 @@ public struct DisplayList: Sendable, Equatable {
     }
 
     /// Nil when the groups do not balance.
-    var commandRows: CommandRows? { rowsMemo.rows(of: commands) }
+    var commandRows: CommandRows? { rowsMemo.rows { CommandRows(commands, runs: keptRuns) } }
 
     /// A stretch of a list's commands that is a kept list whole, and that list's token (unique in the
     /// process: a token names one list of commands and never another).
     public struct KeptRun: Sendable, Equatable, Hashable {
         public var range: Range<Int>
         public var token: Int
+        /// The kept list's own rows, made once and shared by every list that holds it.
+        public let rows: KeptRunRows
 
-        public init(range: Range<Int>, token: Int) {
+        public init(range: Range<Int>, token: Int, rows: KeptRunRows = KeptRunRows()) {
             self.range = range
             self.token = token
+            self.rows = rows
+        }
+
+        // The rows are what the token's commands give: a run is its place and its token.
+        public static func == (a: KeptRun, b: KeptRun) -> Bool { a.range == b.range && a.token == b.token }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(range.lowerBound)
+            hasher.combine(range.upperBound)
+            hasher.combine(token)
         }
     }
 }
@@ -80,13 +92,23 @@ public struct DisplayList: Sendable, Equatable {
 final class RowsMemo: Sendable {
     private let made = Mutex<CommandRows??>(nil)
 
-    func rows(of commands: [DisplayList.Command]) -> CommandRows? {
+    func rows(_ make: () -> CommandRows?) -> CommandRows? {
         if let rows = made.withLock({ $0 }) { return rows }
         // Made outside the lock: two workers may both make it, and either's is the same.
-        let rows = CommandRows(commands)
+        let rows = make()
         made.withLock { $0 = rows }
         return rows
     }
+}
+
+/// A kept list's own command rows (`DisplayList.KeptRun.rows`), made the first time a list holding it
+/// needs them: the same for every frame that holds the run.
+public final class KeptRunRows: Sendable {
+    private let memo = RowsMemo()
+
+    public init() {}
+
+    func rows(of commands: ArraySlice<DisplayList.Command>) -> CommandRows? { memo.rows { CommandRows(Array(commands)) } }
 }
 
 /// How a group is composited onto what is below it.

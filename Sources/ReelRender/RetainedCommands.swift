@@ -24,7 +24,7 @@ public final class RetainedCommands: @unchecked Sendable {
     }
 
     private struct Store {
-        var lists: [Key: (commands: [DisplayList.Command], token: Int)] = [:]
+        var lists: [Key: (commands: [DisplayList.Command], run: DisplayList.KeptRun)] = [:]
         /// Lists a worker is making now.
         var making: Set<Key> = []
         var bytes = 0
@@ -49,16 +49,19 @@ public final class RetainedCommands: @unchecked Sendable {
         return store.bytes
     }
 
-    /// The list kept for `key`, or the one `make` gives (kept if it fits), and the kept list's token
-    /// (unique in the process, as the lists of two renderers may be compared; nil for a list not kept). While another worker makes the same
+    /// The list kept for `key`, or the one `make` gives (kept if it fits), and for a kept list its run:
+    /// its token (unique in the process, as the lists of two renderers may be compared) and its rows,
+    /// made once (nil for a list not kept). While another worker makes the same
     /// list this one waits for it: the frames drawn at once at the start of a clip would otherwise each
     /// make it (with 100,000 still layers, two lists of 100,000 paths at the same time).
-    func commands(_ key: Key, orMake make: () -> [DisplayList.Command]) -> (commands: [DisplayList.Command], token: Int?) {
+    func commands(_ key: Key, orMake make: () -> [DisplayList.Command]) -> (
+        commands: [DisplayList.Command], run: DisplayList.KeptRun?
+    ) {
         condition.lock()
         while store.lists[key] == nil && store.making.contains(key) { condition.wait() }
         if let kept = store.lists[key] {
             condition.unlock()
-            return (kept.commands, kept.token)
+            return (kept.commands, kept.run)
         }
         store.making.insert(key)
         condition.unlock()
@@ -66,15 +69,15 @@ public final class RetainedCommands: @unchecked Sendable {
         let size = Self.estimatedBytes(made)
         condition.lock()
         store.making.remove(key)
-        var token: Int?
+        var run: DisplayList.KeptRun?
         if store.bytes + size <= budget {
-            token = Self.tokens.wrappingAdd(1, ordering: .relaxed).newValue
-            store.lists[key] = (made, token!)
+            run = DisplayList.KeptRun(range: made.indices, token: Self.tokens.wrappingAdd(1, ordering: .relaxed).newValue)
+            store.lists[key] = (made, run!)
             store.bytes += size
         }
         condition.broadcast()
         condition.unlock()
-        return (made, token)
+        return (made, run)
     }
 
     /// A command's size: the enum and its path's elements (a path element is a tag and up to three points).

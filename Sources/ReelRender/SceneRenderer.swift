@@ -63,7 +63,7 @@ public struct SceneRenderer: Sendable {
                 return commands
             }
             list.commands = kept.commands
-            if let token = kept.token { list.keptRuns = [DisplayList.KeptRun(range: list.commands.indices, token: token)] }
+            if let run = kept.run { list.keptRuns = [run] }
             return list
         }
         var commands: [DisplayList.Command] = [], runs: [DisplayList.KeptRun] = []
@@ -129,8 +129,8 @@ public struct SceneRenderer: Sendable {
                 for i in order[k..<end] { inside.emitLayer(layers[i], parentToDevice: parentToDevice, into: &made) }
                 return made
             }
-            if let token = kept.token {
-                runs.append(DisplayList.KeptRun(range: out.count..<out.count + kept.commands.count, token: token))
+            if let run = kept.run {
+                runs.append(DisplayList.KeptRun(range: out.count..<out.count + run.range.count, token: run.token, rows: run.rows))
             }
             out += kept.commands
             k = end

@@ -191,4 +191,39 @@ import Testing
         #expect(after.keptRuns.isEmpty)
         #expect(after.damage(since: before, height: 160).ranges.count == 3)
     }
+
+    /// Kept runs take their rows from their own list, made once: the damage and the cut are those of the
+    /// same list with no runs marked, for runs at the top (taken) and runs inside a group (not taken, as
+    /// the group widens them), over seeded chains of changes outside the runs.
+    @Test(arguments: 0..<8) func keptRunsGiveTheRowsOfTheirCommands(seed: UInt64) throws {
+        var g = Seeded(state: seed)
+        let first = Self.items(&g, count: 3).flatMap { $0 }, last = Self.items(&g, count: 3).flatMap { $0 }
+        var middle = Self.items(&g, count: 4)
+        // A run inside a group: the group's begin, two fills, its end.
+        let inner = [DisplayList.Command.fill(path: Path(rect: Rect(x: 5, y: 70, width: 9, height: 9)), color: .black)]
+        let shadowed = Group(opacity: 1, shadow: Shadow(color: .black, offset: Point(x: 0, y: 6), sigma: 3))
+        let grouped = [DisplayList.Command.beginGroup(shadowed)] + inner + inner + [.endGroup]
+        var token = Int(seed) * 100
+        func marked(_ middle: [[DisplayList.Command]], runs: Bool) -> DisplayList {
+            var list = Self.list([first] + middle + [grouped, last])
+            guard runs else { return list }
+            let lastStart = list.commands.count - last.count, innerStart = lastStart - grouped.count + 1
+            token += 3
+            list.keptRuns = [
+                DisplayList.KeptRun(range: 0..<first.count, token: token),
+                DisplayList.KeptRun(range: innerStart..<innerStart + 2, token: token + 1),
+                DisplayList.KeptRun(range: lastStart..<list.commands.count, token: token + 2),
+            ]
+            return list
+        }
+        for _ in 0..<6 {
+            let before = middle
+            middle = Self.change(middle, &g)
+            // Fresh tokens each time: nothing is passed over as shared, only the rows are the runs'.
+            let plainRows = marked(middle, runs: false).damage(since: marked(before, runs: false), height: Self.height)
+            let runRows = marked(middle, runs: true).damage(since: marked(before, runs: true), height: Self.height)
+            #expect(runRows == plainRows)
+            #expect(marked(middle, runs: true).keeping(rows: runRows) == marked(middle, runs: false).keeping(rows: plainRows))
+        }
+    }
 }
