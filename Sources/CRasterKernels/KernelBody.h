@@ -246,6 +246,20 @@ INLINE void K(copy_out)(uint8_t *p, const uint8_t *copy, intptr_t n) {
 #endif
 }
 
+/* `STEP(p, i)` over the `count` pixels from `out`, PIXELS at a time (pixel `i` at `p`); the last, partial
+   group through a copy of its pixels, so that a step always reads and writes whole lanes. */
+#define EACH_GROUP(out, count, STEP)                                                                        \
+    do {                                                                                                    \
+        intptr_t i = 0;                                                                                     \
+        for (; i + PIXELS <= (count); i += PIXELS) STEP((out) + 4 * i, i);                                  \
+        if (i < (count)) {                                                                                  \
+            uint8_t copy[LANES];                                                                            \
+            K(copy_in)(copy, (out) + 4 * i, (count) - i);                                                   \
+            STEP(copy, i);                                                                                  \
+            K(copy_out)((out) + 4 * i, copy, (count) - i);                                                  \
+        }                                                                                                   \
+    } while (0)
+
 TARGET static void K(fill)(uint8_t *out, intptr_t count, uint32_t word) {
     for (intptr_t i = 0; i < count; i++) memcpy(out + 4 * i, &word, 4);
 }
@@ -255,14 +269,7 @@ TARGET static void K(solid)(uint8_t *out, intptr_t count, uint16_t keep, uint64_
     U16V addv = (U16V)(add64 + add);
     U16V keepv = K(splat16)(keep);
 #define SOLID_STEP(p, i) K(store)(p, __builtin_convertvector((K(mulhi)(K(high_bytes)(K(load)(p)), keepv) + addv) >> 8, U8V))
-    intptr_t i = 0;
-    for (; i + PIXELS <= count; i += PIXELS) SOLID_STEP(out + 4 * i, i);
-    if (i < count) {
-        uint8_t copy[LANES];
-        K(copy_in)(copy, out + 4 * i, count - i);
-        SOLID_STEP(copy, i);
-        K(copy_out)(out + 4 * i, copy, count - i);
-    }
+    EACH_GROUP(out, count, SOLID_STEP);
 #undef SOLID_STEP
 }
 
@@ -275,14 +282,7 @@ TARGET static void K(solid_float)(uint8_t *out, intptr_t count, reel_rgba_f s, f
         F32V r = sv + __builtin_convertvector(K(load)(p), F32V) * inverse;                                  \
         K(store)(p, __builtin_convertvector((U32V)(r + 12582912.0f), U8V));                                 \
     } while (0)
-    intptr_t i = 0;
-    for (; i + PIXELS <= count; i += PIXELS) FLOAT_STEP(out + 4 * i, i);
-    if (i < count) {
-        uint8_t copy[LANES];
-        K(copy_in)(copy, out + 4 * i, count - i);
-        FLOAT_STEP(copy, i);
-        K(copy_out)(out + 4 * i, copy, count - i);
-    }
+    EACH_GROUP(out, count, FLOAT_STEP);
 #undef FLOAT_STEP
 }
 
@@ -370,14 +370,9 @@ INLINE void K(axial_step)(K(axial_state) *st, uint8_t *p, intptr_t i, const int 
 }
 
 INLINE void K(axial_run)(K(axial_state) *st, uint8_t *out, const int mode, const int cover) {
-    intptr_t i = 0, count = st->span.count;
-    for (; i + PIXELS <= count; i += PIXELS) K(axial_step)(st, out + 4 * i, i, mode, cover);
-    if (i < count) {
-        uint8_t copy[LANES];
-        K(copy_in)(copy, out + 4 * i, count - i);
-        K(axial_step)(st, copy, i, mode, cover);
-        K(copy_out)(out + 4 * i, copy, count - i);
-    }
+#define AXIAL_STEP(p, i) K(axial_step)(st, p, i, mode, cover)
+    EACH_GROUP(out, st->span.count, AXIAL_STEP);
+#undef AXIAL_STEP
 }
 
 TARGET static void K(axial)(uint8_t *out, reel_axial_span span) {
@@ -487,14 +482,9 @@ INLINE void K(image_step)(K(image_state) *st, uint8_t *p, intptr_t i, const int 
 }
 
 INLINE void K(image_run)(K(image_state) *st, uint8_t *out, const int cover) {
-    intptr_t i = 0, count = st->span.count;
-    for (; i + PIXELS <= count; i += PIXELS) K(image_step)(st, out + 4 * i, i, cover);
-    if (i < count) {
-        uint8_t copy[LANES];
-        K(copy_in)(copy, out + 4 * i, count - i);
-        K(image_step)(st, copy, i, cover);
-        K(copy_out)(out + 4 * i, copy, count - i);
-    }
+#define IMAGE_STEP(p, i) K(image_step)(st, p, i, cover)
+    EACH_GROUP(out, st->span.count, IMAGE_STEP);
+#undef IMAGE_STEP
 }
 
 TARGET static void K(image)(uint8_t *out, reel_image_span span) {
@@ -548,6 +538,7 @@ static const reel_raster_kernels K(table) = {
 #undef IN_REGISTER
 #undef NATIVE
 #undef MULHI_NATIVE
+#undef EACH_GROUP
 #undef INLINE
 #undef LANES
 #undef K

@@ -225,27 +225,8 @@ struct CommandRows: Sendable {
     /// The rows the hull of the path's points (widened by `by` in its own space, then mapped by
     /// `transform`) meets, with a row of slack each side; nil when a coordinate is not finite.
     static func rows(of path: Path, widenedBy by: Double, transform: Transform2D) -> Range<Int>? {
-        var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
-        func take(_ p: Point) {
-            minX = min(minX, p.x)
-            maxX = max(maxX, p.x)
-            minY = min(minY, p.y)
-            maxY = max(maxY, p.y)
-        }
-        for element in path.elements {
-            switch element {
-            case .move(let p), .line(let p): take(p)
-            case .quad(let c, let p):
-                take(c)
-                take(p)
-            case .cubic(let c1, let c2, let p):
-                take(c1)
-                take(c2)
-                take(p)
-            case .close: break
-            }
-        }
-        guard minY <= maxY else { return .empty }
+        guard let hull = path.controlPointBounds else { return .empty }
+        let (minX, maxX, minY, maxY) = (hull.minX, hull.maxX, hull.minY, hull.maxY)
         guard minX.isFinite, maxX.isFinite, minY.isFinite, maxY.isFinite, by.isFinite else { return nil }
         // The four corners mapped one by one (an array of them was an allocation per command per frame).
         let y1 = transform.apply(Point(x: minX - by, y: minY - by)).y

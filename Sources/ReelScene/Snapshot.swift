@@ -107,7 +107,8 @@ extension Scene {
                 animate(attached, &presented, model: layer.properties, at: t)
             }
         }
-        if drawnOnly && !(!presented.hidden && presented.opacity > 0) {
+        // As the renderer tests it: a NaN opacity is not drawn either.
+        if drawnOnly && (presented.hidden || !(presented.opacity > 0)) {
             return PresentationLayer(
                 name: layer.name, type: layer.type, properties: presented, sublayers: [], instances: [], mask: nil, time: t)
         }
