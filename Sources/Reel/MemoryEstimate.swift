@@ -44,7 +44,7 @@ extension Reel {
     ) -> MemoryEstimate {
         let pixels = width * height
         var e = MemoryEstimate()
-        e.frames = RenderAhead.capacity(workers: workers) * pixels * 4
+        e.frames = RenderAhead.frameBuffers(workers: workers) * pixels * 4
         e.encoder = [.h264, .hevc, .vp9, .av1].contains(codec) ? 240 * pixels : 16 * pixels
         e.images = clip.images.values.reduce(0) { $0 + $1.pixels.count }
         // Per video layer: a picture for each frame in flight and a few ahead, and the frames it holds

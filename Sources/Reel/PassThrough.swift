@@ -73,7 +73,7 @@ struct PassThrough: Sendable {
             for instance in layer.instances.dropFirst() { for s in instance { visit(s) } }
             if let mask = layer.mask { visit(mask) }
         }
-        for layer in snapshot.layers { visit(layer) }
+        for i in snapshot.top.indices { snapshot.top.withLayer(at: i) { visit($0) } }
         return count
     }
 

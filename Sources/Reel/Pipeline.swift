@@ -10,7 +10,8 @@ import ReelScene
 /// Renders frames ahead of the encoder: `workers` threads each take the next frame index, sample the
 /// scene and rasterize it into a frame buffer from a fixed pool; the encoder takes the frames back in
 /// order and returns each buffer to the pool. The pool bounds how far rendering runs ahead, and so the
-/// memory: `capacity` frames, however long the clip. No frame buffer is allocated after the start.
+/// memory: `capacity` frames, however long the clip (and the first while the pool fills: `frameBuffers`).
+/// No frame buffer is allocated after the pool has filled.
 final class RenderAhead: @unchecked Sendable {
     /// A frame buffer of the pool and the display list whose picture it holds (nil: none known), from
     /// which the next frame drawn into it redraws only the rows that differ.
@@ -41,6 +42,14 @@ final class RenderAhead: @unchecked Sendable {
     private let condition = NSCondition()
     private var ready: [Int: Taken] = [:]
     private var free: [Buffer]
+    /// The first buffer drawn, shared (its pixels are copied on write), until every buffer of the pool
+    /// has been taken once: a buffer that holds no picture starts from its picture instead of being drawn
+    /// whole. The pool's four buffers of a 1080p GIF of 2,000 still shapes each drew all of them once.
+    private var seed: Buffer?
+    private var takesBeforeSeedIsDropped: Int
+    /// A worker is drawing a picture from nothing (no seed yet): another with a buffer that holds none
+    /// waits for its picture rather than draw a whole frame too.
+    private var seeding = false
     private var next = 0
     private var failure: ReelError?
     private var stopped = false
@@ -58,6 +67,10 @@ final class RenderAhead: @unchecked Sendable {
     /// one ready ahead.
     static func capacity(workers: Int) -> Int { workers + 2 }
 
+    /// Frame buffers alive at most: the pool, and the first frame drawn while it is shared as the seed
+    /// (a buffer that shares it and is drawn into is copied).
+    static func frameBuffers(workers: Int) -> Int { capacity(workers: workers) + 1 }
+
     init(
         frames: Int, width: Int, height: Int, workers: Int, cancellation: Cancellation, media: MediaAhead? = nil,
         render: @escaping @Sendable (Int, inout Buffer) throws(ReelError) -> Drawn
@@ -67,6 +80,7 @@ final class RenderAhead: @unchecked Sendable {
         self.media = media
         self.render = render
         free = (0..<Self.capacity(workers: workers)).map { _ in Buffer(frame: Frame(width: width, height: height)) }
+        takesBeforeSeedIsDropped = Self.capacity(workers: workers)
         running = workers
         for _ in 0..<workers {
             let thread = Thread { [self] in work() }
@@ -78,7 +92,7 @@ final class RenderAhead: @unchecked Sendable {
     private func work() {
         while true {
             condition.lock()
-            while free.isEmpty && !stopped { condition.wait() }
+            while (free.isEmpty || (free.last!.shows == nil && seed == nil && seeding)) && !stopped { condition.wait() }
             if stopped || next >= frames {
                 running -= 1
                 condition.broadcast()
@@ -88,13 +102,23 @@ final class RenderAhead: @unchecked Sendable {
             let index = next
             next += 1
             var buffer = free.removeLast()
+            if buffer.shows == nil, let seed { buffer = seed }
+            let seeds = buffer.shows == nil && takesBeforeSeedIsDropped > 0
+            if seeds { seeding = true }
+            takesBeforeSeedIsDropped -= 1
+            if takesBeforeSeedIsDropped <= 0 { seed = nil }
             condition.unlock()
             do {
                 let drawn = try render(index, &buffer)
                 condition.lock()
+                if seeds {
+                    seeding = false
+                    if takesBeforeSeedIsDropped > 0 && buffer.shows != nil { seed = buffer }
+                }
                 ready[index] = Taken(buffer: buffer, changed: drawn.changed, picture: drawn.picture)
             } catch {
                 condition.lock()
+                if seeds { seeding = false }
                 if failure == nil { failure = error }
                 stopped = true
             }

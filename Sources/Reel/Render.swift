@@ -60,7 +60,7 @@ extension Reel {
         let limit = options.memoryLimit.map { UInt64(max($0, 0)) } ?? ProcessInfo.processInfo.physicalMemory / 2
         if UInt64(estimate.total) > limit {
             throw ReelError.usage(
-                "\(settings.width)×\(settings.height) at \(RenderAhead.capacity(workers: workers)) frames in flight needs about \(estimate), more than the limit of \(limit >> 20) MiB"
+                "\(settings.width)×\(settings.height) at \(RenderAhead.frameBuffers(workers: workers)) frames in flight needs about \(estimate), more than the limit of \(limit >> 20) MiB"
                     + (options.memoryLimit == nil ? " (half of this machine's memory)" : ""),
                 fix:
                     "lower \(Setting.scale), \(Setting.width) or \(Setting.size), render with \(Setting.workers, "1"), or raise \(Setting.memoryLimit)"

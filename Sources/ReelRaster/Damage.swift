@@ -1,14 +1,23 @@
-/// Damage: the rows where one display list paints differently from another, and a list cut down to them.
+/// Damage: the rows and columns where one display list paints differently from another, and a list cut
+/// down to them.
 import ReelGeometry
 
-/// Frame rows as a sorted set of disjoint ranges: what a frame must draw again.
+/// Frame rows as a sorted set of disjoint ranges, and the columns within them: what a frame must draw
+/// again.
 public struct DamagedRows: Sendable, Equatable {
     /// Sorted, disjoint, non-empty ranges within the frame.
     public private(set) var ranges: [Range<Int>]
+    /// The columns of those rows that may differ (one span for all of them, not held to the frame); nil:
+    /// every column.
+    public var columns: Range<Int>? { everyColumn ? nil : span }
+    private var span: Range<Int>?
+    private var everyColumn: Bool
 
-    public static let none = DamagedRows(ranges: [])
+    public static let none = DamagedRows(ranges: [], span: nil, everyColumn: false)
 
-    public static func all(height: Int) -> DamagedRows { DamagedRows(ranges: height > 0 ? [0..<height] : []) }
+    public static func all(height: Int) -> DamagedRows {
+        DamagedRows(ranges: height > 0 ? [0..<height] : [], span: nil, everyColumn: true)
+    }
 
     public var isEmpty: Bool { ranges.isEmpty }
     public var rowCount: Int { ranges.reduce(0) { $0 + $1.count } }
@@ -21,10 +30,18 @@ public struct DamagedRows: Sendable, Equatable {
         ranges.contains { $0.overlaps(rows) }
     }
 
-    /// `rows` made part of the set, held to `0 ..< height`.
-    mutating func insert(_ rows: Range<Int>, height: Int) {
-        let lo = max(0, rows.lowerBound), hi = min(height, rows.upperBound)
-        guard lo < hi else { return }
+    /// Whether any damaged row and column is in `area` (nil: unbounded).
+    func meets(_ area: PaintedArea?) -> Bool {
+        guard let area else { return true }
+        return meets(area.rows) && (columns.map { $0.overlaps(area.columns) } ?? true)
+    }
+
+    /// The rows and columns of `area` made part of the damage, its rows held to `0 ..< height`.
+    mutating func insert(_ area: PaintedArea, height: Int) {
+        let lo = max(0, area.rows.lowerBound), hi = min(height, area.rows.upperBound)
+        guard lo < hi, !area.columns.isEmpty else { return }
+        span =
+            span.map { min($0.lowerBound, area.columns.lowerBound)..<max($0.upperBound, area.columns.upperBound) } ?? area.columns
         let r = lo..<hi
         var merged = r
         var kept: [Range<Int>] = []
@@ -44,15 +61,16 @@ public struct DamagedRows: Sendable, Equatable {
 }
 
 extension DisplayList {
-    /// The rows of a `height`-row frame where this list paints differently from `before`: drawing just
-    /// those rows over a frame that holds `before`'s picture gives this list's picture, byte for byte
-    /// (a row's pixels do not depend on which rows are drawn with it: see `Rasterizer`).
+    /// The rows of a `height`-row frame where this list paints differently from `before`, and the
+    /// columns within them: drawing just those over a frame that holds `before`'s picture gives this
+    /// list's picture, byte for byte (a row's pixels do not depend on which rows are drawn with it: see
+    /// `Rasterizer`; a pixel's, on which commands that paint none of its column are drawn).
     ///
     /// Lists of the same length are compared command by command; otherwise the commands between their
     /// common start and common end are taken as changed. A changed command damages the rows it can paint
     /// in both lists, in its context: widened by the shadows of the groups it is in, and for a group's
     /// begin, end or mask the rows of the whole group (its opacity, clip, tint or blend apply to all of
-    /// its content). Conservative, never short: a command's rows come from its control points.
+    /// its content). Conservative, never short: a command's area comes from its control points.
     public func damage(since before: DisplayList, height: Int) -> DamagedRows {
         guard background == before.background else { return .all(height: height) }
         let new = commands, old = before.commands
@@ -84,24 +102,25 @@ extension DisplayList {
         if changedNew.isEmpty && changedOld.isEmpty { return .none }
         var damage = DamagedRows.none
         if !changedNew.isEmpty {
-            guard let rows = commandRows else { return .all(height: height) }
+            guard let areas = commandRows else { return .all(height: height) }
             for i in changedNew {
-                guard let r = rows.rows[i] else { return .all(height: height) }
-                damage.insert(r, height: height)
+                guard let a = areas.areas[i] else { return .all(height: height) }
+                damage.insert(a, height: height)
             }
         }
         if !changedOld.isEmpty {
-            guard let rows = before.commandRows else { return .all(height: height) }
+            guard let areas = before.commandRows else { return .all(height: height) }
             for i in changedOld {
-                guard let r = rows.rows[i] else { return .all(height: height) }
-                damage.insert(r, height: height)
+                guard let a = areas.areas[i] else { return .all(height: height) }
+                damage.insert(a, height: height)
             }
         }
         return damage
     }
 
-    /// The list without the top-level commands and groups that paint none of `rows`: what drawing only
-    /// those rows needs. Nil when the list's groups do not balance (the rasterizer reports that).
+    /// The list without the top-level commands and groups that paint none of the damaged rows and
+    /// columns: what drawing only those needs. Nil when the list's groups do not balance (the rasterizer
+    /// reports that).
     public func keeping(rows damage: DamagedRows) -> DisplayList? {
         guard let reach = commandRows else { return nil }
         var kept: [Command] = []
@@ -109,39 +128,49 @@ extension DisplayList {
         var i = 0
         while i < commands.count {
             let end = reach.end[i]
-            if reach.rows[i].map(damage.meets) ?? true { kept += commands[i..<end] }
+            if damage.meets(reach.areas[i]) { kept += commands[i..<end] }
             i = end
         }
         return DisplayList(background: background, commands: kept)
     }
 }
 
-/// The rows each command of a list can paint, in its context, and where each top-level item ends.
+/// The rows and columns of the frame a command can paint (columns not held to the frame).
+struct PaintedArea: Sendable, Equatable {
+    var rows: Range<Int>
+    var columns: Range<Int>
+
+    static let empty = PaintedArea(rows: 0..<0, columns: 0..<0)
+
+    var isEmpty: Bool { rows.isEmpty || columns.isEmpty }
+}
+
+/// The area each command of a list can paint, in its context, and where each top-level item ends.
 struct CommandRows: Sendable {
-    /// Per command: the rows it can paint (a group's begin, mask and end: the whole group's), widened by
+    /// Per command: the area it can paint (a group's begin, mask and end: the whole group's), widened by
     /// the shadows of the groups around it; nil when unbounded (a non-finite coordinate).
-    var rows: [Range<Int>?]
+    var areas: [PaintedArea?]
     /// Per command: the index after the item it starts (a group's end + 1; a fill's own index + 1).
     var end: [Int]
 
     /// Nil when the groups do not balance. A kept run that starts where no group is open takes its
-    /// rows from its own (made once for every frame that holds it): they do not depend on anything
+    /// areas from its own (made once for every frame that holds it): they do not depend on anything
     /// before it, as nothing around it widens them.
     init?(_ commands: [DisplayList.Command], runs: [DisplayList.KeptRun] = []) {
-        rows = Array(repeating: nil, count: commands.count)
+        areas = Array(repeating: nil, count: commands.count)
         end = Array(repeating: 0, count: commands.count)
-        // The groups open at each command, innermost last: where each began (and its mask), the rows of its
+        // The groups open at each command, innermost last: where each began (and its mask), the area of its
         // content so far (not yet widened by its own shadow), and its shadow's reach, worked out once.
-        var open: [(begin: Int, mask: Int?, rows: Range<Int>?, shadow: ShadowReach?)] = []
+        var open: [(begin: Int, mask: Int?, area: PaintedArea?, shadow: ShadowReach?)] = []
         var shadowsOpen = 0
-        /// `r` widened by the shadows of the groups open now, innermost first.
-        func inContext(_ r: Range<Int>?) -> Range<Int>? {
-            guard shadowsOpen > 0, var r else { return r }
-            for group in open.reversed() { if let s = group.shadow { r = s.widen(r) } }
-            return r
+        /// `a` widened by the shadows of the groups open now, innermost first.
+        func inContext(_ a: PaintedArea?) -> PaintedArea? {
+            guard shadowsOpen > 0, var a else { return a }
+            for group in open.reversed() { if let s = group.shadow { a = s.widen(a) } }
+            return a
         }
-        func addToGroup(_ r: Range<Int>?) {
-            if !open.isEmpty { open[open.count - 1].rows = Self.join(open[open.count - 1].rows, r) }
+        func addToGroup(_ a: PaintedArea?) {
+            if !open.isEmpty { open[open.count - 1].area = Self.join(open[open.count - 1].area, a) }
         }
         let runs = runs.sorted { $0.range.lowerBound < $1.range.lowerBound }
         var nextRun = 0, i = 0
@@ -154,7 +183,7 @@ struct CommandRows: Sendable {
             {
                 let run = runs[nextRun].range
                 for k in run.indices {
-                    rows[k] = own.rows[k - run.lowerBound]
+                    areas[k] = own.areas[k - run.lowerBound]
                     end[k] = own.end[k - run.lowerBound] + run.lowerBound
                 }
                 i = run.upperBound - 1
@@ -163,15 +192,15 @@ struct CommandRows: Sendable {
             }
             switch commands[i] {
             case .fill(let path, _, _, _):
-                let own = Self.rows(of: path, widenedBy: 0, transform: .identity)
-                rows[i] = inContext(own)
+                let own = Self.area(of: path, widenedBy: 0, transform: .identity)
+                areas[i] = inContext(own)
                 end[i] = i + 1
                 addToGroup(own)
             case .stroke(let path, let style, let transform, _, _):
                 // A miter reaches miterLimit half-widths from the line; caps and round joins less.
                 let reachOut = style.lineWidth / 2 * max(style.miterLimit, 1.5) + 1
-                let own = Self.rows(of: path, widenedBy: reachOut, transform: transform)
-                rows[i] = inContext(own)
+                let own = Self.area(of: path, widenedBy: reachOut, transform: transform)
+                areas[i] = inContext(own)
                 end[i] = i + 1
                 addToGroup(own)
             case .beginGroup(let g):
@@ -184,9 +213,9 @@ struct CommandRows: Sendable {
             case .endGroup:
                 guard let group = open.popLast() else { return nil }
                 if group.shadow != nil { shadowsOpen -= 1 }
-                let whole = group.shadow.map { s in group.rows.map(s.widen) } ?? group.rows
+                let whole = group.shadow.map { s in group.area.map(s.widen) } ?? group.area
                 let seen = inContext(whole)
-                for k in [group.begin, group.mask, i].compactMap({ $0 }) { rows[k] = seen }
+                for k in [group.begin, group.mask, i].compactMap({ $0 }) { areas[k] = seen }
                 end[group.begin] = i + 1
                 addToGroup(whole)
             }
@@ -194,51 +223,60 @@ struct CommandRows: Sendable {
         guard open.isEmpty else { return nil }
     }
 
-    /// How far a group's shadow moves and spreads the rows of its content (as `DrawTree.bounds(of:shadow:)`
-    /// widens a group's pixels): its offset down and the blur's margin, from `DrawTree.prepare`.
+    /// How far a group's shadow moves and spreads the area of its content (as `DrawTree.bounds(of:shadow:)`
+    /// widens a group's pixels): its offset and the blur's margin, from `DrawTree.prepare`.
     struct ShadowReach {
+        let dx: Int
         let dy: Int
         let margin: Int
 
         /// Nil for a shadow that draws nothing.
         init?(_ shadow: Shadow) {
             guard let s = DrawTree.prepare(shadow) else { return nil }
+            dx = Int(max(min(s.offset.x, 1e9), -1e9).rounded(.down))
             dy = Int(max(min(s.offset.y, 1e9), -1e9).rounded(.down))
             margin = s.margin
         }
 
-        /// The rows content on `r` paints with the shadow it casts.
-        func widen(_ r: Range<Int>) -> Range<Int> {
-            guard !r.isEmpty else { return r }
-            return min(r.lowerBound, r.lowerBound + dy - margin)..<max(r.upperBound, r.upperBound + dy + 1 + margin)
+        /// The area content on `a` paints with the shadow it casts.
+        func widen(_ a: PaintedArea) -> PaintedArea {
+            guard !a.isEmpty else { return a }
+            return PaintedArea(rows: widen(a.rows, by: dy), columns: widen(a.columns, by: dx))
+        }
+
+        private func widen(_ r: Range<Int>, by d: Int) -> Range<Int> {
+            min(r.lowerBound, r.lowerBound + d - margin)..<max(r.upperBound, r.upperBound + d + 1 + margin)
         }
     }
 
-    /// Both ranges' rows (an empty one adds none); nil, unbounded, wins.
-    static func join(_ a: Range<Int>?, _ b: Range<Int>?) -> Range<Int>? {
+    /// Both areas' rows and columns (an empty one adds none); nil, unbounded, wins.
+    static func join(_ a: PaintedArea?, _ b: PaintedArea?) -> PaintedArea? {
         guard let a, let b else { return nil }
         if a.isEmpty { return b }
         if b.isEmpty { return a }
-        return min(a.lowerBound, b.lowerBound)..<max(a.upperBound, b.upperBound)
+        return PaintedArea(
+            rows: min(a.rows.lowerBound, b.rows.lowerBound)..<max(a.rows.upperBound, b.rows.upperBound),
+            columns: min(a.columns.lowerBound, b.columns.lowerBound)..<max(a.columns.upperBound, b.columns.upperBound))
     }
 
-    /// The rows the hull of the path's points (widened by `by` in its own space, then mapped by
-    /// `transform`) meets, with a row of slack each side; nil when a coordinate is not finite.
-    static func rows(of path: Path, widenedBy by: Double, transform: Transform2D) -> Range<Int>? {
+    /// The rows and columns the hull of the path's points (widened by `by` in its own space, then mapped
+    /// by `transform`) meets, with a pixel of slack each side; nil when a coordinate is not finite.
+    static func area(of path: Path, widenedBy by: Double, transform: Transform2D) -> PaintedArea? {
         guard let hull = path.controlPointBounds else { return .empty }
         let (minX, maxX, minY, maxY) = (hull.minX, hull.maxX, hull.minY, hull.maxY)
         guard minX.isFinite, maxX.isFinite, minY.isFinite, maxY.isFinite, by.isFinite else { return nil }
         // The four corners mapped one by one (an array of them was an allocation per command per frame).
-        let y1 = transform.apply(Point(x: minX - by, y: minY - by)).y
-        let y2 = transform.apply(Point(x: maxX + by, y: minY - by)).y
-        let y3 = transform.apply(Point(x: minX - by, y: maxY + by)).y
-        let y4 = transform.apply(Point(x: maxX + by, y: maxY + by)).y
-        guard y1.isFinite, y2.isFinite, y3.isFinite, y4.isFinite else { return nil }
-        let lo = min(min(y1, y2), min(y3, y4)), hi = max(max(y1, y2), max(y3, y4))
-        return Int(max(lo, -1e9).rounded(.down)) - 1..<Int(min(hi, 1e9).rounded(.up)) + 1
+        let p1 = transform.apply(Point(x: minX - by, y: minY - by))
+        let p2 = transform.apply(Point(x: maxX + by, y: minY - by))
+        let p3 = transform.apply(Point(x: minX - by, y: maxY + by))
+        let p4 = transform.apply(Point(x: maxX + by, y: maxY + by))
+        guard p1.x.isFinite, p2.x.isFinite, p3.x.isFinite, p4.x.isFinite, p1.y.isFinite, p2.y.isFinite, p3.y.isFinite,
+            p4.y.isFinite
+        else { return nil }
+        func span(_ a: Double, _ b: Double, _ c: Double, _ d: Double) -> Range<Int> {
+            let lo = min(min(a, b), min(c, d)), hi = max(max(a, b), max(c, d))
+            return Int(max(lo, -1e9).rounded(.down)) - 1..<Int(min(hi, 1e9).rounded(.up)) + 1
+        }
+        return PaintedArea(rows: span(p1.y, p2.y, p3.y, p4.y), columns: span(p1.x, p2.x, p3.x, p4.x))
     }
-}
-
-extension Range where Bound == Int {
-    fileprivate static var empty: Range<Int> { 0..<0 }
 }

@@ -79,9 +79,36 @@ public struct Rasterizer: Sendable {
     /// Draws `list` into a frame that holds another picture, in the bands of rows meeting `rows` only
     /// (background first): the rows `damage(since:)` gives for the frame's picture, so the whole frame
     /// then holds `list`'s picture. The list may be cut to those rows first (`keeping(rows:)`).
+    ///
+    /// Where the damage is narrower than the frame, the pixels of those rows outside its columns are put
+    /// back as they were: the list may be cut to the commands that paint the damaged columns, and the rows
+    /// are drawn whole. A pixel in the damaged columns is drawn from every command that can paint its
+    /// column, in order, so it is the pixel the whole list draws; a 1080p docs GIF's moving dot redrew
+    /// every shape along its rows, across the frame, in every frame.
     public func render(_ list: DisplayList, into frame: inout Frame, rows: DamagedRows) throws(RasterError) {
         guard !rows.isEmpty else { return }
+        let width = frame.width
+        guard let damaged = rows.columns, damaged.lowerBound > 0 || damaged.upperBound < width else {
+            return try draw(list.commands, into: &frame, background: list.background.premultiplied(), rows: rows)
+        }
+        // The bytes of the damaged rows left and right of the columns, row by row.
+        let lo = min(max(0, damaged.lowerBound), width), hi = max(lo, min(width, damaged.upperBound))
+        let left = lo * 4, right = hi * 4, stride = frame.stride
+        var kept: [UInt8] = []
+        kept.reserveCapacity(rows.rowCount * (stride - (right - left)))
+        for y in rows.ranges.joined() {
+            kept += frame.pixels[(y * stride)..<(y * stride + left)]
+            kept += frame.pixels[(y * stride + right)..<((y + 1) * stride)]
+        }
         try draw(list.commands, into: &frame, background: list.background.premultiplied(), rows: rows)
+        var k = 0
+        for y in rows.ranges.joined() {
+            frame.pixels.replaceSubrange((y * stride)..<(y * stride + left), with: kept[k..<(k + left)])
+            k += left
+            let tail = stride - right
+            frame.pixels.replaceSubrange((y * stride + right)..<((y + 1) * stride), with: kept[k..<(k + tail)])
+            k += tail
+        }
     }
 
     /// Draws `list` into a frame that holds `shown`'s picture (nil: a picture not known): only the rows
@@ -90,7 +117,8 @@ public struct Rasterizer: Sendable {
     public func render(_ list: DisplayList, into frame: inout Frame, over shown: DisplayList?) throws(RasterError) {
         if let shown {
             let rows = list.damage(since: shown, height: frame.height)
-            if !rows.covers(height: frame.height), let cut = list.keeping(rows: rows) {
+            let narrow = rows.columns.map { $0.lowerBound > 0 || $0.upperBound < frame.width } ?? false
+            if !rows.covers(height: frame.height) || narrow, let cut = list.keeping(rows: rows) {
                 return try render(cut, into: &frame, rows: rows)
             }
         }

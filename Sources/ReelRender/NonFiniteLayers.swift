@@ -30,8 +30,8 @@ extension SceneRenderer {
             return layer.mask.flatMap { visit($0, toDevice) }
         }
         let toPixels = Transform3D.scale(scene.scale, scene.scale, 1)
-        for layer in snapshot.layers {
-            if let name = visit(layer, toPixels) { return name }
+        for i in snapshot.top.indices {
+            if let name = snapshot.top.withLayer(at: i, { visit($0, toPixels) }) { return name }
         }
         return nil
     }

@@ -57,8 +57,8 @@ public struct SceneRenderer: Sendable {
             culling.keeping = true
             let kept = retainedCommands.commands(RetainedCommands.Key(id: id, toDevice: toPixels, culled: true)) {
                 var commands: [DisplayList.Command] = []
-                for i in Self.drawingOrder(snapshot.layers) {
-                    culling.emit(snapshot.layers[i], parentToDevice: toPixels, into: &commands)
+                for i in Self.drawingOrder(snapshot.top) {
+                    snapshot.top.withLayer(at: i) { culling.emit($0, parentToDevice: toPixels, into: &commands) }
                 }
                 return commands
             }
@@ -67,7 +67,7 @@ public struct SceneRenderer: Sendable {
             return list
         }
         var commands: [DisplayList.Command] = [], runs: [DisplayList.KeptRun] = []
-        culling.emitSiblings(snapshot.layers, parentToDevice: toPixels, into: &commands, runs: &runs)
+        culling.emitSiblings(snapshot.top, parentToDevice: toPixels, into: &commands, runs: &runs)
         list.commands = commands
         list.keptRuns = runs
         return list
@@ -77,11 +77,15 @@ public struct SceneRenderer: Sendable {
     /// not the layers: sorting copies of a hundred thousand presentation layers (1.4 KB each) held two
     /// more copies of the whole frame's tree for the length of the sort; most siblings share one
     /// zPosition, and then nothing is sorted at all.
-    static func drawingOrder(_ layers: [PresentationLayer]) -> [Int] {
-        guard let first = layers.first, layers.contains(where: { $0.zPosition != first.zPosition }) else {
-            return Array(layers.indices)
-        }
-        return layers.indices.sorted { (layers[$0].zPosition, $0) < (layers[$1].zPosition, $1) }
+    /// zPosition is read from `properties`, in place: through the key-path member, each read copied the
+    /// layer's whole `LayerProperties` (2,000 still siblings, every frame).
+    static func drawingOrder(_ layers: PresentedLayers) -> [Int] {
+        guard !layers.isEmpty else { return [] }
+        let z = layers.zPosition(at: 0)
+        var i = 1
+        while i < layers.count && layers.zPosition(at: i) == z { i += 1 }
+        guard i < layers.count else { return Array(layers.indices) }
+        return layers.indices.sorted { (layers.zPosition(at: $0), $0) < (layers.zPosition(at: $1), $1) }
     }
 
     /// The commands that draw one layer and its sublayers, in Core Animation's order: shadow (of the
@@ -108,30 +112,35 @@ public struct SceneRenderer: Sendable {
     /// never changes), so the first and the length name the same layers at every frame.
     /// The runs taken whole from kept lists are noted in `runs` (where they are in `out`).
     func emitSiblings(
-        _ layers: [PresentationLayer], parentToDevice: Transform3D, into out: inout [DisplayList.Command],
+        _ layers: PresentedLayers, parentToDevice: Transform3D, into out: inout [DisplayList.Command],
         runs: inout [DisplayList.KeptRun]
     ) {
         let order = Self.drawingOrder(layers)
         var k = 0
         while k < order.count {
-            guard !keeping, let id = layers[order[k]].retained, parentToDevice.isFinite else {
-                emitLayer(layers[order[k]], parentToDevice: parentToDevice, into: &out)
+            guard !keeping, let id = layers.retained(at: order[k]), parentToDevice.isFinite else {
+                layers.withLayer(at: order[k]) { emitLayer($0, parentToDevice: parentToDevice, into: &out) }
                 k += 1
                 continue
             }
             var end = k + 1
-            while end < order.count, layers[order[end]].retained != nil { end += 1 }
+            while end < order.count, layers.retained(at: order[end]) != nil { end += 1 }
             var inside = self
             inside.keeping = true
             let key = RetainedCommands.Key(id: id, count: end - k, toDevice: parentToDevice, culled: visibleArea != nil)
             let kept = retainedCommands.commands(key) { [k, end] in
                 var made: [DisplayList.Command] = []
-                for i in order[k..<end] { inside.emitLayer(layers[i], parentToDevice: parentToDevice, into: &made) }
+                for i in order[k..<end] {
+                    layers.withLayer(at: i) { inside.emitLayer($0, parentToDevice: parentToDevice, into: &made) }
+                }
                 return made
             }
             if let run = kept.run {
                 runs.append(DisplayList.KeptRun(range: out.count..<out.count + run.range.count, token: run.token, rows: run.rows))
             }
+            // Room for the siblings after the run too (a few commands each): the dot drawn after 2,000 kept
+            // shapes had the list grown, and all of it moved, in every frame.
+            out.reserveCapacity(out.count + kept.commands.count + 4 * (order.count - end))
             out += kept.commands
             k = end
         }
@@ -226,7 +235,7 @@ public struct SceneRenderer: Sendable {
         } else {
             // Runs inside a layer's commands are not noted: they move when its commands join the list.
             var runs: [DisplayList.KeptRun] = []
-            scope.emitSiblings(layer.sublayers, parentToDevice: childToDevice, into: &body, runs: &runs)
+            scope.emitSiblings(PresentedLayers(layer.sublayers), parentToDevice: childToDevice, into: &body, runs: &runs)
         }
         if layer.properties.borderWidth > 0, layer.properties.borderColor.alpha > 0, !layer.properties.bounds.isEmpty {
             // The border lies inside the bounds, following the corner radius.
@@ -344,7 +353,7 @@ public struct SceneRenderer: Sendable {
         for (k, sublayers) in layer.instances.enumerated() {
             let placement = Transform3D.translation(-c.x, -c.y).concatenating(power).concatenating(.translation(c.x, c.y))
             var commands: [DisplayList.Command] = []
-            for i in Self.drawingOrder(sublayers) {
+            for i in Self.drawingOrder(PresentedLayers(sublayers)) {
                 emit(sublayers[i], parentToDevice: placement.concatenating(childToDevice), into: &commands)
             }
             let tint = r.color(ofInstance: k)

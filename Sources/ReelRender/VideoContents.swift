@@ -53,7 +53,7 @@ extension SceneRenderer {
             for instance in layer.instances.dropFirst() { for s in instance { visit(s) } }
             if let mask = layer.mask { visit(mask) }
         }
-        for layer in snapshot.layers { visit(layer) }
+        for i in snapshot.top.indices { snapshot.top.withLayer(at: i) { visit($0) } }
         return out
     }
 
@@ -78,7 +78,7 @@ extension SceneRenderer {
             for instance in layer.instances.dropFirst() { for s in instance { visit(s, child) } }
             if let mask = layer.mask { visit(mask, toDevice) }
         }
-        for layer in snapshot.layers { visit(layer, .scale(scene.scale, scene.scale, 1)) }
+        for i in snapshot.top.indices { snapshot.top.withLayer(at: i) { visit($0, .scale(scene.scale, scene.scale, 1)) } }
         return out
     }
 }

@@ -25,6 +25,10 @@ public final class RetainedPresentation: Sendable {
     private let roots: [Node]
     /// The top-level layers when all are still: one array for every snapshot.
     private let stillLayers: (layers: [PresentationLayer], id: RetainedID)?
+    /// When some top-level layers are still and some move: the still ones' presentations at their
+    /// indices (stand-ins at the others), each layer's slot among the moving (−1 for a still one), and
+    /// the moving layers' indices in order. Every snapshot shares the first two.
+    private let mixed: (shared: [PresentationLayer], slots: [Int32], moving: [Int])?
 
     enum Node: Sendable {
         // Held inline, not boxed: a scene of 100,000 still layers would otherwise allocate one box each.
@@ -44,15 +48,30 @@ public final class RetainedPresentation: Sendable {
             stillLayers = (scene.layers.map { Self.node($0).presentation! }, RetainedID.next())
             roots = []
         } else {
-            roots = scene.layers.map(Self.node)
+            let roots = scene.layers.map(Self.node)
+            self.roots = roots
             stillLayers = nil
+            let moving = roots.indices.filter { roots[$0].presentation == nil }
+            if moving.count < roots.count {
+                let standIn = PresentationLayer(
+                    name: "", type: .layer, properties: LayerProperties(), sublayers: [], instances: [], mask: nil, time: 0)
+                var slots = [Int32](repeating: -1, count: roots.count)
+                for (slot, i) in moving.enumerated() { slots[i] = Int32(slot) }
+                mixed = (roots.map { $0.presentation ?? standIn }, slots, moving)
+                return
+            }
         }
+        mixed = nil
     }
 
     /// Snapshot at clip time `t`, as `Scene.sample(at:)`.
     public func sample(at t: Double) -> Snapshot {
         let sceneTime = t * scene.speed
         if let stillLayers { return Snapshot(time: sceneTime, layers: stillLayers.layers, retained: stillLayers.id) }
+        if let mixed {
+            let moving = mixed.moving.map { present(scene.layers[$0], roots[$0], at: sceneTime) }
+            return Snapshot(time: sceneTime, top: PresentedLayers(shared: mixed.shared, slots: mixed.slots, moving: moving))
+        }
         return Snapshot(time: sceneTime, layers: scene.layers.indices.map { present(scene.layers[$0], roots[$0], at: sceneTime) })
     }
 

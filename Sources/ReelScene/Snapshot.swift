@@ -5,14 +5,24 @@ import ReelGeometry
 /// The presentation values of every layer at one time: what is on screen.
 public struct Snapshot: Sendable {
     public var time: Double
-    public var layers: [PresentationLayer]
+    /// The top-level layers as an array: code run every frame reads `top` instead, which copies none.
+    public var layers: [PresentationLayer] {
+        get { top.array }
+        set { top = PresentedLayers(newValue) }
+    }
+    /// The top-level layers, read in place.
+    package var top: PresentedLayers
     /// Set when every layer is still (`RetainedPresentation`): the same layers at every time, under this
     /// identity, so what is made of them once can be kept.
     public var retained: RetainedID?
 
     public init(time: Double, layers: [PresentationLayer], retained: RetainedID? = nil) {
+        self.init(time: time, top: PresentedLayers(layers), retained: retained)
+    }
+
+    init(time: Double, top: PresentedLayers, retained: RetainedID? = nil) {
         self.time = time
-        self.layers = layers
+        self.top = top
         self.retained = retained
     }
 }

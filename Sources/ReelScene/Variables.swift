@@ -70,7 +70,8 @@ public enum SceneVariables {
         var out = JSONNode(value: .object([]), location: root.location)
         var resolved: [(key: String, keyLocation: SourceLocation, value: JSONNode)] = []
         for m in members {
-            resolved.append((m.key, m.keyLocation, try resolver.node(m.value, m.key)))
+            resolver.trail = [.key(m.key)]
+            resolved.append((m.key, m.keyLocation, try resolver.node(m.value) ?? m.value))
         }
         out.value = .object(resolved)
         return out
@@ -96,6 +97,25 @@ public enum SceneVariables {
         /// Bytes of variable text copied into strings so far: `${big}` repeated would otherwise grow
         /// the scene by the product of the two sizes.
         var expanded = 0
+        /// Where the walk is, written out as a key path only for an error: a path string made for every
+        /// node was most of the pass (a scene of 2,000 layers with no variable in it).
+        var trail: [Step] = []
+
+        enum Step {
+            case key(String)
+            case index(Int)
+        }
+
+        var path: String {
+            var out = ""
+            for step in trail {
+                switch step {
+                case .key(let k): out += out.isEmpty ? k : ".\(k)"
+                case .index(let i): out += "[\(i)]"
+                }
+            }
+            return out
+        }
 
         func fail(_ node: JSONNode, _ path: String, _ name: String) -> SceneError {
             let suggestion = didYouMean(name, in: names)
@@ -105,20 +125,40 @@ public enum SceneVariables {
                 fix: "\(suggestion)declare it under variables: with a default value (write $${ for a literal ${)")
         }
 
-        mutating func node(_ node: JSONNode, _ path: String) throws(SceneError) -> JSONNode {
+        /// The node with its references resolved; nil when it holds none (the node is used as it is, not
+        /// copied).
+        mutating func node(_ node: JSONNode) throws(SceneError) -> JSONNode? {
             switch node.value {
             case .object(let members):
-                var out: [(key: String, keyLocation: SourceLocation, value: JSONNode)] = []
-                for m in members { out.append((m.key, m.keyLocation, try self.node(m.value, "\(path).\(m.key)"))) }
-                return JSONNode(value: .object(out), location: node.location)
+                var out: [(key: String, keyLocation: SourceLocation, value: JSONNode)]?
+                for (k, m) in members.enumerated() {
+                    trail.append(.key(m.key))
+                    defer { trail.removeLast() }
+                    guard let resolved = try self.node(m.value) else {
+                        out?.append(m)
+                        continue
+                    }
+                    if out == nil { out = Array(members[..<k]) }
+                    out!.append((m.key, m.keyLocation, resolved))
+                }
+                return out.map { JSONNode(value: .object($0), location: node.location) }
             case .array(let items):
-                var out: [JSONNode] = []
-                for (i, item) in items.enumerated() { out.append(try self.node(item, "\(path)[\(i)]")) }
-                return JSONNode(value: .array(out), location: node.location)
+                var out: [JSONNode]?
+                for (i, item) in items.enumerated() {
+                    trail.append(.index(i))
+                    defer { trail.removeLast() }
+                    guard let resolved = try self.node(item) else {
+                        out?.append(item)
+                        continue
+                    }
+                    if out == nil { out = Array(items[..<i]) }
+                    out!.append(resolved)
+                }
+                return out.map { JSONNode(value: .array($0), location: node.location) }
             case .string(let s) where s.contains("$"):
                 return try string(s, node, path)
             default:
-                return node
+                return nil
             }
         }
 

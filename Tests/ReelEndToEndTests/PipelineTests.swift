@@ -59,11 +59,13 @@ import Testing
     @Test func refusesAFramePoolOverTheLimit() throws {
         let ws = try Workspace()
         let s = ws.write("s.json", Self.scene)
-        // 3840×2160 RGBA is 31.6 MiB a frame; 2 workers hold 4 frames in flight: 127 MiB, over the 8 MiB limit.
+        // 3840×2160 RGBA is 31.6 MiB a frame; 2 workers hold 4 frames in flight, and the first frame is kept
+        // while the pool fills: 5 frames, 158 MiB, over the 8 MiB limit.
         let r = try runReel(["render", s, "-o", ws.file("x.mp4"), "--width", "3840", "--memory-limit", "8", "--workers", "2"])
         #expect(r.status == 1)
         #expect(
-            r.stderr.contains("(frames in flight 126 MiB") && r.stderr.contains("more than the limit of 8 MiB")
+            r.stderr.contains("at 5 frames in flight") && r.stderr.contains("(frames in flight 158 MiB")
+                && r.stderr.contains("more than the limit of 8 MiB")
                 && r.stderr.contains("--memory-limit"),
             "\(r.stderr)")
         #expect(ws.listing() == ["s.json"])

@@ -98,13 +98,16 @@ import Testing
 
     /// Seeded chains of changes: each frame drawn over the picture of the frame before (only its damaged
     /// rows, from the list cut to them) equals the frame drawn whole. Exact.
-    /// Each chain must also damage fewer rows than the frame's at some step, or it tests nothing.
+    /// Where the damage is narrower than the frame, the pixels outside its columns are put back and the
+    /// list is cut to what paints the damaged columns: exact too.
+    /// Each chain must also damage fewer rows than the frame's, and fewer columns, at some step, or it
+    /// tests nothing.
     @Test(arguments: 0..<16) func damagedRowsDrawnOverTheFrameBeforeGiveTheWholeFrame(seed: UInt64) throws {
         var g = Seeded(state: seed)
         var items = Self.items(&g, count: 8)
         let rasterizer = Rasterizer(threads: 2, bandHeight: 7)
         var frame = try rasterizer.render(Self.list(items), width: Self.width, height: Self.height)
-        var partial = 0
+        var partial = 0, narrow = 0
         for step in 0..<10 {
             let before = Self.list(items)
             items = Self.change(items, &g)
@@ -112,6 +115,7 @@ import Testing
             let rows = after.damage(since: before, height: Self.height)
             let cut = try #require(after.keeping(rows: rows))
             if rows.rowCount < Self.height { partial += 1 }
+            if let c = rows.columns, !rows.isEmpty, c.lowerBound > 0 || c.upperBound < Self.width { narrow += 1 }
             try rasterizer.render(cut, into: &frame, rows: rows)
             let whole = try rasterizer.render(after, width: Self.width, height: Self.height)
             let firstRow = Self.firstDifferingRow(frame, whole)
@@ -119,6 +123,7 @@ import Testing
             if firstRow != nil { return }
         }
         #expect(partial > 0)
+        #expect(narrow > 0)
     }
 
     /// The first row where two frames differ (nil: none), for a message shorter than the frames.
@@ -141,6 +146,8 @@ import Testing
         }
         let rows = frame(dotY: 54).damage(since: frame(dotY: 50), height: Self.height)
         #expect(rows.ranges == [49..<61])
+        // And its own columns: 40–46, with a column of slack each side.
+        #expect(rows.columns == 39..<47)
         #expect(frame(dotY: 50).damage(since: frame(dotY: 50), height: Self.height).isEmpty)
         // The cut list keeps only what paints those rows.
         let cut = frame(dotY: 54).keeping(rows: rows)!
@@ -149,7 +156,7 @@ import Testing
 
     /// A group's shadow reaches beyond its content: a change inside the group damages the rows its shadow
     /// moves to. A 4-row shape at rows 10–14 under a shadow 40 px down with σ 2 damages rows 50–54 too.
-    @Test func aChangeUnderAShadowDamagesTheShadowsRows() {
+    @Test func aChangeUnderAShadowDamagesTheShadowsRows() throws {
         func list(_ x: Double) -> DisplayList {
             DisplayList(
                 background: .white,
@@ -161,6 +168,9 @@ import Testing
         let rows = list(12).damage(since: list(10), height: Self.height)
         #expect(rows.meets(50..<54))
         #expect(rows.meets(10..<14))
+        // Columns 10–16 (the shape before and after) and the shadow's blur beyond them, 3σ = 6 px each side.
+        let columns = try #require(rows.columns)
+        #expect(columns.lowerBound <= 4 && columns.upperBound >= 22)
     }
 
     /// Unbalanced groups leave the cut to the rasterizer, which reports them.

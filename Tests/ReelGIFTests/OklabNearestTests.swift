@@ -1,0 +1,53 @@
+// The lightness-pruned nearest-colour search against measuring every palette entry.
+import Testing
+
+@testable import ReelGIF
+
+@Suite struct OklabNearestTests {
+    /// What the quantizer did before: every entry measured, the first of equals kept.
+    private func scan(_ lab: SIMD3<Float>, _ colours: [SIMD3<Float>]) -> Int {
+        var best = 0, bestD = Float.infinity
+        for (j, c) in colours.enumerated() {
+            let d = lab - c
+            let dd = (d * d).sum()
+            if dd < bestD {
+                bestD = dd
+                best = j
+            }
+        }
+        return best
+    }
+
+    /// A fixed linear congruential sequence, so a failure is the same on every run.
+    private struct Sequence {
+        var state: UInt64
+        mutating func next(_ n: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(state >> 33) % n
+        }
+    }
+
+    @Test func sameIndexAsTheFullScan() {
+        var random = Sequence(state: 7)
+        for round in 0..<6 {
+            // Palettes with repeated entries and lightness ties too, since ties decide the first of equals.
+            let count = [1, 2, 16, 255, 256, 40][round]
+            var colours: [SIMD3<Float>] = (0..<count).map { _ in
+                GIFPaletteBuilder.oklab(random.next(256), random.next(256), random.next(256))
+            }
+            if count > 4 {
+                colours[count - 1] = colours[1]
+                colours[count - 2] = colours[3]
+                colours[2] = SIMD3(colours[3].x, colours[2].y, colours[2].z)
+            }
+            let nearest = OklabNearest(colours)
+            for _ in 0..<4000 {
+                let lab = GIFPaletteBuilder.oklab(random.next(256), random.next(256), random.next(256))
+                #expect(nearest(lab) == scan(lab, colours))
+            }
+            // The palette's own colours: exact hits, and the duplicates give the first index.
+            for c in colours { #expect(nearest(c) == scan(c, colours)) }
+        }
+        #expect(OklabNearest([])(SIMD3(0.5, 0, 0)) == 0)
+    }
+}
