@@ -240,6 +240,19 @@ public struct JSONParser {
 
     private mutating func parseString() throws(JSONSyntaxError) -> String {
         index += 1
+        // Most strings (keys, colours, names) have no escape: made straight from the file's bytes, not a
+        // byte at a time.
+        var end = index
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 {
+            end += 1
+        }
+        if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+            guard let s = String(validating: bytes[index..<end], as: UTF8.self) else {
+                throw error("string is not valid UTF-8")
+            }
+            index = end + 1
+            return s
+        }
         var out: [UInt8] = []
         while true {
             guard index < bytes.count else { throw error("unterminated string") }
@@ -290,6 +303,63 @@ public struct JSONParser {
         }
     }
 
+    /// Exact powers of ten, 10⁰ … 10²² (each a double without rounding).
+    private static let powersOfTen: [Double] = (0...22).map { e in (0..<e).reduce(1.0) { x, _ in x * 10 } }
+
+    /// A number of at most 15 significant digits with a power of ten within 10^±22, without making a
+    /// string of it: its digits are an exact integer and the power an exact double, so one multiplication
+    /// or division, rounded once, gives the correctly rounded value, as `Double(String)` does (Clinger's
+    /// fast path). Nil for any other number (then parsed as text). `text` is a valid JSON number.
+    static func exactDecimal(_ text: ArraySlice<UInt8>) -> Double? {
+        var i = text.startIndex
+        let negative = text[i] == UInt8(ascii: "-")
+        if negative { i += 1 }
+        var mantissa: UInt64 = 0, significant = 0, exponent = 0, fraction = false
+        while i < text.endIndex {
+            let b = text[i]
+            if b == UInt8(ascii: ".") {
+                fraction = true
+            } else if b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") {
+                if mantissa > 0 || b != UInt8(ascii: "0") { significant += 1 }
+                guard significant <= 15 else { return nil }
+                mantissa = mantissa * 10 + UInt64(b - UInt8(ascii: "0"))
+                if fraction { exponent -= 1 }
+            } else {
+                break
+            }
+            i += 1
+        }
+        if i < text.endIndex {
+            // An exponent: e, an optional sign, digits (more than four of them is beyond the fast path).
+            i += 1
+            var sign = 1
+            if text[i] == UInt8(ascii: "-") || text[i] == UInt8(ascii: "+") {
+                if text[i] == UInt8(ascii: "-") { sign = -1 }
+                i += 1
+            }
+            guard text.endIndex - i <= 4 else { return nil }
+            var e = 0
+            while i < text.endIndex {
+                e = e * 10 + Int(text[i] - UInt8(ascii: "0"))
+                i += 1
+            }
+            exponent += sign * e
+        }
+        let m = Double(mantissa)
+        let value: Double
+        if mantissa == 0 {
+            value = 0
+        } else if exponent >= 0 && exponent <= 22 {
+            value = m * powersOfTen[exponent]
+        } else if exponent < 0 && exponent >= -22 {
+            value = m / powersOfTen[-exponent]
+        } else {
+            return nil
+        }
+        guard value.isFinite else { return nil }
+        return negative ? -value : value
+    }
+
     private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
         guard index + 4 <= bytes.count else { throw error("incomplete \\u escape") }
         var v: UInt32 = 0
@@ -331,6 +401,7 @@ public struct JSONParser {
             if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
             guard digits() > 0 else { throw error("invalid number: expected a digit in the exponent") }
         }
+        if let value = Self.exactDecimal(bytes[start..<index]) { return value }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         guard let value = Double(text), value.isFinite else {
             index = start

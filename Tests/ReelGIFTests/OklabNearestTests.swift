@@ -47,6 +47,10 @@ import Testing
             }
             // The palette's own colours: exact hits, and the duplicates give the first index.
             for c in colours { #expect(nearest(c) == scan(c, colours)) }
+            // A query that is not a number measures nothing: the first index, as the scan gives.
+            for q in [SIMD3<Float>(.nan, 0, 0), SIMD3(0.5, .nan, 0), SIMD3(0.5, 0, .nan)] {
+                #expect(nearest(q) == scan(q, colours))
+            }
         }
         #expect(OklabNearest([])(SIMD3(0.5, 0, 0)) == 0)
     }
