@@ -81,6 +81,10 @@ public struct SceneRenderer: Sendable {
     /// layer's whole `LayerProperties` (2,000 still siblings, every frame).
     static func drawingOrder(_ layers: PresentedLayers) -> [Int] {
         guard !layers.isEmpty else { return [] }
+        // Still layers all at one zPosition: only the moving ones are read (2,000 still siblings a frame).
+        if let z = layers.stillZPosition, layers.movingIndices.allSatisfy({ layers.zPosition(at: $0) == z }) {
+            return Array(layers.indices)
+        }
         let z = layers.zPosition(at: 0)
         var i = 1
         while i < layers.count && layers.zPosition(at: i) == z { i += 1 }

@@ -12,18 +12,30 @@ package struct PresentedLayers: RandomAccessCollection, Sendable {
     /// `moving`.
     @usableFromInline let slots: [Int32]
     @usableFromInline let moving: [PresentationLayer]
+    /// With `slots`: the zPosition every still layer has, when they all have the same (nil: they differ),
+    /// worked out once for every snapshot that shares them.
+    package let stillZPosition: Double?
+    /// With `slots`: the moving layers' indices, in order.
+    package let movingIndices: [Int]
 
     package init(_ layers: [PresentationLayer]) {
         shared = layers
         slots = []
         moving = []
+        stillZPosition = nil
+        movingIndices = []
     }
 
     /// `shared` holds a stand-in (never read) wherever `slots` names a moving layer.
-    init(shared: [PresentationLayer], slots: [Int32], moving: [PresentationLayer]) {
+    init(
+        shared: [PresentationLayer], slots: [Int32], moving: [PresentationLayer], movingIndices: [Int],
+        stillZPosition: Double?
+    ) {
         self.shared = shared
         self.slots = slots
         self.moving = moving
+        self.movingIndices = movingIndices
+        self.stillZPosition = stillZPosition
     }
 
     @inlinable package var startIndex: Int { 0 }

@@ -28,7 +28,7 @@ public final class RetainedPresentation: Sendable {
     /// When some top-level layers are still and some move: the still ones' presentations at their
     /// indices (stand-ins at the others), each layer's slot among the moving (−1 for a still one), and
     /// the moving layers' indices in order. Every snapshot shares the first two.
-    private let mixed: (shared: [PresentationLayer], slots: [Int32], moving: [Int])?
+    private let mixed: (shared: [PresentationLayer], slots: [Int32], moving: [Int], stillZPosition: Double?)?
 
     enum Node: Sendable {
         // Held inline, not boxed: a scene of 100,000 still layers would otherwise allocate one box each.
@@ -57,7 +57,8 @@ public final class RetainedPresentation: Sendable {
                     name: "", type: .layer, properties: LayerProperties(), sublayers: [], instances: [], mask: nil, time: 0)
                 var slots = [Int32](repeating: -1, count: roots.count)
                 for (slot, i) in moving.enumerated() { slots[i] = Int32(slot) }
-                mixed = (roots.map { $0.presentation ?? standIn }, slots, moving)
+                let stillZ = Set(roots.compactMap { $0.presentation?.properties.zPosition })
+                mixed = (roots.map { $0.presentation ?? standIn }, slots, moving, stillZ.count == 1 ? stillZ.first : nil)
                 return
             }
         }
@@ -70,7 +71,11 @@ public final class RetainedPresentation: Sendable {
         if let stillLayers { return Snapshot(time: sceneTime, layers: stillLayers.layers, retained: stillLayers.id) }
         if let mixed {
             let moving = mixed.moving.map { present(scene.layers[$0], roots[$0], at: sceneTime) }
-            return Snapshot(time: sceneTime, top: PresentedLayers(shared: mixed.shared, slots: mixed.slots, moving: moving))
+            return Snapshot(
+                time: sceneTime,
+                top: PresentedLayers(
+                    shared: mixed.shared, slots: mixed.slots, moving: moving, movingIndices: mixed.moving,
+                    stillZPosition: mixed.stillZPosition))
         }
         return Snapshot(time: sceneTime, layers: scene.layers.indices.map { present(scene.layers[$0], roots[$0], at: sceneTime) })
     }

@@ -161,4 +161,38 @@ import Testing
                     == SceneRenderer().displayList(for: scene.sample(at: t), scene: scene))
         }
     }
+
+    /// A moving layer whose zPosition crosses the still layers' (0) goes under them, then over; still
+    /// layers at different zPositions are ordered among the moving ones. The lists are those of a full
+    /// sample at every frame, and the order changes where the hand-computed zPosition crosses 0.
+    @Test(arguments: [0.0, 2.0]) func movingZPositionsCrossTheStillOnes(_ stillZ: Double) throws {
+        let scene = try SceneDecoder.decode(
+            Array(
+                """
+                {"width": 40, "height": 40, "fps": 10, "duration": 1, "layers": [
+                  {"name": "a", "position": [20, 20], "bounds": [20, 20], "backgroundColor": "#ff0000"},
+                  {"name": "diver", "position": [20, 20], "bounds": [10, 10], "backgroundColor": "#00ff00",
+                   "animations": [{"keyPath": "zPosition", "fromValue": -1, "toValue": 1, "duration": 1}]},
+                  {"name": "b", "position": [22, 22], "bounds": [20, 20], "backgroundColor": "#0000ff", "zPosition": \(stillZ)}
+                ]}
+                """.utf8), file: "z.json")
+        let retained = RetainedPresentation(scene)
+        let renderer = SceneRenderer()
+        var orders = Set<[Bool]>()
+        for frame in 0..<scene.frameCount {
+            let t = scene.fps.time(ofFrame: frame)
+            let list = renderer.displayList(for: retained.sample(at: t), scene: scene)
+            #expect(list == SceneRenderer().displayList(for: scene.sample(at: t), scene: scene), "frame \(frame)")
+            // Whether the diver's green is drawn after the red square: z = −1 + 2t ≥ 0 from t = 0.5 on (at
+            // 0 it keeps its place after the square).
+            let fills = list.commands.compactMap { c -> Bool? in
+                guard case .fill(_, .solid(let color), _, _) = c else { return nil }
+                return color.green == 1
+            }
+            orders.insert(fills)
+            #expect((fills.firstIndex(of: true)! > 0) == (t >= 0.5), "frame \(frame)")
+        }
+        // With b at 0 too, the diver also passes over b once above 0 (t > 0.5): three orders, else two.
+        #expect(orders.count == (stillZ == 0 ? 3 : 2))
+    }
 }
