@@ -8,8 +8,10 @@
 #include "KernelBody.h"
 
 /* The AVX-512 variant's groups of edge cells (SolidRowsBody.h). */
-float reel_kernels_avx2_solid_group(const reel_solid_rows *r, uint8_t *out, float *line, intptr_t x, intptr_t n, float sum);
-TARGET float reel_kernels_avx2_solid_group(const reel_solid_rows *r, uint8_t *out, float *line, intptr_t x, intptr_t n, float sum) {
+int32_t reel_kernels_avx2_solid_group(
+    const reel_solid_rows *r, uint8_t *out, int32_t *line, intptr_t x, intptr_t n, int32_t sum);
+TARGET int32_t reel_kernels_avx2_solid_group(
+    const reel_solid_rows *r, uint8_t *out, int32_t *line, intptr_t x, intptr_t n, int32_t sum) {
     return solid_group_avx2(r, out, line, x, n, sum);
 }
 

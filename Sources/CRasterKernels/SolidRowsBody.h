@@ -21,36 +21,44 @@ typedef float K(pf32) __attribute__((ext_vector_type(PIXELS)));
 #define ALPHA4_N(n) ALPHA4_N2(n)
 #define ALPHA4 ALPHA4_N(PIXELS)
 
-/* The fill rule applied to a running sum, as CoverageScratch.coverage: |sum| capped at 1, or folded
-   (even-odd). */
-INLINE float K(rule_coverage)(float sum, int even_odd) {
-    float c = __builtin_fabsf(sum);
+/* Lanes shifted up by k (lane i takes lane i − k, the lowest k take zero), as the indices of a
+   shuffle of (zero, v). */
+#define SHIFT_UP_4(k) 4 - (k), 5 - (k), 6 - (k), 7 - (k)
+#define SHIFT_UP_8(k) 8 - (k), 9 - (k), 10 - (k), 11 - (k), 12 - (k), 13 - (k), 14 - (k), 15 - (k)
+#define SHIFT_UP_16(k)                                                                                                        \
+    16 - (k), 17 - (k), 18 - (k), 19 - (k), 20 - (k), 21 - (k), 22 - (k), 23 - (k), 24 - (k), 25 - (k), 26 - (k), 27 - (k), \
+        28 - (k), 29 - (k), 30 - (k), 31 - (k)
+#define SHIFT_UP_N2(n, k) SHIFT_UP_##n(k)
+#define SHIFT_UP_N(n, k) SHIFT_UP_N2(n, k)
+#define SHIFT_UP(k) SHIFT_UP_N(PIXELS, k)
+
+/* The fill rule applied to a running sum of cells, as CoverageScratch.coverage: |sum| capped at
+   REEL_CELL_ONE, or folded (even-odd), then scaled to 0…1 (exactly: at most 2²⁰ times a power of two).
+   |sum| as (s ^ m) − m with m its sign, in unsigned arithmetic, the same operations as the lanes below. */
+INLINE float K(rule_coverage)(int32_t sum, int even_odd) {
+    int32_t m = sum >> 31;
+    int32_t a = (int32_t)(((uint32_t)sum ^ (uint32_t)m) - (uint32_t)m);
     if (even_odd) {
-        c -= 2 * __builtin_floorf(c * 0.5f);
-        if (c > 1) c = 2 - c;
-    } else if (c > 1) {
-        c = 1;
+        a &= 2 * REEL_CELL_ONE - 1;
+        if (a > REEL_CELL_ONE) a = 2 * REEL_CELL_ONE - a;
+    } else if (a > REEL_CELL_ONE) {
+        a = REEL_CELL_ONE;
     }
-    return c;
+    return (float)a * (1.0f / REEL_CELL_ONE);
 }
 
-/* The same over lanes, as CoverageScratch.coverages: ⌊h⌋ by adding and taking away 2²³ (the same
-   value as floorf below 2²³, h itself above), then zero where the coverage is not above `minimum`
-   (NaN included). */
-INLINE PF32 K(pick)(PI32 mask, PF32 a, PF32 b) { return (PF32)(((PI32)a & mask) | ((PI32)b & ~mask)); }
-
-INLINE PI32 K(rule_lanes)(PF32 s, int even_odd, float minimum) {
-    PF32 c = (PF32)((PI32)s & 0x7FFFFFFF);
+/* The same over lanes, as CoverageScratch.coverages (min(a, 2 · one − a) is the fold for
+   0 ≤ a < 2 · one; |INT32_MIN| stays INT32_MIN, as (s ^ m) − m leaves it), then zero where the
+   coverage is not above `minimum`. */
+INLINE PI32 K(rule_lanes)(PI32 s, int even_odd, float minimum) {
+    PI32 a = __builtin_elementwise_abs(s);
     if (even_odd) {
-        PF32 h = c * 0.5f;
-        PF32 f = (h + 8388608.0f) - 8388608.0f;
-        f = K(pick)(f > h, f - 1, f);
-        f = K(pick)(h >= 8388608.0f, h, f);
-        c -= 2 * f;
-        c = K(pick)(c > 1, 2 - c, c);
+        a &= 2 * REEL_CELL_ONE - 1;
+        a = __builtin_elementwise_min(a, 2 * REEL_CELL_ONE - a);
     } else {
-        c = K(pick)(c > 1, (PF32){0} + 1, c);
+        a = __builtin_elementwise_min(a, (PI32){0} + REEL_CELL_ONE);
     }
+    PF32 c = __builtin_convertvector(a, PF32) * (1.0f / REEL_CELL_ONE);
     return (PI32)c & (c > minimum);
 }
 
@@ -108,21 +116,36 @@ INLINE intptr_t K(first_touched)(const uint64_t *bits, intptr_t x, intptr_t limi
 
 /* Cells x ..< x + n (n ≤ PIXELS) of a row: summed cell by cell in order from `sum` (their sums
    returned, the cells cleared), the rule in lanes, `solid_lanes` over their pixels. */
-INLINE float K(solid_group)(const reel_solid_rows *r, uint8_t *out, float *line, intptr_t x, intptr_t n, float sum) {
+INLINE int32_t K(solid_group)(const reel_solid_rows *r, uint8_t *out, int32_t *line, intptr_t x, intptr_t n, int32_t sum) {
     K(f32x4) one = {r->color.r, r->color.g, r->color.b, r->color.a};
     F32V color = __builtin_shufflevector(one, one, REPEAT4);
     PU64 add64 = {0};
     U16V add = (U16V)(add64 + r->add);
     U16V keep = K(splat16)(r->keep);
-    PF32 sums;
-#pragma clang loop unroll(full)
-    for (int j = 0; j < PIXELS; j++) {
-        if (j < n) {
-            sum += line[x + j];
+    /* The running sum in lanes, by shifted adds (integers: any order gives the same sums). Lanes past
+       n read zero. */
+    PU32 v = {0};
+    if (n == PIXELS) {
+        memcpy(&v, line + x, sizeof v);
+        memset(line + x, 0, sizeof v);
+    } else {
+        for (intptr_t j = 0; j < n; j++) {
+            v[j] = (uint32_t)line[x + j];
             line[x + j] = 0;
         }
-        sums[j] = sum;
     }
+    PU32 zero = {0};
+    v += __builtin_shufflevector(zero, v, SHIFT_UP(1));
+    v += __builtin_shufflevector(zero, v, SHIFT_UP(2));
+#if PIXELS >= 8
+    v += __builtin_shufflevector(zero, v, SHIFT_UP(4));
+#endif
+#if PIXELS >= 16
+    v += __builtin_shufflevector(zero, v, SHIFT_UP(8));
+#endif
+    v += (uint32_t)sum;
+    PI32 sums = (PI32)v;
+    sum = sums[PIXELS - 1];
     PI32 cover = K(rule_lanes)(sums, r->even_odd, r->minimum);
     if (n == PIXELS) {
         K(solid_lanes)(r, out + 4 * x, cover, color, keep, add);
@@ -139,7 +162,8 @@ INLINE float K(solid_group)(const reel_solid_rows *r, uint8_t *out, float *line,
 /* The AVX2 variant's groups (AVX2.c), eight cells at a time: sixteen had cost a rectangle's side
    (one or two touched cells) a chain of sixteen dependent sums and four registers of float lanes,
    where eight cost half (rects: 0.92× with sixteen, against the Swift walk's four). */
-float reel_kernels_avx2_solid_group(const reel_solid_rows *r, uint8_t *out, float *line, intptr_t x, intptr_t n, float sum);
+int32_t reel_kernels_avx2_solid_group(
+    const reel_solid_rows *r, uint8_t *out, int32_t *line, intptr_t x, intptr_t n, int32_t sum);
 #define GROUP 8
 #else
 #define GROUP PIXELS
@@ -152,10 +176,10 @@ float reel_kernels_avx2_solid_group(const reel_solid_rows *r, uint8_t *out, floa
 TARGET static void K(solid_rows)(reel_solid_rows r) {
     intptr_t limit = r.c1 + 1;
     for (intptr_t row = 0; row < r.rows; row++) {
-        float *line = r.cells + row * r.cell_stride;
+        int32_t *line = r.cells + row * r.cell_stride;
         uint64_t *bits = r.touched + row * r.words_per_row;
         uint8_t *out = r.out + row * r.out_stride;
-        float sum = 0;
+        int32_t sum = 0;
         intptr_t x = r.c0;
         while (x < limit) {
             if (((bits[x >> 6] >> (x & 63)) & 1) == 0) {
@@ -179,6 +203,7 @@ TARGET static void K(solid_rows)(reel_solid_rows r) {
 }
 
 #undef PF32
+#undef SHIFT_UP
 #undef GROUP
 #undef SPREAD4
 #undef ALPHA4

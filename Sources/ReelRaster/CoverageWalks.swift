@@ -8,11 +8,11 @@ extension CoverageScratch {
     /// anything (an edge left of the canvas lands in cell 0, and then c0 is 0).
     func sweep(row: Int, c0: Int, c1: Int, rule: FillRule) {
         let line = cells + row * (capacityWidth + 2)
-        var sum: Float = 0
+        var sum: Int32 = 0
         var x = c0
         let evenOdd = rule == .evenOdd
         while x <= c1 {
-            sum += line[x]
+            sum &+= line[x]
             line[x] = 0
             coverage[x - c0] = Self.coverage(sum, evenOdd: evenOdd)
             x += 1
@@ -33,10 +33,10 @@ extension CoverageScratch {
         let bits = touched + row &* wordsPerRow
         let evenOdd = rule == .evenOdd
         let limit = c1 &+ 1
-        var sum: Float = 0
+        var sum: Int32 = 0
         var x = c0
         while x <= c1 {
-            sum += line[x]
+            sum &+= line[x]
             line[x] = 0
             let end = Self.first(bits, from: x &+ 1, limit: limit, set: true)
             let c = Self.coverage(sum, evenOdd: evenOdd)
@@ -63,7 +63,7 @@ extension CoverageScratch {
         let evenOdd = rule == .evenOdd
         let limit = c1 &+ 1
         @inline(__always) func first(from x: Int, set: Bool) -> Int { Self.first(bits, from: x, limit: limit, set: set) }
-        var sum: Float = 0
+        var sum: Int32 = 0
         var x = c0
         while x <= c1 {
             // Cells x ..< stretchEnd were written by edges; all but the last are pixels of their own.
@@ -72,7 +72,7 @@ extension CoverageScratch {
                 let last = stretchEnd &- 1
                 var i = 0
                 while x &+ i < last {
-                    sum += line[x &+ i]
+                    sum &+= line[x &+ i]
                     line[x &+ i] = 0
                     let c = Self.coverage(sum, evenOdd: evenOdd)
                     coverage[i] = c > minimum ? c : 0
@@ -84,7 +84,7 @@ extension CoverageScratch {
                 varying(x, last)
                 x = last
             }
-            sum += line[x]
+            sum &+= line[x]
             line[x] = 0
             let end = first(from: x &+ 1, set: true)
             let c = Self.coverage(sum, evenOdd: evenOdd)
@@ -113,7 +113,7 @@ extension CoverageScratch {
     /// The end of a walked row: its cell past c1 (which only an edge's right part reaches) and its
     /// touched bits cleared.
     @inline(__always) static func endRow(
-        _ line: UnsafeMutablePointer<Float>, _ bits: UnsafeMutablePointer<UInt64>, c0: Int, limit: Int
+        _ line: UnsafeMutablePointer<Int32>, _ bits: UnsafeMutablePointer<UInt64>, c0: Int, limit: Int
     ) {
         line[limit] = 0
         for w in (c0 &>> 6)...(limit &>> 6) { bits[w] = 0 }
@@ -144,7 +144,7 @@ extension CoverageScratch {
         let limit = c1 &+ 1
         let evenOdd = rule == .evenOdd
         let cellBytes = UnsafeMutableRawPointer(line)
-        var sum: Float = 0
+        var sum: Int32 = 0
         var x = c0
         while x < limit {
             if bits[x &>> 6] & (1 &<< UInt64(x & 63)) == 0 {
@@ -155,57 +155,51 @@ extension CoverageScratch {
                 continue
             }
             let count = min(4, limit &- x)
-            var v = SIMD4<Float>()
+            var v = SIMD4<Int32>()
             if count == 4 {
-                v = cellBytes.loadUnaligned(fromByteOffset: x &* 4, as: SIMD4<Float>.self)
-                cellBytes.storeBytes(of: SIMD4<Float>(), toByteOffset: x &* 4, as: SIMD4<Float>.self)
+                v = cellBytes.loadUnaligned(fromByteOffset: x &* 4, as: SIMD4<Int32>.self)
+                cellBytes.storeBytes(of: SIMD4<Int32>(), toByteOffset: x &* 4, as: SIMD4<Int32>.self)
             } else {
                 for i in 0..<count {
                     v[i] = line[x &+ i]
                     line[x &+ i] = 0
                 }
             }
-            let s0 = sum + v[0], s1 = s0 + v[1], s2 = s1 + v[2], s3 = s2 + v[3]
+            let s0 = sum &+ v[0], s1 = s0 &+ v[1], s2 = s1 &+ v[2], s3 = s2 &+ v[3]
             sum = s3  // the lanes past c1 hold zero
             var c = Self.coverages(SIMD4(s0, s1, s2, s3), evenOdd: evenOdd)
-            c.replace(with: 0, where: .!(c .> minimum))  // as `runs`' `c > minimum ? c : 0`, NaN included
+            c.replace(with: 0, where: .!(c .> minimum))  // as `runs`' `c > minimum ? c : 0`
             varying(x, count, c)
             x &+= count
         }
         Self.endRow(line, bits, c0: c0, limit: limit)
     }
 
-    /// `coverage` over four sums in lanes, the same values bit for bit: |s| by its sign bit cleared;
-    /// non-zero caps it at 1; even-odd takes off twice ⌊|s|/2⌋ and folds what is above 1. ⌊h⌋ below
-    /// 2²³ by adding and taking away 2²³, which rounds h to an integer (to nearest; one less where that
-    /// went up); from 2²³ on h is an integer itself, and the sum no longer exact (from 2²⁵ − 2²³ it
-    /// rounds by 2 or more). (`rounded(.down)` is a call a lane on this target, which has no rounding
-    /// instruction.)
-    @inline(__always) static func coverages(_ s: SIMD4<Float>, evenOdd: Bool) -> SIMD4<Float> {
-        var c = unsafeBitCast(unsafeBitCast(s, to: SIMD4<UInt32>.self) & 0x7FFF_FFFF, to: SIMD4<Float>.self)
+    /// `coverage` over four sums in lanes, the same values bit for bit (the same integer operations).
+    @inline(__always) static func coverages(_ s: SIMD4<Int32>, evenOdd: Bool) -> SIMD4<Float> {
+        let m = s &>> 31
+        var a = (s ^ m) &- m
         if evenOdd {
-            let h = c * 0.5
-            let big = SIMD4<Float>(repeating: 8_388_608)
-            var f = (h + big) - big
-            f.replace(with: f - 1, where: f .> h)
-            f.replace(with: h, where: h .>= big)
-            c -= 2 * f
-            c.replace(with: 2 - c, where: c .> 1)
+            a &= 2 &* one &- 1
+            a.replace(with: 2 &* one &- a, where: a .> one)
         } else {
-            c.replace(with: 1, where: c .> 1)
+            a.replace(with: one, where: a .> one)
         }
-        return c
+        return SIMD4<Float>(a) * (1 / Float(one))
     }
 
-    /// The fill rule applied to an accumulated signed area: non-zero caps |sum| at 1, even-odd folds it.
-    @inline(__always) static func coverage(_ sum: Float, evenOdd: Bool) -> Float {
-        var c = abs(sum)
+    /// The fill rule applied to an accumulated signed area: non-zero caps |sum| at `one`, even-odd folds
+    /// it; then scaled to 0…1, exactly (at most 2²⁰ times a power of two). |sum| as (s ^ m) − m with m
+    /// its sign, wrapping, as the lanes and the C kernels take it.
+    @inline(__always) static func coverage(_ sum: Int32, evenOdd: Bool) -> Float {
+        let m = sum &>> 31
+        var a = (sum ^ m) &- m
         if evenOdd {
-            c -= 2 * (c * 0.5).rounded(.down)
-            if c > 1 { c = 2 - c }
-        } else if c > 1 {
-            c = 1
+            a &= 2 &* one &- 1
+            if a > one { a = 2 &* one &- a }
+        } else if a > one {
+            a = one
         }
-        return c
+        return Float(a) * (1 / Float(one))
     }
 }

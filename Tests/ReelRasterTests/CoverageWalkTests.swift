@@ -12,7 +12,7 @@ import Testing
     /// A row of cells as edges leave them: a few touched cells (pairs that cancel, runs of several, lone
     /// ones, values that push the sum past ±1 and back) within c0…c1 + 1, everything else zero.
     struct Row {
-        var cells: [Float]
+        var cells: [Int32]
         var c0: Int
         var c1: Int
     }
@@ -28,16 +28,17 @@ import Testing
             // Rows ending at the canvas's last column (the walk's tail of one to three cells) and inside it.
             let c1 = n % 3 == 0 ? width - 1 : Int(next() % UInt64(width))
             let c0 = Int(next() % UInt64(c1 + 1))
-            var cells = [Float](repeating: 0, count: width + 2)
+            var cells = [Int32](repeating: 0, count: width + 2)
+            let one = Int(CoverageScratch.one)
             for _ in 0..<Int(next() % 6) {
                 let at = c0 + Int(next() % UInt64(c1 + 2 - c0))
                 let length = min(Int(next() % 7) + 1, c1 + 2 - at)
                 for i in at..<(at + length) {
                     switch next() % 6 {
-                    case 0: cells[i] += 1
-                    case 1: cells[i] -= 1
-                    case 2: cells[i] += 0.001
-                    default: cells[i] += Float(Int(next() % 2_000_001) - 1_000_000) / 700_000
+                    case 0: cells[i] += Int32(one)
+                    case 1: cells[i] -= Int32(one)
+                    case 2: cells[i] += 131
+                    default: cells[i] += Int32((Int(next() % 2_000_001) - 1_000_000) * one / 700_000)
                     }
                 }
             }
@@ -117,14 +118,15 @@ import Testing
         }
     }
 
-    /// Hand-computed: cells 0.25 at column 2 and 0.5 at 3 and −0.75 at 7, columns 0…9. Coverage 0, 0, ¼,
+    /// Hand-computed: cells ¼ at column 2 and ½ at 3 and −¾ at 7 (of `one`), columns 0…9. Coverage 0, 0, ¼,
     /// ¾, ¾, ¾, ¾, 0, 0, 0: the lanes start at the first touched cell (2…5), a constant run of ¾ follows
     /// (6), then lanes at 7 (7…9, three at the row's end).
     @Test func handComputedRow() {
-        var cells = [Float](repeating: 0, count: Self.width + 2)
-        cells[2] = 0.25
-        cells[3] = 0.5
-        cells[7] = -0.75
+        var cells = [Int32](repeating: 0, count: Self.width + 2)
+        let one = CoverageScratch.one
+        cells[2] = one / 4
+        cells[3] = one / 2
+        cells[7] = -3 * one / 4
         var calls: [String] = []
         Self.withScratch(Row(cells: cells, c0: 0, c1: 9)) { scratch in
             scratch.quads(row: 1, c0: 0, c1: 9, rule: .nonZero) { start, count, c in
@@ -136,19 +138,17 @@ import Testing
         #expect(calls == ["lanes 2 4 [0.25, 0.75, 0.75, 0.75]", "run 6..<7 0.75", "lanes 7 3 [0.0, 0.0, 0.0]"])
     }
 
-    /// The rule in lanes (`coverages`) against `coverage`, lane by lane, bit for bit: halves, the floats
-    /// either side of integers and of 2²², 2²³ and 2²⁴ (where every float is an integer, and the lanes'
-    /// rounding trick stops), 50,331,652 (half of it 2²⁵ − 2²³ + 2, which adding 2²³ rounds by 2), both
-    /// signs, zero and subnormals (one whose half rounds).
+    /// The rule in lanes (`coverages`) against `coverage`, lane by lane, bit for bit: sums either side
+    /// of zero and of every multiple of `one` up to four, the largest and smallest Int32 (whose magnitude
+    /// wraps), both signs.
     @Test func laneRulesMatchTheScalarOnes() {
-        var values: [Float] = [0, -0.0, 1e-30, 3 * .leastNonzeroMagnitude, 0.25, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 1e9, 50_331_652]
-        for n: Float in [1, 2, 3, 4, 5, 7, 8, 1023, 4_194_304, 8_388_608, 16_777_216] {
-            values += [n, n.nextUp, n.nextDown, n + 0.5, n - 0.5]
-        }
-        values += values.map { -$0 }
+        let one = CoverageScratch.one
+        var values: [Int32] = [0, 1, 2, 258, .max, .min, .max - 1, .min + 1]
+        for k: Int32 in 1...4 { values += [k * one - 1, k * one, k * one + 1, k * one - one / 2] }
+        values += values.map { 0 &- $0 }
         for evenOdd in [false, true] {
             for i in stride(from: 0, to: values.count, by: 4) {
-                var s = SIMD4<Float>()
+                var s = SIMD4<Int32>()
                 for j in 0..<4 { s[j] = values[(i + j) % values.count] }
                 let lanes = CoverageScratch.coverages(s, evenOdd: evenOdd)
                 for j in 0..<4 {

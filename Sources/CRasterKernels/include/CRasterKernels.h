@@ -58,7 +58,7 @@ typedef struct reel_image_span {
     intptr_t count;
 } reel_image_span;
 
-/* A solid colour's rows (BandPainter's fill): each row's accumulated cells (CoverageScratch) summed
+/* A solid colour's rows (BandPainter's fill): each row's accumulated cells (`reel_cells`) summed
    along the row from column c0 through c1, the fill rule applied, and the colour composited by the
    coverage (`fill` or `solid` where it is full, `solid_float`'s arithmetic below); zero cells leave
    the pixels as they are. The cells read, the cell past c1 and the row's touched bits are cleared. */
@@ -67,7 +67,7 @@ typedef struct reel_solid_rows {
     uint8_t *_Nonnull out;
     intptr_t out_stride;
     /* The first row's cell of column 0, and the cells from one row to the next. */
-    float *_Nonnull cells;
+    int32_t *_Nonnull cells;
     intptr_t cell_stride;
     /* The first row's touched bits (one a cell), and the words from one row to the next. */
     uint64_t *_Nonnull touched;
@@ -86,6 +86,27 @@ typedef struct reel_solid_rows {
     uint16_t keep;
     uint64_t add;
 } reel_solid_rows;
+
+/* A canvas's accumulation cells (CoverageScratch): one row of int32 cells a canvas row, a wholly
+   covered pixel's cells summing to ±2¹⁹ (REEL_CELL_ONE), and a touched bit a cell. */
+typedef struct reel_cells {
+    /* The cell of the canvas's first row and column 0, and the cells from one row to the next. */
+    int32_t *_Nonnull cells;
+    intptr_t cell_stride;
+    uint64_t *_Nonnull touched;
+    intptr_t words_per_row;
+    /* The canvas's first row and first column, absolute; its width in columns. */
+    intptr_t canvas_y0;
+    int64_t x0;
+    intptr_t width;
+} reel_cells;
+
+enum { REEL_CELL_ONE = 1 << 19 };
+
+/* Adds the parts of `count` edges (x0, y0, x1, y1 each, absolute) inside the absolute rows
+   [row_lo, row_hi) to the cells, in 23.9 fixed point: the same cells on every CPU, and a row's cells
+   the same whichever row the canvas starts at. Edges reaching past 2²⁶ (or NaN) add nothing. */
+void reel_accumulate_edges(reel_cells cells, const double *_Nonnull edges, intptr_t count, intptr_t row_lo, intptr_t row_hi);
 
 typedef struct reel_raster_kernels {
     /* `count` pixels set to one word (an opaque colour under full coverage). */
