@@ -277,4 +277,27 @@ func polygonPath(_ pts: [Point]) -> Path {
         let whole = try Rasterizer(threads: 1, bandHeight: 1000).render(busyList(), width: 160, height: 110)
         #expect(thin.pixels == whole.pixels)
     }
+
+    /// The fixed-point walk takes x at a band's first row from the edge's top (in 128 bits when the top
+    /// is far above): slivers from 10⁶ and 2 × 10⁷ px above the frame to as far below, crossing its left
+    /// and right sides, and short ones wholly inside, give the same bytes for bands of 1, 3, 7 and 1000
+    /// rows, and none is dropped (each leaves some coverage in the frame).
+    @Test func farEdgesGiveTheSameRowsForAnyBandStart() throws {
+        var list = DisplayList(background: .clear)
+        let polygons: [[Point]] = [
+            [Point(x: -30, y: -1e6), Point(x: -29.3, y: -1e6), Point(x: 90.7, y: 1e6), Point(x: 90, y: 1e6)],
+            [Point(x: 70.2, y: -2e7), Point(x: 71.1, y: -2e7), Point(x: -20.4, y: 2e7), Point(x: -21, y: 2e7)],
+            [Point(x: 12.3, y: 3.7), Point(x: 41.9, y: 9.2), Point(x: 20.1, y: 30.6)],
+            [Point(x: -5.5, y: 20.25), Point(x: 65.75, y: 24.5), Point(x: 64.5, y: 27.125), Point(x: -6.25, y: 22)],
+        ]
+        for p in polygons { list.commands.append(.fill(path: polygonPath(p), color: .black, opacity: 0.7)) }
+        let whole = try Rasterizer(threads: 1, bandHeight: 1000).render(list, width: 60, height: 40)
+        for height in [1, 3, 7] {
+            let banded = try Rasterizer(threads: 2, bandHeight: height).render(list, width: 60, height: 40)
+            #expect(banded.pixels == whole.pixels, "bands of \(height) rows differ from one band")
+        }
+        for y in [0, 20, 39] {
+            #expect((0..<60).contains { whole.pixel(x: $0, y: y).a > 0 }, "row \(y) is empty")
+        }
+    }
 }
