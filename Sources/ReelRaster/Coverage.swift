@@ -46,9 +46,8 @@ struct CoverageScratch {
 
     /// Adds every edge of `shape` within the canvas's rows, in canvas-local columns.
     func accumulate(_ shape: PreparedShape, x0: Int, y0: Int, width: Int, rows: Int) {
-        let xOrigin = x0
         guard shape.bucketCount > 0 else {
-            shape.edges.withUnsafeBufferPointer { addEdges($0, x0: xOrigin, canvasY0: y0, rows: y0..<(y0 + rows), width: width) }
+            shape.edges.withUnsafeBufferPointer { addEdges($0, x0: x0, canvasY0: y0, rows: y0..<(y0 + rows), width: width) }
             return
         }
         // Each bucket's edges, for the rows of that bucket only, so an edge in two buckets is counted once.
@@ -66,7 +65,7 @@ struct CoverageScratch {
                 let start = shape.bucketStarts[b], end = shape.bucketStarts[b + 1]
                 shape.bucketed.withUnsafeBufferPointer {
                     addEdges(
-                        UnsafeBufferPointer(rebasing: $0[start..<end]), x0: xOrigin, canvasY0: y0, rows: lo..<hi, width: width)
+                        UnsafeBufferPointer(rebasing: $0[start..<end]), x0: x0, canvasY0: y0, rows: lo..<hi, width: width)
                 }
             }
             b += 1
@@ -83,6 +82,7 @@ struct CoverageScratch {
             cells: cells, cell_stride: capacityWidth &+ 2, touched: touched, words_per_row: wordsPerRow, canvas_y0: canvasY0,
             x0: Int64(x0), width: width)
         // An edge is four doubles, x0 y0 x1 y1, as the C side reads them.
+        assert(MemoryLayout<Edge>.stride == 4 * MemoryLayout<Double>.stride)
         UnsafeRawPointer(base).withMemoryRebound(to: Double.self, capacity: edges.count &* 4) {
             reel_accumulate_edges(target, $0, edges.count, rows.lowerBound, rows.upperBound)
         }
