@@ -1,5 +1,6 @@
 // The GIF writer's lossy mode, read back by the test support's decoder: lossless pixels as quantized, every
-// lossy pixel within its level's bound, files no larger as the level grows, the same bytes every run.
+// lossy pixel within its level's bound, pixels that keep their colour drawn for the frame after, files no
+// larger as the level grows, the same bytes every run.
 import Foundation
 import ReelTestSupport
 import Testing
@@ -122,6 +123,40 @@ import Testing
         #expect(sizes.last! < sizes[0] && sizes.last! < sizes[2], "\(sizes)")
     }
 
+    /// Heavy loss, a pixel drawn in a frame that keeps its colour in the next: its error stays on screen,
+    /// so it gets no more than the next frame's neighbours hide. Frame 0: 2-px stripes of two greys
+    /// 0.03 apart in Oklab (each pixel beside the other grey: in reach of the level's bound); frames 1
+    /// and 2: the lighter grey everywhere. Frame 0's lighter stripes keep their colour in a flat frame,
+    /// so they are drawn exactly, and frames 1 and 2 decode to the lossless GIF's; the darker stripes,
+    /// which change, may still take the lighter grey in frame 0 (they do: the level acts there).
+    @Test(arguments: [40, 100]) func keptPixelsAreDrawnForTheFrameAfter(level: Int) throws {
+        let (w, h) = (Self.width, Self.height)
+        let light: [UInt8] = [128, 128, 128], dark: [UInt8] = [118, 118, 118]
+        func frame(striped: Bool) -> [UInt8] {
+            var px = [UInt8](repeating: 255, count: w * h * 4)
+            for y in 0..<h {
+                for x in 0..<w {
+                    let c = striped && (x / 2) % 2 == 1 ? dark : light
+                    for k in 0..<3 { px[(y * w + x) * 4 + k] = c[k] }
+                }
+            }
+            return px
+        }
+        let frames = [frame(striped: true), frame(striped: false), frame(striped: false)]
+        var builder = GIFPaletteBuilder()
+        builder.add(rgba: frames[0], width: w, height: h, previous: nil)
+        let palette = builder.palette(count: 255)
+        let d = GIFPaletteBuilder.oklab(128, 128, 128) - GIFPaletteBuilder.oklab(118, 118, 118)
+        #expect((d * d).sum().squareRoot() < Float(level) / 1000)
+        func decoded(_ lossy: Int) throws -> [[UInt8]] {
+            try decodeGIF(try Self.write(frames, lossy: lossy, alpha: false, merge: false, palette: palette) { _ in nil }).frames
+        }
+        let exact = try decoded(0), lossy = try decoded(level)
+        #expect(exact.count == 3 && lossy.count == 3)
+        #expect(lossy[1] == exact[1] && lossy[2] == exact[2], "level \(level): the flat frames differ from lossless")
+        #expect(lossy[0] != exact[0], "level \(level): frame 0 is drawn exactly (the test shows nothing)")
+    }
+
     /// The same input gives the same bytes every time (the string search visits the dictionary in a fixed
     /// order and its budget is a count).
     @Test func heavyLossIsDeterministic() throws {
@@ -168,7 +203,8 @@ import Testing
     }
 
     static func write(
-        _ frames: [[UInt8]], lossy level: Int, alpha: Bool, merge: Bool, rows: (Int) -> [Range<Int>]?
+        _ frames: [[UInt8]], lossy level: Int, alpha: Bool, merge: Bool, palette: [UInt32] = palette,
+        rows: (Int) -> [Range<Int>]?
     ) throws -> [UInt8] {
         var options = GIFOptions()
         options.palette = palette
