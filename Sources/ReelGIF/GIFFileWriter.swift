@@ -241,7 +241,7 @@ public final class GIFFileWriter {
     /// Heavy loss: the share of its allowance a pixel that keeps its index in the next frame may take,
     /// at level `heavyFrom`; it grows linearly to 1 at level 100, so the heaviest level reaches as far
     /// as before (see `settle`).
-    static let lastingShare: Float = 0.5
+    static let lastingShare: Float = 0.3
 
     /// Heavy loss: the held frame, not yet coded, waits for the next frame (`settle`); these are the
     /// rows where it may differ from what it is coded over (nil: anywhere). Nil when it is coded.
@@ -271,9 +271,10 @@ public final class GIFFileWriter {
     /// not depend on which rows a caller says changed.
     ///
     /// Measured (`scripts/bench-gif.sh --rd`, Reel's bytes ÷ gifsicle's at equal SSIM; BENCHMARKS.md):
-    /// ≤ 0.85 at 43 of 62 points (18 before); the next frame's contrast alone (share 1), 29; the share
-    /// alone (no next-frame contrast), 23; a flat share of 0.6, 41, the heaviest points worse (level 100
-    /// reaches less far).
+    /// ≤ 0.85 at 44 of 62 points (18 before); from 0.5, 43; from 0, 44; to 2 at level 100 (up to twice
+    /// the contrast, still within the pixel's own allowance), 32. With a first form that took the next
+    /// frame's contrast in its changed rows only: the contrast alone (share 1), 29; the share alone (no
+    /// contrast), 23; a flat share of 0.6, 41, the heaviest points worse (level 100 reaches less far).
     private func settle(next: [UInt8]?) {
         guard let rows = unsettled, var frame = held, let distance else { return }
         unsettled = nil
