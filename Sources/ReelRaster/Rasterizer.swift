@@ -93,21 +93,30 @@ public struct Rasterizer: Sendable {
         }
         // The bytes of the damaged rows left and right of the columns, row by row.
         let lo = min(max(0, damaged.lowerBound), width), hi = max(lo, min(width, damaged.upperBound))
-        let left = lo * 4, right = hi * 4, stride = frame.stride
-        var kept: [UInt8] = []
-        kept.reserveCapacity(rows.rowCount * (stride - (right - left)))
-        for y in rows.ranges.joined() {
-            kept += frame.pixels[(y * stride)..<(y * stride + left)]
-            kept += frame.pixels[(y * stride + right)..<((y + 1) * stride)]
+        let left = lo * 4, right = hi * 4, stride = frame.stride, tail = stride - right
+        var kept = [UInt8](repeating: 0, count: rows.rowCount * (left + tail))
+        frame.pixels.withUnsafeBufferPointer { pixels in
+            kept.withUnsafeMutableBufferPointer { kept in
+                var k = 0
+                for y in rows.ranges.joined() {
+                    let row = pixels.baseAddress! + y * stride
+                    (kept.baseAddress! + k).update(from: row, count: left)
+                    (kept.baseAddress! + k + left).update(from: row + right, count: tail)
+                    k += left + tail
+                }
+            }
         }
         try draw(list.commands, into: &frame, background: list.background.premultiplied(), rows: rows)
-        var k = 0
-        for y in rows.ranges.joined() {
-            frame.pixels.replaceSubrange((y * stride)..<(y * stride + left), with: kept[k..<(k + left)])
-            k += left
-            let tail = stride - right
-            frame.pixels.replaceSubrange((y * stride + right)..<((y + 1) * stride), with: kept[k..<(k + tail)])
-            k += tail
+        frame.pixels.withUnsafeMutableBufferPointer { pixels in
+            kept.withUnsafeBufferPointer { kept in
+                var k = 0
+                for y in rows.ranges.joined() {
+                    let row = pixels.baseAddress! + y * stride
+                    row.update(from: kept.baseAddress! + k, count: left)
+                    (row + right).update(from: kept.baseAddress! + k + left, count: tail)
+                    k += left + tail
+                }
+            }
         }
     }
 
@@ -116,7 +125,7 @@ public struct Rasterizer: Sendable {
     /// byte for byte as if drawn whole.
     public func render(_ list: DisplayList, into frame: inout Frame, over shown: DisplayList?) throws(RasterError) {
         if let shown {
-            let rows = list.damage(since: shown, height: frame.height)
+            let rows = list.damage(since: shown, height: frame.height).narrowed(for: list)
             let narrow = rows.columns.map { $0.lowerBound > 0 || $0.upperBound < frame.width } ?? false
             if !rows.covers(height: frame.height) || narrow, let cut = list.keeping(rows: rows) {
                 return try render(cut, into: &frame, rows: rows)

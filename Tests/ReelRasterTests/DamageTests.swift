@@ -154,6 +154,29 @@ import Testing
         #expect(cut.commands.count < still.count / 2)
     }
 
+    /// Columns are kept where they leave out most commands: a dot moving among ten bars side by side keeps
+    /// its columns (the dot and at most two bars of the eleven along its rows paint them); among ten bars
+    /// as wide as the frame every command paints them, and the damage is the rows, every column.
+    @Test func columnsAreKeptWhereTheyLeaveMostCommandsOut() {
+        func list(dotX: Double, wide: Bool) -> DisplayList {
+            let bars: [DisplayList.Command] = (0..<10).map { k in
+                .fill(
+                    path: Path(rect: Rect(x: wide ? 0 : Double(k * 10), y: Double(k), width: wide ? 96 : 8, height: 20)),
+                    color: .black)
+            }
+            return DisplayList(
+                background: .white,
+                commands: bars + [.fill(path: Path(ovalIn: Rect(x: dotX, y: 4, width: 6, height: 6)), color: .black)])
+        }
+        for wide in [false, true] {
+            let after = list(dotX: 42, wide: wide)
+            let damage = after.damage(since: list(dotX: 40, wide: wide), height: Self.height)
+            #expect(damage.columns == 39..<49)
+            #expect(damage.narrowed(for: after).columns == (wide ? nil : 39..<49), "wide: \(wide)")
+            #expect(damage.narrowed(for: after).ranges == damage.ranges)
+        }
+    }
+
     /// A group's shadow reaches beyond its content: a change inside the group damages the rows its shadow
     /// moves to. A 4-row shape at rows 10–14 under a shadow 40 px down with σ 2 damages rows 50–54 too.
     @Test func aChangeUnderAShadowDamagesTheShadowsRows() throws {
