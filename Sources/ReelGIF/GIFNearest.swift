@@ -30,46 +30,32 @@ struct OklabNearest {
             if sorted[mid].x < lab.x { lo = mid + 1 } else { hi = mid }
         }
         var best = Int.max, bestD = Float.infinity
-        var up = lo, down = lo - 1
-        var upOpen = true, downOpen = true
         // A colour's squared distance is never below its squared lightness difference (a rounded sum of
         // non-negative terms is at least each term), and that difference only grows away from the
         // query; a side stops where it is more than the best, so a colour at the same distance is still
         // seen and the lower index wins, as in the full scan.
+        /// Measures the colour at `j`; false once its side is done (past the end, or too far in lightness).
+        @inline(__always) func visit(_ j: Int) -> Bool {
+            guard j >= 0 && j < n else { return false }
+            let d = lab - sorted[j]
+            if d.x * d.x > bestD { return false }
+            let dd = (d * d).sum()
+            if dd < bestD || (dd == bestD && index[j] < best) {
+                bestD = dd
+                best = index[j]
+            }
+            return true
+        }
+        var up = lo, down = lo - 1
+        var upOpen = true, downOpen = true
         while upOpen || downOpen {
             if upOpen {
-                if up < n {
-                    let d = lab - sorted[up]
-                    if d.x * d.x > bestD {
-                        upOpen = false
-                    } else {
-                        let dd = (d * d).sum()
-                        if dd < bestD || (dd == bestD && index[up] < best) {
-                            bestD = dd
-                            best = index[up]
-                        }
-                        up += 1
-                    }
-                } else {
-                    upOpen = false
-                }
+                upOpen = visit(up)
+                up += 1
             }
             if downOpen {
-                if down >= 0 {
-                    let d = lab - sorted[down]
-                    if d.x * d.x > bestD {
-                        downOpen = false
-                    } else {
-                        let dd = (d * d).sum()
-                        if dd < bestD || (dd == bestD && index[down] < best) {
-                            bestD = dd
-                            best = index[down]
-                        }
-                        down -= 1
-                    }
-                } else {
-                    downOpen = false
-                }
+                downOpen = visit(down)
+                down -= 1
             }
         }
         // Only a NaN query measures nothing below infinity; the full scan answers 0 then.
