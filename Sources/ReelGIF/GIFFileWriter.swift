@@ -51,6 +51,12 @@ public final class GIFFileWriter {
     /// What the viewer shows after the held frame is drawn (the transparent index where nothing is).
     private var shown: [UInt8]
     private var indices: [UInt8]
+    /// An earlier frame's indices, and the rows where they may differ from `indices` (nil: anywhere): the
+    /// next frame is mapped into this buffer, brought up to date in those rows, rather than into a copy
+    /// of `indices`, which the held frame and `lastWant` still read (a 1080p frame's indices, 2 MB, were
+    /// copied whole at every frame: 9 % of a docs GIF's instructions).
+    private var spare: [UInt8] = []
+    private var spareBehind: [Range<Int>]?
     /// The last frame appended (RGBA rows), to see a repeat.
     private var lastRGBA: [UInt8]
     private var held: Held?
@@ -181,14 +187,30 @@ public final class GIFFileWriter {
             if framesAppended == 0 { rows = [0..<height] }
         }
         if !rows.isEmpty {
+            var next = indices
+            if spare.count == indices.count, let behind = spareBehind {
+                next = spare
+                spare = []
+                next.withUnsafeMutableBufferPointer { next in
+                    indices.withUnsafeBufferPointer { current in
+                        for y in behind.joined() {
+                            (next.baseAddress! + y * width).update(from: current.baseAddress! + y * width, count: width)
+                        }
+                    }
+                }
+            }
             var scratch = [UInt32](repeating: 0, count: 256)
-            indices.withUnsafeMutableBufferPointer { out in
+            next.withUnsafeMutableBufferPointer { out in
                 scratch.withUnsafeMutableBufferPointer { palette in
                     quantizer.encode(
                         rgba: rgba, rgbaStride: stride, into: out.baseAddress!, indexStride: width,
                         palette: palette.baseAddress!, rows: rows)
                 }
             }
+            // The frame before's indices differ from these only where this frame was mapped.
+            spare = indices
+            spareBehind = rows
+            indices = next
         }
         // Where this frame's indices may differ from the frame before's (the rest repeat it index for
         // index); nil: anywhere. Outside them every pixel is what is shown already (lossless: the frame
