@@ -9,7 +9,10 @@ import Synchronization
 /// is drawn offscreen and composited onto what is below as one picture, after its shadow, clip, mask
 /// and opacity are applied.
 public struct DisplayList: Sendable, Equatable {
-    public enum Command: Sendable, Equatable {
+    /// Indirect: each command is one reference, so a frame's list copies a kept run of 2,000 still
+    /// shapes as 2,000 retains instead of copying each payload field by field (88 M instructions over
+    /// the 120 frames of the shapes-and-dot GIF; web-bacon's frames 1 % fewer too).
+    public indirect enum Command: Sendable, Equatable {
         /// Fill `path` with `paint`; coverage is multiplied by `opacity`.
         case fill(path: Path, paint: Paint, opacity: Double, rule: FillRule)
         /// Stroke `path` (in its own space, mapped to device space by `transform`, so a non-uniform
