@@ -258,13 +258,17 @@ public struct GIFPaletteBuilder {
             }
             return sum / max(w, 1e-9)
         }
-        // k-means refinement.
+        // k-means refinement. Each entry's last centre (its box's, at first) starts its search: centres
+        // move little from one round to the next.
+        var assigned = [Int](repeating: 0, count: entries.count)
+        for (k, b) in boxes.enumerated() { for i in b.range { assigned[i] = k } }
         for _ in 0..<4 {
             let nearest = OklabNearest(centres)
             var sums = [SIMD3<Float>](repeating: .zero, count: centres.count),
                 weights = [Float](repeating: 0, count: centres.count)
-            for e in entries {
-                let best = nearest(e.lab)
+            for (i, e) in entries.enumerated() {
+                let best = nearest(e.lab, near: assigned[i])
+                assigned[i] = best
                 sums[best] += e.lab * e.weight
                 weights[best] += e.weight
             }
@@ -365,6 +369,8 @@ final class GIFFrameEncoder {
     private let nearestColour: OklabNearest
 
     private var cache: [UInt8]
+    /// The index the last colour not yet cached took.
+    private var lastFound = 0
     private var cached: [UInt64]  // one bit per colour
 
     /// Whether the clip keeps its alpha (pixels under the threshold become index 255).
@@ -393,7 +399,9 @@ final class GIFFrameEncoder {
     @inline(__always) private func nearest(_ r: Int, _ g: Int, _ b: Int) -> UInt8 {
         let key = r << 16 | g << 8 | b
         if cached[key >> 6] & (1 << UInt64(key & 63)) != 0 { return cache[key] }
-        let best = nearestColour(Oklab.fromSRGB(r, g, b))
+        // The colour met before this one (an edge's next shade, mostly) starts the search.
+        let best = nearestColour(Oklab.fromSRGB(r, g, b), near: lastFound)
+        lastFound = best
         cache[key] = UInt8(best)
         cached[key >> 6] |= 1 << UInt64(key & 63)
         return UInt8(best)

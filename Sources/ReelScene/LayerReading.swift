@@ -33,6 +33,22 @@ extension Reader {
         "instanceBlueOffset", "instanceAlphaOffset",
     ]
 
+    /// Each type's keys, made once (a scene may have 100,000 layers).
+    static let layerKeys: [LayerType: KnownKeys] = Dictionary(
+        uniqueKeysWithValues: LayerType.allCases.map { type in
+            let own: [String]
+            switch type {
+            case .layer: own = []
+            case .shape: own = shapeLayerKeys
+            case .gradient: own = gradientLayerKeys
+            case .replicator: own = replicatorLayerKeys
+            case .text: own = textLayerKeys
+            case .video: own = videoLayerKeys
+            }
+            return (type, KnownKeys(commonLayerKeys + own))
+        })
+    static let importedLayerKeys = KnownKeys(commonLayerKeys + svgLayerKeys)
+
     /// A layer's type, and whether it is `svg` (a plain layer holding an imported file's layers).
     func layerType(_ node: JSONNode, _ path: String) throws(SceneError) -> (LayerType, imported: Bool) {
         guard case .object(let list) = node.value, let typeNode = list.first(where: { $0.key == "type" })?.value else {
@@ -50,15 +66,7 @@ extension Reader {
 
     func layer(_ node: JSONNode, _ path: String, names: inout Set<String>) throws(SceneError) -> Layer {
         let (type, imported) = try layerType(node, path)
-        var known = Self.commonLayerKeys
-        switch type {
-        case .layer: if imported { known += Self.svgLayerKeys }
-        case .shape: known += Self.shapeLayerKeys
-        case .gradient: known += Self.gradientLayerKeys
-        case .replicator: known += Self.replicatorLayerKeys
-        case .text: known += Self.textLayerKeys
-        case .video: known += Self.videoLayerKeys
-        }
+        let known = imported ? Self.importedLayerKeys : Self.layerKeys[type]!
         let m = try members(node, path, known: known, what: "a layer of type \"\(imported ? "svg or lottie" : type.rawValue)\"")
         let name = try m["name"].map { n throws(SceneError) in try string(n, join(path, "name")) } ?? path
         guard names.insert(name).inserted else {
@@ -71,7 +79,7 @@ extension Reader {
             guard let n = m[key] else { return nil }
             return try finite(try number(n, join(path, key)), n, join(path, key))
         }
-        if Self.layerTimingKeys.contains(where: { m[$0] != nil }) { layer.timing = try mediaTiming(m, path, layer: true) }
+        if Self.layerTimingKeys.contains(where: { m[$0] != nil }) { layer.timing = try mediaTiming(m.all, path, layer: true) }
         if let n = m["position"] { layer.position = try point(n, join(path, "position")) }
         if let n = m["bounds"] {
             switch n.value {
@@ -205,10 +213,10 @@ extension Reader {
         for (i, key) in ["instanceRedOffset", "instanceGreenOffset", "instanceBlueOffset", "instanceAlphaOffset"].enumerated() {
             if let v = try num(key) { layer.replicator.colorOffsets[i] = v }
         }
-        if type == .text { try readText(m, path, into: &layer) }
-        if type == .video { try readVideo(m, node, path, into: &layer) }
+        if type == .text { try readText(m.all, path, into: &layer) }
+        if type == .video { try readVideo(m.all, node, path, into: &layer) }
         // Children: an SVG's first, then those the scene adds on top.
-        if imported { try importLayers(m, node, path, into: &layer, names: &names) }
+        if imported { try importLayers(m.all, node, path, into: &layer, names: &names) }
         if let n = m["sublayers"] {
             let children = try array(n, join(path, "sublayers"))
             layer.sublayers.reserveCapacity(layer.sublayers.count + children.count)

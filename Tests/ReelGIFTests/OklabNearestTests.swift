@@ -54,4 +54,37 @@ import Testing
         }
         #expect(OklabNearest([])(SIMD3(0.5, 0, 0)) == 0)
     }
+
+    /// Starting from a guess (any entry, near or far, or out of range) gives the full scan's index too:
+    /// the guess's clear radius answers only where no other entry can be as near, and the bounded walk
+    /// still measures every entry at the nearest distance.
+    @Test func aGuessChangesNoAnswer() {
+        var random = Sequence(state: 19)
+        for round in 0..<5 {
+            let count = [1, 2, 16, 256, 64][round]
+            var colours: [SIMD3<Float>] = (0..<count).map { _ in
+                GIFPaletteBuilder.oklab(random.next(256), random.next(256), random.next(256))
+            }
+            if count > 4 {
+                colours[count - 1] = colours[1]
+                colours[count - 2] = colours[3]
+            }
+            let nearest = OklabNearest(colours)
+            for _ in 0..<4000 {
+                // Queries a level or two from an entry (inside its clear radius, mostly) and anywhere.
+                let c = random.next(count)
+                let lab =
+                    random.next(2) == 0
+                    ? GIFPaletteBuilder.oklab(random.next(256), random.next(256), random.next(256))
+                    : colours[c] + SIMD3(Float(random.next(5)) - 2, Float(random.next(5)) - 2, Float(random.next(5)) - 2) / 2000
+                let expected = scan(lab, colours)
+                for guess in [c, random.next(count), expected, -1, count] {
+                    #expect(nearest(lab, near: guess) == expected)
+                }
+            }
+            // Exact hits on a duplicated entry give the first of the two, whichever is guessed.
+            if count > 4 { #expect(nearest(colours[1], near: count - 1) == 1) }
+            for q in [SIMD3<Float>(.nan, 0, 0), SIMD3(0.5, .nan, 0)] { #expect(nearest(q, near: count - 1) == scan(q, colours)) }
+        }
+    }
 }
