@@ -7,11 +7,22 @@ import Foundation
 /// in a 1080p GIF of 2,000 shapes, most of them anti-aliased edges) each took the full scan of 255
 /// entries five times while its palette was built, and again as each first showed in a frame; the walk
 /// measures about a sixth of the entries.
+///
+/// The walk measures eight entries at a time (`SIMD8` lanes over the sorted colours' components, held
+/// apart), a block at a time each way from the query's block: a few more entries measured, each for a
+/// fraction of what one took alone (the search was 3.7 % of the CPU time of that GIF). The answer does
+/// not depend on the order entries are measured in: it is the least distance, computed as the full
+/// scan computes it ((x² + y²) + z², in floats), and of equals the first index.
 struct OklabNearest {
-    /// The colours sorted by lightness (then by index, so the walk meets equals in a fixed order).
-    private let sorted: [SIMD3<Float>]
-    /// `sorted[i]`'s index among the colours given.
-    private let index: [Int]
+    /// The colours sorted by lightness, as blocks of eight lanes per component; the last block filled
+    /// with NaN, which is never nearest.
+    private let l: [SIMD8<Float>]
+    private let a: [SIMD8<Float>]
+    private let b: [SIMD8<Float>]
+    /// Each sorted colour's index among the colours given (Int32.max in the filling).
+    private let index: [SIMD8<Int32>]
+    /// The sorted lightnesses, one by one, for finding the query's place.
+    private let lightness: [Float]
     /// The colours in the order given.
     private let colours: [SIMD3<Float>]
     /// For each colour, a squared distance within which a query has it as its one nearest: a quarter of
@@ -23,8 +34,18 @@ struct OklabNearest {
 
     init(_ colours: [SIMD3<Float>]) {
         let order = colours.indices.sorted { (colours[$0].x, $0) < (colours[$1].x, $1) }
-        sorted = order.map { colours[$0] }
-        index = order
+        lightness = order.map { colours[$0].x }
+        let blocks = (order.count + 7) / 8
+        var l = [SIMD8<Float>](repeating: SIMD8(repeating: .nan), count: blocks)
+        var a = l, b = l
+        var index = [SIMD8<Int32>](repeating: SIMD8(repeating: .max), count: blocks)
+        for (k, i) in order.enumerated() {
+            l[k / 8][k % 8] = colours[i].x
+            a[k / 8][k % 8] = colours[i].y
+            b[k / 8][k % 8] = colours[i].z
+            index[k / 8][k % 8] = Int32(i)
+        }
+        (self.l, self.a, self.b, self.index) = (l, a, b, index)
         self.colours = colours
         var closest = [Float](repeating: .infinity, count: colours.count)
         for i in colours.indices {
@@ -57,44 +78,58 @@ struct OklabNearest {
     }
 
     private func walk(_ lab: SIMD3<Float>, best: Int, bestD: Float) -> Int {
-        let n = sorted.count
-        guard n > 0 else { return 0 }
-        var best = best, bestD = bestD
-        // The first colour at or above the query's lightness.
+        let n = lightness.count
+        // A query that is not a number is nearer to nothing: the full scan answers 0.
+        guard n > 0, !lab.x.isNaN, !lab.y.isNaN, !lab.z.isNaN else { return 0 }
+        // The first colour at or above the query's lightness, and its block.
         var lo = 0, hi = n
         while lo < hi {
             let mid = (lo + hi) / 2
-            if sorted[mid].x < lab.x { lo = mid + 1 } else { hi = mid }
+            if lightness[mid] < lab.x { lo = mid + 1 } else { hi = mid }
         }
+        var best = best, bestD = bestD
+        let qx = SIMD8(repeating: lab.x), qy = SIMD8(repeating: lab.y), qz = SIMD8(repeating: lab.z)
         // A colour's squared distance is never below its squared lightness difference (a rounded sum of
-        // non-negative terms is at least each term), and that difference only grows away from the
-        // query; a side stops where it is more than the best, so a colour at the same distance is still
-        // seen and the lower index wins, as in the full scan.
-        /// Measures the colour at `j`; false once its side is done (past the end, or too far in lightness).
-        @inline(__always) func visit(_ j: Int) -> Bool {
-            guard j >= 0 && j < n else { return false }
-            let d = lab - sorted[j]
-            if d.x * d.x > bestD { return false }
-            let dd = (d * d).sum()
-            if dd < bestD || (dd == bestD && index[j] < best) {
-                bestD = dd
-                best = index[j]
-            }
-            return true
-        }
-        var up = lo, down = lo - 1
-        var upOpen = true, downOpen = true
+        // non-negative terms is at least each term), and that difference only grows away from the query;
+        // a side stops after a block whose outermost colour is more than the best away in lightness alone,
+        // so a colour at the best distance is still seen and the lower index wins, as in the full scan.
+        let blocks = l.count
+        var up = min(lo / 8, blocks - 1), down = up - 1
+        var upOpen = true, downOpen = down >= 0
         while upOpen || downOpen {
             if upOpen {
-                upOpen = visit(up)
+                let dx2 = Self.measure(l[up], a[up], b[up], index[up], qx, qy, qz, &best, &bestD)
+                // The block's last colour (its last real one, where the block ends the colours).
+                upOpen = !(dx2[min(7, n - 1 - up * 8)] > bestD) && up + 1 < blocks
                 up += 1
             }
             if downOpen {
-                downOpen = visit(down)
+                let dx2 = Self.measure(l[down], a[down], b[down], index[down], qx, qy, qz, &best, &bestD)
+                downOpen = !(dx2[0] > bestD) && down > 0
                 down -= 1
             }
         }
-        // Only a NaN query measures nothing below infinity; the full scan answers 0 then.
         return best == Int.max ? 0 : best
+    }
+
+    /// Measures a block of eight colours against the query, keeping the nearest (the lower index of
+    /// equals); gives the lightness differences squared.
+    @inline(__always) private static func measure(
+        _ l: SIMD8<Float>, _ a: SIMD8<Float>, _ b: SIMD8<Float>, _ indices: SIMD8<Int32>, _ qx: SIMD8<Float>,
+        _ qy: SIMD8<Float>, _ qz: SIMD8<Float>, _ best: inout Int, _ bestD: inout Float
+    ) -> SIMD8<Float> {
+        let dx = qx - l, dy = qy - a, dz = qz - b
+        let dx2 = dx * dx
+        let dd = dx2 + dy * dy + dz * dz
+        if any(dd .<= bestD) {
+            for lane in 0..<8 where dd[lane] <= bestD {
+                let i = Int(indices[lane])
+                if dd[lane] < bestD || i < best {
+                    bestD = dd[lane]
+                    best = i
+                }
+            }
+        }
+        return dx2
     }
 }
