@@ -64,20 +64,27 @@ final class GIFFrameCache {
     }
 
     /// The frames `range` in order, each whole (the buffer handed to `body` is reused), with the rows
-    /// where each differs from the one before (nil for the first).
-    func replay(_ range: Range<Int>, _ body: ([UInt8], [Range<Int>]?) throws(ReelError) -> Void) throws(ReelError) {
+    /// where each differs from the one before (nil for the first) and the columns outside which those
+    /// rows are the same (its patch's).
+    func replay(
+        _ range: Range<Int>, _ body: ([UInt8], [Range<Int>]?, Range<Int>?) throws(ReelError) -> Void
+    ) throws(ReelError) {
         var canvas = [UInt8](repeating: 0, count: width * height * 4)
         for i in 0..<range.upperBound {
             var rows: [Range<Int>] = []
+            var columns: Range<Int>?
             if case .patch(let left, let top, let w, let h, let pixels) = entries[i] {
                 rows = [top..<(top + h)]
+                columns = left..<(left + w)
                 for y in 0..<h {
                     canvas.replaceSubrange(
                         ((top + y) * width + left) * 4..<((top + y) * width + left + w) * 4,
                         with: pixels[y * w * 4..<(y + 1) * w * 4])
                 }
             }
-            if i >= range.lowerBound { try body(canvas, i == range.lowerBound ? nil : rows) }
+            if i >= range.lowerBound {
+                try body(canvas, i == range.lowerBound ? nil : rows, i == range.lowerBound ? nil : columns)
+            }
         }
     }
 }

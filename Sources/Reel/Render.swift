@@ -87,9 +87,11 @@ extension Reel {
             if let kept {
                 // Drawn by the palette pass: the frames are replayed, not drawn again.
                 var written = 0
-                try kept.replay(part.first..<(part.last + 1)) { (pixels, changedRows) throws(ReelError) in
+                try kept.replay(part.first..<(part.last + 1)) { (pixels, changedRows, changedColumns) throws(ReelError) in
                     try options.cancellation.check()
-                    try writing(output) { () throws(MediaError) in try writer.append(rgba: pixels, changedRows: changedRows) }
+                    try writing(output) { () throws(MediaError) in
+                        try writer.append(rgba: pixels, changedRows: changedRows, changedColumns: changedColumns)
+                    }
                     written += 1
                     progress(
                         RenderProgress(
@@ -125,7 +127,9 @@ extension Reel {
                         try writer.append(picture)
                         passedThrough += 1
                     } else {
-                        try writer.append(rgba: current.frame.pixels, changedRows: taken.changed?.ranges)
+                        try writer.append(
+                            rgba: current.frame.pixels, changedRows: taken.changed?.ranges, changedColumns: taken.changed?.columns
+                        )
                     }
                 }
                 if let mix {

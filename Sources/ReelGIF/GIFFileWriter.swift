@@ -165,11 +165,17 @@ public final class GIFFileWriter {
     /// Appends a frame of straight-alpha (or opaque) RGBA rows `stride` bytes apart. `changedRows`: the
     /// rows where it differs from the frame appended before, when the caller knows them (a renderer's
     /// damage); only those are mapped to the palette again. Nil: found here, by comparing the frames.
-    public func append(rgba: UnsafePointer<UInt8>, stride: Int, changedRows: [Range<Int>]? = nil) throws(GIFError) {
+    /// `changedColumns`, with `changedRows`: the columns outside which those rows are the same as the
+    /// frame before's (nil: anywhere in them), so that only those pixels are mapped to the palette again.
+    public func append(
+        rgba: UnsafePointer<UInt8>, stride: Int, changedRows: [Range<Int>]? = nil, changedColumns: Range<Int>? = nil
+    ) throws(GIFError) {
         // Rows that repeat the frame before map to the same indices: they are kept, not computed again
         // (mapping is per pixel and position only, so the result is the same).
         let rowBytes = width * 4
         var rows: [Range<Int>] = []
+        // Columns hold only for rows the caller told (not for those found by comparing).
+        let columns = changedRows != nil && framesAppended > 0 ? changedColumns : nil
         lastRGBA.withUnsafeMutableBufferPointer { last in
             if let changedRows, framesAppended > 0 {
                 rows = changedRows.map { max(0, $0.lowerBound)..<min(height, max(0, $0.upperBound)) }.filter { !$0.isEmpty }
@@ -204,7 +210,7 @@ public final class GIFFileWriter {
                 scratch.withUnsafeMutableBufferPointer { palette in
                     quantizer.encode(
                         rgba: rgba, rgbaStride: stride, into: out.baseAddress!, indexStride: width,
-                        palette: palette.baseAddress!, rows: rows)
+                        palette: palette.baseAddress!, rows: rows, columns: columns)
                 }
             }
             // The frame before's indices differ from these only where this frame was mapped.

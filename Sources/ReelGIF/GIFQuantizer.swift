@@ -421,17 +421,21 @@ final class GIFFrameEncoder {
     /// are in the palette (within 2 levels) are drawn flat and never dithered.
     ///
     /// `rows`: the rows to map (the others keep their indices, as their pixels have not changed: an
-    /// unchanged pixel maps to the index it had, lossy or not). Nil: every row.
+    /// unchanged pixel maps to the index it had, lossy or not). Nil: every row. `columns`, with `rows`:
+    /// the columns to map in them (the same reason; a docs GIF's moving dot had every row it crossed
+    /// mapped across the frame). Nil: every column.
     func encode(
         rgba: UnsafePointer<UInt8>, rgbaStride: Int, into indices: UnsafeMutablePointer<UInt8>, indexStride: Int,
-        palette: UnsafeMutablePointer<UInt32>, rows: [Range<Int>]? = nil
+        palette: UnsafeMutablePointer<UInt32>, rows: [Range<Int>]? = nil, columns: Range<Int>? = nil
     ) {
         for i in 0..<256 { palette[i] = argb[i] }
         let threshold = UInt8(options.alphaThreshold)
         let tolerance = alpha ? 0 : options.tolerance
         let lossy = tolerance > 0 && previous.count == width * height
         // The first lossy frame maps every row: its indices are the ones the next frames are held to.
-        let rows = tolerance > 0 && !lossy ? [0..<height] : rows ?? [0..<height]
+        let everything = (tolerance > 0 && !lossy) || rows == nil
+        let rows = everything ? [0..<height] : rows!
+        let xs = everything ? 0..<width : (columns ?? 0..<width).clamped(to: 0..<width)
         defer {
             if tolerance > 0 {
                 if previous.count != width * height { previous = [UInt8](repeating: 0, count: width * height) }
@@ -440,11 +444,15 @@ final class GIFFrameEncoder {
         }
         let cube = options.palette == nil
         let dither = options.dither != .none
+        // Without dithering a pixel's index is its colour's alone: a run of one colour (a flat fill)
+        // takes the index of its first pixel, instead of a look-up in the 16 MB table for each, whose
+        // lines a frame of many colours misses.
+        var lastColour = -1, lastIndex: UInt8 = 0
         for y in rows.joined() {
             let src = rgba + y * rgbaStride
             let dst = indices + y * indexStride
             let row = (y & 7) * 8
-            for x in 0..<width {
+            for x in xs {
                 let cut = options.alphaDither ? UInt8(max(1, min(255, Int(GIFPalette.bayer[row + (x & 7)] * 255)))) : threshold
                 if src[x * 4 + 3] < cut {
                     dst[x] = Self.transparentIndex
@@ -460,7 +468,16 @@ final class GIFFrameEncoder {
                         continue
                     }
                 }
-                dst[x] = index(r, g, b, row: row, x: x, cube: cube, dither: dither)
+                if dither {
+                    dst[x] = index(r, g, b, row: row, x: x, cube: cube, dither: dither)
+                    continue
+                }
+                let colour = r << 16 | g << 8 | b
+                if colour != lastColour {
+                    lastColour = colour
+                    lastIndex = index(r, g, b, row: row, x: x, cube: cube, dither: false)
+                }
+                dst[x] = lastIndex
             }
         }
     }

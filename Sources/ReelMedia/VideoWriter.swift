@@ -162,7 +162,11 @@ public final class VideoWriter {
     /// premultiplied with `settings.alpha`. `changedRows`: the rows where it differs from the frame
     /// appended before, when the caller knows them (a renderer's damage): a GIF maps only those to its
     /// palette. Nil: not known.
-    public func append(rgba input: [UInt8], changedRows: [Range<Int>]? = nil) throws(MediaError) {
+    /// `changedColumns`, with `changedRows`: the columns outside which those rows are the same as the
+    /// frame before's (nil: not known); the GIF writer maps only those pixels again.
+    public func append(rgba input: [UInt8], changedRows: [Range<Int>]? = nil, changedColumns: Range<Int>? = nil)
+        throws(MediaError)
+    {
         guard !finished else { throw MediaError(call: "VideoWriter.append", message: "writer already finished") }
         switch backend {
         case .libav(let writer): try writer.append(rgba: input, changedRows: changedRows)
@@ -178,7 +182,8 @@ public final class VideoWriter {
             }
             try (settings.alpha ? straight : input).withUnsafeBufferPointer { (buffer) throws(MediaError) in
                 try gifStep { () throws(GIFError) in
-                    try writer.append(rgba: buffer.baseAddress!, stride: w * 4, changedRows: changedRows)
+                    try writer.append(
+                        rgba: buffer.baseAddress!, stride: w * 4, changedRows: changedRows, changedColumns: changedColumns)
                 }
             }
         }

@@ -196,15 +196,36 @@ import Testing
                         ? Self.changedRows(frames[f], frames[f - 1]) + stride(from: 0, to: Self.height, by: 2).map { $0..<$0 + 1 }
                         : nil
                 }
+                // Columns told too: the rows' changed columns (a column more or fewer on each side must
+                // not matter where those pixels are the same), and all of them.
+                for widen in [0, 3] {
+                    let narrow = try Self.write(
+                        frames, lossy: level, alpha: alpha, merge: merge,
+                        rows: { f in f > 0 ? Self.changedRows(frames[f], frames[f - 1]) : nil },
+                        columns: { f in
+                            guard f > 0, let c = Self.changedColumns(frames[f], frames[f - 1]) else { return f > 0 ? 0..<0 : nil }
+                            return (c.lowerBound - widen)..<(c.upperBound + widen)
+                        })
+                    #expect(narrow == compared, "columns ±\(widen): lossy \(level), alpha \(alpha), merge \(merge)")
+                }
                 #expect(told == compared, "lossy \(level), alpha \(alpha), merge \(merge)")
                 #expect(generous == compared, "lossy \(level), alpha \(alpha), merge \(merge)")
             }
         }
     }
 
+    /// The columns where frame f differs from the one before (nil: none).
+    static func changedColumns(_ a: [UInt8], _ b: [UInt8]) -> Range<Int>? {
+        let xs = (0..<width).filter { x in
+            (0..<height).contains { y in (0..<4).contains { a[(y * width + x) * 4 + $0] != b[(y * width + x) * 4 + $0] } }
+        }
+        guard let first = xs.first, let last = xs.last else { return nil }
+        return first..<(last + 1)
+    }
+
     static func write(
         _ frames: [[UInt8]], lossy level: Int, alpha: Bool, merge: Bool, palette: [UInt32] = palette,
-        rows: (Int) -> [Range<Int>]?
+        rows: (Int) -> [Range<Int>]?, columns: (Int) -> Range<Int>? = { _ in nil }
     ) throws -> [UInt8] {
         var options = GIFOptions()
         options.palette = palette
@@ -217,7 +238,7 @@ import Testing
             frameRate: (10, 1), firstFrame: 0)
         for (f, frame) in frames.enumerated() {
             try frame.withUnsafeBufferPointer {
-                try writer.append(rgba: $0.baseAddress!, stride: width * 4, changedRows: rows(f))
+                try writer.append(rgba: $0.baseAddress!, stride: width * 4, changedRows: rows(f), changedColumns: columns(f))
             }
         }
         try writer.finish()
