@@ -59,10 +59,10 @@ now() { date +%s.%N; }
 since() { python3 -c "print(f'{$(now) - $1:.2f}')"; }
 ratio() { python3 -c "print(f'{$1/$2:.2f}')"; }
 
-# The sweeps of the rate-distortion comparison. Reel's levels span its range (0…100); gifsicle's go
+# The sweeps of the rate-distortion comparison. Reel's levels span its range (0…200); gifsicle's go
 # past the point where its SSIM falls under 0.97 on every clip, so each clip's points >= 0.97 are all
 # measured.
-rd_reel_levels="0 5 10 15 20 30 40 50 60 80 100"
+rd_reel_levels="0 5 10 15 20 30 40 50 60 80 100 120 150 200"
 rd_gifsicle_levels="10 20 30 40 60 80 100 120 150 200"
 
 # rd_clip NAME SCENE SCALE FPS DIR: both sweeps, one line a GIF (clip, coder, level, bytes, SSIM) in rd.tsv.

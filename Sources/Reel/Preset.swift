@@ -149,7 +149,7 @@ public struct Preset: Sendable, Equatable {
         o.colors = try integer("colors", 2...255)
         o.dither = try choice("dither", GIFOptions.Dither.self)
         o.alphaThreshold = try integer("alphaThreshold", 1...255)
-        o.gifLossy = try integer("gifLossy", 0...100)
+        o.gifLossy = try integer("gifLossy", GIFOptions.lossyLevels)
         if let n = m["maxSize"] {
             let text: String
             if case .number(let v) = n.value { text = String(Int(v)) } else { text = try r.string(n, "maxSize") }

@@ -30,13 +30,18 @@ public struct GIFOptions: Sendable, Hashable {
     /// is within this of what the GIF already shows there (every channel) keeps its palette index, so
     /// the encoder's differencing skips it and slow fades cost little. 0 is exact.
     public var tolerance = 0
-    /// Lossy LZW, 0 (off) … 100: a pixel may be coded as another palette colour within this many
-    /// thousandths of Oklab's lightness range of the one intended (20 is about one just-noticeable
-    /// difference) when that continues the compressor's string; a pixel whose shown colour is still
-    /// that near is left as it is. From 11 up (heavier than the docs-gif preset's 10) the coder searches
-    /// the dictionary for the longest string within the allowances, and a pixel in a gradient may also
-    /// take a neighbouring band's colour (within one just-noticeable difference, at most the level).
+    /// Lossy LZW, 0 (off) … 200 (`lossyLevels`): a pixel may be coded as another palette colour within
+    /// this many thousandths of Oklab's lightness range of the one intended (20 is about one
+    /// just-noticeable difference) when that continues the compressor's string; a pixel whose shown
+    /// colour is still that near is left as it is. From 11 up (heavier than the docs-gif preset's 10) the
+    /// coder searches the dictionary for the longest string within the allowances, and a pixel in a
+    /// gradient may also take a neighbouring band's colour (within one just-noticeable difference, at
+    /// most the level).
     public var lossy = 0
+    /// The lossy levels. The scale ran to 100 until that level still scored a better SSIM than
+    /// gifsicle's heavier `--lossy` points (whose own scale runs to 200), so those could not be
+    /// compared; past 100 the bound keeps growing (0.2 of Oklab at 200).
+    public static let lossyLevels = 0...200
     /// Identical consecutive frames written as one frame with their delays summed. Off for segments,
     /// whose join counts their frames.
     public var mergeFrames = true

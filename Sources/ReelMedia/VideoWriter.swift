@@ -116,7 +116,10 @@ extension GIFOptions {
         }
         if let palette, palette.isEmpty || palette.count > 255 { return SettingProblem(nil, "a GIF palette holds 1…255 colours") }
         if !(0...32).contains(tolerance) { return SettingProblem("tolerance", "must be in 0…32 levels, got \(tolerance)") }
-        if !(0...100).contains(lossy) { return SettingProblem("gifLossy", "must be in 0…100, got \(lossy)") }
+        let levels = GIFOptions.lossyLevels
+        if !levels.contains(lossy) {
+            return SettingProblem("gifLossy", "must be in \(levels.lowerBound)…\(levels.upperBound), got \(lossy)")
+        }
         return nil
     }
 }

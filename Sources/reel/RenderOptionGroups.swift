@@ -183,7 +183,7 @@ struct GIFSettings: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "GIF lossy compression, 0–100: a pixel may take a palette colour this many thousandths of Oklab lightness from its own (20 ≈ one just-noticeable difference; default 0, exact).",
+            "GIF lossy compression, 0–200: a pixel may take a palette colour this many thousandths of Oklab lightness from its own (20 ≈ one just-noticeable difference; default 0, exact).",
             valueName: "n"))
     var gifLossy: Int?
 
@@ -197,7 +197,10 @@ struct GIFSettings: ParsableArguments {
         if let maxSize, (Reel.byteSize(maxSize) ?? 0) < 1024 {
             throw ValidationError("--max-size is a size such as 2MB, 150KB or 2MiB (at least 1 KiB); got '\(maxSize)'")
         }
-        if let gifLossy, !(0...100).contains(gifLossy) { throw ValidationError("--gif-lossy must be in 0…100, got \(gifLossy)") }
+        let levels = GIFOptions.lossyLevels
+        if let gifLossy, !levels.contains(gifLossy) {
+            throw ValidationError("--gif-lossy must be in \(levels.lowerBound)…\(levels.upperBound), got \(gifLossy)")
+        }
         if alphaThreshold != nil && alphaDither {
             throw ValidationError("give --alpha-threshold or --alpha-dither, not both: the dither replaces the threshold")
         }

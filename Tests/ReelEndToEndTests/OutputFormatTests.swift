@@ -331,6 +331,26 @@ import Testing
         let bad = try runReel(["render", scene, "-o", ws.file("x.gif"), "--tolerance", "40"])
         #expect(bad.status != 0 && bad.stderr.contains("--tolerance must be in 0…32"))
     }
+
+    /// --gif-lossy and a preset's gifLossy take 0…200 (gifsicle's --lossy scale): 200 writes a GIF, 201
+    /// is refused by both, in their own words, and nothing is written.
+    @Test func gifLossyLevelsRunTo200() throws {
+        let ws = try Workspace()
+        let scene = ws.write(
+            "f.json",
+            ##"{"width": 32, "height": 32, "fps": 10, "duration": 0.5, "layers": [{"name": "a", "position": [16, 16], "bounds": [20, 20], "backgroundColor": "#3478f6", "animations": [{"keyPath": "position.x", "fromValue": 10, "toValue": 22, "duration": 0.5}]}]}"##
+        )
+        #expect(try runReel(["render", scene, "-o", ws.file("heavy.gif"), "--gif-lossy", "200", "-q"]).status == 0)
+        let preset = ws.write("heavy.yaml", "description: \"heavy\"\ngifLossy: 201\n")
+        let before = ws.listing()
+        let bad = try runReel(["render", scene, "-o", ws.file("x.gif"), "--gif-lossy", "201"])
+        #expect(bad.status != 0 && bad.stderr.contains("--gif-lossy must be in 0…200, got 201"), "\(bad.stderr)")
+        let fromPreset = try runReel(["render", scene, "-o", ws.file("y.gif"), "--preset", preset])
+        #expect(
+            fromPreset.status != 0 && fromPreset.stderr.contains("gifLossy must be a whole number in 0…200, got 201"),
+            "\(fromPreset.stderr)")
+        #expect(ws.listing() == before, "\(ws.listing())")
+    }
 }
 
 @Suite struct GIFAlphaTests {

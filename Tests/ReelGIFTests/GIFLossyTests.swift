@@ -89,7 +89,7 @@ import Testing
     /// in gradients, changed pixels left as shown): each of these only ever takes a colour within the
     /// pixel's allowance, which is at most the bound; a pixel that stays as shown was within it when
     /// first shown, and keeps the same intended colour.
-    @Test(arguments: [10, 40, 100]) func lossyPixelsStayWithinTheBound(level: Int) throws {
+    @Test(arguments: [10, 40, 100, 200]) func lossyPixelsStayWithinTheBound(level: Int) throws {
         let exact = try decodeGIF(try Self.written(lossy: 0)), lossy = try decodeGIF(try Self.written(lossy: level))
         #expect(lossy.frames.count == Self.frameCount)
         let bound = Float(level) / 1000 + Tolerance.gifLossyOklab
@@ -111,7 +111,7 @@ import Testing
     /// greedy LZW parsing needs (`Tolerance.gifLossyLevelSlack`), and the heaviest is smaller than
     /// lossless and than the docs-gif level.
     @Test func sizeFallsWithTheLevel() throws {
-        let levels = [0, 5, 10, 11, 20, 30, 40, 50, 60, 80, 100]
+        let levels = [0, 5, 10, 11, 20, 30, 40, 50, 60, 80, 100, 150, 200]
         let sizes = try levels.map { try Self.written(lossy: $0).count }
         for k in 1..<sizes.count {
             for j in 0..<k {
@@ -155,6 +155,41 @@ import Testing
         #expect(exact.count == 3 && lossy.count == 3)
         #expect(lossy[1] == exact[1] && lossy[2] == exact[2], "level \(level): the flat frames differ from lossless")
         #expect(lossy[0] != exact[0], "level \(level): frame 0 is drawn exactly (the test shows nothing)")
+    }
+
+    /// Heavy loss, a pixel that keeps its index in the next frame takes only a share of its contrast
+    /// there, a share that reaches all of it at the heaviest level (200) only. Three frames of 2-px
+    /// stripes of two greys 0.03 apart in Oklab (every pixel beside the other grey, so its contrast is
+    /// that distance, and within level 100's bound): at level 100 no pixel may take the other grey
+    /// (its share is 0.63), so frame 0 is drawn exactly; at level 200 (share 1) it may, and does.
+    /// With the share reaching 1 at level 100, as it did, frame 0 changes at level 100 too.
+    @Test func lastingPixelsTakeAllTheirContrastAtTheHeaviestLevelOnly() throws {
+        let (w, h) = (Self.width, Self.height)
+        var striped = [UInt8](repeating: 255, count: w * h * 4)
+        for y in 0..<h {
+            for x in 0..<w {
+                let g: UInt8 = (x / 2) % 2 == 1 ? 118 : 128
+                for k in 0..<3 { striped[(y * w + x) * 4 + k] = g }
+            }
+        }
+        let frames = [striped, striped, striped]
+        var builder = GIFPaletteBuilder()
+        builder.add(rgba: striped, width: w, height: h, previous: nil)
+        let palette = builder.palette(count: 255)
+        let d = GIFPaletteBuilder.oklab(128, 128, 128) - GIFPaletteBuilder.oklab(118, 118, 118)
+        let distance = (d * d).sum().squareRoot()
+        // Within level 100's bound: all of its contrast would let a pixel take the other grey.
+        #expect(distance < 0.1 && GIFFileWriter.lastingShare(atLevel: 100) < 1)
+        #expect(GIFFileWriter.lastingShare(atLevel: 200) == 1)
+        func decoded(_ lossy: Int) throws -> [[UInt8]] {
+            try decodeGIF(try Self.write(frames, lossy: lossy, alpha: false, merge: false, palette: palette) { _ in nil }).frames
+        }
+        let exact = try decoded(0), level100 = try decoded(100), level200 = try decoded(200)
+        #expect(exact.count == 3 && level100.count == 3 && level200.count == 3)
+        // Compared first, so that a failure does not print the frames.
+        let exactAt100 = level100 == exact, exactAt200 = level200[0] == exact[0]
+        #expect(exactAt100, "level 100: a lasting pixel took more than its share of its contrast")
+        #expect(!exactAt200, "level 200: frame 0 is drawn exactly (the test shows nothing)")
     }
 
     /// The same input gives the same bytes every time (the string search visits the dictionary in a fixed
