@@ -18,6 +18,7 @@
 
 /* The portable kernels, which the wider variants hand spans of a few pixels (Portable.c). */
 void reel_kernels_portable_axial(uint8_t *out, reel_axial_span span);
+void reel_kernels_portable_axial_at(uint8_t *out, const reel_axial_span *span);
 void reel_kernels_portable_image(uint8_t *out, reel_image_span span);
 
 /* Float operations exactly as written, in the portable order: a variant whose instruction set has
@@ -289,7 +290,9 @@ TARGET static void K(solid_float)(uint8_t *out, intptr_t count, reel_rgba_f s, f
 /* The axial gradient's state along a span: the dither lanes from its first pixel on, and the float
    lanes' parameters (stepped four pixels at a time, as the portable order has them). */
 typedef struct K(axial_state) {
-    reel_axial_span span;
+    /* Read where it is: a copy of a span just made field by field (as `axial_rows` makes them) read
+       the narrow stores back wide, a stalled store forwarding each. */
+    const reel_axial_span *span;
     /* The dither lanes of pixels x0 … x0 + max(7, PIXELS − 1). */
     int16_t dither[PIXELS == 16 ? 64 : 32];
     float t[4];
@@ -306,7 +309,7 @@ enum { COVER_FULL, COVER_CONSTANT, COVER_VARYING };
 
 /* Pixels i ..< i + PIXELS of the span, from and into `p`. */
 INLINE void K(axial_step)(K(axial_state) *st, uint8_t *p, intptr_t i, const int mode, const int cover) {
-    const reel_axial_span *span = &st->span;
+    const reel_axial_span *span = st->span;
     uint32_t k[PIXELS];
     uint32_t index = (uint32_t)span->first + (uint32_t)span->step * (uint32_t)i;
     if (mode == AXIAL_INSIDE) {
@@ -371,35 +374,35 @@ INLINE void K(axial_step)(K(axial_state) *st, uint8_t *p, intptr_t i, const int 
 
 INLINE void K(axial_run)(K(axial_state) *st, uint8_t *out, const int mode, const int cover) {
 #define AXIAL_STEP(p, i) K(axial_step)(st, p, i, mode, cover)
-    EACH_GROUP(out, st->span.count, AXIAL_STEP);
+    EACH_GROUP(out, st->span->count, AXIAL_STEP);
 #undef AXIAL_STEP
 }
 
-TARGET static void K(axial)(uint8_t *out, reel_axial_span span) {
+TARGET static void K(axial_at)(uint8_t *out, const reel_axial_span *span) {
 #if PIXELS > 4
     /* A few pixels (an edge's stretch) in four-pixel lanes: the same bytes, without a whole
        iteration of lanes for them. */
-    if (span.count <= 4) {
-        reel_kernels_portable_axial(out, span);
+    if (span->count <= 4) {
+        reel_kernels_portable_axial_at(out, span);
         return;
     }
 #endif
     K(axial_state) st;
     st.span = span;
     /* Pixels x0 … x0 + 7 from two places of the pattern (it repeats every eight columns). */
-    memcpy(st.dither, span.dither + 16 * (span.dither_row + (span.x0 & 7)), 32);
-    memcpy(st.dither + 16, span.dither + 16 * (span.dither_row + ((span.x0 + 4) & 7)), 32);
+    memcpy(st.dither, span->dither + 16 * (span->dither_row + (span->x0 & 7)), 32);
+    memcpy(st.dither + 16, span->dither + 16 * (span->dither_row + ((span->x0 + 4) & 7)), 32);
     if (PIXELS == 16) memcpy(st.dither + 32, st.dither, 64);
-    for (int m = 0; m < 4; m++) st.t[m] = span.t + span.dt * (float)m;
-    st.step4 = span.dt * 4;
-    st.coverage = K(splat16)(span.coverage);
+    for (int m = 0; m < 4; m++) st.t[m] = span->t + span->dt * (float)m;
+    st.step4 = span->dt * 4;
+    st.coverage = K(splat16)(span->coverage);
     /* Every lane's index (the span rounded up to whole iterations) inside the ramp: none needs
        clamping, as the steps are affine. */
-    int64_t last = (int64_t)span.first + (int64_t)span.step * (((span.count + PIXELS - 1) & ~(intptr_t)(PIXELS - 1)) - 1);
-    int64_t top = (int64_t)span.ramp_size << 16;
-    int inside = span.first >= 0 && span.first < top && last >= 0 && last < top;
-    int mode = !span.fixed_point ? AXIAL_FLOAT : inside ? AXIAL_INSIDE : AXIAL_CLAMPED;
-    int cover = !span.partial ? COVER_FULL : span.coverages ? COVER_VARYING : COVER_CONSTANT;
+    int64_t last = (int64_t)span->first + (int64_t)span->step * (((span->count + PIXELS - 1) & ~(intptr_t)(PIXELS - 1)) - 1);
+    int64_t top = (int64_t)span->ramp_size << 16;
+    int inside = span->first >= 0 && span->first < top && last >= 0 && last < top;
+    int mode = !span->fixed_point ? AXIAL_FLOAT : inside ? AXIAL_INSIDE : AXIAL_CLAMPED;
+    int cover = !span->partial ? COVER_FULL : span->coverages ? COVER_VARYING : COVER_CONSTANT;
     switch (mode * 3 + cover) {
     case AXIAL_INSIDE * 3 + COVER_FULL: K(axial_run)(&st, out, AXIAL_INSIDE, COVER_FULL); break;
     case AXIAL_INSIDE * 3 + COVER_CONSTANT: K(axial_run)(&st, out, AXIAL_INSIDE, COVER_CONSTANT); break;
@@ -412,6 +415,8 @@ TARGET static void K(axial)(uint8_t *out, reel_axial_span span) {
     default: K(axial_run)(&st, out, AXIAL_FLOAT, COVER_VARYING); break;
     }
 }
+
+TARGET static void K(axial)(uint8_t *out, reel_axial_span span) { K(axial_at)(out, &span); }
 
 /* The image's state along a span: the 16.16 coordinates of the current 64 pixels' first. */
 typedef struct K(image_state) {
@@ -513,11 +518,12 @@ TARGET static void K(image)(uint8_t *out, reel_image_span span) {
 }
 
 #include "SolidRowsBody.h"
+#include "AxialRowsBody.h"
 
 /* The variant's table. */
 static const reel_raster_kernels K(table) = {
     .fill = K(fill), .solid = K(solid), .solid_float = K(solid_float), .axial = K(axial), .image = K(image),
-    .solid_rows = K(solid_rows),
+    .solid_rows = K(solid_rows), .axial_rows = K(axial_rows),
 };
 
 #pragma clang diagnostic pop

@@ -9,6 +9,7 @@
 #include "KernelBody.h"
 
 void reel_kernels_portable_axial(uint8_t *out, reel_axial_span span) { axial_portable(out, span); }
+void reel_kernels_portable_axial_at(uint8_t *out, const reel_axial_span *span) { axial_at_portable(out, span); }
 void reel_kernels_portable_image(uint8_t *out, reel_image_span span) { image_portable(out, span); }
 
 reel_raster_kernels reel_kernels_portable_table(void);

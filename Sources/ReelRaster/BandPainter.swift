@@ -150,84 +150,104 @@ struct BandPainter {
             keep: run.keep, add: run.addWord)
     }
 
-    /// An axial gradient with padded ends: its spans through the lanes kernel (`AxialLanes`).
+    /// An axial gradient with padded ends. Under a non-zero fill its rows go to the C kernels in one
+    /// call (`reel_axial_rows`): the walk along each row, cut as `CoverageScratch.quads` cuts it, and
+    /// each piece's pixels, where the walk in Swift had called a closure for each run and each four
+    /// edge pixels and the kernels for each (rects_linear: most of its instructions in that walk). An
+    /// even-odd fill's rows, and a row whose parameters are not finite, are walked here (`runs`).
     private func fill(
         _ shape: PreparedShape, _ axial: AxialLanes, _ g: GradientShader, into canvas: Canvas, columns c0: Int, _ c1: Int
     ) {
+        let rows = rows(shape, canvas)
+        guard !rows.isEmpty else { return }
         g.ramp87.withUnsafeBytes { ramp87 in
             g.ramp.withUnsafeBufferPointer { ramp in
                 g.packed.withUnsafeBufferPointer { packed in
                     let ramp87 = ramp87.baseAddress!, ramp = ramp.baseAddress!
                     let table = g.packed.isEmpty ? nil : packed.baseAddress
-                    for y in rows(shape, canvas) {
-                        let out = canvas.row(y)
-                        let ditherRow = (y & 7) &* 8
-                        let parameters = axial.row(y: y, x0: canvas.x0, width: canvas.width)
-                        if shape.rule == .nonZero, let (t0, dt0) = parameters {
-                            scratch.quads(row: y - canvas.y0, c0: c0, c1: c1, rule: .nonZero) { start, count, coverages in
-                                axial.composite(
-                                    ramp: ramp87, t: t0 + Double(start) * dt0, dt: dt0, x0: canvas.x0 &+ start,
-                                    ditherRow: ditherRow,
-                                    count: count, into: out + start &* 4, coverages: coverages)
-                            } constant: { start, end, c in
-                                let x = canvas.x0 &+ start, count = end &- start
-                                let t = Float(t0 + Double(start) * dt0), dt = Float(dt0)
-                                if c >= 1, let table {
-                                    axial.store(
-                                        packed: table, t: t, dt: dt, x0: x, ditherRow: ditherRow, count: count,
-                                        into: out + start &* 4)
-                                } else if count < 4 {
-                                    axial.compositeFew(
-                                        ramp: ramp, t: t, dt: dt, x0: x, ditherRow: ditherRow, count: count,
-                                        into: out + start &* 4,
-                                        coverage: c)
-                                } else {
-                                    axial.composite(
-                                        ramp: ramp87, t: t0 + Double(start) * dt0, dt: dt0, x0: x, ditherRow: ditherRow,
-                                        count: count,
-                                        into: out + start &* 4, coverage: c, kernels: kernels)
-                                }
-                            }
-                            continue
+                    guard shape.rule == .nonZero else {
+                        for y in rows {
+                            walk(
+                                row: y, shape, axial, g, ramp87: ramp87, ramp: ramp, table: table, into: canvas, columns: c0, c1)
                         }
-                        scratch.runs(row: y - canvas.y0, c0: c0, c1: c1, rule: shape.rule) { start, end in
-                            let x = canvas.x0 &+ start, count = end &- start
-                            guard let (t0, dt0) = parameters else {
-                                g.rampColors(y: y, x0: x, x1: x &+ count &- 1, into: shadeRow)
-                                blendShaded(
-                                    out + start &* 4, shadeRow, count: count, coverages: scratch.coverage,
-                                    dither: DitherPlace(row: ditherRow, x0: x))
-                                return
-                            }
-                            axial.composite(
-                                ramp: ramp87, t: t0 + Double(start) * dt0, dt: dt0, x0: x, ditherRow: ditherRow, count: count,
-                                into: out + start &* 4, coverages: scratch.coverage, kernels: kernels)
-                        } constant: { start, end, c in
-                            let x = canvas.x0 &+ start, count = end &- start
-                            guard let (t0, dt0) = parameters else {
-                                g.rampColors(y: y, x0: x, x1: x &+ count &- 1, into: shadeRow)
-                                blendShaded(
-                                    out + start &* 4, shadeRow, count: count, c, dither: DitherPlace(row: ditherRow, x0: x))
-                                return
-                            }
-                            let t = Float(t0 + Double(start) * dt0), dt = Float(dt0)
-                            if c >= 1, let table {
-                                axial.store(
-                                    packed: table, t: t, dt: dt, x0: x, ditherRow: ditherRow, count: count, into: out + start &* 4
-                                )
-                            } else if count < 4 {
-                                axial.compositeFew(
-                                    ramp: ramp, t: t, dt: dt, x0: x, ditherRow: ditherRow, count: count, into: out + start &* 4,
-                                    coverage: c)
-                            } else {
-                                axial.composite(
-                                    ramp: ramp87, t: t0 + Double(start) * dt0, dt: dt0, x0: x, ditherRow: ditherRow, count: count,
-                                    into: out + start &* 4,
-                                    coverage: c, kernels: kernels)
-                            }
-                        }
+                        return
+                    }
+                    var y = rows.lowerBound
+                    while y < rows.upperBound {
+                        y &+= kernels.axial_rows(
+                            Self.axialRows(
+                                out: canvas.row(y), outStride: canvas.stride &* 4, scratch: scratch, row: y &- canvas.y0,
+                                rows: rows.upperBound &- y, y: y, x0: canvas.x0, width: canvas.width, columns: c0, c1,
+                                axial: axial, ramp87: ramp87, ramp: ramp, packed: table))
+                        guard y < rows.upperBound else { break }
+                        // A row the kernels stopped before: its parameters are not finite.
+                        walk(row: y, shape, axial, g, ramp87: ramp87, ramp: ramp, table: table, into: canvas, columns: c0, c1)
+                        y &+= 1
                     }
                 }
+            }
+        }
+    }
+
+    /// The C kernels' arguments for the axial gradient's `rows` rows of `scratch` from `row` on
+    /// (canvas-local; `y` absolute), drawn into `out` (the first row's column 0) of a canvas whose
+    /// column 0 is `x0` and width `width`.
+    static func axialRows(
+        out: UnsafeMutablePointer<UInt8>, outStride: Int, scratch: CoverageScratch, row: Int, rows: Int, y: Int, x0: Int,
+        width: Int, columns c0: Int, _ c1: Int, axial: AxialLanes, ramp87: UnsafeRawPointer,
+        ramp: UnsafePointer<SIMD4<Float>>, packed: UnsafePointer<UInt32>?
+    ) -> reel_axial_rows {
+        let cellStride = scratch.capacityWidth &+ 2
+        let inverse = axial.inverse
+        return reel_axial_rows(
+            out: out, out_stride: outStride, cells: scratch.cells + row &* cellStride, cell_stride: cellStride,
+            touched: scratch.touched + row &* scratch.wordsPerRow, words_per_row: scratch.wordsPerRow, rows: rows, c0: c0,
+            c1: c1, y: y, x0: x0, width: width, a: inverse.a, b: inverse.b, c: inverse.c, d: inverse.d, tx: inverse.tx,
+            ty: inverse.ty, start_x: axial.startX, start_y: axial.startY, ux: axial.ux, uy: axial.uy,
+            ramp87: ramp87.assumingMemoryBound(to: Int16.self),
+            dither: UnsafeRawPointer(axial.dither).assumingMemoryBound(to: Int16.self),
+            ramp: UnsafeRawPointer(ramp).assumingMemoryBound(to: Float.self), dither_offsets: Fixed87.ditherOffsetTable,
+            packed: packed, ramp_size: Int32(GradientShader.rampSize), minimum: 0.5 / 255)
+    }
+
+    /// One row of an axial gradient walked in Swift (`runs`): an even-odd fill's, or a row whose
+    /// parameters are not finite (the general walk's colours).
+    private func walk(
+        row y: Int, _ shape: PreparedShape, _ axial: AxialLanes, _ g: GradientShader, ramp87: UnsafeRawPointer,
+        ramp: UnsafePointer<SIMD4<Float>>, table: UnsafePointer<UInt32>?, into canvas: Canvas, columns c0: Int, _ c1: Int
+    ) {
+        let out = canvas.row(y)
+        let ditherRow = (y & 7) &* 8
+        let parameters = axial.row(y: y, x0: canvas.x0, width: canvas.width)
+        scratch.runs(row: y - canvas.y0, c0: c0, c1: c1, rule: shape.rule) { start, end in
+            let x = canvas.x0 &+ start, count = end &- start
+            guard let (t0, dt0) = parameters else {
+                g.rampColors(y: y, x0: x, x1: x &+ count &- 1, into: shadeRow)
+                blendShaded(
+                    out + start &* 4, shadeRow, count: count, coverages: scratch.coverage,
+                    dither: DitherPlace(row: ditherRow, x0: x))
+                return
+            }
+            axial.composite(
+                ramp: ramp87, t: t0 + Double(start) * dt0, dt: dt0, x0: x, ditherRow: ditherRow, count: count,
+                into: out + start &* 4, coverages: scratch.coverage, kernels: kernels)
+        } constant: { start, end, c in
+            let x = canvas.x0 &+ start, count = end &- start
+            guard let (t0, dt0) = parameters else {
+                g.rampColors(y: y, x0: x, x1: x &+ count &- 1, into: shadeRow)
+                blendShaded(out + start &* 4, shadeRow, count: count, c, dither: DitherPlace(row: ditherRow, x0: x))
+                return
+            }
+            let t = Float(t0 + Double(start) * dt0), dt = Float(dt0)
+            if c >= 1, let table {
+                axial.store(packed: table, t: t, dt: dt, x0: x, ditherRow: ditherRow, count: count, into: out + start &* 4)
+            } else if count < 4 {
+                axial.compositeFew(
+                    ramp: ramp, t: t, dt: dt, x0: x, ditherRow: ditherRow, count: count, into: out + start &* 4, coverage: c)
+            } else {
+                axial.composite(
+                    ramp: ramp87, t: t0 + Double(start) * dt0, dt: dt0, x0: x, ditherRow: ditherRow, count: count,
+                    into: out + start &* 4, coverage: c, kernels: kernels)
             }
         }
     }

@@ -302,6 +302,14 @@ enum Fixed87 {
         return UnsafePointer(table)
     }()
 
+    /// `ditherOffsets` at an address fixed for the process's life (as `ditherTable`), for the C kernels'
+    /// gradient rows (`reel_axial_rows`), whose runs of one to three pixels dither in floats.
+    nonisolated(unsafe) static let ditherOffsetTable: UnsafePointer<Float> = {
+        let table = UnsafeMutablePointer<Float>.allocate(capacity: ditherOffsets.count)
+        table.initialize(from: ditherOffsets, count: ditherOffsets.count)
+        return UnsafePointer(table)
+    }()
+
     /// Each lane kept within 0…top (top ≥ 0) in integer operations: a negative lane (sign bit) to 0, then
     /// the sign of lane − top picks the lane or top. On a float's bits it clamps non-negative floats too,
     /// whose bits order as their values.

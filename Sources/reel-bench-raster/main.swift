@@ -1,5 +1,6 @@
 // Draws the path sets of a benchmark spec (written by scripts/bench_raster.py) with Reel's rasterizer
-// and prints draws per millisecond, one JSON object per line. See scripts/bench-raster.sh.
+// and prints draws per millisecond, one JSON object per line. See scripts/bench-raster.sh. `--dump DIR`
+// writes each test's frame there (NAME.rgba), to compare two builds' pictures byte for byte.
 import Dispatch
 import Foundation
 import ReelGeometry
@@ -10,6 +11,9 @@ struct Options {
     var threads = 1
     var iterations = 5
     var only: String?
+    /// A folder to write each test's frame into (`NAME.rgba`, raw RGBA8) after its warm-up, so that two
+    /// builds' pictures can be compared byte for byte.
+    var dump: String?
 }
 
 func parseOptions() -> Options {
@@ -20,6 +24,7 @@ func parseOptions() -> Options {
         case "--threads": o.threads = Int(args.popFirst() ?? "") ?? 1
         case "--iterations": o.iterations = Int(args.popFirst() ?? "") ?? 5
         case "--only": o.only = args.popFirst()
+        case "--dump": o.dump = args.popFirst()
         default: o.spec = a
         }
     }
@@ -125,6 +130,10 @@ var frame = Frame(width: width, height: height)
 for test in tests where options.only == nil || options.only == test.name {
     let list = displayList(test)
     draw(list, test, into: &frame)  // warm-up
+    if let dump = options.dump {
+        let file = URL(fileURLWithPath: dump).appendingPathComponent("\(test.name).rgba")
+        do { try Data(frame.pixels).write(to: file) } catch { fail("cannot write \(file.path): \(error)") }
+    }
     var times: [Double] = []
     for _ in 0..<max(1, options.iterations) {
         let start = DispatchTime.now().uptimeNanoseconds

@@ -1,7 +1,9 @@
 /// The C kernels' variants against the portable one on seeded random spans, byte for byte, the
-/// portable solid kernels against the Swift kernels they replaced, the solid rows of every variant
-/// against the walk in Swift; `REEL_KERNELS`'s values.
+/// portable solid kernels against the Swift kernels they replaced, the solid and axial gradient rows of
+/// every variant against the walks in Swift; `REEL_KERNELS`'s values.
 import CRasterKernels
+import Foundation
+import ReelGeometry
 import ReelTestSupport
 import Testing
 
@@ -192,6 +194,116 @@ import Testing
                     Issue.record(
                         "row \(n), \(v): byte \(i) is \(drawn[i]), the Swift walk's \(expected[i]) (c0 \(row.c0) c1 \(row.c1))")
                 }
+            }
+        }
+    }
+
+    /// `axial_rows` with every variant gives the bytes of the walk in Swift it replaced (`quads`: each
+    /// four edge pixels through `AxialLanes`' lanes from the four's own first parameter; each run stored
+    /// from the packed table, blended pixel by pixel from the float ramp, or through the `axial` kernel),
+    /// for translucent and opaque gradients (with their packed table and without), parameters within the
+    /// ramp, padded beyond its ends, and beyond ±16 (float lanes), turned and sheared, on canvases
+    /// anywhere (the dither's places), and leaves the cells and touched bits zero.
+    @Test func axialRowsMatchTheSwiftWalk() {
+        var g = Seeded(state: 144)
+        let width = CoverageWalkTests.width
+        let portable = KernelVariant.portable.table
+        for (n, row) in CoverageWalkTests.randomRows().enumerated() {
+            let opaque = n % 3 != 1
+            let colors = (0..<Int.random(in: 2...4, using: &g)).map { _ in
+                Color(
+                    red: .random(in: 0...1, using: &g), green: .random(in: 0...1, using: &g), blue: .random(in: 0...1, using: &g),
+                    alpha: opaque ? 1 : .random(in: 0...1, using: &g))
+            }
+            // Axes from a few pixels (parameters beyond ±16 across the row) to several canvases long.
+            let length = [2.5, 12, 40, 150, 900][n % 5]
+            let angle = Double.random(in: 0..<(2 * .pi), using: &g)
+            let start = Point(x: .random(in: -100...250, using: &g), y: .random(in: -60...60, using: &g))
+            let end = Point(x: start.x + length * cos(angle), y: start.y + length * sin(angle))
+            let transform =
+                n % 4 == 0
+                ? Transform2D(
+                    a: .random(in: 0.5...1.5, using: &g), b: .random(in: -0.5...0.5, using: &g),
+                    c: .random(in: -0.5...0.5, using: &g), d: .random(in: 0.5...1.5, using: &g), tx: 3, ty: -7) : .identity
+            let gradient = Gradient(kind: .axial(start: start, end: end), colors: colors, transform: transform)
+            guard var shader = GradientShader(gradient, opacity: n % 7 == 2 ? 0.6 : 1) else {
+                Issue.record("row \(n): no shader")
+                continue
+            }
+            if shader.opaque && n % 2 == 0 { shader = shader.withPackedTable() }
+            guard let axial = AxialLanes(shader) else {
+                Issue.record("row \(n): no lanes")
+                continue
+            }
+            let x0 = Int.random(in: -40...300, using: &g), y = Int.random(in: -20...200, using: &g)
+            let pixels = (0..<width * 4).map { _ in UInt8.random(in: 0...255, using: &g) }
+            var expected = pixels
+            shader.ramp87.withUnsafeBytes { ramp87 in
+                shader.ramp.withUnsafeBufferPointer { ramp in
+                    shader.packed.withUnsafeBufferPointer { packed in
+                        let ramp87 = ramp87.baseAddress!, ramp = ramp.baseAddress!
+                        let table = shader.packed.isEmpty ? nil : packed.baseAddress
+                        CoverageWalkTests.withScratch(row) { scratch in
+                            expected.withUnsafeMutableBufferPointer { o in
+                                Self.axialWalk(
+                                    scratch, row, axial, ramp87: ramp87, ramp: ramp, table: table, y: y, x0: x0,
+                                    into: o.baseAddress!, kernels: portable)
+                            }
+                        }
+                        for v in KernelVariant.supported {
+                            var drawn = pixels
+                            var done = 0
+                            CoverageWalkTests.withScratch(row) { scratch in
+                                drawn.withUnsafeMutableBufferPointer { o in
+                                    done = v.table.axial_rows(
+                                        BandPainter.axialRows(
+                                            out: o.baseAddress!, outStride: width * 4, scratch: scratch, row: 1, rows: 1, y: y,
+                                            x0: x0, width: width, columns: row.c0, row.c1, axial: axial, ramp87: ramp87,
+                                            ramp: ramp, packed: table))
+                                }
+                            }
+                            #expect(done == 1, "row \(n), \(v): rows drawn")
+                            if drawn != expected {
+                                let i = drawn.indices.first { drawn[$0] != expected[$0] } ?? 0
+                                Issue.record(
+                                    "row \(n), \(v): byte \(i) is \(drawn[i]), the Swift walk's \(expected[i]) (c0 \(row.c0) c1 \(row.c1), length \(length), opaque \(opaque), table \(table != nil))"
+                                )
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The walk in Swift that drew a padded axial gradient's non-zero rows before `axial_rows` (row 1
+    /// of `scratch`, the canvas's row y, its column 0 at x0 and `out`).
+    static func axialWalk(
+        _ scratch: CoverageScratch, _ row: CoverageWalkTests.Row, _ axial: AxialLanes, ramp87: UnsafeRawPointer,
+        ramp: UnsafePointer<SIMD4<Float>>, table: UnsafePointer<UInt32>?, y: Int, x0: Int, into out: UnsafeMutablePointer<UInt8>,
+        kernels: reel_raster_kernels
+    ) {
+        let ditherRow = (y & 7) * 8
+        guard let (t0, dt0) = axial.row(y: y, x0: x0, width: CoverageWalkTests.width) else {
+            Issue.record("parameters not finite")
+            return
+        }
+        scratch.quads(row: 1, c0: row.c0, c1: row.c1, rule: .nonZero) { start, count, coverages in
+            axial.composite(
+                ramp: ramp87, t: t0 + Double(start) * dt0, dt: dt0, x0: x0 + start, ditherRow: ditherRow, count: count,
+                into: out + start * 4, coverages: coverages)
+        } constant: { start, end, c in
+            let x = x0 + start, count = end - start
+            let t = Float(t0 + Double(start) * dt0), dt = Float(dt0)
+            if c >= 1, let table {
+                axial.store(packed: table, t: t, dt: dt, x0: x, ditherRow: ditherRow, count: count, into: out + start * 4)
+            } else if count < 4 {
+                axial.compositeFew(
+                    ramp: ramp, t: t, dt: dt, x0: x, ditherRow: ditherRow, count: count, into: out + start * 4, coverage: c)
+            } else {
+                axial.composite(
+                    ramp: ramp87, t: t0 + Double(start) * dt0, dt: dt0, x0: x, ditherRow: ditherRow, count: count,
+                    into: out + start * 4, coverage: c, kernels: kernels)
             }
         }
     }

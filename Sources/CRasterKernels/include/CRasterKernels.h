@@ -87,6 +87,49 @@ typedef struct reel_solid_rows {
     uint64_t add;
 } reel_solid_rows;
 
+/* A padded axial gradient's rows under a non-zero fill (BandPainter's axial fill): each row's cells
+   summed from column c0 through c1 as `reel_solid_rows` sums them, and cut as the walk in Swift cut
+   them (CoverageScratch.quads): from a touched cell on, four cells at a time, each four through the
+   `axial` kernel's lanes at their own coverages from their own first index; the runs of untouched
+   cells between, above `minimum`, at one coverage: under full coverage with a packed table each
+   pixel's word read from it, runs of one to three pixels from the float ramp through `blend`'s
+   arithmetic, longer ones through `axial`. The cells read, the cell past c1 and the rows' touched
+   bits are cleared. Returns the rows drawn: it stops before a row whose parameters are not finite
+   below 10³⁰ (AxialLanes.row), which the caller walks in Swift. */
+typedef struct reel_axial_rows {
+    /* The first row's pixel of column 0, and the bytes from one row to the next. */
+    uint8_t *_Nonnull out;
+    intptr_t out_stride;
+    /* The first row's cell of column 0, and the cells from one row to the next. */
+    int32_t *_Nonnull cells;
+    intptr_t cell_stride;
+    /* The first row's touched bits (one a cell), and the words from one row to the next. */
+    uint64_t *_Nonnull touched;
+    intptr_t words_per_row;
+    intptr_t rows;
+    intptr_t c0;
+    intptr_t c1;
+    /* The first row, the canvas's column 0 (both absolute) and the canvas's width. */
+    intptr_t y;
+    intptr_t x0;
+    intptr_t width;
+    /* The gradient's inverse transform (x' = a·x + c·y + tx, y' = b·x + d·y + ty), its axis's start
+       and the unit vector along the axis over its length (AxialLanes). */
+    double a, b, c, d, tx, ty;
+    double start_x, start_y, ux, uy;
+    /* The ramp in 8.7 (as for `reel_axial_span`) and the dither offsets in 8.7 (Fixed87.ditherTable). */
+    const int16_t *_Nonnull ramp87;
+    const int16_t *_Nonnull dither;
+    /* The ramp as premultiplied floats, four an entry, and the 64 dither offsets in levels. */
+    const float *_Nonnull ramp;
+    const float *_Nonnull dither_offsets;
+    /* An opaque gradient's packed table (dither place · ramp_size + index), or NULL. */
+    const uint32_t *_Nullable packed;
+    int32_t ramp_size;
+    /* Coverage at most this leaves a pixel as it is. */
+    float minimum;
+} reel_axial_rows;
+
 /* A canvas's accumulation cells (CoverageScratch): one row of int32 cells a canvas row, a wholly
    covered pixel's cells summing to ±2¹⁹ (REEL_CELL_ONE), and a touched bit a cell. */
 typedef struct reel_cells {
@@ -120,6 +163,7 @@ typedef struct reel_raster_kernels {
     void (*_Nonnull axial)(uint8_t *_Nonnull out, reel_axial_span span);
     void (*_Nonnull image)(uint8_t *_Nonnull out, reel_image_span span);
     void (*_Nonnull solid_rows)(reel_solid_rows rows);
+    intptr_t (*_Nonnull axial_rows)(reel_axial_rows rows);
 } reel_raster_kernels;
 
 enum {
