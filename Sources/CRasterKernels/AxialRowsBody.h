@@ -2,6 +2,9 @@
    the walk in Swift (CoverageScratch.quads) and each piece's pixels in one kernel a shape (included
    by KernelBody.h after SolidRowsBody.h, inside one variant's macros). */
 
+typedef uint32_t K(u32x4) __attribute__((ext_vector_type(4)));
+typedef int32_t K(i32x4) __attribute__((ext_vector_type(4)));
+
 /* A parameter's ramp index (AxialLanes.indices): clamped to 0…1 on its bits, scaled to the ramp and
    rounded by adding 1.5 · 2²³, which leaves the integer in the low mantissa bits. */
 INLINE uint32_t K(float_index)(float t, int32_t ramp_size) {
@@ -67,27 +70,28 @@ INLINE void K(axial_constant)(
     if (count < 4) {
         /* AxialLanes.compositeFew: each pixel's ramp colour dithered (GradientShader.dithered), then
            `blend` at c. */
+        /* In four float lanes, a pixel's channels: the same operations lane by lane as the scalar
+           ones (`clamp` on the colour lanes as selections, the alpha lane as it is). */
+        K(i32x4) colour_lanes = {-1, -1, -1, 0};
+        K(f32x4) zero = {0};
         float tt = tf;
         for (intptr_t i = 0; i < count; i++) {
-            const float *e = r->ramp + 4 * K(float_index)(tt, r->ramp_size);
-            float d = r->dither_offsets[dither_row + ((x + i) & 7)];
-            float a = e[3];
-            float s[4];
-            for (int k = 0; k < 3; k++) {
-                float v = e[k] + d;
-                float q = 0 >= v ? 0 : v;
-                s[k] = a < q ? a : q;
-            }
-            s[3] = a;
-            for (int k = 0; k < 4; k++) s[k] = s[k] * c;
-            float inverse = 1 - s[3] * (1.0f / 255.0f);
-            uint8_t *q = p + 4 * i;
-            for (int k = 0; k < 4; k++) {
-                float v = s[k] + (float)q[k] * inverse + 12582912.0f;
-                uint32_t bits;
-                memcpy(&bits, &v, sizeof bits);
-                q[k] = (uint8_t)bits;
-            }
+            K(f32x4) e;
+            memcpy(&e, r->ramp + 4 * K(float_index)(tt, r->ramp_size), sizeof e);
+            K(f32x4) v = e + r->dither_offsets[dither_row + ((x + i) & 7)];
+            K(f32x4) a = __builtin_shufflevector(e, e, 3, 3, 3, 3);
+            K(i32x4) q = (K(i32x4))v & ~(zero >= v);
+            K(i32x4) above = a < (K(f32x4))q;
+            K(i32x4) clamped = ((K(i32x4))a & above) | (q & ~above);
+            K(f32x4) sv = (K(f32x4))((clamped & colour_lanes) | ((K(i32x4))e & ~colour_lanes)) * c;
+            float inverse = 1 - sv.w * (1.0f / 255.0f);
+            uint8_t *o = p + 4 * i;
+            K(u32x4) d = {o[0], o[1], o[2], o[3]};
+            K(u32x4) bits = (K(u32x4))(sv + __builtin_convertvector(d, K(f32x4)) * inverse + 12582912.0f);
+            o[0] = (uint8_t)bits[0];
+            o[1] = (uint8_t)bits[1];
+            o[2] = (uint8_t)bits[2];
+            o[3] = (uint8_t)bits[3];
             tt += dtf;
         }
         return;
@@ -104,7 +108,6 @@ typedef int16_t K(q16i) __attribute__((ext_vector_type(16)));
 typedef uint16_t K(q16u) __attribute__((ext_vector_type(16)));
 typedef uint8_t K(q8u) __attribute__((ext_vector_type(16)));
 typedef uint64_t K(q64u) __attribute__((ext_vector_type(4)));
-typedef uint32_t K(u32x4) __attribute__((ext_vector_type(4)));
 
 INLINE K(q16u) K(quad_mulhi)(K(q16u) a, K(q16u) b) {
 #if defined(__x86_64__)
@@ -122,13 +125,22 @@ INLINE K(q16u) K(quad_mulhi)(K(q16u) a, K(q16u) b) {
 #endif
 }
 
+/* Four running sums' coverages under the non-zero rule (`rule_coverage` in lanes, as
+   CoverageScratch.coverages: |INT32_MIN| stays INT32_MIN, below any coverage), zero where at most
+   `minimum`. */
+INLINE K(f32x4) K(quad_coverages)(K(i32x4) s, float minimum) {
+    K(i32x4) a = __builtin_elementwise_min(__builtin_elementwise_abs(s), (K(i32x4)){0} + REEL_CELL_ONE);
+    K(f32x4) c = __builtin_convertvector(a, K(f32x4)) * (1.0f / REEL_CELL_ONE);
+    return (K(f32x4))((K(i32x4))c & (c > minimum));
+}
+
 /* Pixels x ..< x + n (n 1…4; `p` the first) at their own coverages, from the four's first parameter
    t: what the `axial` kernel's lanes make of such a span (AxialLanes' `composite` with four
    coverages, as the walk in Swift drew it), its indices clamped (a no-op where they stay inside the
    ramp, so the same as the kernel's unclamped steps there). */
 INLINE void K(axial_quad)(
     const reel_axial_rows *r, uint8_t *p, double t, double dt, intptr_t x, intptr_t dither_row, intptr_t n,
-    const float *coverages) {
+    K(f32x4) cv) {
     double end = t + (double)n * dt;
     uint32_t k[4];
     if (__builtin_fabs(t) < 16 && __builtin_fabs(end) < 16) {
@@ -163,8 +175,6 @@ INLINE void K(axial_quad)(
     K(q16u) a = ((K(q16u))alphas) << 1;
     /* The coverages in 0.16 (`spread` in lanes), each over its pixel's four lanes; lanes past n are
        never stored. */
-    K(f32x4) cv;
-    memcpy(&cv, coverages, sizeof cv);
     K(f32x4) scaled = cv * 65536.0f;
     K(f32x4) held = __builtin_elementwise_min(scaled, (K(f32x4)){0} + 65535.0f); /* never NaN: as `spread`'s test */
     K(q64u) c64 = __builtin_convertvector((K(u32x4))(held + 8388608.0f) & 0xFFFFu, K(q64u));
@@ -224,16 +234,24 @@ TARGET static intptr_t K(axial_rows)(reel_axial_rows r) {
                 continue;
             }
             intptr_t n = limit - x < 4 ? limit - x : 4;
-            float coverages[4];
-            for (intptr_t j = 0; j < 4; j++) {
-                if (j < n) {
-                    sum = (int32_t)((uint32_t)sum + (uint32_t)line[x + j]);
+            /* The running sum in lanes, by shifted adds (integers: the same sums as cell by cell);
+               lanes past n read zero, so the last lane is the sum after the four. */
+            K(u32x4) v = {0};
+            if (n == 4) {
+                memcpy(&v, line + x, sizeof v);
+                memset(line + x, 0, sizeof v);
+            } else {
+                for (intptr_t j = 0; j < n; j++) {
+                    v[j] = (uint32_t)line[x + j];
                     line[x + j] = 0;
                 }
-                float c = K(rule_coverage)(sum, 0);
-                coverages[j] = c > r.minimum ? c : 0;
             }
-            K(axial_quad)(&r, out + 4 * x, t0 + (double)x * dt, dt, r.x0 + x, dither_row, n, coverages);
+            K(u32x4) none = {0};
+            v += __builtin_shufflevector(none, v, 3, 4, 5, 6);
+            v += __builtin_shufflevector(none, v, 2, 3, 4, 5);
+            v += (uint32_t)sum;
+            sum = (int32_t)v[3];
+            K(axial_quad)(&r, out + 4 * x, t0 + (double)x * dt, dt, r.x0 + x, dither_row, n, K(quad_coverages)((K(i32x4))v, r.minimum));
             x += n;
         }
         line[limit] = 0;

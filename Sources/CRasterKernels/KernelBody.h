@@ -390,9 +390,17 @@ TARGET static void K(axial_at)(uint8_t *out, const reel_axial_span *span) {
     K(axial_state) st;
     st.span = span;
     /* Pixels x0 … x0 + 7 from two places of the pattern (it repeats every eight columns). */
-    memcpy(st.dither, span->dither + 16 * (span->dither_row + (span->x0 & 7)), 32);
-    memcpy(st.dither + 16, span->dither + 16 * (span->dither_row + ((span->x0 + 4) & 7)), 32);
-    if (PIXELS == 16) memcpy(st.dither + 32, st.dither, 64);
+    const int16_t *first_four = span->dither + 16 * (span->dither_row + (span->x0 & 7));
+    const int16_t *next_four = span->dither + 16 * (span->dither_row + ((span->x0 + 4) & 7));
+    memcpy(st.dither, first_four, 32);
+    memcpy(st.dither + 16, next_four, 32);
+    /* Sixteen pixels: the same eight again, from the table (read back from `st.dither` as one wide
+       load, the two narrower stores just made stalled its store forwarding: 10 % of this kernel's
+       samples on rects_linear). */
+    if (PIXELS == 16) {
+        memcpy(st.dither + 32, first_four, 32);
+        memcpy(st.dither + 48, next_four, 32);
+    }
     for (int m = 0; m < 4; m++) st.t[m] = span->t + span->dt * (float)m;
     st.step4 = span->dt * 4;
     st.coverage = K(splat16)(span->coverage);
