@@ -208,9 +208,9 @@ INLINE void K(axial_quad)(
    zero where at most `minimum`, through the `axial` kernel's lanes from the four's own first
    parameter (`axial_quad`). */
 TARGET static intptr_t K(axial_rows)(reel_axial_rows r) {
-    intptr_t limit = r.c1 + 1;
+    intptr_t limit = r.span.c1 + 1;
     double dt = r.a * r.ux + r.b * r.uy;
-    for (intptr_t row = 0; row < r.rows; row++) {
+    for (intptr_t row = 0; row < r.span.rows; row++) {
         intptr_t y = r.y + row;
         /* AxialLanes.row: the parameter at the centre of the canvas's column 0. */
         double px = (double)r.x0 + 0.5, py = (double)y + 0.5;
@@ -218,12 +218,12 @@ TARGET static intptr_t K(axial_rows)(reel_axial_rows r) {
         double gy = r.b * px + r.d * py + r.ty;
         double t0 = (gx - r.start_x) * r.ux + (gy - r.start_y) * r.uy;
         if (!(__builtin_fabs(t0) < 1e30) || !(__builtin_fabs(t0 + (double)r.width * dt) < 1e30)) return row;
-        int32_t *line = r.cells + row * r.cell_stride;
-        uint64_t *bits = r.touched + row * r.words_per_row;
-        uint8_t *out = r.out + row * r.out_stride;
+        int32_t *line = r.span.cells + row * r.span.cell_stride;
+        uint64_t *bits = r.span.touched + row * r.span.words_per_row;
+        uint8_t *out = r.span.out + row * r.span.out_stride;
         intptr_t dither_row = (y & 7) * 8;
         int32_t sum = 0;
-        intptr_t x = r.c0;
+        intptr_t x = r.span.c0;
         while (x < limit) {
             if (((bits[x >> 6] >> (x & 63)) & 1) == 0) {
                 intptr_t end = K(first_touched)(bits, x, limit);
@@ -255,7 +255,7 @@ TARGET static intptr_t K(axial_rows)(reel_axial_rows r) {
             x += n;
         }
         line[limit] = 0;
-        for (intptr_t w = r.c0 >> 6; w <= (limit >> 6); w++) bits[w] = 0;
+        for (intptr_t w = r.span.c0 >> 6; w <= (limit >> 6); w++) bits[w] = 0;
     }
-    return r.rows;
+    return r.span.rows;
 }

@@ -174,13 +174,13 @@ int32_t reel_kernels_avx2_solid_group(
    running sum, so how the row is cut into runs and groups does not change them. The cells read, the
    one past c1 and the row's touched bits are cleared. */
 TARGET static void K(solid_rows)(reel_solid_rows r) {
-    intptr_t limit = r.c1 + 1;
-    for (intptr_t row = 0; row < r.rows; row++) {
-        int32_t *line = r.cells + row * r.cell_stride;
-        uint64_t *bits = r.touched + row * r.words_per_row;
-        uint8_t *out = r.out + row * r.out_stride;
+    intptr_t limit = r.span.c1 + 1;
+    for (intptr_t row = 0; row < r.span.rows; row++) {
+        int32_t *line = r.span.cells + row * r.span.cell_stride;
+        uint64_t *bits = r.span.touched + row * r.span.words_per_row;
+        uint8_t *out = r.span.out + row * r.span.out_stride;
         int32_t sum = 0;
-        intptr_t x = r.c0;
+        intptr_t x = r.span.c0;
         while (x < limit) {
             if (((bits[x >> 6] >> (x & 63)) & 1) == 0) {
                 intptr_t end = K(first_touched)(bits, x, limit);
@@ -198,7 +198,7 @@ TARGET static void K(solid_rows)(reel_solid_rows r) {
             x += n;
         }
         line[limit] = 0;
-        for (intptr_t w = r.c0 >> 6; w <= (limit >> 6); w++) bits[w] = 0;
+        for (intptr_t w = r.span.c0 >> 6; w <= (limit >> 6); w++) bits[w] = 0;
     }
 }
 

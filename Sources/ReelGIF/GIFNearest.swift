@@ -25,13 +25,6 @@ struct OklabNearest {
     private let lightness: [Float]
     /// The colours in the order given.
     private let colours: [SIMD3<Float>]
-    /// For each colour, a squared distance within which a query has it as its one nearest: a quarter of
-    /// the squared distance to its nearest other colour, less a margin. By the triangle inequality a
-    /// query closer than half that distance is closer to it than to any other; the margin (10⁻⁴, where
-    /// a squared distance in floats is within about 3 · 10⁻⁷ of the exact one) keeps that strict as the
-    /// walk computes it, so the walk would answer the same.
-    private let clear: [Float]
-
     init(_ colours: [SIMD3<Float>]) {
         let order = colours.indices.sorted { (colours[$0].x, $0) < (colours[$1].x, $1) }
         lightness = order.map { colours[$0].x }
@@ -47,31 +40,22 @@ struct OklabNearest {
         }
         (self.l, self.a, self.b, self.index) = (l, a, b, index)
         self.colours = colours
-        var closest = [Float](repeating: .infinity, count: colours.count)
-        for i in colours.indices {
-            for j in colours.indices where j > i {
-                let d = colours[i] - colours[j]
-                let dd = (d * d).sum()
-                closest[i] = min(closest[i], dd)
-                closest[j] = min(closest[j], dd)
-            }
-        }
-        clear = closest.map { $0.isFinite ? $0 / 4 * (1 - 1e-4) : 0 }
     }
 
     /// The index of the colour nearest to `lab`; 0 when there are none.
     func callAsFunction(_ lab: SIMD3<Float>) -> Int { walk(lab, best: Int.max, bestD: .infinity) }
 
-    /// The same index, found sooner when `guess` (an index among the colours) is near it: the guess
-    /// itself where the query is well inside its clear radius (`clear`), else the walk bounded from the
-    /// start by the guess's distance instead of by infinity, so each side stops as soon as lightness
-    /// alone puts a colour beyond it. Every colour at the nearest distance is still measured (the bound
-    /// is never below it), so the answer and its tie-break are the same.
+    /// The same index, found sooner when `guess` (an index among the colours) is near it: the walk
+    /// bounded from the start by the guess's distance instead of by infinity, so each side stops as soon
+    /// as lightness alone puts a colour beyond it. Every colour at the nearest distance is still measured
+    /// (the bound is never below it), so the answer and its tie-break are the same. (A radius around
+    /// each colour within which it answers at once, a quarter of the squared distance to its nearest
+    /// other, saved nothing measurable once the walk went eight colours at a time, and cost a pass over
+    /// every pair of colours for each search made.)
     func callAsFunction(_ lab: SIMD3<Float>, near guess: Int) -> Int {
         guard guess >= 0 && guess < colours.count else { return self(lab) }
         let d = lab - colours[guess]
         let dd = (d * d).sum()
-        if dd < clear[guess] { return guess }
         // A query with NaN measures nothing below infinity (answer 0): no guess stands for that.
         guard dd < .infinity else { return self(lab) }
         return walk(lab, best: guess, bestD: dd)

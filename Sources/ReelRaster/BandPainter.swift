@@ -134,6 +134,19 @@ struct BandPainter {
                 row: rows.lowerBound &- canvas.y0, rows: rows.count, columns: c0, c1, color: color, rule: shape.rule))
     }
 
+    /// Where a row kernel draws `rows` rows of `scratch` from `row` on (canvas-local): into `out` (the
+    /// first row's column 0), summing the cells of columns c0 through c1.
+    static func cellRows(
+        out: UnsafeMutablePointer<UInt8>, outStride: Int, scratch: CoverageScratch, row: Int, rows: Int, columns c0: Int,
+        _ c1: Int
+    ) -> reel_cell_rows {
+        let cellStride = scratch.capacityWidth &+ 2
+        return reel_cell_rows(
+            out: out, out_stride: outStride, cells: scratch.cells + row &* cellStride, cell_stride: cellStride,
+            touched: scratch.touched + row &* scratch.wordsPerRow, words_per_row: scratch.wordsPerRow, rows: rows, c0: c0,
+            c1: c1)
+    }
+
     /// The C kernels' arguments for `rows` rows of `scratch` from `row` on (canvas-local), drawn into
     /// `out` (the first row's column 0).
     static func solidRows(
@@ -141,11 +154,9 @@ struct BandPainter {
         _ c1: Int, color: SIMD4<Float>, rule: FillRule
     ) -> reel_solid_rows {
         let run = ConstantSourceOver(color)
-        let cellStride = scratch.capacityWidth &+ 2
         return reel_solid_rows(
-            out: out, out_stride: outStride, cells: scratch.cells + row &* cellStride, cell_stride: cellStride,
-            touched: scratch.touched + row &* scratch.wordsPerRow, words_per_row: scratch.wordsPerRow, rows: rows, c0: c0,
-            c1: c1, color: reel_rgba_f(r: color.x, g: color.y, b: color.z, a: color.w), minimum: 0.5 / 255,
+            span: cellRows(out: out, outStride: outStride, scratch: scratch, row: row, rows: rows, columns: c0, c1),
+            color: reel_rgba_f(r: color.x, g: color.y, b: color.z, a: color.w), minimum: 0.5 / 255,
             even_odd: rule == .evenOdd ? 1 : 0, opaque: run.opaqueWord == nil ? 0 : 1, word: run.opaqueWord ?? 0,
             keep: run.keep, add: run.addWord)
     }
@@ -198,12 +209,10 @@ struct BandPainter {
         width: Int, columns c0: Int, _ c1: Int, axial: AxialLanes, ramp87: UnsafeRawPointer,
         ramp: UnsafePointer<SIMD4<Float>>, packed: UnsafePointer<UInt32>?
     ) -> reel_axial_rows {
-        let cellStride = scratch.capacityWidth &+ 2
         let inverse = axial.inverse
         return reel_axial_rows(
-            out: out, out_stride: outStride, cells: scratch.cells + row &* cellStride, cell_stride: cellStride,
-            touched: scratch.touched + row &* scratch.wordsPerRow, words_per_row: scratch.wordsPerRow, rows: rows, c0: c0,
-            c1: c1, y: y, x0: x0, width: width, a: inverse.a, b: inverse.b, c: inverse.c, d: inverse.d, tx: inverse.tx,
+            span: cellRows(out: out, outStride: outStride, scratch: scratch, row: row, rows: rows, columns: c0, c1), y: y, x0: x0,
+            width: width, a: inverse.a, b: inverse.b, c: inverse.c, d: inverse.d, tx: inverse.tx,
             ty: inverse.ty, start_x: axial.startX, start_y: axial.startY, ux: axial.ux, uy: axial.uy,
             ramp87: ramp87.assumingMemoryBound(to: Int16.self),
             dither: UnsafeRawPointer(axial.dither).assumingMemoryBound(to: Int16.self),

@@ -56,8 +56,7 @@ import Testing
     }
 
     /// Starting from a guess (any entry, near or far, or out of range) gives the full scan's index too:
-    /// the guess's clear radius answers only where no other entry can be as near, and the bounded walk
-    /// still measures every entry at the nearest distance.
+    /// the walk bounded by the guess's distance still measures every entry at the nearest distance.
     @Test func aGuessChangesNoAnswer() {
         var random = Sequence(state: 19)
         for round in 0..<5 {
@@ -71,7 +70,7 @@ import Testing
             }
             let nearest = OklabNearest(colours)
             for _ in 0..<4000 {
-                // Queries a level or two from an entry (inside its clear radius, mostly) and anywhere.
+                // Queries a level or two from an entry, and anywhere.
                 let c = random.next(count)
                 let lab =
                     random.next(2) == 0

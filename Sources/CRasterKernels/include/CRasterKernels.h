@@ -58,11 +58,9 @@ typedef struct reel_image_span {
     intptr_t count;
 } reel_image_span;
 
-/* A solid colour's rows (BandPainter's fill): each row's accumulated cells (`reel_cells`) summed
-   along the row from column c0 through c1, the fill rule applied, and the colour composited by the
-   coverage (`fill` or `solid` where it is full, `solid_float`'s arithmetic below); zero cells leave
-   the pixels as they are. The cells read, the cell past c1 and the row's touched bits are cleared. */
-typedef struct reel_solid_rows {
+/* The rows a row kernel draws (`solid_rows`, `axial_rows`): where their pixels and their accumulated
+   cells (`reel_cells`) are, and the columns c0 through c1 whose cells are summed. */
+typedef struct reel_cell_rows {
     /* The first row's pixel of column 0, and the bytes from one row to the next. */
     uint8_t *_Nonnull out;
     intptr_t out_stride;
@@ -75,6 +73,14 @@ typedef struct reel_solid_rows {
     intptr_t rows;
     intptr_t c0;
     intptr_t c1;
+} reel_cell_rows;
+
+/* A solid colour's rows (BandPainter's fill): each row's accumulated cells (`reel_cells`) summed
+   along the row from column c0 through c1, the fill rule applied, and the colour composited by the
+   coverage (`fill` or `solid` where it is full, `solid_float`'s arithmetic below); zero cells leave
+   the pixels as they are. The cells read, the cell past c1 and the row's touched bits are cleared. */
+typedef struct reel_solid_rows {
+    reel_cell_rows span;
     /* The colour, premultiplied, 0…255. */
     reel_rgba_f color;
     /* Coverage at most this leaves a pixel as it is. */
@@ -97,18 +103,7 @@ typedef struct reel_solid_rows {
    bits are cleared. Returns the rows drawn: it stops before a row whose parameters are not finite
    below 10³⁰ (AxialLanes.row), which the caller walks in Swift. */
 typedef struct reel_axial_rows {
-    /* The first row's pixel of column 0, and the bytes from one row to the next. */
-    uint8_t *_Nonnull out;
-    intptr_t out_stride;
-    /* The first row's cell of column 0, and the cells from one row to the next. */
-    int32_t *_Nonnull cells;
-    intptr_t cell_stride;
-    /* The first row's touched bits (one a cell), and the words from one row to the next. */
-    uint64_t *_Nonnull touched;
-    intptr_t words_per_row;
-    intptr_t rows;
-    intptr_t c0;
-    intptr_t c1;
+    reel_cell_rows span;
     /* The first row, the canvas's column 0 (both absolute) and the canvas's width. */
     intptr_t y;
     intptr_t x0;
