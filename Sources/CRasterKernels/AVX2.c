@@ -9,10 +9,10 @@
 
 /* The AVX-512 variant's groups of edge cells (SolidRowsBody.h). */
 int32_t reel_kernels_avx2_solid_group(
-    const reel_solid_rows *r, uint8_t *out, int32_t *line, intptr_t x, intptr_t n, int32_t sum);
+    const reel_solid_rows *r, uint8_t *out, int32_t *line, intptr_t x, intptr_t n, int32_t sum, intptr_t skip);
 TARGET int32_t reel_kernels_avx2_solid_group(
-    const reel_solid_rows *r, uint8_t *out, int32_t *line, intptr_t x, intptr_t n, int32_t sum) {
-    return solid_group_avx2(r, out, line, x, n, sum);
+    const reel_solid_rows *r, uint8_t *out, int32_t *line, intptr_t x, intptr_t n, int32_t sum, intptr_t skip) {
+    return solid_group_avx2(r, out, line, x, n, sum, skip);
 }
 
 reel_raster_kernels reel_kernels_avx2_table(void);

@@ -115,8 +115,11 @@ INLINE intptr_t K(first_touched)(const uint64_t *bits, intptr_t x, intptr_t limi
 }
 
 /* Cells x ..< x + n (n ≤ PIXELS) of a row: summed cell by cell in order from `sum` (their sums
-   returned, the cells cleared), the rule in lanes, `solid_lanes` over their pixels. */
-INLINE int32_t K(solid_group)(const reel_solid_rows *r, uint8_t *out, int32_t *line, intptr_t x, intptr_t n, int32_t sum) {
+   returned, the cells cleared), the rule in lanes, `solid_lanes` over their pixels, but for the first
+   `skip` lanes, whose pixels are left as they are (their cells must be zero: a row's tail, walked as
+   the last whole group with the cells already walked at its start). */
+INLINE int32_t K(solid_group)(
+    const reel_solid_rows *r, uint8_t *out, int32_t *line, intptr_t x, intptr_t n, int32_t sum, intptr_t skip) {
     K(f32x4) one = {r->color.r, r->color.g, r->color.b, r->color.a};
     F32V color = __builtin_shufflevector(one, one, REPEAT4);
     PU64 add64 = {0};
@@ -147,6 +150,11 @@ INLINE int32_t K(solid_group)(const reel_solid_rows *r, uint8_t *out, int32_t *l
     PI32 sums = (PI32)v;
     sum = sums[PIXELS - 1];
     PI32 cover = K(rule_lanes)(sums, r->even_odd, r->minimum);
+    if (skip > 0) {
+        PI32 lane = {0};
+        for (int j = 0; j < PIXELS; j++) lane[j] = j;
+        cover &= lane >= (int32_t)skip;
+    }
     if (n == PIXELS) {
         K(solid_lanes)(r, out + 4 * x, cover, color, keep, add);
     } else {
@@ -163,7 +171,7 @@ INLINE int32_t K(solid_group)(const reel_solid_rows *r, uint8_t *out, int32_t *l
    (one or two touched cells) a chain of sixteen dependent sums and four registers of float lanes,
    where eight cost half (rects: 0.92× with sixteen, against the Swift walk's four). */
 int32_t reel_kernels_avx2_solid_group(
-    const reel_solid_rows *r, uint8_t *out, int32_t *line, intptr_t x, intptr_t n, int32_t sum);
+    const reel_solid_rows *r, uint8_t *out, int32_t *line, intptr_t x, intptr_t n, int32_t sum, intptr_t skip);
 #define GROUP 8
 #else
 #define GROUP PIXELS
@@ -189,11 +197,22 @@ TARGET static void K(solid_rows)(reel_solid_rows r) {
                 x = end;
                 continue;
             }
-            intptr_t n = limit - x < GROUP ? limit - x : GROUP;
+            /* A row's last cells, fewer than a group, as the whole group ending there: the cells
+               before x in it are walked (zero) and their pixels skipped, where a partial group went
+               cell by cell through a copy. */
+            intptr_t n = GROUP, skip = 0;
+            if (limit - x < GROUP) {
+                if (limit - r.span.c0 >= GROUP) {
+                    skip = x - (limit - GROUP);
+                    x = limit - GROUP;
+                } else {
+                    n = limit - x;
+                }
+            }
 #if PIXELS == 16
-            sum = reel_kernels_avx2_solid_group(&r, out, line, x, n, sum);
+            sum = reel_kernels_avx2_solid_group(&r, out, line, x, n, sum, skip);
 #else
-            sum = K(solid_group)(&r, out, line, x, n, sum);
+            sum = K(solid_group)(&r, out, line, x, n, sum, skip);
 #endif
             x += n;
         }
