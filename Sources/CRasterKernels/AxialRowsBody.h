@@ -156,18 +156,17 @@ INLINE void K(axial_quad)(
         float tf = (float)t, dtf = (float)dt;
         for (int m = 0; m < 4; m++) k[m] = K(float_index)(tf + dtf * (float)m, r->ramp_size);
     }
-    /* Each entry read whole and its halves dealt to the colours' and the alphas' lanes by shuffles:
-       set lane by lane, the lanes went through the stack, each narrow store followed by a wide reload. */
-    K(u64x2) e0, e1, e2, e3;
-    memcpy(&e0, r->ramp87 + 8 * k[0], 16);
-    memcpy(&e1, r->ramp87 + 8 * k[1], 16);
-    memcpy(&e2, r->ramp87 + 8 * k[2], 16);
-    memcpy(&e3, r->ramp87 + 8 * k[3], 16);
-    K(u64x2) c01 = __builtin_shufflevector(e0, e1, 0, 2), c23 = __builtin_shufflevector(e2, e3, 0, 2);
-    K(u64x2) a01 = __builtin_shufflevector(e0, e1, 1, 3), a23 = __builtin_shufflevector(e2, e3, 1, 3);
-    K(q64u) colors64 = __builtin_shufflevector(c01, c23, 0, 1, 2, 3);
-    K(q64u) alphas64 = __builtin_shufflevector(a01, a23, 0, 1, 2, 3);
-    K(q16i) colors = (K(q16i))colors64, alphas = (K(q16i))alphas64, dither;
+    /* Each entry (eight bytes, r g b a) read whole into its pixel's lanes, then each alpha spread over
+       its pixel's lanes by a shuffle: set lane by lane, the lanes went through the stack, each narrow
+       store followed by a wide reload. */
+    uint64_t e0, e1, e2, e3;
+    memcpy(&e0, r->ramp87 + 4 * k[0], 8);
+    memcpy(&e1, r->ramp87 + 4 * k[1], 8);
+    memcpy(&e2, r->ramp87 + 4 * k[2], 8);
+    memcpy(&e3, r->ramp87 + 4 * k[3], 8);
+    K(q64u) colors64 = {e0, e1, e2, e3};
+    K(q16i) colors = (K(q16i))colors64, dither;
+    K(q16i) alphas = __builtin_shufflevector(colors, colors, ALPHA4_PIXELS_4);
     memcpy(&dither, r->dither + 16 * (dither_row + (x & 7)), sizeof dither);
     K(q16i) zero = {0};
     K(q16i) s7 = __builtin_elementwise_min(__builtin_elementwise_max(colors + dither, zero), alphas);

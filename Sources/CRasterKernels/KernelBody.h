@@ -65,8 +65,17 @@ typedef uint64_t K(hu64) __attribute__((ext_vector_type(PIXELS / 2)));
 #define REPEAT4_N(n) REPEAT4_N2(n)
 #define REPEAT4 REPEAT4_N(PIXELS)
 
+/* Each pixel's lane 3 over its four lanes (a shuffle mask of LANES entries). */
+#define ALPHA4_PIXELS_4 3, 3, 3, 3, 7, 7, 7, 7, 11, 11, 11, 11, 15, 15, 15, 15
+#define ALPHA4_PIXELS_8 ALPHA4_PIXELS_4, 19, 19, 19, 19, 23, 23, 23, 23, 27, 27, 27, 27, 31, 31, 31, 31
+#define ALPHA4_PIXELS_16 \
+    ALPHA4_PIXELS_8, 35, 35, 35, 35, 39, 39, 39, 39, 43, 43, 43, 43, 47, 47, 47, 47, 51, 51, 51, 51, 55, 55, 55, 55, 59, 59, 59, \
+        59, 63, 63, 63, 63
+#define ALPHA4_N2(n) ALPHA4_PIXELS_##n
+#define ALPHA4_N(n) ALPHA4_N2(n)
+#define ALPHA4 ALPHA4_N(PIXELS)
+
 typedef float K(f32x4) __attribute__((ext_vector_type(4)));
-typedef uint64_t K(u64x2) __attribute__((ext_vector_type(2)));
 
 /* Built in registers, not lane by lane: a vector filled element by element in a loop went through
    the stack, each store followed by a wide reload (solid's set-up took four times its pixels). */
@@ -346,18 +355,15 @@ INLINE void K(axial_step)(K(axial_state) *st, uint8_t *p, intptr_t i, const int 
             }
         }
     }
-    /* Each entry read whole (sixteen bytes: its colour, then its alpha four times) and the halves
-       dealt to the colours' and the alphas' lanes; two eight-byte loads an entry, or gathers of
-       them, were slower. */
-    PU64 colors64, alphas64;
+    /* Each entry (eight bytes, r g b a) read whole; each pixel's alpha spread over its lanes. */
+    PU64 colors64;
 #pragma clang loop unroll(full)
     for (int j = 0; j < PIXELS; j++) {
-        K(u64x2) e;
-        memcpy(&e, span->ramp + 8 * k[j], 16);
-        colors64[j] = e.x;
-        alphas64[j] = e.y;
+        uint64_t e;
+        memcpy(&e, span->ramp + 4 * k[j], 8);
+        colors64[j] = e;
     }
-    I16V colors = (I16V)colors64, alphas = (I16V)alphas64;
+    I16V colors = (I16V)colors64, alphas = __builtin_shufflevector(colors, colors, ALPHA4);
     I16V dither;
     memcpy(&dither, st->dither + 4 * (i & 7), sizeof dither);
     I16V zero = {0};
@@ -549,6 +555,7 @@ static const reel_raster_kernels K(table) = {
 #undef HALF_HIGH
 #undef GATHER
 #undef REPEAT4
+#undef ALPHA4
 #undef IN_REGISTER
 #undef NATIVE
 #undef MULHI_NATIVE

@@ -4,22 +4,14 @@
 typedef float K(pf32) __attribute__((ext_vector_type(PIXELS)));
 #define PF32 K(pf32)
 
-/* Each pixel's value over its four lanes, and each pixel's lane 3 over its four. */
+/* Each pixel's value over its four lanes. */
 #define SPREAD4_PIXELS_4 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3
 #define SPREAD4_PIXELS_8 SPREAD4_PIXELS_4, 4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7
 #define SPREAD4_PIXELS_16 \
     SPREAD4_PIXELS_8, 8, 8, 8, 8, 9, 9, 9, 9, 10, 10, 10, 10, 11, 11, 11, 11, 12, 12, 12, 12, 13, 13, 13, 13, 14, 14, 14, 14, 15, 15, 15, 15
-#define ALPHA4_PIXELS_4 3, 3, 3, 3, 7, 7, 7, 7, 11, 11, 11, 11, 15, 15, 15, 15
-#define ALPHA4_PIXELS_8 ALPHA4_PIXELS_4, 19, 19, 19, 19, 23, 23, 23, 23, 27, 27, 27, 27, 31, 31, 31, 31
-#define ALPHA4_PIXELS_16 \
-    ALPHA4_PIXELS_8, 35, 35, 35, 35, 39, 39, 39, 39, 43, 43, 43, 43, 47, 47, 47, 47, 51, 51, 51, 51, 55, 55, 55, 55, 59, 59, 59, \
-        59, 63, 63, 63, 63
 #define SPREAD4_N2(n) SPREAD4_PIXELS_##n
 #define SPREAD4_N(n) SPREAD4_N2(n)
 #define SPREAD4 SPREAD4_N(PIXELS)
-#define ALPHA4_N2(n) ALPHA4_PIXELS_##n
-#define ALPHA4_N(n) ALPHA4_N2(n)
-#define ALPHA4 ALPHA4_N(PIXELS)
 
 /* Lanes shifted up by k (lane i takes lane i − k, the lowest k take zero), as the indices of a
    shuffle of (zero, v). */
@@ -225,4 +217,3 @@ TARGET static void K(solid_rows)(reel_solid_rows r) {
 #undef SHIFT_UP
 #undef GROUP
 #undef SPREAD4
-#undef ALPHA4

@@ -74,9 +74,9 @@ struct GradientShader {
     /// `rampSize` colours, then one transparent entry: what a two-point conical gradient paints where no
     /// circle passes (index `rampSize`, never reached by the other kinds).
     let ramp: [SIMD4<Float>]
-    /// For an axial gradient with padded ends (`AxialLanes`): the ramp's colours in 8.7 fixed point, each
-    /// followed by its alpha four times (`Fixed87.fixed`).
-    let ramp87: [SIMD8<Int16>]
+    /// For an axial gradient with padded ends (`AxialLanes`): the ramp's colours in 8.7 fixed point
+    /// (`Fixed87.fixed`).
+    let ramp87: [SIMD4<Int16>]
     /// Every colour of the ramp is opaque.
     let opaque: Bool
     /// For a large opaque gradient: every ramp colour with each of the 64 dither offsets added, clamped

@@ -7,7 +7,7 @@ import Foundation
 /// locations and how they mix alone, so a kept ramp is the one the frame would make, bit for bit.
 ///
 /// Bounded by two frames' worth: each frame's ramps are the ones looked up since the frame before began
-/// (`nextFrame`); the rest are let go then. And by `capacity` ramps a frame (about 32 KiB each with
+/// (`nextFrame`); the rest are let go then. And by `capacity` ramps a frame (about 24 KiB each with
 /// the 8.7 ramp), `shardCapacity` in each shard: a frame with more makes the rest afresh, as
 /// without the cache. Keys spread over the shards unevenly, so a frame with nearly `capacity` ramps
 /// may make some afresh too (the same ramps, at a ramp's cost). Shared by copies of a rasterizer, and
@@ -48,7 +48,7 @@ final class RampCache: @unchecked Sendable {
     struct Tables {
         let ramp: [SIMD4<Float>]
         /// The ramp in 8.7 (`Fixed87.fixed`) where an axial gradient asked for it; else empty.
-        var ramp87: [SIMD8<Int16>]
+        var ramp87: [SIMD4<Int16>]
         /// Every colour of the ramp is opaque.
         let opaque: Bool
         /// Some colour of the ramp is not transparent.

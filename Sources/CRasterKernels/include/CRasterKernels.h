@@ -18,7 +18,7 @@ typedef struct reel_rgba_f {
    beyond ±16, in float lanes of four stepped from `t` and `dt` as Swift's SIMD4 did; dithered,
    scaled by the coverage and composited in 16-bit lanes (Fixed87). */
 typedef struct reel_axial_span {
-    /* The ramp in 8.7: eight int16 an entry, r g b a then a four times. */
+    /* The ramp in 8.7: four int16 an entry, r g b a. */
     const int16_t *_Nonnull ramp;
     /* The dither offsets in 8.7 for each place of the 8 × 8 pattern (row · 8 + column), 16 lanes a
        place: the offsets of the four pixels from it on, each over r, g, b and 0 on alpha. */
