@@ -9,11 +9,27 @@ enum EdgeClipping {
     /// precision in a `Double`.
     static let bound = Double(1 << 24)
 
-    /// True when every edge already lies inside the square (the usual case: nothing to do).
-    static func inside(_ edges: [Edge]) -> Bool {
-        let b = bound
-        for e in edges where !(abs(e.x0) <= b && abs(e.x1) <= b && abs(e.y0) <= b && abs(e.y1) <= b) { return false }
-        return true
+    /// The edges' bounds (infinite and inverted for none; a NaN coordinate is left out) and whether every
+    /// coordinate already lies inside the square (the usual case: nothing to clip; false for a NaN). One
+    /// pass in lanes, an edge's four coordinates at a time, where a pass for each in scalars had made a
+    /// prepared shape's own work 9 % of a stroked frame's drawing (worldmap_stroke).
+    static func bounds(_ edges: [Edge]) -> (min: SIMD2<Double>, max: SIMD2<Double>, inside: Bool) {
+        let b = SIMD4<Double>(repeating: bound)
+        var lo = SIMD4<Double>(repeating: .infinity), hi = SIMD4<Double>(repeating: -.infinity)
+        var inside = SIMDMask<SIMD4<Int64>>(repeating: true)
+        edges.withUnsafeBufferPointer { edges in
+            for e in edges {
+                let v = SIMD4(e.x0, e.y0, e.x1, e.y1)
+                lo = lo.replacing(with: v, where: v .< lo)
+                hi = hi.replacing(with: v, where: v .> hi)
+                // Both false for NaN.
+                let within = (v .<= b) .& (v .>= -b)
+                inside .&= within
+            }
+        }
+        let low = lo.lowHalf.replacing(with: lo.highHalf, where: lo.highHalf .< lo.lowHalf)
+        let high = hi.lowHalf.replacing(with: hi.highHalf, where: hi.highHalf .> hi.lowHalf)
+        return (low, high, all(inside))
     }
 
     /// The edges cut to the square with the coverage inside it unchanged: parts above or below it are

@@ -30,20 +30,16 @@ final class PreparedShape: @unchecked Sendable {
     /// A shape of straight edges in device space (a path flattened, a stroke's polygons placed).
     init?(edges flattened: [Edge], paint: PreparedPaint, rule: FillRule) {
         var edges = flattened
-        if !EdgeClipping.inside(edges) {
+        var bounds = EdgeClipping.bounds(edges)
+        if !bounds.inside {
             // Huge or overflowed coordinates (a stroke outline of a path through ±1e308 is NaN): a shape
             // that cannot be placed draws nothing rather than trapping on a conversion.
             guard let clipped = EdgeClipping.clip(edges) else { return nil }
             edges = clipped
+            bounds = EdgeClipping.bounds(edges)
         }
         guard !edges.isEmpty else { return nil }
-        var x0 = Double.infinity, x1 = -Double.infinity, y0 = Double.infinity, y1 = -Double.infinity
-        for e in edges {
-            x0 = min(x0, e.x0, e.x1)
-            x1 = max(x1, e.x0, e.x1)
-            y0 = min(y0, e.y0, e.y1)
-            y1 = max(y1, e.y0, e.y1)
-        }
+        let (x0, y0, x1, y1) = (bounds.min.x, bounds.min.y, bounds.max.x, bounds.max.y)
         self.edges = edges
         // A large opaque gradient gets its dithered colours packed once (see GradientShader.packed).
         if case .gradient(let g) = paint, g.opaque, (x1 - x0) * (y1 - y0) > Double(GradientShader.packedTableWorth) {
