@@ -50,6 +50,12 @@ public final class GIFFileWriter {
 
     /// What the viewer shows after the held frame is drawn (the transparent index where nothing is).
     private var shown: [UInt8]
+    /// The buffer of a frame written out (what was shown before it), kept to hold what the next frame
+    /// coded shows: it differs from what is shown now only inside `spareStale` (that frame's rectangle).
+    /// With a fresh copy of what was shown for each frame instead, a 1080p GIF copied 2 MB a frame and
+    /// faulted its pages in (a moving dot's GIF: the copies 13 % of its instructions).
+    private var spareShown: [UInt8] = []
+    private var spareStale: (left: Int, top: Int, right: Int, bottom: Int)?
     private var indices: [UInt8]
     /// An earlier frame's indices, and the rows where they may differ from `indices` (nil: anywhere): the
     /// next frame is mapped into this buffer, brought up to date in those rows, rather than into a copy
@@ -263,6 +269,11 @@ public final class GIFFileWriter {
             changes = nil
         }
         try flush(previous)
+        // The frame written keeps nothing: its buffer becomes the spare (held no more, so not shared).
+        held = nil
+        spareShown = previous.base
+        previous.base = []
+        spareStale = (previous.left, previous.top, previous.right, previous.bottom)
         hold(want, over: base, allowed: allowed, delay: delay, rows: changes)
     }
 
@@ -570,7 +581,7 @@ public final class GIFFileWriter {
             }
         }
         let (bytes, coded, _) = best
-        shown = base
+        shown = buffer(showing: base)
         k = 0
         for y in top..<bottom {
             for x in left..<right {
@@ -583,6 +594,26 @@ public final class GIFFileWriter {
             }
         }
         return (bytes, chosen.transparent, chosen.codeSize, chosen.local)
+    }
+
+    /// A buffer equal to `base` that nothing else holds, for the frame being coded to be written into:
+    /// the spare, brought up to date inside `spareStale`, where every frame's `base` is what was shown
+    /// after the frame written last, maybe cleared inside its rectangle; or else `base` itself, copied
+    /// as it is written. The spare is taken once: a frame coded again (`clearing`) copies.
+    private func buffer(showing base: [UInt8]) -> [UInt8] {
+        guard let stale = spareStale, spareShown.count == base.count else { return base }
+        var buffer = spareShown
+        spareShown = []
+        spareStale = nil
+        buffer.withUnsafeMutableBufferPointer { out in
+            base.withUnsafeBufferPointer { from in
+                for y in stale.top..<stale.bottom {
+                    let start = y * width + stale.left
+                    (out.baseAddress! + start).update(from: from.baseAddress! + start, count: stale.right - stale.left)
+                }
+            }
+        }
+        return buffer
     }
 
     /// The fewest bits (2…8) a code needs to hold index `highest`.
