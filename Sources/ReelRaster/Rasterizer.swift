@@ -94,16 +94,18 @@ public struct Rasterizer: Sendable {
         // The bytes of the damaged rows left and right of the columns, row by row.
         let lo = min(max(0, damaged.lowerBound), width), hi = max(lo, min(width, damaged.upperBound))
         let left = lo * 4, right = hi * 4, stride = frame.stride, tail = stride - right
-        var kept = [UInt8](repeating: 0, count: rows.rowCount * (left + tail))
-        frame.pixels.withUnsafeBufferPointer { pixels in
-            kept.withUnsafeMutableBufferPointer { kept in
+        // Written whole below, so not zeroed first (zeroing was 36 M instructions of a 1080p docs GIF
+        // whose moving dot crosses 2,000 shapes' rows, 120 frames).
+        let kept = [UInt8](unsafeUninitializedCapacity: rows.rowCount * (left + tail)) { kept, count in
+            frame.pixels.withUnsafeBufferPointer { pixels in
                 var k = 0
                 for y in rows.ranges.joined() {
                     let row = pixels.baseAddress! + y * stride
-                    (kept.baseAddress! + k).update(from: row, count: left)
-                    (kept.baseAddress! + k + left).update(from: row + right, count: tail)
+                    (kept.baseAddress! + k).initialize(from: row, count: left)
+                    (kept.baseAddress! + k + left).initialize(from: row + right, count: tail)
                     k += left + tail
                 }
+                count = k
             }
         }
         try draw(list.commands, into: &frame, background: list.background.premultiplied(), rows: rows)
