@@ -50,6 +50,10 @@ final class GIFFrameCache {
                 pixels, previous, width: width, height: height, rows: changedRows)
         else {
             entries.append(.same)
+            // The same pixels, but the newer buffer's: holding the older one, which goes back to the pool
+            // now, made the worker that drew into it next copy all of it first (8 MB at 1080p; four of
+            // the moving dot's eight copies).
+            last = pixels
             return true
         }
         var patch = [UInt8]()
