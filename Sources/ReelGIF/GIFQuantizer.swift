@@ -364,8 +364,8 @@ public struct GIFPaletteBuilder {
 }
 
 /// Maps RGBA frames to palette indices: nearest palette colour in Oklab, remembered per exact 24-bit
-/// colour (a lazily filled 16 MiB table: anti-aliased edges hold many colours a level or two apart, and
-/// any coarser cache would merge them), with optional ordered dithering. With alpha, index 255 marks a pixel under the threshold
+/// colour (anti-aliased edges hold many colours a level or two apart, and any coarser cache would merge
+/// them; see `memo`), with optional ordered dithering. With alpha, index 255 marks a pixel under the threshold
 /// (GIFFileWriter gives each frame its own transparent index).
 final class GIFFrameEncoder {
     static let transparentIndex: UInt8 = 255
@@ -377,10 +377,18 @@ final class GIFFrameEncoder {
 
     // Unchecked: only `encode`, on one thread, reaches these, and the runtime's check of each access
     // cost a colour not met before 230 instructions (11 M in a 1080p GIF of 2,000 shapes).
-    @exclusivity(unchecked) private var cache: [UInt8]
-    /// The index the last colour not yet cached took.
+    /// Each colour met and its index, by open addressing: a slot holds the colour in its top 24 bits and
+    /// the index in its low 8 (`emptySlot` where none: index 255 is never a palette colour's), grown to
+    /// twice the slots whenever half are taken. A table of every 24-bit colour (16 MiB, and 2 MiB of bits
+    /// saying which were filled) was zeroed for each encoder, and a frame of many colours missed a line of
+    /// it at nearly every edge pixel: a 1080p GIF of 2,000 shapes spent 10 ms more in this loop than the
+    /// same GIF's moving dot alone. Its 48,000 colours fill 512 KiB here.
+    @exclusivity(unchecked) private var memo = [UInt32](repeating: GIFFrameEncoder.emptySlot, count: 4_096)
+    @exclusivity(unchecked) private var memoShift: UInt32 = 32 - 12
+    @exclusivity(unchecked) private var memoCount = 0
+    private static let emptySlot: UInt32 = 0xFF
+    /// The index the last colour not yet remembered took.
     @exclusivity(unchecked) private var lastFound = 0
-    @exclusivity(unchecked) private var cached: [UInt64]  // one bit per colour
 
     /// Whether the clip keeps its alpha (pixels under the threshold become index 255).
     let alpha: Bool
@@ -401,25 +409,45 @@ final class GIFFrameEncoder {
         if alpha { table[Int(Self.transparentIndex)] = 0 }
         argb = table
         nearestColour = OklabNearest(colours.map { Oklab.fromSRGB(Int($0 >> 16 & 255), Int($0 >> 8 & 255), Int($0 & 255)) })
-        cache = [UInt8](repeating: 0, count: 1 << 24)
-        cached = [UInt64](repeating: 0, count: 1 << 18)
     }
 
     @inline(__always) private func nearest(_ r: Int, _ g: Int, _ b: Int) -> UInt8 {
-        let key = r << 16 | g << 8 | b
-        if cached[key >> 6] & (1 << UInt64(key & 63)) != 0 { return cache[key] }
-        return search(r, g, b, key: key)
+        let key = UInt32(truncatingIfNeeded: r << 16 | g << 8 | b)
+        let mask = memo.count &- 1
+        var i = Int(truncatingIfNeeded: (key &* 0x9E37_79B1) >> memoShift)
+        while true {
+            let slot = memo[i]
+            if slot == Self.emptySlot { return search(r, g, b, key: key, slot: i) }
+            if slot >> 8 == key { return UInt8(truncatingIfNeeded: slot) }
+            i = (i &+ 1) & mask
+        }
     }
 
-    /// A colour not met before, out of line: inlined, the search took registers from the loop over
-    /// every pixel (34 M more instructions in a 1080p GIF's frames).
-    @inline(never) private func search(_ r: Int, _ g: Int, _ b: Int, key: Int) -> UInt8 {
+    /// A colour not met before (`slot` the empty one its probe reached), out of line: inlined, the
+    /// search took registers from the loop over every pixel (34 M more instructions in a 1080p GIF's
+    /// frames).
+    @inline(never) private func search(_ r: Int, _ g: Int, _ b: Int, key: UInt32, slot: Int) -> UInt8 {
         // The colour met before this one (an edge's next shade, mostly) starts the search.
         let best = nearestColour(Oklab.fromSRGB(r, g, b), near: lastFound)
         lastFound = best
-        cache[key] = UInt8(best)
-        cached[key >> 6] |= 1 << UInt64(key & 63)
+        guard best < 255 else { return UInt8(best) }
+        memo[slot] = key << 8 | UInt32(best)
+        memoCount += 1
+        if memoCount * 2 > memo.count { growMemo() }
         return UInt8(best)
+    }
+
+    /// Twice the slots, every colour placed again.
+    private func growMemo() {
+        let old = memo
+        memo = [UInt32](repeating: Self.emptySlot, count: old.count * 2)
+        memoShift -= 1
+        let mask = memo.count - 1
+        for slot in old where slot != Self.emptySlot {
+            var i = Int(truncatingIfNeeded: ((slot >> 8) &* 0x9E37_79B1) >> memoShift)
+            while memo[i] != Self.emptySlot { i = (i &+ 1) & mask }
+            memo[i] = slot
+        }
     }
 
     /// Writes indices for straight-alpha (or opaque) RGBA rows and fills the 256-entry ARGB palette.
@@ -454,8 +482,7 @@ final class GIFFrameEncoder {
         let cube = options.palette == nil
         let dither = options.dither != .none
         // Without dithering a pixel's index is its colour's alone: a run of one colour (a flat fill)
-        // takes the index of its first pixel, instead of a look-up in the 16 MB table for each, whose
-        // lines a frame of many colours misses.
+        // takes the index of its first pixel, instead of a look-up in the memo for each.
         var lastColour = -1, lastIndex: UInt8 = 0
         for y in rows.joined() {
             let src = rgba + y * rgbaStride

@@ -86,4 +86,48 @@ import Testing
             for q in [SIMD3<Float>(.nan, 0, 0), SIMD3(0.5, .nan, 0)] { #expect(nearest(q, near: count - 1) == scan(q, colours)) }
         }
     }
+
+    /// The frame encoder remembers each colour's index (a table grown as colours come): a frame of
+    /// 40,000 distinct colours (the table grown four times) maps each pixel to the full scan's index,
+    /// when first met and again when met the second time.
+    @Test func theEncodersMemoGivesTheFullScansIndex() {
+        var random = Sequence(state: 11)
+        let palette: [UInt32] = (0..<200).map { _ in UInt32(random.next(1 << 24)) }
+        var options = GIFOptions()
+        options.palette = palette
+        let labs = palette.map { GIFPaletteBuilder.oklab(Int($0 >> 16), Int($0 >> 8 & 255), Int($0 & 255)) }
+        let width = 400, height = 100
+        var seen = Set<Int>()
+        var colours: [Int] = []
+        while colours.count < width * height {
+            let c = random.next(1 << 24)
+            if seen.insert(c).inserted { colours.append(c) }
+        }
+        var rgba = [UInt8](repeating: 255, count: width * height * 4)
+        for (i, c) in colours.enumerated() {
+            rgba[i * 4] = UInt8(c >> 16)
+            rgba[i * 4 + 1] = UInt8(c >> 8 & 255)
+            rgba[i * 4 + 2] = UInt8(c & 255)
+        }
+        let encoder = GIFFrameEncoder(width: width, height: height, options: options, alpha: false)
+        for pass in 0..<2 {
+            var indices = [UInt8](repeating: 0, count: width * height)
+            var argb = [UInt32](repeating: 0, count: 256)
+            rgba.withUnsafeBufferPointer { rgba in
+                indices.withUnsafeMutableBufferPointer { indices in
+                    argb.withUnsafeMutableBufferPointer { argb in
+                        encoder.encode(
+                            rgba: rgba.baseAddress!, rgbaStride: width * 4, into: indices.baseAddress!, indexStride: width,
+                            palette: argb.baseAddress!)
+                    }
+                }
+            }
+            var wrong = 0
+            for (i, c) in colours.enumerated() {
+                let lab = GIFPaletteBuilder.oklab(c >> 16, c >> 8 & 255, c & 255)
+                if Int(indices[i]) != scan(lab, labs) { wrong += 1 }
+            }
+            #expect(wrong == 0, "pass \(pass): \(wrong) pixels")
+        }
+    }
 }
