@@ -28,23 +28,42 @@ extension Reel {
         // copy all of it first, 8 MB at 1080p.
         var added: [UInt8]?
         var changedSinceAdded: [Range<Int>]? = []
-        func note(_ pixels: [UInt8]?, _ changedRows: [Range<Int>]?) {
+        // And the columns where they changed since: one span (within the frame) for all those rows,
+        // empty for none, nil for every column.
+        var columnsSinceAdded: Range<Int>? = 0..<0
+        func note(_ pixels: [UInt8]?, _ changed: DamagedRows?) {
             guard pixels != nil else { return }  // a hold: nothing changed
-            if let changedRows { changedSinceAdded? += changedRows } else { changedSinceAdded = nil }
+            if let changed { changedSinceAdded? += changed.ranges } else { changedSinceAdded = nil }
+            if let seen = columnsSinceAdded, let span = changed?.columns?.clamped(to: 0..<width) {
+                columnsSinceAdded =
+                    seen.isEmpty ? span : min(seen.lowerBound, span.lowerBound)..<max(seen.upperBound, span.upperBound)
+            } else {
+                columnsSinceAdded = nil
+            }
         }
         func add(_ pixels: [UInt8]) {
             builder.add(
-                rgba: pixels, width: width, height: height, alphaThreshold: threshold, previous: added, rows: changedSinceAdded)
+                rgba: pixels, width: width, height: height, alphaThreshold: threshold, previous: added, rows: changedSinceAdded,
+                columns: columnsSinceAdded)
             if let rows = changedSinceAdded, added != nil {
+                // Only the columns that changed: the rest of those rows is as it was.
+                let span = columnsSinceAdded ?? 0..<width
                 let rowBytes = width * 4
-                for r in rows {
-                    let bytes = max(0, r.lowerBound) * rowBytes..<min(height, max(0, r.upperBound)) * rowBytes
-                    if !bytes.isEmpty { added!.replaceSubrange(bytes, with: pixels[bytes]) }
+                added!.withUnsafeMutableBufferPointer { kept in
+                    pixels.withUnsafeBufferPointer { from in
+                        for r in rows {
+                            for y in max(0, r.lowerBound)..<min(height, max(0, r.upperBound)) {
+                                let at = y * rowBytes + span.lowerBound * 4
+                                (kept.baseAddress! + at).update(from: from.baseAddress! + at, count: span.count * 4)
+                            }
+                        }
+                    }
                 }
             } else {
                 added = pixels.withUnsafeBufferPointer { Array($0) }
             }
             changedSinceAdded = []
+            columnsSinceAdded = 0..<0
         }
         var remaining = sampled
         if cacheLimit > 4 * width * height * 4 {
@@ -60,7 +79,7 @@ extension Reel {
                     changed = true
                 }
                 note(pixels, changedRows)
-                guard cache.add(pixels, changedRows: changedRows) else {
+                guard cache.add(pixels, changedRows: changedRows?.ranges) else {
                     stoppedAt = i
                     return false
                 }
@@ -96,12 +115,13 @@ extension Reel {
 
     /// Draws the frames `indices` (increasing) with the render loop's workers and hands each to `body`
     /// in order: its pixels, or nil when it draws what the one before drew (a hold, not drawn at all),
-    /// and the rows where it may differ from the one before (`indices`' previous), when known.
+    /// and the rows (with their columns) where it may differ from the one before (`indices`' previous), when
+    /// known.
     /// `body` returns false to stop; so does drawEach.
     private static func drawEach(
         _ indices: [Int], renderer: SceneRenderer, decoders: VideoDecoders?, scene: Scene, rate: FrameRate, workers: Int,
         options: RenderOptions,
-        body: (Int, [UInt8]?, [Range<Int>]?) throws(ReelError) -> Bool
+        body: (Int, [UInt8]?, DamagedRows?) throws(ReelError) -> Bool
     ) throws(ReelError) -> Bool {
         let workers = max(1, min(workers, indices.count))
         let ahead = RenderAhead.drawing(
@@ -120,7 +140,7 @@ extension Reel {
         for j in indices.indices {
             try options.cancellation.check()
             let taken = try ahead.take(j)
-            let go = try body(indices[j], taken.same ? nil : taken.frame.pixels, taken.changed?.ranges)
+            let go = try body(indices[j], taken.same ? nil : taken.frame.pixels, taken.changed)
             if taken.same {
                 ahead.recycle(taken)
             } else {

@@ -50,6 +50,39 @@ import Testing
         func key(_ c: [UInt8]) -> UInt32 { UInt32(c[0]) << 16 | UInt32(c[1]) << 8 | UInt32(c[2]) }
         #expect(b.palette(count: 256) == [key(r), key(p), key(q), key(s)])
     }
+
+    /// The rows and columns a frame may differ in, told to the builder, give the palette that comparing
+    /// every pixel gives: a box of 300 shades moving over a still gradient of 300 more (a palette of
+    /// 255 made from 600 colours, so every count matters), the box's old and new place told. Told a
+    /// span that leaves the box out, the builder counts less, so the columns are used.
+    @Test func changedRowsAndColumnsGiveTheWholeFramesPalette() {
+        let width = 120, height = 60
+        func frame(_ f: Int) -> [UInt8] {
+            var px = [UInt8](repeating: 255, count: width * height * 4)
+            for y in 0..<height {
+                for x in 0..<width {
+                    let p = (y * width + x) * 4
+                    let inBox = (30 + 6 * f..<50 + 6 * f).contains(x) && (20..<35).contains(y)
+                    let k = inBox ? (x - 6 * f) * 15 + (y - 20) : 300 + (x + y * width) % 300
+                    (px[p], px[p + 1], px[p + 2]) = (UInt8(k % 256), UInt8(k / 256 * 90 + 20), UInt8(255 - k % 200))
+                }
+            }
+            return px
+        }
+        let frames = (0..<4).map(frame)
+        var whole = GIFPaletteBuilder(), told = GIFPaletteBuilder(), wrong = GIFPaletteBuilder()
+        for (f, px) in frames.enumerated() {
+            let previous = f == 0 ? nil : frames[f - 1]
+            whole.add(rgba: px, width: width, height: height, previous: previous)
+            // The box's columns before and after the move, every row it covers.
+            let columns = f == 0 ? nil : (30 + 6 * (f - 1))..<(50 + 6 * f)
+            told.add(rgba: px, width: width, height: height, previous: previous, rows: [20..<35], columns: columns)
+            wrong.add(
+                rgba: px, width: width, height: height, previous: previous, rows: [20..<35], columns: f == 0 ? nil : 0..<10)
+        }
+        #expect(told.palette(count: 255) == whole.palette(count: 255))
+        #expect(wrong.palette(count: 255) != whole.palette(count: 255))
+    }
 }
 
 @Suite struct GIFJoinTests {
