@@ -422,7 +422,7 @@ final class GIFFrameEncoder {
     @inline(__always) private func nearest(_ r: Int, _ g: Int, _ b: Int) -> UInt8 {
         let key = UInt32(truncatingIfNeeded: r << 16 | g << 8 | b)
         let mask = memo.count &- 1
-        var i = Int(truncatingIfNeeded: (key &* 0x9E37_79B1) >> memoShift)
+        var i = home(key)
         while true {
             let slot = memo[i]
             if slot == Self.emptySlot { return search(r, g, b, key: key, slot: i) }
@@ -445,6 +445,9 @@ final class GIFFrameEncoder {
         return UInt8(best)
     }
 
+    /// The slot a colour's probe starts at: its top bits once multiplied by 2³² ÷ φ.
+    @inline(__always) private func home(_ key: UInt32) -> Int { Int(truncatingIfNeeded: (key &* 0x9E37_79B1) >> memoShift) }
+
     /// Twice the slots, every colour placed again.
     private func growMemo() {
         let old = memo
@@ -452,7 +455,7 @@ final class GIFFrameEncoder {
         memoShift -= 1
         let mask = memo.count - 1
         for slot in old where slot != Self.emptySlot {
-            var i = Int(truncatingIfNeeded: ((slot >> 8) &* 0x9E37_79B1) >> memoShift)
+            var i = home(slot >> 8)
             while memo[i] != Self.emptySlot { i = (i &+ 1) & mask }
             memo[i] = slot
         }
