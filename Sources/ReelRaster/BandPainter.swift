@@ -4,36 +4,34 @@ import Foundation
 import ReelGeometry
 
 /// Draws the tree into one canvas (a band of the frame, or an offscreen group). One per worker thread;
-/// its scratch memory is reused for every band that worker draws.
+/// its memory (`PainterMemory`) is reused for every band that worker draws, and kept for the next drawing.
 struct BandPainter {
     let frameWidth: Int
-    var scratch: CoverageScratch
+    let scratch: CoverageScratch
     /// One row of shaded colours (gradients, images).
     let shadeRow: UnsafeMutablePointer<SIMD4<Float>>
-    let maxWidth: Int
+    let offscreen: OffscreenStack
     /// The pixel kernels of the rasterizer's variant (`KernelVariant`).
     let kernels: reel_raster_kernels
 
-    /// `reach`: the tree's largest (`DrawTree.Node.reach`).
-    private init(frameWidth: Int, reach: Int, maxRows: Int, kernels: reel_raster_kernels) {
+    private init(frameWidth: Int, memory: PainterMemory, kernels: reel_raster_kernels) {
         self.frameWidth = frameWidth
         self.kernels = kernels
-        maxWidth = frameWidth + 2 * reach
-        scratch = CoverageScratch(width: maxWidth, rows: maxRows + 2 * reach)
-        shadeRow = .allocate(capacity: maxWidth + 2)
+        scratch = memory.scratch
+        shadeRow = memory.shadeRow
+        offscreen = memory.offscreen
     }
 
     /// A painter for bands of up to `maxRows` rows of a tree whose nodes reach at most `reach` rows and
-    /// columns around a canvas, alive for `body` only: its scratch memory is freed when it returns.
+    /// columns around a canvas, alive for `body` only: its memory, from `pool`, goes back to it when
+    /// `body` returns.
     static func with<R>(
-        frameWidth: Int, reach: Int, maxRows: Int, kernels: reel_raster_kernels, _ body: (BandPainter) -> R
+        frameWidth: Int, reach: Int, maxRows: Int, kernels: reel_raster_kernels, pool: PainterPool,
+        _ body: (BandPainter) -> R
     ) -> R {
-        let painter = BandPainter(frameWidth: frameWidth, reach: reach, maxRows: maxRows, kernels: kernels)
-        defer {
-            painter.scratch.deallocate()
-            painter.shadeRow.deallocate()
-        }
-        return body(painter)
+        let memory = pool.take(width: frameWidth + 2 * reach, rows: maxRows + 2 * reach)
+        defer { pool.give(memory) }
+        return withExtendedLifetime(memory) { body(BandPainter(frameWidth: frameWidth, memory: memory, kernels: kernels)) }
     }
 
     func paint(_ nodes: [DrawTree.Node], into canvas: Canvas) {
@@ -269,7 +267,7 @@ struct BandPainter {
         guard x0 < x1, y0 < y1 else { return }
         let canvas = band.view(x0: x0, y0: y0, x1: x1, y1: y1)
         let margin = group.shadow?.margin ?? 0
-        withOffscreen(
+        offscreen.with(
             x0: canvas.x0 - margin, y0: canvas.y0 - margin, width: canvas.width + 2 * margin, rows: canvas.rows + 2 * margin
         ) { content in
             paint(group.content, into: content)
@@ -300,7 +298,7 @@ struct BandPainter {
         of group: DrawTree.PreparedGroup, content: Canvas, in canvas: Canvas, _ body: (Canvas) -> Void
     ) {
         guard let shadow = group.shadow else { return body(content) }
-        withOffscreen(x0: canvas.x0, y0: canvas.y0, width: canvas.width, rows: canvas.rows) { shadowed in
+        offscreen.with(x0: canvas.x0, y0: canvas.y0, width: canvas.width, rows: canvas.rows) { shadowed in
             drawShadow(shadow, of: content, into: shadowed)
             composite(content, onto: shadowed, factor: 1, clip: nil, mask: nil)
             body(shadowed)
@@ -310,7 +308,7 @@ struct BandPainter {
     /// The group's mask painted in the canvas's rectangle, or nil when it has none.
     private func withMask(of group: DrawTree.PreparedGroup, in canvas: Canvas, _ body: (Canvas?) -> Void) {
         guard let mask = group.mask else { return body(nil) }
-        withOffscreen(x0: canvas.x0, y0: canvas.y0, width: canvas.width, rows: canvas.rows) { m in
+        offscreen.with(x0: canvas.x0, y0: canvas.y0, width: canvas.width, rows: canvas.rows) { m in
             paint(mask, into: m)
             if group.maskByLuminance { Self.luminanceToAlpha(m) }
             if group.maskInverted { Self.invertAlpha(m) }

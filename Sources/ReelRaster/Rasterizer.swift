@@ -45,6 +45,8 @@ public struct Rasterizer: Sendable {
     public var kernels: KernelVariant?
     /// Gradient ramps from the last frame, for the next (`RampCache`); shared by copies.
     let ramps = RampCache()
+    /// The band painters' memory from the last drawing, for the next (`PainterPool`); shared by copies.
+    let painters = PainterPool()
 
     public init(
         threads: Int = defaultThreadCount, bandHeight: Int = 32, tolerance: Double = defaultFlatteningTolerance,
@@ -184,12 +186,13 @@ public struct Rasterizer: Sendable {
                     work.finishRun()
                 }
                 work.planned.wait()
-                // A painter only for a worker with a band to draw: its scratch memory is zeroed, and a
-                // shadow's reach makes it large (38 MB for a blur of σ 256 at 1080p) where its taller
-                // bands leave some workers none.
+                // A painter only for a worker with a band to draw: a shadow's reach makes its memory large
+                // (38 MB for a blur of σ 256 at 1080p) where its taller bands leave some workers none, and
+                // the pool keeps what was taken.
                 if let tree = work.tree, let lists = work.lists, let first = work.takeBand() {
-                    BandPainter.with(frameWidth: width, reach: work.reach, maxRows: work.bandHeight, kernels: kernels) {
-                        painter in
+                    BandPainter.with(
+                        frameWidth: width, reach: work.reach, maxRows: work.bandHeight, kernels: kernels, pool: painters
+                    ) { painter in
                         var next: (band: Int, rows: Range<Int>)? = first
                         while let piece = next {
                             let y0 = piece.rows.lowerBound, rows = piece.rows.count
