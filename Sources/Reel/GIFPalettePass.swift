@@ -134,18 +134,19 @@ extension Reel {
         // with 2,000 still shapes).
         var held: RenderAhead.Taken?
         defer {
-            if let held { ahead.recycle(held) }
+            if let held = held.take() { ahead.recycle(consume held) }
             ahead.stop()
         }
         for j in indices.indices {
             try options.cancellation.check()
             let taken = try ahead.take(j)
             let go = try body(indices[j], taken.same ? nil : taken.frame.pixels, taken.changed)
+            // Recycled with no reference left here (`recycle`): the one held taken out, not bound beside it.
             if taken.same {
-                ahead.recycle(taken)
+                ahead.recycle(consume taken)
             } else {
-                if let held { ahead.recycle(held) }
-                held = taken
+                if let previous = held.take() { ahead.recycle(consume previous) }
+                held = consume taken
             }
             if !go { return false }
         }

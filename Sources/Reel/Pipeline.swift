@@ -150,10 +150,14 @@ final class RenderAhead: @unchecked Sendable {
         return ready.removeValue(forKey: index)!
     }
 
-    /// Gives a frame buffer back to the pool. The taker must not have changed its pixels.
-    func recycle(_ taken: Taken) {
+    /// Gives a frame buffer back to the pool. The taker must not have changed its pixels, and must keep
+    /// no other reference to them: a worker that draws into a buffer still shared copies all of it first.
+    func recycle(_ taken: consuming Taken) {
+        // Moved into the pool: no reference of this call's is left for the worker that takes it to find.
+        let buffer = taken.buffer
+        _ = consume taken
         condition.lock()
-        free.append(taken.buffer)
+        free.append(consume buffer)
         condition.broadcast()
         condition.unlock()
     }

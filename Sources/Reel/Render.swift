@@ -112,24 +112,27 @@ extension Reel {
             for i in 0..<part.count {
                 try options.cancellation.check()
                 let taken = try ahead.take(i)
+                // The rows that differ from the frame before (none for a hold), when the renderer knows them.
+                let changed = taken.changed
                 let current: RenderAhead.Taken
+                // A buffer goes back to the pool with no reference left here (`recycle`): the previous one
+                // taken out of `shown`, not bound beside it (a worker drawing into a buffer still shared
+                // copied all 8 MB of a 1080p frame, a quarter of spring-button's frames).
                 if taken.same, let previous = shown {
                     current = previous
-                    ahead.recycle(taken)
+                    ahead.recycle(consume taken)
                 } else {
                     current = taken
-                    if let previous = shown { ahead.recycle(previous) }
-                    shown = taken
+                    if let previous = shown.take() { ahead.recycle(consume previous) }
+                    shown = current
                 }
-                // The rows that differ from the frame before (none for a hold), when the renderer knows them.
                 try writing(output) { () throws(MediaError) in
                     if let picture = current.picture {
                         try writer.append(picture)
                         passedThrough += 1
                     } else {
                         try writer.append(
-                            rgba: current.frame.pixels, changedRows: taken.changed?.ranges, changedColumns: taken.changed?.columns
-                        )
+                            rgba: current.frame.pixels, changedRows: changed?.ranges, changedColumns: changed?.columns)
                     }
                 }
                 if let mix {
@@ -144,7 +147,7 @@ extension Reel {
                         frame: i + 1, total: part.count, elapsed: Date().timeIntervalSince(start),
                         bytes: writer.bytesWritten))
             }
-            if let previous = shown { ahead.recycle(previous) }
+            if let previous = shown.take() { ahead.recycle(consume previous) }
             try options.cancellation.check()
             try writing(output) { () throws(MediaError) in try writer.finish() }
         }
