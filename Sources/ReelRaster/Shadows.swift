@@ -100,7 +100,7 @@ extension BandPainter {
         // Each cell's alpha, summed exactly as integers (so the result does not depend on the order of
         // the pixels, nor on the band that computes it), then scaled to the mean coverage.
         var sums = [UInt32](repeating: 0, count: gw * gh)
-        var any = false
+        var inked = false
         // Grid column k holds content columns edges[k] ..< edges[k + 1].
         let edges = (0...gw).map { k in max(0, min(w, (gx0 + k) * f - content.x0)) }
         let columns = UnsafeMutablePointer<UInt32>.allocate(capacity: w + 8)
@@ -134,11 +134,11 @@ extension BandPainter {
                     var acc: UInt32 = 0
                     for x in edges[k]..<edges[k + 1] { acc &+= columns[x] }
                     g[k] = acc
-                    if acc != 0 { any = true }
+                    if acc != 0 { inked = true }
                 }
             }
         }
-        guard any else { return }
+        guard inked else { return }
         let scale = 1 / (255 * Float(f * f))
         var grid = sums.map { Float($0) * scale }
         var temp = [Float](repeating: 0, count: gw * gh)
@@ -206,6 +206,35 @@ extension BandPainter {
                 // Where the content itself is opaque it will cover the shadow entirely: skip those pixels.
                 let cover = content.row(y) + (target.x0 - content.x0) * 4
                 var x = xa
+                // Four pixels at a time in sixteen lanes: `blend`'s arithmetic lane by lane, each pixel at its
+                // own alpha, so the same bytes. A pixel covered or too faint is blended at alpha 0, which
+                // gives its bytes back (d · 1 + 0). The pixel loop below was half of this function's time:
+                // spring-button's σ 48 shadow, 8 % of its 1080p render.
+                let color8 = SIMD8(lowHalf: shadow.color, highHalf: shadow.color)
+                let color16 = SIMD16(lowHalf: color8, highHalf: color8)
+                let raw = UnsafeMutableRawPointer(out)
+                while x &+ 4 <= xb {
+                    let coverAlphas = UnsafeRawPointer(cover + x &* 4).loadUnaligned(as: SIMD4<Int32>.self) &>> 24 & 255
+                    let i = SIMD4(columnCell[x], columnCell[x &+ 1], columnCell[x &+ 2], columnCell[x &+ 3])
+                    let tu = SIMD4(columnWeight[x], columnWeight[x &+ 1], columnWeight[x &+ 2], columnWeight[x &+ 3])
+                    let left = SIMD4(line[i[0]], line[i[1]], line[i[2]], line[i[3]])
+                    let right = SIMD4(line[i[0] &+ 1], line[i[1] &+ 1], line[i[2] &+ 1], line[i[3] &+ 1])
+                    let blended = left * (1 - tu) + right * tu
+                    let drawn = (coverAlphas .!= 255) .& (blended .> 0.5 / 255)
+                    if any(drawn) {
+                        let a = blended.replacing(with: 0, where: .!drawn)
+                        let spread = SIMD16(
+                            a[0], a[0], a[0], a[0], a[1], a[1], a[1], a[1], a[2], a[2], a[2], a[2], a[3], a[3], a[3], a[3])
+                        let s = color16 * spread
+                        let bytes = raw.loadUnaligned(fromByteOffset: x &* 4, as: SIMD16<UInt8>.self)
+                        let d = unsafeBitCast(widened(bytes) | 0x4B00_0000, to: SIMD16<Float>.self) - 8_388_608
+                        let r = s + d * (1 - alphas(s) * (1 / 255))
+                        let packed = SIMD16<UInt8>(
+                            truncatingIfNeeded: unsafeBitCast(r + SIMD16(repeating: 12_582_912), to: SIMD16<UInt32>.self))
+                        raw.storeBytes(of: packed, toByteOffset: x &* 4, as: SIMD16<UInt8>.self)
+                    }
+                    x &+= 4
+                }
                 while x < xb {
                     defer { x &+= 1 }
                     if cover[x &* 4 &+ 3] == 255 { continue }
