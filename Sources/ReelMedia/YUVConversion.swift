@@ -103,15 +103,24 @@ public enum BT709Converter {
     }
 
     /// Values in 0…255 rounded to nearest (ties to even) and stored as bytes: adding 1.5·2²³ leaves the
-    /// rounded integer in the low mantissa bits.
+    /// rounded integer in the low mantissa bits. Each lane's low byte taken lane by lane, which compiles
+    /// to packs in vector registers; `SIMD8<UInt8>(truncatingIfNeeded:)` on the whole vector was a call
+    /// for every eight pixels (0.9 % of a 1080p H.264 render of 400 circles, on the encoding thread).
     @inline(__always) static func store(_ values: SIMD8<Float>, _ p: UnsafeMutablePointer<UInt8>) {
         let bits = unsafeBitCast(values + 12_582_912, to: SIMD8<UInt32>.self)
-        UnsafeMutableRawPointer(p).storeBytes(of: SIMD8<UInt8>(truncatingIfNeeded: bits), as: SIMD8<UInt8>.self)
+        let bytes = SIMD8<UInt8>(
+            UInt8(truncatingIfNeeded: bits[0]), UInt8(truncatingIfNeeded: bits[1]), UInt8(truncatingIfNeeded: bits[2]),
+            UInt8(truncatingIfNeeded: bits[3]), UInt8(truncatingIfNeeded: bits[4]), UInt8(truncatingIfNeeded: bits[5]),
+            UInt8(truncatingIfNeeded: bits[6]), UInt8(truncatingIfNeeded: bits[7]))
+        UnsafeMutableRawPointer(p).storeBytes(of: bytes, as: SIMD8<UInt8>.self)
     }
 
     @inline(__always) static func store4(_ values: SIMD4<Float>, _ p: UnsafeMutablePointer<UInt8>) {
         let bits = unsafeBitCast(values + 12_582_912, to: SIMD4<UInt32>.self)
-        UnsafeMutableRawPointer(p).storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: bits), as: SIMD4<UInt8>.self)
+        let bytes = SIMD4<UInt8>(
+            UInt8(truncatingIfNeeded: bits[0]), UInt8(truncatingIfNeeded: bits[1]), UInt8(truncatingIfNeeded: bits[2]),
+            UInt8(truncatingIfNeeded: bits[3]))
+        UnsafeMutableRawPointer(p).storeBytes(of: bytes, as: SIMD4<UInt8>.self)
     }
 
     /// One value the same way.

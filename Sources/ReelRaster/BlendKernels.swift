@@ -171,6 +171,18 @@ struct DitherPlace {
         UInt32(b[8]), UInt32(b[9]), UInt32(b[10]), UInt32(b[11]), UInt32(b[12]), UInt32(b[13]), UInt32(b[14]), UInt32(b[15]))
 }
 
+/// Each lane's low byte, lane by lane (see `widened`): packs in vector registers, where
+/// `SIMD16<UInt8>(truncatingIfNeeded:)` can be a call.
+@inline(__always) func lowBytes(_ w: SIMD16<UInt32>) -> SIMD16<UInt8> {
+    SIMD16<UInt8>(
+        UInt8(truncatingIfNeeded: w[0]), UInt8(truncatingIfNeeded: w[1]), UInt8(truncatingIfNeeded: w[2]),
+        UInt8(truncatingIfNeeded: w[3]), UInt8(truncatingIfNeeded: w[4]), UInt8(truncatingIfNeeded: w[5]),
+        UInt8(truncatingIfNeeded: w[6]), UInt8(truncatingIfNeeded: w[7]), UInt8(truncatingIfNeeded: w[8]),
+        UInt8(truncatingIfNeeded: w[9]), UInt8(truncatingIfNeeded: w[10]), UInt8(truncatingIfNeeded: w[11]),
+        UInt8(truncatingIfNeeded: w[12]), UInt8(truncatingIfNeeded: w[13]), UInt8(truncatingIfNeeded: w[14]),
+        UInt8(truncatingIfNeeded: w[15]))
+}
+
 /// Sixteen 16-bit lanes zero-extended to 32 bits, lane by lane (see `widened`).
 @inline(__always) func widened(_ b: SIMD16<UInt16>) -> SIMD16<UInt32> {
     SIMD16<UInt32>(

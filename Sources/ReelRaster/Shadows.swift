@@ -229,9 +229,8 @@ extension BandPainter {
                         let bytes = raw.loadUnaligned(fromByteOffset: x &* 4, as: SIMD16<UInt8>.self)
                         let d = unsafeBitCast(widened(bytes) | 0x4B00_0000, to: SIMD16<Float>.self) - 8_388_608
                         let r = s + d * (1 - alphas(s) * (1 / 255))
-                        let packed = SIMD16<UInt8>(
-                            truncatingIfNeeded: unsafeBitCast(r + SIMD16(repeating: 12_582_912), to: SIMD16<UInt32>.self))
-                        raw.storeBytes(of: packed, toByteOffset: x &* 4, as: SIMD16<UInt8>.self)
+                        let bits = unsafeBitCast(r + SIMD16(repeating: 12_582_912), to: SIMD16<UInt32>.self)
+                        raw.storeBytes(of: lowBytes(bits), toByteOffset: x &* 4, as: SIMD16<UInt8>.self)
                     }
                     x &+= 4
                 }
