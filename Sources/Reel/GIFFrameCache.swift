@@ -31,9 +31,10 @@ final class GIFFrameCache {
     var count: Int { entries.count }
 
     /// Adds the next frame (nil: the same as the one before, not drawn), with the rows where it may
-    /// differ from the one before when the renderer knows them (nil: every row is compared). Returns
-    /// false, keeping nothing more, once the changes pass the limit.
-    func add(_ pixels: [UInt8]?, changedRows: [Range<Int>]? = nil) -> Bool {
+    /// differ from the one before when the renderer knows them (nil: every row is compared) and, with
+    /// them, the columns outside which those rows are the same (nil: any). Returns false, keeping
+    /// nothing more, once the changes pass the limit.
+    func add(_ pixels: [UInt8]?, changedRows: [Range<Int>]? = nil, changedColumns: Range<Int>? = nil) -> Bool {
         guard let pixels, let previous = last else {
             if let pixels {
                 // The first frame: all of it.
@@ -47,7 +48,8 @@ final class GIFFrameCache {
         }
         guard
             let (left, top, right, bottom) = Frame.changedRect(
-                pixels, previous, width: width, height: height, rows: changedRows)
+                pixels, previous, width: width, height: height, rows: changedRows,
+                columns: changedRows == nil ? nil : changedColumns)
         else {
             entries.append(.same)
             // The same pixels, but the newer buffer's: holding the older one, which goes back to the pool

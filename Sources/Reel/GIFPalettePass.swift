@@ -79,7 +79,7 @@ extension Reel {
                     changed = true
                 }
                 note(pixels, changedRows)
-                guard cache.add(pixels, changedRows: changedRows?.ranges) else {
+                guard cache.add(pixels, changedRows: changedRows?.ranges, changedColumns: changedRows?.columns) else {
                     stoppedAt = i
                     return false
                 }
