@@ -8,11 +8,12 @@ png/ --size 1920x1080 --fps 60 --flatten`, then ffmpeg to `-f rawvideo -pix_fmt 
 every Reel build on SCENE and then ffmpeg on RAW (x264 medium CRF 18, the BT.709 conversion), each on
 warmed memory; prints each one's median wall and CPU time and its wall ÷ the encoder alone's.
 """
-import os, statistics, subprocess, sys
+import os, statistics, subprocess, sys, tempfile
 
 if len(sys.argv) < 5:
     sys.exit(__doc__)
 raw, scene, runs, builds = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
+work = tempfile.mkdtemp(prefix="bench-ab-")
 
 
 def warm():
@@ -32,12 +33,12 @@ def timed(cmd):
 encoder = ["ffmpeg", "-nostdin", "-v", "error", "-f", "rawvideo", "-pix_fmt", "rgba", "-s", "1920x1080", "-r", "60",
            "-i", raw, "-vf", "scale=out_color_matrix=bt709:out_range=tv", "-colorspace", "bt709",
            "-color_primaries", "bt709", "-color_trc", "bt709", "-c:v", "libx264", "-preset", "medium", "-crf", "18",
-           "-pix_fmt", "yuv420p", "-y", "/tmp/bench-ab-encoder.mp4"]
+           "-pix_fmt", "yuv420p", "-y", os.path.join(work, "encoder.mp4")]
 times = {b: [] for b in builds}
 times["encoder alone"] = []
 for _ in range(runs):
     for b in builds:
-        times[b].append(timed([b, "render", scene, "-o", "/tmp/bench-ab-reel.mp4", "--size", "1920x1080", "--fps", "60",
+        times[b].append(timed([b, "render", scene, "-o", os.path.join(work, "reel.mp4"), "--size", "1920x1080", "--fps", "60",
                                "--crf", "18", "--encoder-preset", "medium", "-q"]))
     times["encoder alone"].append(timed(encoder))
 floor = statistics.median(w for w, _ in times["encoder alone"])
@@ -45,3 +46,6 @@ for name, t in times.items():
     wall = statistics.median(w for w, _ in t)
     cpu = statistics.median(c for _, c in t)
     print(f"{name}: wall {wall:.2f} s, CPU {cpu:.2f} s, ÷ encoder alone {wall / floor:.3f} (walls {[w for w, _ in t]})")
+for f in os.listdir(work):
+    os.remove(os.path.join(work, f))
+os.rmdir(work)
