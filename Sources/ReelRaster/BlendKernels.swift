@@ -171,9 +171,9 @@ struct DitherPlace {
         UInt32(b[8]), UInt32(b[9]), UInt32(b[10]), UInt32(b[11]), UInt32(b[12]), UInt32(b[13]), UInt32(b[14]), UInt32(b[15]))
 }
 
-/// Each lane's low byte, lane by lane (see `widened`): packs in vector registers, where
-/// `SIMD16<UInt8>(truncatingIfNeeded:)` can be a call.
-@inline(__always) func lowBytes(_ w: SIMD16<UInt32>) -> SIMD16<UInt8> {
+/// Each lane's low byte (of 16- or 32-bit lanes), lane by lane (see `widened`): packs in vector
+/// registers, where `SIMD16<UInt8>(truncatingIfNeeded:)` can be a call.
+@inline(__always) func lowBytes<Lane: FixedWidthInteger & SIMDScalar>(_ w: SIMD16<Lane>) -> SIMD16<UInt8> {
     SIMD16<UInt8>(
         UInt8(truncatingIfNeeded: w[0]), UInt8(truncatingIfNeeded: w[1]), UInt8(truncatingIfNeeded: w[2]),
         UInt8(truncatingIfNeeded: w[3]), UInt8(truncatingIfNeeded: w[4]), UInt8(truncatingIfNeeded: w[5]),
@@ -244,7 +244,7 @@ struct ConstantSourceOver {
         // d · keep in 8.8 (the high half of d·256 × keep), plus the colour, in two pixels' lanes at a time.
         let low = Fixed87.productHigh(Fixed87.highBytes(d.lowHalf), keep8) &+ add8
         let high = Fixed87.productHigh(Fixed87.highBytes(d.highHalf), keep8) &+ add8
-        return Fixed87.lowBytes(SIMD16(lowHalf: low, highHalf: high) &>> 8)
+        return lowBytes(SIMD16(lowHalf: low, highHalf: high) &>> 8)
     }
 
     @inline(__always) func apply(to p: UnsafeMutablePointer<UInt8>, count: Int) {

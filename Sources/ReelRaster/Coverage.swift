@@ -38,6 +38,9 @@ struct CoverageScratch {
         touched.initialize(repeating: 0, count: wordsPerRow * rows)
     }
 
+    /// Bytes held: the cells, the row of coverage and the touched bits.
+    var bytes: Int { (capacityWidth + 2) * capacityRows * 4 + (capacityWidth + 6) * 4 + wordsPerRow * capacityRows * 8 }
+
     func deallocate() {
         cells.deallocate()
         coverage.deallocate()

@@ -423,18 +423,6 @@ enum Fixed87 {
         over(s, alphas: SIMD8(s[3], s[3], s[3], s[3], s[7], s[7], s[7], s[7]), bytes)
     }
 
-    /// The low bytes of sixteen 16-bit lanes, spelled lane by lane (`pand`, `packuswb`; the conversion
-    /// initializer can stay a call).
-    @inline(__always) static func lowBytes(_ v: SIMD16<UInt16>) -> SIMD16<UInt8> {
-        SIMD16<UInt8>(
-            UInt8(truncatingIfNeeded: v[0]), UInt8(truncatingIfNeeded: v[1]), UInt8(truncatingIfNeeded: v[2]),
-            UInt8(truncatingIfNeeded: v[3]), UInt8(truncatingIfNeeded: v[4]), UInt8(truncatingIfNeeded: v[5]),
-            UInt8(truncatingIfNeeded: v[6]), UInt8(truncatingIfNeeded: v[7]), UInt8(truncatingIfNeeded: v[8]),
-            UInt8(truncatingIfNeeded: v[9]), UInt8(truncatingIfNeeded: v[10]), UInt8(truncatingIfNeeded: v[11]),
-            UInt8(truncatingIfNeeded: v[12]), UInt8(truncatingIfNeeded: v[13]), UInt8(truncatingIfNeeded: v[14]),
-            UInt8(truncatingIfNeeded: v[15]))
-    }
-
     /// x rounded to the nearest integer (ties to even) by adding and taking away 1.5·2⁵²: `rounded()`
     /// is a call to round() without SSE4.1. For |x| < 2⁵¹.
     @inline(__always) static func nearest(_ x: Double) -> Double { (x + 6_755_399_441_055_744) - 6_755_399_441_055_744 }

@@ -30,7 +30,7 @@ final class PainterMemory {
     func fits(width: Int, rows: Int) -> Bool { width <= self.width && rows <= self.rows }
 
     /// Bytes held.
-    var bytes: Int { (width + 2) * rows * 4 + ((width + 2 + 63) / 64) * rows * 8 + (width + 2) * 16 + offscreen.capacity }
+    var bytes: Int { scratch.bytes + (width + 2) * MemoryLayout<SIMD4<Float>>.stride + offscreen.capacity }
 }
 
 /// Offscreen canvases, innermost last, taken from one block: a group's canvas and, inside it, its
