@@ -1,7 +1,7 @@
 /// GIF's LZW coder (GIF89a appendix F) with pixels that may take one of several indices: an unchanged
 /// pixel may be the transparent index or what is already shown, a lossy pixel any colour near enough
 /// to the one intended; the coder picks, pixel by pixel, whichever continues the current string, or at
-/// heavy loss searches the dictionary for the longest string the pixels allow.
+/// heavy loss searches the dictionary for the longest string the pixels allow, parsed flexibly.
 
 /// How one pixel of a frame's rectangle may be coded.
 enum GIFPixel {
@@ -45,16 +45,34 @@ final class GIFLZWEncoder {
     @exclusivity(unchecked) private var firstChild = [Int16](repeating: -1, count: 4096)
     @exclusivity(unchecked) private var nextSibling = [Int16](repeating: -1, count: 4096)
     @exclusivity(unchecked) private var byteOf = [UInt8](repeating: 0, count: 4096)
+    /// For the lossy search: each entry's string length and the code it extends (to read a string back
+    /// from its last code), and the longest string that starts with each entry's (`deepest`).
+    @exclusivity(unchecked) private var lengthOf = [Int16](repeating: 1, count: 4096)
+    @exclusivity(unchecked) private var parentOf = [Int16](repeating: -1, count: 4096)
+    @exclusivity(unchecked) private var deepest = [Int16](repeating: 1, count: 4096)
+    /// The search's stack, per depth: the next entry to try and the one after it where the pixel takes
+    /// one or two indices (-2: the next sibling), and the error so far; the best string's indices and
+    /// codes, read back from its last code. Kept here, not in the search's closures, whose captured
+    /// arrays Swift checks for exclusive access at every use (more than half of a heavy-loss render).
+    @exclusivity(unchecked) private var stack = [Int](repeating: -1, count: 2 * 4097)
+    @exclusivity(unchecked) private var error = [Float](repeating: 0, count: 4097)
+    @exclusivity(unchecked) private var best = [UInt8](repeating: 0, count: 4097)
+    @exclusivity(unchecked) private var bestNodes = [Int](repeating: 0, count: 4097)
 
     init() { slots = [UInt64](repeating: 0, count: Self.slotMask + 1) }
 
     private func wipe() { for i in slots.indices { slots[i] = 0 } }
 
+    /// The first slot `key` (code << 8 | index) may be in; it is there or in the slots after.
+    @inline(__always) private static func home(of key: UInt64) -> Int {
+        Int(truncatingIfNeeded: (UInt32(truncatingIfNeeded: key) &* 0x9E37_79B1) >> 18)
+    }
+
     /// The slot of `key` (code << 8 | index) in the dictionary, or the empty slot where it goes.
     @inline(__always) private static func slot(
         of key: UInt64, in slots: UnsafeMutableBufferPointer<UInt64>, epoch: UInt64
     ) -> Int {
-        var h = Int(truncatingIfNeeded: (UInt32(truncatingIfNeeded: key) &* 0x9E37_79B1) >> 18)
+        var h = home(of: key)
         while true {
             let e = slots[h]
             if e >> 32 != epoch || (e >> 12) & 0xF_FFFF == key { return h }
@@ -103,6 +121,7 @@ final class GIFLZWEncoder {
                 epoch = 1
             }
             for i in 0..<4096 { firstChild[i] = -1 }
+            for i in 0..<clear { deepest[i] = 1 }
             size = m + 1
             nextCode = clear + 2
         }
@@ -123,12 +142,32 @@ final class GIFLZWEncoder {
                 input, coded: &coded, limit: limit, transparent: t, distance: distance, emit: emit,
                 add: { prefix, index in
                     let code = nextCode
-                    self.slots.withUnsafeMutableBufferPointer {
-                        Self.insert(UInt64(prefix << 8 | index), code: code, in: $0, epoch: self.epoch)
+                    // A string the dictionary holds already (a shorter string chosen, or a walk cut short):
+                    // the decoder takes the code all the same, but the coder leaves it unused, so that
+                    // the older entry, with its longer strings, stays the one found.
+                    let fresh = self.slots.withUnsafeMutableBufferPointer { slots in
+                        let key = UInt64(prefix << 8 | index)
+                        let h = Self.slot(of: key, in: slots, epoch: self.epoch)
+                        guard slots[h] >> 32 != self.epoch else { return false }
+                        slots[h] = self.epoch << 32 | key << 12 | UInt64(code)
+                        return true
                     }
-                    self.byteOf[code] = UInt8(index)
-                    self.nextSibling[code] = self.firstChild[prefix]
-                    self.firstChild[prefix] = Int16(code)
+                    if fresh {
+                        self.byteOf[code] = UInt8(index)
+                        self.lengthOf[code] = self.lengthOf[prefix] + 1
+                        self.parentOf[code] = Int16(prefix)
+                        // A code is new to the dictionary (what it held before the last clear is gone),
+                        // and its string the longest of its prefixes' that have none longer.
+                        let length = self.lengthOf[code]
+                        self.deepest[code] = length
+                        var node = Int(self.parentOf[code])
+                        while node >= 0 && self.deepest[node] < length {
+                            self.deepest[node] = length
+                            node = Int(self.parentOf[node])
+                        }
+                        self.nextSibling[code] = self.firstChild[prefix]
+                        self.firstChild[prefix] = Int16(code)
+                    }
                     nextCode += 1
                     if code >= 1 << size && size < 12 { size += 1 }
                     if code == 4095 {
@@ -245,6 +284,14 @@ final class GIFLZWEncoder {
     /// pixel's error on to the next (gifsicle's ¾) was measured and dropped: 0.02–0.08× more bytes
     /// than gifsicle's at equal SSIM on gradient-switch (`scripts/bench-gif.sh --rd`).
     ///
+    /// Each string is then parsed flexibly (Matias, Rajpoot and Sahinalp's one-step look-ahead for
+    /// LZW): it may stop at any of its prefixes, all of them in the dictionary, and stops at the one
+    /// after which the next string reaches farthest. Greedy parsing takes the longest string now even
+    /// where it leaves the next one short. Measured (`scripts/bench-gif.sh --rd`, Reel's bytes ÷
+    /// gifsicle's at equal SSIM): ≤ 0.85 at 55 of 63 points, 52 greedy; spring-button at level 200
+    /// 49,869 → 44,294 B. The look-aheads made heavy-loss renders 1.5–2.3× as long (spring-button
+    /// 0.20 → 0.46 s).
+    ///
     /// Calls `emit` for each code written and `add` for each new entry; returns the code of the last
     /// string, not yet emitted.
     private func longestStrings(
@@ -252,67 +299,147 @@ final class GIFLZWEncoder {
         emit: (Int) -> Void, add: (_ prefix: Int, _ index: Int) -> Void
     ) -> Int {
         let count = input.kind.count
-        // The walk's stack, per depth: the next sibling to try and the error so far; the index taken at
-        // each depth, and the best string's.
-        var next = [Int](repeating: -1, count: 4097), error = [Float](repeating: 0, count: 4097)
-        var path = [UInt8](repeating: 0, count: 4097), best = [UInt8](repeating: 0, count: 4097)
         @inline(__always) func start(_ i: Int, after last: Int) -> Int {
             if input.kind[i] != GIFPixel.unchanged { return Int(input.want[i]) }
             // Runs of one choice make longer strings: keep the choice of the pixel before.
             if t >= 0 && last != Int(input.base[i]) { return t }
             return Int(input.base[i])
         }
+        // The longest string from pixel i, whose first index is s, visiting at most `budget` entries:
+        // its length past that pixel and the entries visited; with `path`, its indices and codes in
+        // `best` and `bestNodes`.
+        func search(_ i: Int, _ s: Int, budget: Int, path: Bool) -> (length: Int, visits: Int) {
+            let (bestDepth, bestNode, visited) = slots.withUnsafeBufferPointer { slots in
+                stack.withUnsafeMutableBufferPointer { stack in
+                    error.withUnsafeMutableBufferPointer { error in
+                        @inline(__always) func lookup(_ code: Int, _ index: Int) -> Int {
+                            let key = UInt64(code << 8 | index)
+                            var h = Self.home(of: key)
+                            while true {
+                                let e = slots[h]
+                                if e >> 32 != epoch { return -1 }
+                                if (e >> 12) & 0xF_FFFF == key { return Int(e & 0xFFF) }
+                                h = (h &+ 1) & Self.slotMask
+                            }
+                        }
+                        // A pixel that takes one or two indices only (exact, unchanged) has them looked up, not
+                        // found along the string's children: walking up to 256 children at every such pixel was
+                        // most of the search's time. Two are tried in the list's order (newest first), as the
+                        // walk along it would.
+                        @inline(__always) func open(_ depth: Int, _ c: Int, _ j: Int) {
+                            stack[2 * depth + 1] = -1
+                            guard j < count else {
+                                stack[2 * depth] = -1
+                                return
+                            }
+                            switch input.kind[j] {
+                            case GIFPixel.near, GIFPixel.nearOrShown:
+                                stack[2 * depth] = Int(firstChild[c])
+                                stack[2 * depth + 1] = -2
+                            case GIFPixel.unchanged:
+                                let b = Int(input.base[j])
+                                let x = lookup(c, b), y = t >= 0 && t != b ? lookup(c, t) : -1
+                                stack[2 * depth] = max(x, y)
+                                stack[2 * depth + 1] = min(x, y)
+                            default:
+                                stack[2 * depth] = lookup(c, Int(input.want[j]))
+                            }
+                        }
+                        open(0, s, i + 1)
+                        var depth = 0, bestDepth = 0, bestError: Float = 0, bestNode = s, visits = 0
+                        while depth >= 0 {
+                            let c = stack[2 * depth]
+                            if c < 0 || visits >= budget {
+                                depth -= 1
+                                continue
+                            }
+                            if stack[2 * depth + 1] == -2 {
+                                stack[2 * depth] = Int(nextSibling[c])
+                            } else {
+                                stack[2 * depth] = stack[2 * depth + 1]
+                                stack[2 * depth + 1] = -1
+                            }
+                            visits += 1
+                            let j = i + 1 + depth, b = Int(byteOf[c])
+                            var e: Float = 0
+                            switch input.kind[j] {
+                            case GIFPixel.unchanged:
+                                guard b == Int(input.base[j]) || b == t else { continue }
+                            case GIFPixel.near, GIFPixel.nearOrShown:
+                                let w = Int(input.want[j])
+                                if b == t {
+                                    // Transparent only where what is shown will do; counted as its largest error,
+                                    // so that of equal strings the one that draws the intended colours wins
+                                    // (counted as no error, as an unchanged pixel is, with strings started
+                                    // transparent after a transparent pixel, it measured up to 0.02× worse:
+                                    // BENCHMARKS.md).
+                                    guard input.kind[j] == GIFPixel.nearOrShown else { continue }
+                                    e = input.allowed[j]
+                                } else if b != w {
+                                    guard b < limit else { continue }
+                                    e = distance[w << 8 | b]
+                                    guard e <= input.allowed[j] else { continue }
+                                }
+                            default:
+                                guard b == Int(input.want[j]) else { continue }
+                            }
+                            depth += 1
+                            error[depth] = error[depth - 1] + e
+                            open(depth, c, j + 1)
+                            if depth > bestDepth || (depth == bestDepth && error[depth] < bestError) {
+                                bestDepth = depth
+                                bestError = error[depth]
+                                bestNode = c
+                            }
+                        }
+                        return (bestDepth, bestNode, visits)
+                    }
+                }
+            }
+            if path {
+                bestNodes[0] = s
+                var node = bestNode
+                for k in stride(from: bestDepth, to: 0, by: -1) {
+                    best[k] = byteOf[node]
+                    bestNodes[k] = node
+                    node = Int(parentOf[node])
+                }
+            }
+            return (bestDepth, visited)
+        }
         var i = 0, current = 0
         var last = -1
         while true {
             let s = start(i, after: last)
             coded[i] = UInt8(s)
-            next[0] = i + 1 < count ? Int(firstChild[s]) : -1
-            var depth = 0, bestDepth = 0, bestError: Float = 0, bestNode = s, visits = 0
-            while depth >= 0 {
-                let c = next[depth]
-                if c < 0 || visits >= Self.searchBudget {
-                    depth -= 1
-                    continue
-                }
-                next[depth] = Int(nextSibling[c])
-                visits += 1
-                let j = i + 1 + depth, b = Int(byteOf[c])
-                var e: Float = 0
-                switch input.kind[j] {
-                case GIFPixel.unchanged:
-                    guard b == Int(input.base[j]) || b == t else { continue }
-                case GIFPixel.near, GIFPixel.nearOrShown:
-                    let w = Int(input.want[j])
-                    if b == t {
-                        // Transparent only where what is shown will do; counted as its largest error, so that
-                        // of equal strings the one that draws the intended colours wins (counted as no
-                        // error, as an unchanged pixel is, with strings started transparent after a
-                        // transparent pixel, it measured up to 0.02× worse: BENCHMARKS.md).
-                        guard input.kind[j] == GIFPixel.nearOrShown else { continue }
-                        e = input.allowed[j]
-                    } else if b != w {
-                        guard b < limit else { continue }
-                        e = distance[w << 8 | b]
-                        guard e <= input.allowed[j] else { continue }
+            var length = search(i, s, budget: Self.searchBudget, path: true).length
+            if length > 0 {
+                // Flexible parsing: of the string's prefixes, the one after which the next string reaches
+                // farthest (the longest, of equal reaches). A next string is no longer than the longest
+                // that starts with its first index (`deepest`), which spares most look-aheads; together
+                // they visit at most `searchBudget` entries, as one walk may.
+                var choice = length, reach = -1, budget = Self.searchBudget
+                for k in stride(from: length, through: 0, by: -1) where budget > 0 {
+                    let j = i + k + 1
+                    guard j < count else {
+                        choice = k
+                        break
                     }
-                default:
-                    guard b == Int(input.want[j]) else { continue }
+                    let next = start(j, after: k == 0 ? s : Int(best[k]))
+                    if k + Int(deepest[next]) <= reach { continue }
+                    let found = search(j, next, budget: budget, path: false)
+                    budget -= found.visits
+                    let r = k + 1 + found.length
+                    if r > reach {
+                        reach = r
+                        choice = k
+                    }
                 }
-                depth += 1
-                path[depth] = UInt8(b)
-                error[depth] = error[depth - 1] + e
-                next[depth] = j + 1 < count ? Int(firstChild[c]) : -1
-                if depth > bestDepth || (depth == bestDepth && error[depth] < bestError) {
-                    bestDepth = depth
-                    bestError = error[depth]
-                    bestNode = c
-                    for k in 1...depth { best[k] = path[k] }
-                }
+                length = choice
             }
-            for k in 0..<bestDepth { coded[i + 1 + k] = best[k + 1] }
-            i += bestDepth + 1
-            current = bestNode
+            for k in 0..<length { coded[i + 1 + k] = best[k + 1] }
+            i += length + 1
+            current = bestNodes[length]
             guard i < count else { break }
             last = Int(coded[i - 1])
             emit(current)
@@ -321,7 +448,8 @@ final class GIFLZWEncoder {
         return current
     }
 
-    /// The most dictionary entries one string's walk visits: a bound on the time a string can take
+    /// The most dictionary entries one string's walk visits, and its look-aheads together: a bound on
+    /// the time a string can take
     /// where many entries are within a pixel's allowance (the walk is exponential in the worst case);
     /// a count, not a clock, so the output does not depend on the machine.
     static let searchBudget = 100_000

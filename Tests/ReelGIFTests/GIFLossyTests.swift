@@ -198,6 +198,28 @@ import Testing
         #expect(try Self.written(lossy: 100) == Self.written(lossy: 100))
     }
 
+    /// Heavy loss parses flexibly: a string may stop short of the longest where the next one then
+    /// reaches farther. Ten exact pixels of 2-bit indices, traced by hand: greedy LZW writes the codes
+    /// 2 2 1 7 0 8 1 0 (8 = "12", then "1", "0"); flexible parsing writes "1" alone at the seventh pixel,
+    /// because "210" (code 9) follows it, and ends 2 2 1 7 0 1 9. With the clear and end codes at 3 and
+    /// then 4 bits, 5 bytes against 4. Its entry "12" after that "1" is one the dictionary holds: the code
+    /// is spent (the decoder adds it too) and the stream still decodes.
+    @Test func heavyLossParsesFlexibly() throws {
+        let pixels: [UInt8] = [2, 2, 1, 2, 1, 0, 1, 2, 1, 0]
+        let none = [UInt8](repeating: 0, count: pixels.count)
+        let input = GIFCodingInput(
+            kind: [UInt8](repeating: GIFPixel.exact, count: pixels.count), want: pixels, base: none,
+            allowed: [Float](repeating: 0, count: pixels.count))
+        let distance = [Float](repeating: .infinity, count: 65_536)
+        let greedy = GIFLZWEncoder().encode(input, minimumCodeSize: 2, transparent: nil, distance: distance)
+        let flexible = GIFLZWEncoder().encode(
+            input, minimumCodeSize: 2, transparent: nil, distance: distance, searching: true)
+        #expect(greedy.bytes.count == 5 && flexible.bytes.count == 4, "\(greedy.bytes) against \(flexible.bytes)")
+        #expect(try decodeLZW(greedy.bytes, codeSize: 2, count: pixels.count) == pixels)
+        #expect(try decodeLZW(flexible.bytes, codeSize: 2, count: pixels.count) == pixels)
+        #expect(flexible.coded == pixels)
+    }
+
     /// The rows where frame f differs from the one before, found here by comparing them.
     static func changedRows(_ a: [UInt8], _ b: [UInt8]) -> [Range<Int>] {
         (0..<height).filter { y in a[y * width * 4..<(y + 1) * width * 4] != b[y * width * 4..<(y + 1) * width * 4] }

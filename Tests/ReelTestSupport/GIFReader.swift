@@ -102,6 +102,12 @@ public func decodeGIF(_ bytes: [UInt8]) throws -> DecodedGIF {
     throw GIFReadError.truncated(at: i)
 }
 
+/// `count` indices from a bare LZW code stream (no sub-blocks) of minimum code size `m`: a coder's
+/// output read back on its own.
+public func decodeLZW(_ data: [UInt8], codeSize m: Int, count: Int) throws -> [UInt8] {
+    try lzwDecode(data, codeSize: m, count: count, frame: 0)
+}
+
 /// GIF's variable-width LZW (GIF89a appendix F): `count` indices from the code stream.
 private func lzwDecode(_ data: [UInt8], codeSize m: Int, count: Int, frame: Int) throws -> [UInt8] {
     let clear = 1 << m, end = clear + 1
