@@ -90,11 +90,12 @@ final class GIFLZWEncoder {
     /// Codes `input` (pixels in order) with `minimumCodeSize` (2…8) bits per index; `transparent` is
     /// the frame's transparent index (or nil), `distance[w << 8 | b]` the Oklab distance between palette
     /// entries (a near pixel takes the nearest b within its allowance that continues the string, below
-    /// 2^minimumCodeSize and not the transparent index). Returns the code stream (not yet cut into
+    /// 2^minimumCodeSize and not the transparent index). `searching`: heavy loss's search for the
+    /// longest strings, parsed `flexibly` or greedily. Returns the code stream (not yet cut into
     /// sub-blocks) and, per pixel, the index coded.
     func encode(
         _ input: GIFCodingInput, minimumCodeSize m: Int, transparent: UInt8?, distance: [Float]?,
-        searching: Bool = false
+        searching: Bool = false, flexibly: Bool = true
     ) -> (bytes: [UInt8], coded: [UInt8]) {
         let count = input.kind.count
         var coded = [UInt8](repeating: 0, count: count)
@@ -139,7 +140,7 @@ final class GIFLZWEncoder {
         var current = 0
         if searching, let distance {
             current = longestStrings(
-                input, coded: &coded, limit: limit, transparent: t, distance: distance, emit: emit,
+                input, coded: &coded, limit: limit, transparent: t, distance: distance, flexibly: flexibly, emit: emit,
                 add: { prefix, index in
                     let code = nextCode
                     // A string the dictionary holds already (a shorter string chosen, or a walk cut short):
@@ -289,14 +290,14 @@ final class GIFLZWEncoder {
     /// after which the next string reaches farthest. Greedy parsing takes the longest string now even
     /// where it leaves the next one short. Measured (`scripts/bench-gif.sh --rd`, Reel's bytes ÷
     /// gifsicle's at equal SSIM): ≤ 0.85 at 55 of 63 points, 52 greedy; spring-button at level 200
-    /// 49,869 → 44,294 B. The look-aheads made heavy-loss renders 1.5–2.3× as long (spring-button
-    /// 0.20 → 0.46 s).
+    /// 49,869 → 44,344 B. The writer tries its coding rules greedily and codes the winner flexibly
+    /// (`GIFFileWriter.shortest`): heavy-loss renders take 1.1–1.35× the CPU time they took greedy.
     ///
     /// Calls `emit` for each code written and `add` for each new entry; returns the code of the last
     /// string, not yet emitted.
     private func longestStrings(
         _ input: GIFCodingInput, coded: inout [UInt8], limit: Int, transparent t: Int, distance: [Float],
-        emit: (Int) -> Void, add: (_ prefix: Int, _ index: Int) -> Void
+        flexibly: Bool, emit: (Int) -> Void, add: (_ prefix: Int, _ index: Int) -> Void
     ) -> Int {
         let count = input.kind.count
         @inline(__always) func start(_ i: Int, after last: Int) -> Int {
@@ -413,7 +414,7 @@ final class GIFLZWEncoder {
             let s = start(i, after: last)
             coded[i] = UInt8(s)
             var length = search(i, s, budget: Self.searchBudget, path: true).length
-            if length > 0 {
+            if flexibly && length > 0 {
                 // Flexible parsing: of the string's prefixes, the one after which the next string reaches
                 // farthest (the longest, of equal reaches). A next string is no longer than the longest
                 // that starts with its first index (`deepest`), which spares most look-aheads; together

@@ -214,7 +214,10 @@ import Testing
         let greedy = GIFLZWEncoder().encode(input, minimumCodeSize: 2, transparent: nil, distance: distance)
         let flexible = GIFLZWEncoder().encode(
             input, minimumCodeSize: 2, transparent: nil, distance: distance, searching: true)
+        let searchedGreedily = GIFLZWEncoder().encode(
+            input, minimumCodeSize: 2, transparent: nil, distance: distance, searching: true, flexibly: false)
         #expect(greedy.bytes.count == 5 && flexible.bytes.count == 4, "\(greedy.bytes) against \(flexible.bytes)")
+        #expect(searchedGreedily.bytes == greedy.bytes)
         #expect(try decodeLZW(greedy.bytes, codeSize: 2, count: pixels.count) == pixels)
         #expect(try decodeLZW(flexible.bytes, codeSize: 2, count: pixels.count) == pixels)
         #expect(flexible.coded == pixels)
