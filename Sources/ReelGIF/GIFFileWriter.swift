@@ -706,7 +706,7 @@ public final class GIFFileWriter {
     private func shortest(
         _ input: GIFCodingInput, codeSize bits: Int, transparent t: UInt8, distance: [Float]?, only: Int? = nil
     ) -> (bytes: [UInt8], coded: [UInt8], rule: Int) {
-        var best: (bytes: [UInt8], coded: [UInt8], rule: Int)?
+        var best: (bytes: [UInt8], coded: [UInt8], rule: Int)?, winner: GIFCodingInput?
         // Without unchanged pixels the rules are all the same coding.
         let rules = input.kind.contains(GIFPixel.unchanged) ? Array(0..<5) : [0]
         // Heavy loss: the rules are tried with greedy parsing and the winner coded again flexibly (the
@@ -718,12 +718,14 @@ public final class GIFFileWriter {
             let variant = Self.rule(rule, input, transparent: t)
             let (bytes, coded) = coder.encode(
                 variant, minimumCodeSize: bits, transparent: t, distance: distance, searching: heavy, flexibly: !quick)
-            if best == nil || bytes.count < best!.bytes.count { best = (bytes, coded, rule) }
+            if best == nil || bytes.count < best!.bytes.count {
+                best = (bytes, coded, rule)
+                winner = variant
+            }
         }
-        if quick, let chosen = best {
+        if quick, let chosen = best, let winner {
             let (bytes, coded) = coder.encode(
-                Self.rule(chosen.rule, input, transparent: t), minimumCodeSize: bits, transparent: t, distance: distance,
-                searching: true)
+                winner, minimumCodeSize: bits, transparent: t, distance: distance, searching: true)
             if bytes.count <= chosen.bytes.count { best = (bytes, coded, chosen.rule) }
         }
         return best!

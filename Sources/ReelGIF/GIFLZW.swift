@@ -80,11 +80,14 @@ final class GIFLZWEncoder {
         }
     }
 
-    /// Adds (or, where a walk cut short by its budget left it, replaces) the code of `key`.
-    @inline(__always) private static func insert(
+    /// Adds the code of `key` unless the dictionary holds the key already; whether it added it.
+    @discardableResult @inline(__always) private static func insert(
         _ key: UInt64, code: Int, in slots: UnsafeMutableBufferPointer<UInt64>, epoch: UInt64
-    ) {
-        slots[slot(of: key, in: slots, epoch: epoch)] = epoch << 32 | key << 12 | UInt64(code)
+    ) -> Bool {
+        let h = slot(of: key, in: slots, epoch: epoch)
+        guard slots[h] >> 32 != epoch else { return false }
+        slots[h] = epoch << 32 | key << 12 | UInt64(code)
+        return true
     }
 
     /// Codes `input` (pixels in order) with `minimumCodeSize` (2…8) bits per index; `transparent` is
@@ -146,12 +149,8 @@ final class GIFLZWEncoder {
                     // A string the dictionary holds already (a shorter string chosen, or a walk cut short):
                     // the decoder takes the code all the same, but the coder leaves it unused, so that
                     // the older entry, with its longer strings, stays the one found.
-                    let fresh = self.slots.withUnsafeMutableBufferPointer { slots in
-                        let key = UInt64(prefix << 8 | index)
-                        let h = Self.slot(of: key, in: slots, epoch: self.epoch)
-                        guard slots[h] >> 32 != self.epoch else { return false }
-                        slots[h] = self.epoch << 32 | key << 12 | UInt64(code)
-                        return true
+                    let fresh = self.slots.withUnsafeMutableBufferPointer {
+                        Self.insert(UInt64(prefix << 8 | index), code: code, in: $0, epoch: self.epoch)
                     }
                     if fresh {
                         self.byteOf[code] = UInt8(index)
