@@ -533,11 +533,12 @@ TARGET static void K(image)(uint8_t *out, reel_image_span span) {
 
 #include "SolidRowsBody.h"
 #include "AxialRowsBody.h"
+#include "ImageRowsBody.h"
 
 /* The variant's table. */
 static const reel_raster_kernels K(table) = {
     .fill = K(fill), .solid = K(solid), .solid_float = K(solid_float), .axial = K(axial), .image = K(image),
-    .solid_rows = K(solid_rows), .axial_rows = K(axial_rows),
+    .solid_rows = K(solid_rows), .axial_rows = K(axial_rows), .image_rows = K(image_rows),
 };
 
 #pragma clang diagnostic pop

@@ -1,6 +1,6 @@
 /// Coverage from accumulated cells: each row swept into coverage values, runs and four-pixel lanes under
-/// the fill rule, the cells cleared as they are read (a solid colour's rows are walked by the C kernels'
-/// `solid_rows`, the same way).
+/// the fill rule, the cells cleared as they are read (the C kernels' `solid_rows`, `axial_rows` and
+/// `image_rows` walk a shape's rows the same way).
 
 extension CoverageScratch {
     /// Coverage of columns c0…c1 (canvas-local) of one accumulated row into `coverage[0…]`, clearing the

@@ -1,6 +1,6 @@
 /// The C kernels' variants against the portable one on seeded random spans, byte for byte, the
-/// portable solid kernels against the Swift kernels they replaced, the solid and axial gradient rows of
-/// every variant against the walks in Swift; `REEL_KERNELS`'s values.
+/// portable solid kernels against the Swift kernels they replaced, the solid, axial gradient and image
+/// rows of every variant against the walks in Swift; `REEL_KERNELS`'s values.
 import CRasterKernels
 import Foundation
 import ReelGeometry
@@ -273,6 +273,102 @@ import Testing
                     }
                 }
             }
+        }
+    }
+
+    /// `image_rows` with every variant gives the bytes of the walk in Swift it replaced
+    /// (`BandPainter.imageWalk`: each stretch of edge pixels and each run of four or more through the
+    /// `image` kernel, shorter runs sampled in floats and blended), under both rules, for opaque and
+    /// translucent images at full and partial opacity, magnified, minified, turned and sheared, sampled
+    /// inside the image and beyond its edges (clamped), on canvases anywhere; and leaves the cells and
+    /// touched bits zero. The identity is left to the walk in Swift (`imageRows` is nil).
+    @Test(arguments: [FillRule.nonZero, .evenOdd])
+    func imageRowsMatchTheSwiftWalk(_ rule: FillRule) throws {
+        var g = Seeded(state: rule == .nonZero ? 233 : 377)
+        let width = CoverageWalkTests.width
+        let portable = KernelVariant.portable.table
+        let shade = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: width + 8)
+        defer { shade.deallocate() }
+        for (n, row) in CoverageWalkTests.randomRows().enumerated() {
+            let w = [2, 3, 16, 64][n % 4], h = [2, 16, 5, 40][(n / 4) % 4]
+            let opaque = n % 3 == 0
+            var texels = [UInt8]()
+            for _ in 0..<(w * h) {
+                let a = opaque ? 255 : UInt8.random(in: 0...255, using: &g)
+                for _ in 0..<3 { texels.append(UInt8.random(in: 0...a, using: &g)) }
+                texels.append(a)
+            }
+            let image = try #require(RasterImage(width: w, height: h, premultipliedRGBA: texels))
+            // From 1/40 of a texel a pixel to 30 texels a pixel, a turn and a shear, placed so that the
+            // row's pixels sample the image's inside, its edges and beyond.
+            let scale = [0.03, 0.4, 1, 1.7, 9, 30][n % 6] * Double.random(in: 0.9...1.1, using: &g)
+            let angle = n % 5 == 0 ? 0 : Double.random(in: 0..<(2 * .pi), using: &g)
+            let shear = n % 7 == 3 ? Double.random(in: -0.6...0.6, using: &g) : 0
+            let x0 = Int.random(in: -40...300, using: &g), y = Int.random(in: -20...200, using: &g)
+            let transform = Transform2D(
+                a: scale * cos(angle), b: scale * sin(angle), c: scale * (shear - sin(angle)), d: scale * cos(angle),
+                tx: Double(x0) + .random(in: -20...Double(width), using: &g), ty: Double(y) + .random(in: -30...5, using: &g))
+            let opacity = n % 4 == 1 ? Double.random(in: 0.05...0.95, using: &g) : 1
+            let shader = try #require(ImageShader(image, transform: transform, opacity: opacity))
+            let pixels = (0..<width * 4).map { _ in UInt8.random(in: 0...255, using: &g) }
+            var expected = pixels
+            texels.withUnsafeBytes { t in
+                CoverageWalkTests.withScratch(row) { scratch in
+                    expected.withUnsafeMutableBufferPointer { o in
+                        BandPainter.imageWalk(
+                            shader, ImageLanes(shader: shader), texels: t.baseAddress!, row: 1, y: y, x0: x0, out: o.baseAddress!,
+                            scratch: scratch, shade: shade, columns: row.c0, row.c1, rule: rule, kernels: portable)
+                    }
+                }
+            }
+            for v in KernelVariant.supported {
+                var drawn = pixels
+                var taken = false
+                image.pixels.withUnsafeBytes { t in
+                    CoverageWalkTests.withScratch(row) { scratch in
+                        drawn.withUnsafeMutableBufferPointer { o in
+                            guard
+                                let arguments = BandPainter.imageRows(
+                                    shader, texels: t.baseAddress!, out: o.baseAddress!, outStride: width * 4, scratch: scratch,
+                                    row: 1, rows: 1, y: y, x0: x0, columns: row.c0, row.c1, rule: rule)
+                            else {
+                                // The cells must still be walked for `withScratch`'s check.
+                                scratch.sweep(row: 1, c0: row.c0, c1: row.c1, rule: rule)
+                                return
+                            }
+                            taken = true
+                            v.table.image_rows(arguments)
+                        }
+                    }
+                }
+                #expect(taken, "row \(n): the C kernels declined (scale \(scale))")
+                if drawn != expected {
+                    let i = drawn.indices.first { drawn[$0] != expected[$0] } ?? 0
+                    Issue.record(
+                        "row \(n), \(v): byte \(i) is \(drawn[i]), the Swift walk's \(expected[i]) (c0 \(row.c0) c1 \(row.c1), image \(w)×\(h), scale \(scale), opacity \(opacity))"
+                    )
+                }
+            }
+        }
+        // The identity (an image drawn at its own size), and samples 16,384 texels out: the walk in Swift.
+        let image = try #require(RasterImage(width: 4, height: 4, premultipliedRGBA: [UInt8](repeating: 255, count: 64)))
+        let scratch = CoverageScratch(width: width, rows: 3)
+        defer { scratch.deallocate() }
+        var out = [UInt8](repeating: 0, count: width * 4)
+        for (transform, why) in [
+            (Transform2D(a: 1, b: 0, c: 0, d: 1, tx: 3, ty: 2), "the identity"),
+            (Transform2D(a: 1, b: 0, c: 0, d: 1, tx: 3.5, ty: 2.25), "the identity off whole pixels"),
+            (Transform2D(a: 0.001, b: 0, c: 0, d: 1, tx: 0, ty: 0), "samples 16,384 texels out"),
+        ] {
+            let shader = try #require(ImageShader(image, transform: transform, opacity: 1))
+            let arguments = image.pixels.withUnsafeBytes { t in
+                out.withUnsafeMutableBufferPointer { o in
+                    BandPainter.imageRows(
+                        shader, texels: t.baseAddress!, out: o.baseAddress!, outStride: width * 4, scratch: scratch, row: 1,
+                        rows: 1, y: 0, x0: 0, columns: 0, width - 1, rule: rule)
+                }
+            }
+            #expect(arguments == nil, "\(why): the C kernels' rows")
         }
     }
 

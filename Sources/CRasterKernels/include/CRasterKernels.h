@@ -125,6 +125,34 @@ typedef struct reel_axial_rows {
     float minimum;
 } reel_axial_rows;
 
+/* An image's rows (BandPainter's image fill): each row's cells summed from column c0 through c1 and
+   cut as the walk in Swift cut them (CoverageScratch.runs): a stretch of touched cells but its last
+   through the `image` kernel at each pixel's own coverage; each run from there to the next touched
+   cell, above `minimum`, at one coverage: four pixels or more through the `image` kernel, fewer
+   bilinear in floats and blended as `blend` (ImageShader.shade, blendShaded). For images the `image`
+   kernel takes (2…16,383 texels a side) under a transform that is not the identity, and samples
+   within ±16,383 texels (BandPainter checks the shape's corners); the cells read, the cell past c1
+   and the rows' touched bits are cleared. */
+typedef struct reel_image_rows {
+    reel_cell_rows span;
+    /* The first row and the canvas's column 0, both absolute. */
+    intptr_t y;
+    intptr_t x0;
+    /* The image's inverse transform (u = a·x + c·y + tx, v = b·x + d·y + ty; texel centres at
+       integer + ½). */
+    double a, b, c, d, tx, ty;
+    /* Premultiplied RGBA, `width` × `height`. */
+    const uint8_t *_Nonnull texels;
+    intptr_t width;
+    intptr_t height;
+    float opacity;
+    /* Coverage at most this leaves a pixel as it is. */
+    float minimum;
+    int32_t even_odd;
+    /* Room for one stretch's coverages: c1 − c0 + 1 floats. */
+    float *_Nonnull coverage;
+} reel_image_rows;
+
 /* A canvas's accumulation cells (CoverageScratch): one row of int32 cells a canvas row, a wholly
    covered pixel's cells summing to ±2¹⁹ (REEL_CELL_ONE), and a touched bit a cell. */
 typedef struct reel_cells {
@@ -159,6 +187,7 @@ typedef struct reel_raster_kernels {
     void (*_Nonnull image)(uint8_t *_Nonnull out, reel_image_span span);
     void (*_Nonnull solid_rows)(reel_solid_rows rows);
     intptr_t (*_Nonnull axial_rows)(reel_axial_rows rows);
+    void (*_Nonnull image_rows)(reel_image_rows rows);
 } reel_raster_kernels;
 
 enum {
