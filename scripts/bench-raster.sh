@@ -3,7 +3,7 @@
 # pycairo), Skia (skia-python), Blend2D (blend2d-python) and ThorVG (thorvg-python). Prints a Markdown
 # table of draws per millisecond and ratios; see BENCHMARKS.md for the results and how to read them.
 #
-#   scripts/bench-raster.sh [--iterations N] [--threads T] [--rounds R] [--quick] [--tests A,B] [--json FILE]
+#   scripts/bench-raster.sh [--iterations N] [--threads T] [--rounds R] [--paired P] [--quick] [--tests A,B] [--json FILE]
 #                           [--skip-cairo] [--skip-skia] [--skip-blend2d] [--skip-thorvg] [--install-only]
 #
 # Installs what it needs (scripts/bench_lib.sh): python3-cairo and python3-venv (Debian, as root), the
@@ -23,7 +23,7 @@ while [ $# -gt 0 ]; do
     --skip-cairo | --skip-skia | --skip-blend2d | --skip-thorvg) skipped+=("${1#--skip-}"); shift ;;
     --install-only) install_only=1; shift ;;
     --quick) pass+=(--tests "rects,butterfly_stroke,worldmap_linear"); shift ;;
-    --iterations | --threads | --rounds | --json | --tests) pass+=("$1" "${2:?$1 needs a value}"); shift 2 ;;
+    --iterations | --threads | --rounds | --paired | --json | --tests) pass+=("$1" "${2:?$1 needs a value}"); shift 2 ;;
     *) echo "bench-raster: unknown option $1" >&2; exit 64 ;;
   esac
 done

@@ -4,7 +4,8 @@
   bench_raster.py gen SPEC.json                 write the path sets (deterministic, seeded; the text rows'
                                                 glyph outlines from Inter through uharfbuzz)
   bench_raster.py run SPEC.json --reel BIN      time Reel and the peers on them, print a Markdown table
-        [--iterations N] [--threads T] [--rounds R] [--json OUT.json] [--skip PEER,...] [--tests NAME,...]
+        [--iterations N] [--threads T] [--rounds R] [--paired P] [--json OUT.json] [--skip PEER,...]
+        [--tests NAME,...]
 
 Every peer draws the same paths, anti-aliased, onto a 1920x1080 RGBA surface cleared to white at the
 start of each iteration, and is made to finish its drawing before the clock stops. Native path and
@@ -16,6 +17,12 @@ Reel runs R rounds (--rounds, default 3), each one thread then T threads back to
 the medians over the rounds, and its T ÷ 1 column the median of each round's own ratio — on a shared
 machine another tenant's burst takes a core from a T-thread run and not from a one-thread run minutes
 apart, so a ratio of runs far apart measured the neighbour.
+
+The same holds between Reel and Blend2D (#48's goal row): the table's Blend2D column is timed once, a
+minute or more after Reel's rounds, and on the shared 2-core machine one row's Reel ÷ Blend2D moved
+from 0.55 to 1.06 between two runs back to back. So Reel ÷ Blend2D is also taken paired (--paired P,
+default 5): per test, P rounds of Reel on one thread (that test alone, from a spec file of its own)
+then Blend2D straight after, the column the median of the rounds' own ratios, with their range.
 """
 import argparse
 import json
@@ -26,6 +33,7 @@ import random
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 W, H = 1920, 1080
@@ -469,8 +477,29 @@ def run(args):
         results[test["name"]] = row
         print(f"  {test['name']}: done", file=sys.stderr)
 
+    if "blend2d" not in skipped and args.paired > 0:
+        with tempfile.TemporaryDirectory() as scratch:
+            for test in tests:
+                one = os.path.join(scratch, test["name"] + ".json")
+                with open(one, "w") as fh:
+                    json.dump({**spec, "tests": [test]}, fh)
+                ratios = []
+                for _ in range(args.paired):
+                    reel1 = bench_reel(args.reel, one, args.iterations, 1).get(test["name"])
+                    peer = bench_blend2d(spec, test, args.iterations)
+                    if reel1 is not None and peer:
+                        ratios.append(reel1 / peer)
+                results[test["name"]]["blend2dPaired"] = ratios
+                print(f"  {test['name']}: paired with Blend2D", file=sys.stderr)
+
     def f(v):
         return v if isinstance(v, str) else "n/a" if v is None else f"{v:.3g}"
+
+    def paired(r):
+        v = r.get("blend2dPaired")
+        if not v:
+            return "—"
+        return f"{statistics.median(v):.2f} ({min(v):.2f}–{max(v):.2f})"
 
     def ratio(a, b):
         return "—" if isinstance(b, str) else "n/a" if a is None or b is None or b == 0 else f"{a / b:.2f}"
@@ -481,18 +510,20 @@ def run(args):
           f"Machine: {os.cpu_count()} cores, {cpu()}, {platform.machine()}, {platform.platform()}.")
     print(f"Iterations: median of {args.iterations}; T = {t} threads; Reel: median of {max(1, args.rounds)} rounds, each 1 then {t} "
           f"threads back to back, and its {t}T ÷ 1T the median of the rounds' own ratios. Figures are draws per millisecond (higher is faster)."
+          + (f" Reel ÷ Blend2D paired: the median (and range) of {args.paired} rounds' own ratios, each Reel on one thread then "
+             f"Blend2D straight after, one test at a time." if args.paired > 0 and "blend2d" not in skipped else "")
           + (f" Left out (--skip): {', '.join(PEERS[s] for s in sorted(skipped))}." if skipped else ""))
     print()
-    print(f"| test | paths | Reel 1T | Reel {t}T | Cairo | Skia | Blend2D 1T | ThorVG 1T | ThorVG {t}T | Reel ÷ Cairo | Reel ÷ Skia | Reel ÷ Blend2D | Reel {t}T ÷ 1T |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print(f"| test | paths | Reel 1T | Reel {t}T | Cairo | Skia | Blend2D 1T | ThorVG 1T | ThorVG {t}T | Reel ÷ Cairo | Reel ÷ Skia | Reel ÷ Blend2D | Reel ÷ Blend2D paired | Reel {t}T ÷ 1T |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for name, r in results.items():
         print(f"| {name} | {r['paths']} | {f(r['reel1'])} | {f(r['reelT'])} | {f(r['cairo'])} | {f(r['skia'])} | {f(r['blend2d'])} | "
               f"{f(r['thorvg1'])} | {f(r['thorvgT'])} | {ratio(r['reel1'], r['cairo'])} | {ratio(r['reel1'], r['skia'])} | "
-              f"{ratio(r['reel1'], r['blend2d'])} | {scaling(r['reelScaling'])} |")
+              f"{ratio(r['reel1'], r['blend2d'])} | {paired(r)} | {scaling(r['reelScaling'])} |")
     if args.json:
         with open(args.json, "w") as fh:
             json.dump({"unit": "draws per millisecond (median iteration)", "iterations": args.iterations, "threads": t,
-                       "reel_rounds": max(1, args.rounds),
+                       "reel_rounds": max(1, args.rounds), "blend2d_paired_rounds": args.paired,
                        "peers": peer_versions, "tests": results}, fh, indent=1)
 
 
@@ -507,6 +538,8 @@ def main():
     r.add_argument("--iterations", type=int, default=5)
     r.add_argument("--threads", type=int, default=os.cpu_count() or 2)
     r.add_argument("--rounds", type=int, default=3, help="Reel's rounds of one thread then T (default 3)")
+    r.add_argument("--paired", type=int, default=5,
+                   help="rounds of Reel (one thread) then Blend2D, per test, for the paired ratio (default 5; 0 leaves it out)")
     r.add_argument("--json")
     r.add_argument("--skip", default="", help="peers left out, comma-separated: cairo,skia,blend2d,thorvg")
     r.add_argument("--tests", default="", help="only these tests, comma-separated (default: all fourteen)")
