@@ -46,6 +46,18 @@ INLINE reel_axial_span K(axial_span_at)(
     return span;
 }
 
+/* `blend`: s = colour · c, then s + d · (1 − sₐ/255) onto one pixel, rounded by adding 1.5 · 2²³. */
+INLINE void K(blend_pixel)(uint8_t *o, K(f32x4) color, float c) {
+    K(f32x4) s = color * c;
+    float inverse = 1 - s.w * (1.0f / 255.0f);
+    K(u32x4) d = {o[0], o[1], o[2], o[3]};
+    K(u32x4) bits = (K(u32x4))(s + __builtin_convertvector(d, K(f32x4)) * inverse + 12582912.0f);
+    o[0] = (uint8_t)bits[0];
+    o[1] = (uint8_t)bits[1];
+    o[2] = (uint8_t)bits[2];
+    o[3] = (uint8_t)bits[3];
+}
+
 /* A run of `count` pixels from column x (absolute; `p` its first pixel) at one coverage c, the
    run's first parameter t and step dt: as BandPainter's walk in Swift drew it. */
 INLINE void K(axial_constant)(
@@ -83,15 +95,7 @@ INLINE void K(axial_constant)(
             K(i32x4) q = (K(i32x4))v & ~(zero >= v);
             K(i32x4) above = a < (K(f32x4))q;
             K(i32x4) clamped = ((K(i32x4))a & above) | (q & ~above);
-            K(f32x4) sv = (K(f32x4))((clamped & colour_lanes) | ((K(i32x4))e & ~colour_lanes)) * c;
-            float inverse = 1 - sv.w * (1.0f / 255.0f);
-            uint8_t *o = p + 4 * i;
-            K(u32x4) d = {o[0], o[1], o[2], o[3]};
-            K(u32x4) bits = (K(u32x4))(sv + __builtin_convertvector(d, K(f32x4)) * inverse + 12582912.0f);
-            o[0] = (uint8_t)bits[0];
-            o[1] = (uint8_t)bits[1];
-            o[2] = (uint8_t)bits[2];
-            o[3] = (uint8_t)bits[3];
+            K(blend_pixel)(p + 4 * i, (K(f32x4))((clamped & colour_lanes) | ((K(i32x4))e & ~colour_lanes)), c);
             tt += dtf;
         }
         return;

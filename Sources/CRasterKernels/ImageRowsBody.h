@@ -8,18 +8,6 @@ INLINE K(f32x4) K(texel_floats)(const uint8_t *texels, intptr_t offset) {
     return __builtin_convertvector(b, K(f32x4));
 }
 
-/* `blend`: s = colour · c, then s + d · (1 − sₐ/255) onto one pixel, rounded by adding 1.5 · 2²³. */
-INLINE void K(blend_pixel)(uint8_t *o, K(f32x4) color, float c) {
-    K(f32x4) s = color * c;
-    float inverse = 1 - s.w * (1.0f / 255.0f);
-    K(u32x4) d = {o[0], o[1], o[2], o[3]};
-    K(u32x4) bits = (K(u32x4))(s + __builtin_convertvector(d, K(f32x4)) * inverse + 12582912.0f);
-    o[0] = (uint8_t)bits[0];
-    o[1] = (uint8_t)bits[1];
-    o[2] = (uint8_t)bits[2];
-    o[3] = (uint8_t)bits[3];
-}
-
 /* A run of 1…3 pixels from column x (absolute) of row y at one coverage c, as the walk in Swift drew
    one the lanes decline (ImageShader.shade then blendShaded, floats): each sample's bilinear colour
    times the opacity, stored where it is opaque under full coverage, blended otherwise. Never the
