@@ -150,6 +150,7 @@ struct Importer {
         var rootParent = SVGStyle()
         rootParent.viewport = viewportSize
         let style = SVGStyle.computed(for: root, parent: rootParent, sheet: sheet)
+        warnUndrawn(root, style)
         if style.opacity < 1 { layer.opacity = style.opacity }
         guard style.displayed, admitMasking(root, style: style) else {
             return SVGImage(layer: layer, width: w, height: h, warnings: warnings)
@@ -213,6 +214,13 @@ struct Importer {
         warnings.append(line)
     }
 
+    /// One note for each property declared on `e` that Reel does not draw yet (`SVGStyle.undrawn`).
+    mutating func warnUndrawn(_ e: SVGElement, _ style: SVGStyle) {
+        for (property, value) in style.undrawn.sorted(by: { $0.key < $1.key }) {
+            warn(e, "\(property): \(value) is not drawn yet and is ignored")
+        }
+    }
+
     mutating func children(of e: SVGElement, style: SVGStyle, path: String) -> [Layer] {
         var out: [Layer] = []
         // Made at its size: a root of 100,000 elements grew through copies of up to twice its layers.
@@ -244,6 +252,7 @@ struct Importer {
         }
         let style = SVGStyle.computed(for: e, parent: parent, sheet: sheet)
         guard style.displayed, admitMasking(e, style: style) else { return nil }
+        warnUndrawn(e, style)
         let name = unique(e.attributes["id"].map { "\(prefix)/\($0)" } ?? path)
         var transform = Transform2D.identity
         if let t = style.transform ?? e.attributes["transform"] {

@@ -169,6 +169,9 @@ struct SVGStyle {
     var maskTypeAlpha = false
     /// A CSS `transform` (which replaces the attribute), unparsed.
     var transform: String?
+    /// Properties declared on this element that Reel does not draw yet, with their values
+    /// (`undrawnProperties`): each is one note at the element's line, never dropped silently.
+    var undrawn: [String: String] = [:]
 
     /// What a child starts from: the inherited properties (all but opacity and display).
     var inherited: SVGStyle {
@@ -179,6 +182,7 @@ struct SVGStyle {
         s.mask = nil
         s.maskTypeAlpha = false
         s.transform = nil
+        s.undrawn = [:]
         return s
     }
 
@@ -265,9 +269,38 @@ struct SVGStyle {
         case "mask": mask = value == "none" ? nil : value
         case "transform": transform = value
         case "mask-type": if value == "alpha" || value == "luminance" { maskTypeAlpha = value == "alpha" }
-        default: break
+        default:
+            guard let drawnAnyway = Self.undrawnProperties[name] else { break }
+            if drawnAnyway(value.lowercased()) { undrawn[name] = nil } else { undrawn[name] = value }
         }
     }
+
+    /// Properties Reel does not draw yet (issue #49), each with the values that draw the same as not
+    /// drawing it (its initial value, and those that change nothing Reel draws); any other value is a
+    /// note. A later declaration of a value that changes nothing takes an earlier one's note back.
+    static let undrawnProperties: [String: @Sendable (String) -> Bool] = {
+        let none: @Sendable (String) -> Bool = { $0 == "none" }
+        // A length of zero in any unit (`0px`, as Inkscape writes them).
+        let zero: @Sendable (String) -> Bool = { Double($0.trimmingCharacters(in: .letters.union(["%"]))) == 0 }
+        return [
+            "filter": none, "marker": none, "marker-start": none, "marker-mid": none, "marker-end": none,
+            "mix-blend-mode": { $0 == "normal" }, "isolation": { $0 == "auto" },
+            "text-decoration": { $0 == "none" || $0.hasPrefix("none ") },
+            "word-spacing": { $0 == "normal" || zero($0) },
+            "writing-mode": { ["lr", "lr-tb", "horizontal-tb"].contains($0) },
+            "dominant-baseline": { $0 == "auto" || $0 == "alphabetic" },
+            "alignment-baseline": { ["auto", "baseline", "alphabetic"].contains($0) },
+            "baseline-shift": { $0 == "baseline" || zero($0) },
+            "transform-origin": { ["0 0", "0", "0px 0px", "left top", "top left"].contains($0) },
+            // Fill, stroke, markers in any order that keeps the fill under the stroke draws the same.
+            "paint-order": { value in
+                let given = value.split(separator: " ").map(String.init)
+                guard value != "normal" else { return true }
+                let order = given + ["fill", "stroke", "markers"].filter { !given.contains($0) }
+                return (order.firstIndex(of: "fill") ?? 0) < (order.firstIndex(of: "stroke") ?? 0)
+            },
+        ]
+    }()
 
     /// A list of lengths separated by commas or white space (`stroke-dasharray: 5mm, 2%`).
     static func lengths(_ value: String, percentOf base: Double, fontSize: Double) -> [Double]? {
@@ -316,13 +349,14 @@ struct SVGStyle {
     }
 
     /// Presentation attributes, in the order they apply (font-size first: `em` lengths need it).
-    static let properties = [
-        "font-size", "font-family", "font-weight", "font-style", "text-anchor", "letter-spacing", "fill", "fill-opacity",
-        "fill-rule", "stroke", "stroke-width", "stroke-opacity", "stroke-linecap",
-        "stroke-linejoin",
-        "stroke-miterlimit", "stroke-dasharray", "stroke-dashoffset", "opacity", "color", "visibility", "display",
-        "clip-rule", "clip-path", "mask", "mask-type",
-    ]
+    static let properties =
+        [
+            "font-size", "font-family", "font-weight", "font-style", "text-anchor", "letter-spacing", "fill", "fill-opacity",
+            "fill-rule", "stroke", "stroke-width", "stroke-opacity", "stroke-linecap",
+            "stroke-linejoin",
+            "stroke-miterlimit", "stroke-dasharray", "stroke-dashoffset", "opacity", "color", "visibility", "display",
+            "clip-rule", "clip-path", "mask", "mask-type",
+        ] + undrawnProperties.keys.sorted()
 
     /// The id in `url(#id)`, or nil.
     static func referencedID(_ value: String) -> String? {

@@ -29,6 +29,7 @@ extension Importer {
             y: (first("y", e, of: v.height, style) ?? 0) + (first("dy", e, of: v.height, style) ?? 0))
         var chunks = [TextChunk(origin: cursor, anchor: style.textAnchor)]
         var unsupported: Set<String> = []
+        var undrawn: [(SVGElement, SVGStyle)] = []
 
         func walk(_ el: SVGElement, _ s: SVGStyle) {
             for child in el.children {
@@ -43,6 +44,7 @@ extension Importer {
                 }
                 let cs = SVGStyle.computed(for: child, parent: s, sheet: sheet)
                 guard cs.displayed else { continue }
+                if !cs.undrawn.isEmpty { undrawn.append((child, cs)) }
                 let x = first("x", child, of: v.width, cs), y = first("y", child, of: v.height, cs)
                 let dy = first("dy", child, of: v.height, cs)
                 if let x {
@@ -81,6 +83,7 @@ extension Importer {
         }
 
         walk(e, style)
+        for (span, spanStyle) in undrawn { warnUndrawn(span, spanStyle) }
         for name in unsupported.sorted() {
             warn(
                 e,

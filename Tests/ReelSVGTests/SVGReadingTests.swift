@@ -142,6 +142,41 @@ import Testing
         #expect(svg.warnings.contains { $0 == "line 4: <foreignObject> is not supported yet and is left out" })
     }
 
+    /// A property Reel does not draw yet is one note at its element's line, whether it comes as an
+    /// attribute, in a `style` attribute or from a style sheet, on the root, a shape or a `tspan`; the
+    /// values that draw the same as leaving it out (as Inkscape writes them on every element) say
+    /// nothing, and a later declaration of such a value takes an earlier one's note back.
+    @Test func propertiesNotDrawnYetAreOneNoteEach() throws {
+        let svg = try image(
+            """
+            <svg xmlns="http://www.w3.org/2000/svg" isolation="isolate">
+              <style>.a { mix-blend-mode: screen } .b { filter: url(#f) }</style>
+              <rect class="a" width="5" height="5" filter="url(#f)" marker-end="url(#m)"/>
+              <path d="M0 0 L5 5" style="marker-start: url(#m); paint-order: stroke fill; transform-origin: center"/>
+              <text x="1" y="9" word-spacing="3" writing-mode="tb">A<tspan x="3" text-decoration="underline">B</tspan></text>
+              <rect width="5" height="5" style="mix-blend-mode:normal;isolation:auto;paint-order:markers fill stroke;filter:none;text-decoration:none;word-spacing:0px;writing-mode:lr-tb;baseline-shift:baseline;dominant-baseline:auto;marker:none"/>
+              <rect class="b" width="5" height="5" style="filter: none"/>
+              <circle r="2" dominant-baseline="middle" baseline-shift="super" alignment-baseline="central"/>
+            </svg>
+            """)
+        #expect(
+            svg.warnings == [
+                "line 1: isolation: isolate is not drawn yet and is ignored",
+                "line 3: filter: url(#f) is not drawn yet and is ignored",
+                "line 3: marker-end: url(#m) is not drawn yet and is ignored",
+                "line 3: mix-blend-mode: screen is not drawn yet and is ignored",
+                "line 4: marker-start: url(#m) is not drawn yet and is ignored",
+                "line 4: paint-order: stroke fill is not drawn yet and is ignored",
+                "line 4: transform-origin: center is not drawn yet and is ignored",
+                "line 5: word-spacing: 3 is not drawn yet and is ignored",
+                "line 5: writing-mode: tb is not drawn yet and is ignored",
+                "line 5: text-decoration: underline is not drawn yet and is ignored",
+                "line 8: alignment-baseline: central is not drawn yet and is ignored",
+                "line 8: baseline-shift: super is not drawn yet and is ignored",
+                "line 8: dominant-baseline: middle is not drawn yet and is ignored",
+            ], "\(svg.warnings)")
+    }
+
     /// Shapes start where the specification says, which is where dashes and strokeEnd begin: a circle
     /// at (cx + r, cy), a rounded rect at (x + rx, y).
     @Test func shapesStartWhereTheSpecificationSays() throws {
