@@ -152,7 +152,7 @@ struct Importer {
         let style = SVGStyle.computed(for: root, parent: rootParent, sheet: sheet)
         warnUndrawn(root, style)
         if style.opacity < 1 { layer.opacity = style.opacity }
-        guard style.displayed, admitMasking(root, style: style) else {
+        guard style.displayed, Self.conditionsPass(root), admitMasking(root, style: style) else {
             return SVGImage(layer: layer, width: w, height: h, warnings: warnings)
         }
         let content = children(of: root, style: style, path: prefix)
@@ -214,6 +214,29 @@ struct Importer {
         warnings.append(line)
     }
 
+    /// The elements a `switch` chooses among: those SVG draws (an element of no other kind, or of
+    /// another namespace, is passed over, as resvg passes it).
+    static let switchable: Set<String> = [
+        "g", "a", "switch", "svg", "use", "image", "rect", "circle", "ellipse", "line", "polyline", "polygon", "path",
+        "text", "foreignObject",
+    ]
+
+    /// The language Reel renders for (`systemLanguage`): English, as resvg assumes.
+    static let language = "en"
+
+    /// SVG's conditional processing attributes: `requiredExtensions` fails whatever it names (Reel
+    /// implements no extension), `requiredFeatures` is ignored (SVG 2 dropped it; resvg too), and
+    /// `systemLanguage` passes when one of its comma-separated tags is the language or a form of it
+    /// (`en`, `en-GB`), case aside; an empty one fails.
+    static func conditionsPass(_ e: SVGElement) -> Bool {
+        if e.attributes["requiredExtensions"] != nil { return false }
+        guard let languages = e.attributes["systemLanguage"] else { return true }
+        return languages.split(separator: ",").contains { tag in
+            let t = tag.trimmingCharacters(in: .whitespaces).lowercased()
+            return t == language || t.hasPrefix(language + "-")
+        }
+    }
+
     /// One note for each property declared on `e` that Reel does not draw yet (`SVGStyle.undrawn`).
     mutating func warnUndrawn(_ e: SVGElement, _ style: SVGStyle) {
         for (property, value) in style.undrawn.sorted(by: { $0.key < $1.key }) {
@@ -250,6 +273,8 @@ struct Importer {
             }
             return nil
         }
+        // An element whose conditions fail is not drawn, children and all (in a `switch` or not).
+        guard Self.conditionsPass(e) else { return nil }
         let style = SVGStyle.computed(for: e, parent: parent, sheet: sheet)
         guard style.displayed, admitMasking(e, style: style) else { return nil }
         warnUndrawn(e, style)
@@ -265,9 +290,18 @@ struct Importer {
         }
         var layer: Layer
         switch e.name {
-        case "g", "a", "switch":
+        case "g", "a":
             layer = Layer(name: name)
             layer.sublayers = children(of: e, style: style, path: path)
+        case "switch":
+            // Only its first child that is an element SVG draws and whose conditions pass (SVG 2,
+            // "Conditional processing"), `display: none` or not.
+            layer = Layer(name: name)
+            if let (i, child) = e.children.enumerated().first(where: {
+                Self.switchable.contains($0.element.name) && Self.conditionsPass($0.element)
+            }), let chosen = convert(child, parent: style, path: "\(path)/\(child.name)[\(i)]") {
+                layer.sublayers = [chosen]
+            }
         case "svg":
             layer = nestedViewport(e, style: style, name: name, path: path)
         case "use":

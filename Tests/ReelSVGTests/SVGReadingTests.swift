@@ -142,6 +142,35 @@ import Testing
         #expect(svg.warnings.contains { $0 == "line 4: <foreignObject> is not supported yet and is left out" })
     }
 
+    /// A `switch` draws only its first child that SVG draws and whose conditions pass: a
+    /// `requiredExtensions` fails (Reel implements none), an element of no SVG kind is passed over,
+    /// `requiredFeatures` is ignored, and `systemLanguage` passes on English or a form of it. Outside a
+    /// `switch` a failing condition leaves its element out too, the root's the whole drawing.
+    @Test func switchDrawsItsFirstChildWhoseConditionsPass() throws {
+        let svg = try image(
+            """
+            <svg xmlns="http://www.w3.org/2000/svg" id="t">
+              <switch id="s">
+                <foreignObject id="html" requiredExtensions="http://www.w3.org/1999/xhtml"/>
+                <random id="r"/>
+                <rect id="de" width="5" height="5" systemLanguage="de"/>
+                <rect id="chosen" width="5" height="5" systemLanguage=" fr , EN-gb" requiredFeatures="x"/>
+                <rect id="after" width="5" height="5"/>
+              </switch>
+              <rect id="ru" width="5" height="5" systemLanguage="ru-RU"/>
+              <rect id="empty" width="5" height="5" systemLanguage=""/>
+              <rect id="en" width="5" height="5" systemLanguage="en"/>
+            </svg>
+            """)
+        #expect(svg.layer.sublayers.map(\.name) == ["t/s", "t/en"])
+        #expect(svg.layer.sublayers.first?.sublayers.map(\.name) == ["t/chosen"])
+        let none = try image(
+            """
+            <svg xmlns="http://www.w3.org/2000/svg" systemLanguage="ru"><rect width="5" height="5"/></svg>
+            """)
+        #expect(none.layer.sublayers.isEmpty)
+    }
+
     /// A property Reel does not draw yet is one note at its element's line, whether it comes as an
     /// attribute, in a `style` attribute or from a style sheet, on the root, a shape or a `tspan`; the
     /// values that draw the same as leaving it out (as Inkscape writes them on every element) say
