@@ -259,7 +259,8 @@ public struct SceneRenderer: Sendable {
         let clip = layer.properties.masksToBounds && !clipsNothing(layer, toDevice3D) ? boundsShape.applying(toDevice3D) : nil
         let hasMask = layer.mask != nil
         let blendMode = layer.properties.compositingFilter.map(Self.blendMode) ?? .normal
-        if shadow == nil && clip == nil && !hasMask && blendMode == .normal && (layer.properties.opacity >= 1 || body.count <= 1)
+        if shadow == nil && clip == nil && !hasMask && blendMode == .normal && !layer.properties.isolatesBlending
+            && (layer.properties.opacity >= 1 || body.count <= 1)
         {
             // No offscreen group needed: with at most one command, group opacity is that command's.
             for command in body {

@@ -327,6 +327,9 @@ struct Importer {
         layer = masking(layer, e: e, style: style)
         layer.transform = Transform3D(transform).concatenating(layer.transform)
         if style.opacity < 1 { layer.opacity = style.opacity }
+        // Blended as a whole, opacity, clip and mask included (Compositing and Blending, SVG's rules).
+        layer.compositingFilter = style.blendMode
+        layer.isolatesBlending = style.isolated
         return layer
     }
 

@@ -3,6 +3,7 @@
 /// inheritance, `inherit` and `currentColor`.
 import Foundation
 import ReelGeometry
+import ReelScene
 
 /// One rule of a style sheet: a selector and its declarations.
 struct CSSRule {
@@ -169,6 +170,10 @@ struct SVGStyle {
     var maskTypeAlpha = false
     /// A CSS `transform` (which replaces the attribute), unparsed.
     var transform: String?
+    /// `mix-blend-mode` as Core Animation's compositing filter (nil: normal).
+    var blendMode: CompositingFilter?
+    /// `isolation: isolate`.
+    var isolated = false
     /// Properties declared on this element that Reel does not draw yet, with their values
     /// (`undrawnProperties`): each is one note at the element's line, never dropped silently.
     var undrawn: [String: String] = [:]
@@ -182,6 +187,8 @@ struct SVGStyle {
         s.mask = nil
         s.maskTypeAlpha = false
         s.transform = nil
+        s.blendMode = nil
+        s.isolated = false
         s.undrawn = [:]
         return s
     }
@@ -269,11 +276,28 @@ struct SVGStyle {
         case "mask": mask = value == "none" ? nil : value
         case "transform": transform = value
         case "mask-type": if value == "alpha" || value == "luminance" { maskTypeAlpha = value == "alpha" }
+        case "isolation": if value == "isolate" || value == "auto" { isolated = value == "isolate" }
+        case "mix-blend-mode":
+            // An unknown mode (`xor`, say) is an invalid declaration: the mode stays as it was.
+            if value == "normal" {
+                blendMode = nil
+            } else if let mode = Self.blendModes[value] {
+                blendMode = mode
+            }
         default:
             guard let drawnAnyway = Self.undrawnProperties[name] else { break }
             if drawnAnyway(value.lowercased()) { undrawn[name] = nil } else { undrawn[name] = value }
         }
     }
+
+    /// CSS's separable and non-separable blend modes by Core Animation's names for them.
+    static let blendModes: [String: CompositingFilter] = [
+        "multiply": .multiplyBlendMode, "screen": .screenBlendMode, "overlay": .overlayBlendMode,
+        "darken": .darkenBlendMode, "lighten": .lightenBlendMode, "color-dodge": .colorDodgeBlendMode,
+        "color-burn": .colorBurnBlendMode, "hard-light": .hardLightBlendMode, "soft-light": .softLightBlendMode,
+        "difference": .differenceBlendMode, "exclusion": .exclusionBlendMode, "hue": .hueBlendMode,
+        "saturation": .saturationBlendMode, "color": .colorBlendMode, "luminosity": .luminosityBlendMode,
+    ]
 
     /// Properties Reel does not draw yet (issue #49), each with the values that draw the same as not
     /// drawing it (its initial value, and those that change nothing Reel draws); any other value is a
@@ -284,7 +308,6 @@ struct SVGStyle {
         let zero: @Sendable (String) -> Bool = { Double($0.trimmingCharacters(in: .letters.union(["%"]))) == 0 }
         return [
             "filter": none, "marker": none, "marker-start": none, "marker-mid": none, "marker-end": none,
-            "mix-blend-mode": { $0 == "normal" }, "isolation": { $0 == "auto" },
             "text-decoration": { $0 == "none" || $0.hasPrefix("none ") },
             "word-spacing": { $0 == "normal" || zero($0) },
             "writing-mode": { ["lr", "lr-tb", "horizontal-tb"].contains($0) },
@@ -349,6 +372,8 @@ struct SVGStyle {
     }
 
     /// Presentation attributes, in the order they apply (font-size first: `em` lengths need it).
+    /// `mix-blend-mode` and `isolation` are not among them: SVG 2 takes those from CSS only (a `style`
+    /// attribute or a sheet; resvg's `as-property` tests).
     static let properties =
         [
             "font-size", "font-family", "font-weight", "font-style", "text-anchor", "letter-spacing", "fill", "fill-opacity",

@@ -157,6 +157,10 @@ public struct LayerProperties: Sendable {
     public var maskMode: MaskMode = .alpha
     /// Nil draws source-over.
     public var compositingFilter: CompositingFilter?
+    /// Drawn apart, then composited: sublayers with a compositing filter blend with this layer's own
+    /// content only (CSS and SVG's `isolation: isolate`). Not a Core Animation property and not read
+    /// from scene files; the SVG importer sets it.
+    public var isolatesBlending = false
     public var shadowColor: Color = .black
     public var shadowOpacity: Double = 0
     public var shadowOffset = Point(x: 0, y: -3)

@@ -171,6 +171,33 @@ import Testing
         #expect(none.layer.sublayers.isEmpty)
     }
 
+    /// `mix-blend-mode` from CSS is the layer's compositing filter by Core Animation's name; as an
+    /// attribute (SVG takes it only from CSS), `normal`, or a mode CSS does not have, it is none.
+    /// `isolation: isolate` from CSS isolates the layer's blending; as an attribute it does nothing.
+    @Test func mixBlendModeIsTheCompositingFilter() throws {
+        let svg = try image(
+            """
+            <svg xmlns="http://www.w3.org/2000/svg">
+              <style>.d { mix-blend-mode: color-dodge }</style>
+              <rect width="5" height="5" style="mix-blend-mode: multiply"/>
+              <g class="d"><rect width="5" height="5"/></g>
+              <rect width="5" height="5" mix-blend-mode="screen"/>
+              <rect width="5" height="5" style="mix-blend-mode: xor"/>
+              <rect class="d" width="5" height="5" style="mix-blend-mode: normal"/>
+              <rect width="5" height="5" style="mix-blend-mode: luminosity" opacity="0.5"/>
+              <g style="isolation: isolate"/>
+              <g isolation="isolate"/>
+            </svg>
+            """)
+        #expect(
+            svg.layer.sublayers.map(\.compositingFilter) == [
+                .multiplyBlendMode, .colorDodgeBlendMode, nil, nil, nil, .luminosityBlendMode, nil, nil,
+            ])
+        #expect(svg.layer.sublayers.map(\.isolatesBlending) == [false, false, false, false, false, false, true, false])
+        #expect(svg.layer.sublayers[1].sublayers.first?.compositingFilter == nil, "not inherited")
+        #expect(svg.warnings.isEmpty, "\(svg.warnings)")
+    }
+
     /// A property Reel does not draw yet is one note at its element's line, whether it comes as an
     /// attribute, in a `style` attribute or from a style sheet, on the root, a shape or a `tspan`; the
     /// values that draw the same as leaving it out (as Inkscape writes them on every element) say
@@ -178,8 +205,8 @@ import Testing
     @Test func propertiesNotDrawnYetAreOneNoteEach() throws {
         let svg = try image(
             """
-            <svg xmlns="http://www.w3.org/2000/svg" isolation="isolate">
-              <style>.a { mix-blend-mode: screen } .b { filter: url(#f) }</style>
+            <svg xmlns="http://www.w3.org/2000/svg" style="filter: url(#f)">
+              <style>.a { paint-order: stroke } .b { filter: url(#f) }</style>
               <rect class="a" width="5" height="5" filter="url(#f)" marker-end="url(#m)"/>
               <path d="M0 0 L5 5" style="marker-start: url(#m); paint-order: stroke fill; transform-origin: center"/>
               <text x="1" y="9" word-spacing="3" writing-mode="tb">A<tspan x="3" text-decoration="underline">B</tspan></text>
@@ -190,10 +217,10 @@ import Testing
             """)
         #expect(
             svg.warnings == [
-                "line 1: isolation: isolate is not drawn yet and is ignored",
+                "line 1: filter: url(#f) is not drawn yet and is ignored",
                 "line 3: filter: url(#f) is not drawn yet and is ignored",
                 "line 3: marker-end: url(#m) is not drawn yet and is ignored",
-                "line 3: mix-blend-mode: screen is not drawn yet and is ignored",
+                "line 3: paint-order: stroke is not drawn yet and is ignored",
                 "line 4: marker-start: url(#m) is not drawn yet and is ignored",
                 "line 4: paint-order: stroke fill is not drawn yet and is ignored",
                 "line 4: transform-origin: center is not drawn yet and is ignored",
