@@ -221,9 +221,10 @@ TARGET static intptr_t K(axial_rows)(reel_axial_rows r) {
         double gy = r.b * px + r.d * py + r.ty;
         double t0 = (gx - r.start_x) * r.ux + (gy - r.start_y) * r.uy;
         if (!(__builtin_fabs(t0) < 1e30) || !(__builtin_fabs(t0 + (double)r.width * dt) < 1e30)) return row;
-        int32_t *line = r.span.cells + row * r.span.cell_stride;
-        uint64_t *bits = r.span.touched + row * r.span.words_per_row;
-        uint8_t *out = r.span.out + row * r.span.out_stride;
+        K(cell_row) cr = K(row_of)(&r.span, row);
+        int32_t *line = cr.line;
+        uint64_t *bits = cr.bits;
+        uint8_t *out = cr.out;
         intptr_t dither_row = (y & 7) * 8;
         int32_t sum = 0;
         intptr_t x = r.span.c0;
@@ -257,8 +258,7 @@ TARGET static intptr_t K(axial_rows)(reel_axial_rows r) {
             K(axial_quad)(&r, out + 4 * x, t0 + (double)x * dt, dt, r.x0 + x, dither_row, n, K(quad_coverages)((K(i32x4))v, r.minimum));
             x += n;
         }
-        line[limit] = 0;
-        for (intptr_t w = r.span.c0 >> 6; w <= (limit >> 6); w++) bits[w] = 0;
+        K(end_row)(&r.span, cr);
     }
     return r.span.rows;
 }

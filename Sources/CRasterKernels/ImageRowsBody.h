@@ -111,9 +111,10 @@ TARGET static void K(image_rows)(reel_image_rows r) {
     intptr_t limit = r.span.c1 + 1;
     for (intptr_t row = 0; row < r.span.rows; row++) {
         intptr_t y = r.y + row;
-        int32_t *line = r.span.cells + row * r.span.cell_stride;
-        uint64_t *bits = r.span.touched + row * r.span.words_per_row;
-        uint8_t *out = r.span.out + row * r.span.out_stride;
+        K(cell_row) cr = K(row_of)(&r.span, row);
+        int32_t *line = cr.line;
+        uint64_t *bits = cr.bits;
+        uint8_t *out = cr.out;
         int32_t sum = 0;
         intptr_t x = r.span.c0;
         while (x < limit) {
@@ -144,7 +145,6 @@ TARGET static void K(image_rows)(reel_image_rows r) {
             }
             x = end;
         }
-        line[limit] = 0;
-        for (intptr_t w = r.span.c0 >> 6; w <= (limit >> 6); w++) bits[w] = 0;
+        K(end_row)(&r.span, cr);
     }
 }

@@ -106,6 +106,27 @@ INLINE intptr_t K(first_touched)(const uint64_t *bits, intptr_t x, intptr_t limi
     return at < limit ? at : limit;
 }
 
+/* One row of a row kernel's rows (`reel_cell_rows`): its cells, touched bits and first pixel. */
+typedef struct K(cell_row) {
+    int32_t *line;
+    uint64_t *bits;
+    uint8_t *out;
+} K(cell_row);
+
+INLINE K(cell_row) K(row_of)(const reel_cell_rows *span, intptr_t row) {
+    K(cell_row) r = {span->cells + row * span->cell_stride, span->touched + row * span->words_per_row,
+                     span->out + row * span->out_stride};
+    return r;
+}
+
+/* The end of a walked row: the cell past c1 (which only an edge's right part reaches) and the row's
+   touched bits cleared, as CoverageScratch.endRow. */
+INLINE void K(end_row)(const reel_cell_rows *span, K(cell_row) r) {
+    intptr_t limit = span->c1 + 1;
+    r.line[limit] = 0;
+    for (intptr_t w = span->c0 >> 6; w <= (limit >> 6); w++) r.bits[w] = 0;
+}
+
 /* Cells x ..< x + n (n ≤ PIXELS) of a row: summed cell by cell in order from `sum` (their sums
    returned, the cells cleared), the rule in lanes, `solid_lanes` over their pixels, but for the first
    `skip` lanes, whose pixels are left as they are (their cells must be zero: a row's tail, walked as
@@ -176,9 +197,10 @@ int32_t reel_kernels_avx2_solid_group(
 TARGET static void K(solid_rows)(reel_solid_rows r) {
     intptr_t limit = r.span.c1 + 1;
     for (intptr_t row = 0; row < r.span.rows; row++) {
-        int32_t *line = r.span.cells + row * r.span.cell_stride;
-        uint64_t *bits = r.span.touched + row * r.span.words_per_row;
-        uint8_t *out = r.span.out + row * r.span.out_stride;
+        K(cell_row) cr = K(row_of)(&r.span, row);
+        int32_t *line = cr.line;
+        uint64_t *bits = cr.bits;
+        uint8_t *out = cr.out;
         int32_t sum = 0;
         intptr_t x = r.span.c0;
         while (x < limit) {
@@ -208,8 +230,7 @@ TARGET static void K(solid_rows)(reel_solid_rows r) {
 #endif
             x += n;
         }
-        line[limit] = 0;
-        for (intptr_t w = r.span.c0 >> 6; w <= (limit >> 6); w++) bits[w] = 0;
+        K(end_row)(&r.span, cr);
     }
 }
 
