@@ -32,6 +32,7 @@ packages=(
   munge             # Slurm's authentication daemon, started by the same test
   python3-pil       # Pillow, python3-numpy and libgif7 (giflib-tools) decode Reel's GIFs in the tests
   python3-numpy
+  python3-scipy     # the blur tests' reference: scipy.ndimage.gaussian_filter on the same unblurred frame
   giflib-tools
   chromium          # headless: the tests open Reel's GIFs in a browser page
 )

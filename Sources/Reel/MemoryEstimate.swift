@@ -17,7 +17,7 @@ public struct MemoryEstimate: Sendable, CustomStringConvertible {
     /// Video layers' decoded frames: those the frames in flight show, and the decoder's own.
     public var videos = 0
     /// The rasterizer's scratch: coverage cells and offscreen canvases for each band being drawn,
-    /// widened by the largest shadow's reach.
+    /// widened by the widest shadow's or blur filter's reach, and a blur filter's float pictures.
     public var raster = 0
     /// Display lists of the frames in flight (a replicated layer is a few draw commands each).
     public var displayLists = 0
@@ -58,25 +58,40 @@ extension Reel {
         // Each band thread holds cells (4 bytes) and touched bits for its band and a shadow's margin, and
         // an offscreen canvas (4 bytes a pixel) per level of nested groups, of the same size.
         let scene = clip.scene
-        let reach = Int(min(Self.largestShadowRadius(scene) * scene.scale, maximumShadowSigma) * 4) + 64
+        let blur = Self.widestBlur(scene)
+        let reach = Int(blur.sigma * 4) + 64
         let bandRows = max(32, min(4 * reach, height)) + 2 * reach
         let bandPixels = (width + 2 * reach + 2) * bandRows
         let depth = Self.groupDepth(scene)
-        e.raster = workers * max(1, threads) * bandPixels * (4 + 4 * depth)
+        // A blur filter's pass holds two pictures of floats (16 bytes a pixel each) the size of the canvas.
+        e.raster = workers * max(1, threads) * bandPixels * (4 + 4 * depth + (blur.filtered ? 32 : 0))
         e.displayLists = Int(min(scene.drawnLayerBound, 1e12)) * 2048 * RenderAhead.capacity(workers: workers)
         e.retained = min(Int(min(scene.drawnLayerBound, 1e12)) * 2048, RetainedCommands.defaultBudget)
         return e
     }
 
-    static func largestShadowRadius(_ scene: Scene) -> Double {
+    /// The widest blur a layer reads content around itself for, as a σ in device pixels: its shadow's
+    /// and its blur filters' added, each held to the raster's cap (an animated one at the cap); and
+    /// whether any layer has a blur filter.
+    static func widestBlur(_ scene: Scene) -> (sigma: Double, filtered: Bool) {
+        var filtered = false
+        func device(_ points: Double) -> Double { min(max(points, 0) * scene.scale, maximumShadowSigma) }
         func visit(_ l: Layer) -> Double {
-            var r = l.shadowOpacity > 0 || !l.animations.isEmpty ? l.shadowRadius : 0
-            for a in l.animations where a.keyPath == "shadowRadius" { r = maximumShadowSigma }  // animated: the cap
+            var shadow = l.shadowOpacity > 0 || !l.animations.isEmpty ? device(l.shadowRadius) : 0
+            var blurs = 0.0
+            for f in l.filters where f.type == .gaussianBlur {
+                filtered = true
+                let animated = l.animations.contains { $0.keyPath == "filters.\(f.name).inputRadius" }
+                blurs += animated ? maximumShadowSigma : device(f.inputRadius)
+            }
+            for a in l.animations where a.keyPath == "shadowRadius" { shadow = maximumShadowSigma }  // animated: the cap
+            var r = shadow + blurs
             for s in l.sublayers { r = max(r, visit(s)) }
             if let m = l.mask { r = max(r, visit(m)) }
             return r
         }
-        return scene.layers.reduce(0) { max($0, visit($1)) }
+        let sigma = scene.layers.reduce(0) { max($0, visit($1)) }
+        return (sigma, filtered)
     }
 
     static func groupDepth(_ scene: Scene) -> Int {

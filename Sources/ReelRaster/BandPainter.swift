@@ -1,4 +1,4 @@
-/// The painter: shapes filled and groups composited (opacity, clip, mask, tint) into one canvas.
+/// The painter: shapes filled and groups composited (opacity, clip, mask, tint, filters) into one canvas.
 internal import CRasterKernels
 import Foundation
 import ReelGeometry
@@ -325,11 +325,13 @@ struct BandPainter {
         let x0 = max(band.x0, b.x0), x1 = min(band.x1, b.x1), y0 = max(band.y0, b.y0), y1 = min(band.y1, b.y1)
         guard x0 < x1, y0 < y1 else { return }
         let canvas = band.view(x0: x0, y0: y0, x1: x1, y1: y1)
-        let margin = group.shadow?.margin ?? 0
+        // The shadow reads content around the canvas, and the filters before it read around that.
+        let margin = (group.shadow?.margin ?? 0) + group.filterMargin
         offscreen.with(
             x0: canvas.x0 - margin, y0: canvas.y0 - margin, width: canvas.width + 2 * margin, rows: canvas.rows + 2 * margin
         ) { content in
             paint(group.content, into: content)
+            if !group.filters.isEmpty { applyFilters(group.filters, to: content, within: group.bounds) }
 
             if let shadow = group.shadow, group.opacity >= 1, group.clip == nil, group.mask == nil, group.tint == nil,
                 group.blendMode == .normal

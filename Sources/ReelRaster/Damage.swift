@@ -95,7 +95,7 @@ extension DisplayList {
     ///
     /// Lists of the same length are compared command by command; otherwise the commands between their
     /// common start and common end are taken as changed. A changed command damages the rows it can paint
-    /// in both lists, in its context: widened by the shadows of the groups it is in, and for a group's
+    /// in both lists, in its context: widened by the filters and shadows of the groups it is in, and for a group's
     /// begin, end or mask the rows of the whole group (its opacity, clip, tint or blend apply to all of
     /// its content). Conservative, never short: a command's area comes from its control points.
     public func damage(since before: DisplayList, height: Int) -> DamagedRows {
@@ -175,7 +175,7 @@ struct PaintedArea: Sendable, Equatable {
 /// The area each command of a list can paint, in its context, and where each top-level item ends.
 struct CommandRows: Sendable {
     /// Per command: the area it can paint (a group's begin, mask and end: the whole group's), widened by
-    /// the shadows of the groups around it; nil when unbounded (a non-finite coordinate).
+    /// the filters and shadows of the groups around it; nil when unbounded (a non-finite coordinate).
     var areas: [PaintedArea?]
     /// Per command: the index after the item it starts (a group's end + 1; a fill's own index + 1).
     var end: [Int]
@@ -188,9 +188,9 @@ struct CommandRows: Sendable {
         end = Array(repeating: 0, count: commands.count)
         // The groups open at each command, innermost last: where each began (and its mask), the area of its
         // content so far (not yet widened by its own shadow), and its shadow's reach, worked out once.
-        var open: [(begin: Int, mask: Int?, area: PaintedArea?, shadow: ShadowReach?)] = []
+        var open: [(begin: Int, mask: Int?, area: PaintedArea?, shadow: GroupReach?)] = []
         var shadowsOpen = 0
-        /// `a` widened by the shadows of the groups open now, innermost first.
+        /// `a` widened by the filters and shadows of the groups open now, innermost first.
         func inContext(_ a: PaintedArea?) -> PaintedArea? {
             guard shadowsOpen > 0, var a else { return a }
             for group in open.reversed() { if let s = group.shadow { a = s.widen(a) } }
@@ -231,7 +231,7 @@ struct CommandRows: Sendable {
                 end[i] = i + 1
                 addToGroup(own)
             case .beginGroup(let g):
-                let shadow = g.shadow.flatMap(ShadowReach.init)
+                let shadow = GroupReach(g)
                 if shadow != nil { shadowsOpen += 1 }
                 open.append((i, nil, .empty, shadow))
             case .beginMask:
@@ -250,25 +250,34 @@ struct CommandRows: Sendable {
         guard open.isEmpty else { return nil }
     }
 
-    /// How far a group's shadow moves and spreads the area of its content (as `DrawTree.bounds(of:shadow:)`
-    /// widens a group's pixels): its offset and the blur's margin, from `DrawTree.prepare`.
-    struct ShadowReach {
+    /// How far a group's filters spread the area of its content, and its shadow moves and spreads that
+    /// (as `DrawTree.bounds(of:filterMargin:shadow:)` widens a group's pixels): the filters' margins,
+    /// the shadow's offset and blur margin, from `DrawTree.prepare`.
+    struct GroupReach {
         let dx: Int
         let dy: Int
         let margin: Int
+        let filterMargin: Int
 
-        /// Nil for a shadow that draws nothing.
-        init?(_ shadow: Shadow) {
-            guard let s = DrawTree.prepare(shadow) else { return nil }
-            dx = Int(max(min(s.offset.x, 1e9), -1e9).rounded(.down))
-            dy = Int(max(min(s.offset.y, 1e9), -1e9).rounded(.down))
-            margin = s.margin
+        /// Nil for a group whose filters and shadow spread nothing.
+        init?(_ group: Group) {
+            let s = group.shadow.flatMap(DrawTree.prepare)
+            filterMargin = DrawTree.prepare(group.filters).reduce(0) { $0 + $1.margin }
+            guard s != nil || filterMargin > 0 else { return nil }
+            dx = Int(max(min(s?.offset.x ?? 0, 1e9), -1e9).rounded(.down))
+            dy = Int(max(min(s?.offset.y ?? 0, 1e9), -1e9).rounded(.down))
+            margin = s?.margin ?? -1
         }
 
-        /// The area content on `a` paints with the shadow it casts.
+        /// The area content on `a` paints with the filters' spread and the shadow it casts.
         func widen(_ a: PaintedArea) -> PaintedArea {
             guard !a.isEmpty else { return a }
-            return PaintedArea(rows: widen(a.rows, by: dy), columns: widen(a.columns, by: dx))
+            let m = filterMargin
+            let spread = PaintedArea(
+                rows: a.rows.lowerBound - m..<a.rows.upperBound + m,
+                columns: a.columns.lowerBound - m..<a.columns.upperBound + m)
+            guard margin >= 0 else { return spread }
+            return PaintedArea(rows: widen(spread.rows, by: dy), columns: widen(spread.columns, by: dx))
         }
 
         private func widen(_ r: Range<Int>, by d: Int) -> Range<Int> {

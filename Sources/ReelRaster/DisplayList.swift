@@ -1,5 +1,5 @@
 /// The display list Render hands to Raster: fills, strokes and nested groups (opacity, clip, mask,
-/// shadow) in device pixels, back to front.
+/// shadow, filters) in device pixels, back to front.
 import ReelGeometry
 import Synchronization
 
@@ -132,6 +132,9 @@ public struct Group: Sendable, Equatable {
     public var tint: Color?
     /// How the group's picture combines with what is below it (a layer's `compositingFilter`).
     public var blendMode: BlendMode = .normal
+    /// Applied in order to the flattened content, before the shadow, clip, mask and opacity (a layer's
+    /// `filters`).
+    public var filters: [PictureFilter] = []
 
     public init(opacity: Double = 1, clip: Path? = nil, hasMask: Bool = false, shadow: Shadow? = nil, tint: Color? = nil) {
         self.opacity = opacity

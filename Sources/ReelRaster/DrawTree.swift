@@ -33,6 +33,10 @@ struct DrawTree: @unchecked Sendable {
         var maskByLuminance = false
         var maskInverted = false
         var blendMode = BlendMode.normal
+        /// Applied to the content in order (`BandPainter.applyFilters`).
+        var filters: [PreparedFilter] = []
+        /// The content around a canvas the filters read: their margins added.
+        var filterMargin = 0
         /// Extra rows and columns of content needed around a canvas to draw this group's shadows.
         var reach: Int
         /// Device pixels the group can paint (its content's, widened by its shadow), as whole pixels
@@ -98,6 +102,8 @@ struct DrawTree: @unchecked Sendable {
                 if let clip = g.clip, !clip.isFinite { throw .nonFinitePath(commandIndex: i) }
                 let clip = g.clip.flatMap { PreparedShape(path: $0, paint: .solid(.zero), rule: .nonZero, tolerance: tolerance) }
                 let shadow = g.shadow.flatMap(Self.prepare)
+                let filters = Self.prepare(g.filters)
+                let filterMargin = filters.reduce(0) { $0 + $1.margin }
                 let innerReach = (content + (mask ?? [])).map(\.reach).max() ?? 0
                 let group = PreparedGroup(
                     opacity: Float(min(max(g.opacity, 0), 1)),
@@ -106,12 +112,14 @@ struct DrawTree: @unchecked Sendable {
                         return SIMD4(
                             Float(Color.unit(t.red)) * a, Float(Color.unit(t.green)) * a, Float(Color.unit(t.blue)) * a, a)
                     }, clip: clip, clippedAway: g.clip != nil && clip == nil,
-                    shadow: shadow, content: content, mask: mask, reach: innerReach + (shadow?.margin ?? 0))
+                    shadow: shadow, content: content, mask: mask, reach: innerReach + filterMargin + (shadow?.margin ?? 0))
                 var bounded = group
                 bounded.maskByLuminance = g.maskByLuminance
                 bounded.maskInverted = g.maskInverted
                 bounded.blendMode = g.blendMode
-                bounded.bounds = Self.bounds(of: content, shadow: shadow)
+                bounded.filters = filters
+                bounded.filterMargin = filterMargin
+                bounded.bounds = Self.bounds(of: content, filterMargin: filterMargin, shadow: shadow)
                 if group.opacity > 0 && !group.clippedAway && !content.isEmpty { out.append(.group(bounded)) }
             case .beginMask, .endGroup:
                 if depth == 0 { throw .unbalancedGroups(commandIndex: i) }
@@ -137,8 +145,11 @@ struct DrawTree: @unchecked Sendable {
 }
 
 extension DrawTree {
-    /// The pixels nodes can touch, widened by a shadow's offset and reach; one pixel of slack each side.
-    static func bounds(of nodes: [Node], shadow: PreparedShadow?) -> (x0: Int, y0: Int, x1: Int, y1: Int) {
+    /// The pixels nodes can touch, widened by the filters' blur, then by a shadow's offset and reach; one
+    /// pixel of slack each side.
+    static func bounds(of nodes: [Node], filterMargin: Int = 0, shadow: PreparedShadow?) -> (
+        x0: Int, y0: Int, x1: Int, y1: Int
+    ) {
         var x0 = Int.max / 4, y0 = Int.max / 4, x1 = Int.min / 4, y1 = Int.min / 4
         for node in nodes {
             switch node {
@@ -159,6 +170,10 @@ extension DrawTree {
             }
         }
         guard x0 < x1, y0 < y1 else { return (0, 0, 0, 0) }
+        x0 -= filterMargin
+        y0 -= filterMargin
+        x1 += filterMargin
+        y1 += filterMargin
         if let shadow {
             let m = shadow.margin
             let dx = Int(shadow.offset.x.rounded(.down)), dy = Int(shadow.offset.y.rounded(.down))

@@ -259,8 +259,9 @@ public struct SceneRenderer: Sendable {
         let clip = layer.properties.masksToBounds && !clipsNothing(layer, toDevice3D) ? boundsShape.applying(toDevice3D) : nil
         let hasMask = layer.mask != nil
         let blendMode = layer.properties.compositingFilter.map(Self.blendMode) ?? .normal
+        let filters = layer.properties.filters.isEmpty ? [] : Self.pictureFilters(layer.properties.filters, toDevice: toDevice)
         if shadow == nil && clip == nil && !hasMask && blendMode == .normal && !layer.properties.isolatesBlending
-            && (layer.properties.opacity >= 1 || body.count <= 1)
+            && filters.isEmpty && (layer.properties.opacity >= 1 || body.count <= 1)
         {
             // No offscreen group needed: with at most one command, group opacity is that command's.
             for command in body {
@@ -283,6 +284,7 @@ public struct SceneRenderer: Sendable {
         group.maskByLuminance = layer.properties.maskMode.byLuminance
         group.maskInverted = layer.properties.maskMode.inverted
         group.blendMode = blendMode
+        group.filters = filters
         out.append(.beginGroup(group))
         out.append(contentsOf: body)
         if hasMask {

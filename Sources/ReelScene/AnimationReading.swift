@@ -308,19 +308,21 @@ extension Reader {
     }
 
     /// An animation's `keyPath`, which must be one a layer can animate.
-    func animatedKeyPath(_ m: [String: JSONNode], _ node: JSONNode, _ path: String) throws(SceneError) -> (String, LayerKeyPath) {
+    func animatedKeyPath(_ m: [String: JSONNode], _ node: JSONNode, _ path: String) throws(SceneError) -> (
+        String, AnimatedKeyPath
+    ) {
         guard let keyNode = m["keyPath"] else {
             throw fail(
                 node, join(path, "keyPath"), "an animation needs a \"keyPath\"",
                 fix: "add \"keyPath\": \"opacity\" (or position, position.x, bounds, backgroundColor, cornerRadius…)")
         }
         let keyName = try string(keyNode, join(path, "keyPath"))
-        guard let keyPath = LayerKeyPath(rawValue: keyName) else {
+        guard let keyPath = AnimatedKeyPath(rawValue: keyName) else {
             let names = LayerKeyPath.allCases.map(\.rawValue)
             let suggestion = didYouMean(keyName, in: names)
             throw fail(
                 keyNode, join(path, "keyPath"), "\"\(keyName)\" is not an animatable key path of a layer",
-                fix: "\(suggestion)animatable: \(names.joined(separator: ", "))")
+                fix: "\(suggestion)animatable: \(names.joined(separator: ", ")), and filters.<name>.<input> of a filter")
         }
         return (keyName, keyPath)
     }

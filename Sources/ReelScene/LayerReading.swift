@@ -11,7 +11,8 @@ extension Reader {
             "hidden",
             "backgroundColor", "cornerRadius",
             "borderWidth",
-            "borderColor", "masksToBounds", "maskMode", "compositingFilter", "shadowColor", "shadowOpacity", "shadowOffset",
+            "borderColor", "masksToBounds", "maskMode", "compositingFilter", "filters", "shadowColor", "shadowOpacity",
+            "shadowOffset",
             "shadowRadius",
             "contents",
             "contentsGravity", "contentsScale", "sublayers",
@@ -104,6 +105,7 @@ extension Reader {
         if let n = m["compositingFilter"] {
             layer.compositingFilter = try choice(n, join(path, "compositingFilter"), CompositingFilter.self)
         }
+        if let n = m["filters"] { layer.filters = try filters(n, join(path, "filters")) }
         if let n = m["shadowColor"] { layer.shadowColor = try color(n, join(path, "shadowColor")) }
         if let v = try num("shadowOpacity") { layer.shadowOpacity = v }
         if let n = m["shadowOffset"] {
@@ -230,6 +232,7 @@ extension Reader {
                 let p = "\(join(path, "animations"))[\(i)]"
                 layer.addAnimation(try animation(a, p, type: type), forKey: try animationName(a, p))
             }
+            try checkFilterKeyPaths(layer, n, path)
         }
         return layer
     }

@@ -165,6 +165,9 @@ public struct LayerProperties: Sendable {
     public var shadowOpacity: Double = 0
     public var shadowOffset = Point(x: 0, y: -3)
     public var shadowRadius: Double = 3
+    /// Core Image filters on the layer's flattened picture (with its sublayers), in order, before its
+    /// shadow, mask and opacity.
+    public var filters: [LayerFilter] = []
     /// An image file (PNG, JPEG…), relative to the scene file, drawn over the bounds.
     public var contents: String?
     public var contentsGravity: ContentsGravity = .resize
@@ -255,13 +258,17 @@ public struct AttachedAnimation: Sendable {
 /// A model value set at a time (a timeline action's `set`): from then on the layer's model holds it.
 public struct ModelChange: Sendable {
     public var time: Double
-    public var keyPath: LayerKeyPath
+    public var keyPath: AnimatedKeyPath
     public var value: AnimatableValue
 
-    public init(time: Double, keyPath: LayerKeyPath, value: AnimatableValue) {
+    public init(time: Double, keyPath: AnimatedKeyPath, value: AnimatableValue) {
         self.time = time
         self.keyPath = keyPath
         self.value = value
+    }
+
+    public init(time: Double, keyPath: LayerKeyPath, value: AnimatableValue) {
+        self.init(time: time, keyPath: .property(keyPath), value: value)
     }
 }
 
@@ -277,6 +284,11 @@ public struct Scene: Sendable {
     public static let maximumDrawnLayers = 1_000_000
     /// Largest `shadowRadius` (points) a scene file may give.
     public static let maximumShadowRadius = 256.0
+    /// Largest `inputRadius` (points) of a blur filter; the blur drawn is held to σ = 256 device pixels
+    /// as shadows are.
+    public static let maximumFilterRadius = 256.0
+    /// Most filters on one layer: each is a pass over the layer's picture.
+    public static let maximumFilters = 8
     /// Largest magnitude of a path coordinate (points).
     public static let maximumCoordinate = 1e9
     /// Most video layers in a scene: each decodes its own file and holds frames of it.

@@ -153,11 +153,11 @@ extension Scene {
             var removals: [Int: Double] = [:]
             for (i, a) in attached.enumerated() { removals[i] = a.removalTime }
             springStarts = Animation.popSpringStarts(attached.map(\.animation), removals: removals) {
-                LayerKeyPath(rawValue: $0)?.get(model)
+                AnimatedKeyPath(rawValue: $0)?.get(model)
             }
         }
         func apply(_ animation: Animation, at time: Double, springStart: PopSpring.State?) {
-            guard let keyPath = LayerKeyPath(rawValue: animation.keyPath) else { return }
+            guard let keyPath = AnimatedKeyPath(rawValue: animation.keyPath) else { return }
             let v = animation.apply(
                 at: time, model: keyPath.get(model), running: keyPath.get(presented), springStart: springStart)
             keyPath.set(v, on: &presented)

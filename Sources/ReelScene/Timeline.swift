@@ -62,11 +62,19 @@ extension Scene {
     public mutating func setValue(
         _ value: AnimatableValue, forKeyPath keyPath: LayerKeyPath, onLayer name: String, at time: Double, animated: Bool = false
     ) throws(TimelineError) {
+        try setValue(value, forKeyPath: .property(keyPath), onLayer: name, at: time, animated: animated)
+    }
+
+    /// The same for any animated key path: a filter's input too (`filters.blur.inputRadius`).
+    public mutating func setValue(
+        _ value: AnimatableValue, forKeyPath keyPath: AnimatedKeyPath, onLayer name: String, at time: Double,
+        animated: Bool = false
+    ) throws(TimelineError) {
         try modifyLayer(named: name) { layer throws(TimelineError) in try Self.setValue(value, keyPath, &layer, time, animated) }
     }
 
     static func setValue(
-        _ value: AnimatableValue, _ keyPath: LayerKeyPath, _ layer: inout Layer, _ time: Double, _ animated: Bool
+        _ value: AnimatableValue, _ keyPath: AnimatedKeyPath, _ layer: inout Layer, _ time: Double, _ animated: Bool
     )
         throws(TimelineError)
     {
@@ -202,7 +210,7 @@ extension Scene {
         func visit(_ layer: Layer) {
             if let attached = layer.attachedAnimations.last(where: { $0.key == key }) {
                 let a = attached.animation
-                let end = a.endTime(model: LayerKeyPath(rawValue: a.keyPath)?.get(layer))
+                let end = a.endTime(model: AnimatedKeyPath(rawValue: a.keyPath)?.get(layer))
                 found = min(end, attached.removalTime ?? .infinity)
             }
             for s in layer.sublayers { visit(s) }

@@ -97,11 +97,11 @@ extension Reader {
             }
             let animate = try m["animate"].map { n throws(SceneError) in try bool(n, join(ap, "animate")) } ?? false
             // Decoded once; applied at each occurrence.
-            var sets: [(keyPath: LayerKeyPath, value: AnimatableValue, node: JSONNode, path: String)] = []
+            var sets: [(keyPath: AnimatedKeyPath, value: AnimatableValue, node: JSONNode, path: String)] = []
             if let setNode = m["set"] {
                 sets = try keyPathValues(setNode, join(ap, "set"), layer: layer)
             }
-            var retargets: [(keyPath: LayerKeyPath, value: AnimatableValue, node: JSONNode, path: String)] = []
+            var retargets: [(keyPath: AnimatedKeyPath, value: AnimatableValue, node: JSONNode, path: String)] = []
             if let node = m["retarget"] {
                 retargets = try keyPathValues(node, join(ap, "retarget"), layer: layer)
             }
@@ -126,6 +126,11 @@ extension Reader {
                 for (j, a) in try array(entry.node, entry.path).enumerated() {
                     let p = "\(entry.path)[\(j)]"
                     toAdd.append((try animation(a, p, type: layer.type), try animationName(a, p)))
+                }
+            }
+            for (j, a) in toAdd.enumerated() {
+                for keyPath in Self.keyPaths(of: a.animation) {
+                    try checkFilterKeyPath(keyPath, of: layer, node, "\(ap)[\(j)]")
                 }
             }
             for time in occurrences {
@@ -156,15 +161,15 @@ extension Reader {
 
     /// An object of layer key paths and values (`set`, `retarget`), checked against the layer's types.
     func keyPathValues(_ node: JSONNode, _ path: String, layer: Layer) throws(SceneError)
-        -> [(keyPath: LayerKeyPath, value: AnimatableValue, node: JSONNode, path: String)]
+        -> [(keyPath: AnimatedKeyPath, value: AnimatableValue, node: JSONNode, path: String)]
     {
         guard case .object(let pairs) = node.value else {
             throw fail(node, path, "expected key paths and values (an object)")
         }
-        var out: [(keyPath: LayerKeyPath, value: AnimatableValue, node: JSONNode, path: String)] = []
+        var out: [(keyPath: AnimatedKeyPath, value: AnimatableValue, node: JSONNode, path: String)] = []
         for pair in pairs {
             let kp = join(path, pair.key)
-            guard let keyPath = LayerKeyPath(rawValue: pair.key) else {
+            guard let keyPath = AnimatedKeyPath(rawValue: pair.key) else {
                 let names = LayerKeyPath.allCases.map(\.rawValue)
                 let suggestion = didYouMean(pair.key, in: names)
                 throw SceneError(
@@ -172,6 +177,7 @@ extension Reader {
                     message: "\"\(pair.key)\" is not an animatable key path of a layer",
                     fix: suggestion.isEmpty ? nil : suggestion)
             }
+            try checkFilterKeyPath(pair.key, of: layer, pair.value, kp)
             out.append((keyPath, try value(pair.value, kp, type: keyPath.valueType), pair.value, kp))
         }
         return out

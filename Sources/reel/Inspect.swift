@@ -35,6 +35,7 @@ struct Info: ParsableCommand {
                     "\(indent)\(layer.name) (\(kind)) at [\(fmt(layer.position.x)), \(fmt(layer.position.y))], bounds \(fmt(layer.bounds.width))×\(fmt(layer.bounds.height))"
                 )
                 if layer.type == .text { print("\(indent)  \(describeText(layer.text))") }
+                if !layer.filters.isEmpty { print("\(indent)  filters: \(layer.filters.map(describe).joined(separator: ", "))") }
                 for a in layer.animations { print("\(indent)  \(describe(a))") }
                 for u in layer.text.unitAnimations where layer.type == .text {
                     print(
@@ -117,6 +118,20 @@ struct Info: ParsableCommand {
         return file.hasPrefix(folder + "/") ? String(file.dropFirst(folder.count + 1)) : file
     }
 
+    /// A filter as its key paths name it, with the inputs its type takes.
+    func describe(_ f: LayerFilter) -> String {
+        let inputs = f.type.inputs.map { input -> String in
+            switch input.get(f) {
+            case .number(let v): return "\(input.rawValue) \(fmt(v))"
+            case .numbers(let v): return "\(input.rawValue) \(list(v))"
+            default: return input.rawValue
+            }
+        }
+        return "\(f.name) (\(f.type.rawValue)\(inputs.isEmpty ? "" : " " + inputs.joined(separator: " ")))"
+    }
+
+    func list(_ v: [Double]) -> String { "[" + v.map(fmt).joined(separator: ", ") + "]" }
+
     func describeText(_ t: TextProperties) -> String {
         let text = t.runs.isEmpty ? t.string : t.runs.map(\.text).joined()
         let shown = text.count > 40 ? String(text.prefix(39)) + "…" : text
@@ -193,8 +208,8 @@ struct Timeline: ParsableCommand {
 
     func run() throws {
         let s = try Reel.load(scene).scene
-        guard let keyPath = LayerKeyPath(rawValue: key) else {
-            let names = LayerKeyPath.allCases.map(\.rawValue)
+        guard let keyPath = AnimatedKeyPath(rawValue: key) else {
+            let names = LayerKeyPath.allCases.map(\.rawValue) + ["filters.<name>.<input>"]
             throw ReelError.usage(
                 "--key: \"\(key)\" is not an animatable key path", fix: "use one of \(names.joined(separator: ", "))")
         }

@@ -46,6 +46,13 @@ import Testing
             if Int.random(in: 0..<4, using: &g) == 0 {
                 group.blendMode = [.multiply, .screen, .difference].randomElement(using: &g)!
             }
+            if Int.random(in: 0..<4, using: &g) == 0 {
+                // Blurs on both sides of the coarse grid's σ (8), and a colour matrix that inverts.
+                group.filters = [
+                    .blur(sigma: .random(in: 0.5...11, using: &g)),
+                    .colorMatrix(ColorMatrix([-1, 0, 0, 0, 1, 0, -1, 0, 0, 1, 0, 0, -1, 0, 1, 0, 0, 0, 1, 0])),
+                ].shuffled(using: &g)
+            }
             group.hasMask = Int.random(in: 0..<3, using: &g) == 0
             group.maskInverted = group.hasMask && Bool.random(using: &g)
             var out: [DisplayList.Command] = [.beginGroup(group)]

@@ -1,0 +1,76 @@
+/// A layer's Core Image filters as the raster's picture filters: blurs in device pixels, colour filters
+/// as matrices.
+import ReelGeometry
+import ReelRaster
+import ReelScene
+
+extension SceneRenderer {
+    /// The picture filters of `filters` on a layer drawn by `toDevice`; those that change nothing (a
+    /// zero radius, an identity) are left out. Consecutive colour filters are one matrix, clamped once
+    /// (Core Image clamps only what it writes out too, as its working colours are floats).
+    static func pictureFilters(_ filters: [LayerFilter], toDevice: Transform2D) -> [PictureFilter] {
+        var out: [PictureFilter] = []
+        var pending: ColorMatrix?
+        func flush() {
+            if let m = pending, m != .identity { out.append(.colorMatrix(m)) }
+            pending = nil
+        }
+        for f in filters {
+            if f.type == .gaussianBlur {
+                flush()
+                // σ = inputRadius points (UNCONFIRMED: Core Image documents the radius as the blur's
+                // standard deviation), scaled as the layer is drawn, as shadows are.
+                let sigma = max(f.inputRadius, 0) * toDevice.maxScale
+                if sigma > 0 { out.append(.blur(sigma: sigma)) }
+                continue
+            }
+            let m = matrix(f)
+            pending = pending.map { m.after($0) } ?? m
+        }
+        flush()
+        return out
+    }
+
+    /// A colour filter's matrix on unpremultiplied colour.
+    static func matrix(_ f: LayerFilter) -> ColorMatrix {
+        switch f.type {
+        case .gaussianBlur:
+            return .identity
+        case .colorMatrix:
+            let rows = [f.inputRVector, f.inputGVector, f.inputBVector, f.inputAVector]
+            return ColorMatrix((0..<4).flatMap { r in rows[r] + [f.inputBiasVector[r]] })
+        case .colorControls:
+            return colorControls(saturation: f.inputSaturation, brightness: f.inputBrightness, contrast: f.inputContrast)
+        case .colorInvert:
+            return ColorMatrix([-1, 0, 0, 0, 1, 0, -1, 0, 0, 1, 0, 0, -1, 0, 1, 0, 0, 0, 1, 0])
+        case .sepiaTone:
+            return sepia(f.inputIntensity)
+        }
+    }
+
+    /// `CIColorControls` (UNCONFIRMED: Core Image does not publish its kernel; this is the form its
+    /// documentation describes): saturation mixes each colour with its luminance (Rec. 709 weights),
+    /// brightness adds, contrast scales about mid-grey.
+    static func colorControls(saturation s: Double, brightness b: Double, contrast c: Double) -> ColorMatrix {
+        let (lr, lg, lb) = (0.2125, 0.7154, 0.0721)
+        var v: [Double] = []
+        for row in 0..<3 {
+            var coefficients = [(1 - s) * lr, (1 - s) * lg, (1 - s) * lb].map { $0 * c }
+            coefficients[row] += s * c
+            v += coefficients + [0, (b - 0.5) * c + 0.5]
+        }
+        return ColorMatrix(v + [0, 0, 0, 1, 0])
+    }
+
+    /// Sepia by `amount` (0 … 1), the matrix of the Filter Effects spec's `sepia()`, which `CISepiaTone`
+    /// approximates (UNCONFIRMED: Core Image's own tone is not published).
+    static func sepia(_ amount: Double) -> ColorMatrix {
+        let a = 1 - min(max(amount, 0), 1)
+        return ColorMatrix([
+            0.393 + 0.607 * a, 0.769 - 0.769 * a, 0.189 - 0.189 * a, 0, 0,
+            0.349 - 0.349 * a, 0.686 + 0.314 * a, 0.168 - 0.168 * a, 0, 0,
+            0.272 - 0.272 * a, 0.534 - 0.534 * a, 0.131 + 0.869 * a, 0, 0,
+            0, 0, 0, 1, 0,
+        ])
+    }
+}
