@@ -71,21 +71,26 @@ extension Reel {
     }
 
     /// The widest blur a layer reads content around itself for, as a σ in device pixels: its shadow's
-    /// and its blur filters' added, each held to the raster's cap (an animated one at the cap); and
-    /// whether any layer has a blur filter.
+    /// and its blur filters' added, or its background filters', each held to the raster's cap (an
+    /// animated one at the cap); and whether any layer has a blur filter.
     static func widestBlur(_ scene: Scene) -> (sigma: Double, filtered: Bool) {
         var filtered = false
         func device(_ points: Double) -> Double { min(max(points, 0) * scene.scale, maximumShadowSigma) }
         func visit(_ l: Layer) -> Double {
             var shadow = l.shadowOpacity > 0 || !l.animations.isEmpty ? device(l.shadowRadius) : 0
             var blurs = 0.0
-            for f in l.filters where f.type == .gaussianBlur {
-                filtered = true
-                let animated = l.animations.contains { $0.keyPath == "filters.\(f.name).inputRadius" }
-                blurs += animated ? maximumShadowSigma : device(f.inputRadius)
+            var backdrop = 0.0
+            for (list, filters) in [("filters", l.filters), ("backgroundFilters", l.backgroundFilters)] {
+                var sum = 0.0
+                for f in filters where f.type == .gaussianBlur {
+                    filtered = true
+                    let animated = l.animations.contains { $0.keyPath == "\(list).\(f.name).inputRadius" }
+                    sum += animated ? maximumShadowSigma : device(f.inputRadius)
+                }
+                if list == "filters" { blurs = sum } else { backdrop = sum }
             }
             for a in l.animations where a.keyPath == "shadowRadius" { shadow = maximumShadowSigma }  // animated: the cap
-            var r = shadow + blurs
+            var r = max(shadow + blurs, backdrop)
             for s in l.sublayers { r = max(r, visit(s)) }
             if let m = l.mask { r = max(r, visit(m)) }
             return r

@@ -325,6 +325,10 @@ struct BandPainter {
         let x0 = max(band.x0, b.x0), x1 = min(band.x1, b.x1), y0 = max(band.y0, b.y0), y1 = min(band.y1, b.y1)
         guard x0 < x1, y0 < y1 else { return }
         let canvas = band.view(x0: x0, y0: y0, x1: x1, y1: y1)
+        if let backdrop = group.backdrop {
+            drawBackdrop(backdrop, opacity: group.opacity, into: canvas)
+            if group.content.isEmpty { return }
+        }
         // The shadow reads content around the canvas, and the filters before it read around that.
         let margin = (group.shadow?.margin ?? 0) + group.filterMargin
         offscreen.with(

@@ -142,6 +142,11 @@ extension DisplayList {
                 damage.insert(a, height: height)
             }
         }
+        // A backdrop shows what is drawn below it, filtered: damage within its filters' reach of it
+        // damages all of it (in order, as a backdrop damaged so may lie below a later one).
+        if let rows = commandRows {
+            for b in rows.backdrops where !damage.isEmpty && damage.meets(b.reach) { damage.insert(b.area, height: height) }
+        }
         return damage
     }
 
@@ -150,6 +155,9 @@ extension DisplayList {
     /// reports that).
     public func keeping(rows damage: DamagedRows) -> DisplayList? {
         guard let reach = commandRows else { return nil }
+        // A backdrop drawn paints what is below it again, within its filters' reach: that is kept too.
+        var damage = damage
+        for b in reach.backdrops.reversed() where damage.meets(b.area) { damage.insert(b.reach, height: Int.max / 4) }
         var kept: [Command] = []
         kept.reserveCapacity(commands.count)
         var i = 0
@@ -179,6 +187,9 @@ struct CommandRows: Sendable {
     var areas: [PaintedArea?]
     /// Per command: the index after the item it starts (a group's end + 1; a fill's own index + 1).
     var end: [Int]
+    /// The groups with background filters, in drawing order: the area their backdrop shows in, and
+    /// that area widened by what the filters read (`Group.backdropFilters`), both in their context.
+    var backdrops: [(area: PaintedArea, reach: PaintedArea)] = []
 
     /// Nil when the groups do not balance. A kept run that starts where no group is open takes its
     /// areas from its own (made once for every frame that holds it): they do not depend on anything
@@ -213,6 +224,7 @@ struct CommandRows: Sendable {
                     areas[k] = own.areas[k - run.lowerBound]
                     end[k] = own.end[k - run.lowerBound] + run.lowerBound
                 }
+                backdrops += own.backdrops
                 i = run.upperBound - 1
                 nextRun += 1
                 continue
@@ -233,7 +245,19 @@ struct CommandRows: Sendable {
             case .beginGroup(let g):
                 let shadow = GroupReach(g)
                 if shadow != nil { shadowsOpen += 1 }
-                open.append((i, nil, .empty, shadow))
+                // A backdrop's clip is part of what the group paints, content or none.
+                var start: PaintedArea? = .empty
+                if let clip = g.backdropClip, !g.backdropFilters.isEmpty {
+                    let margin = DrawTree.prepare(g.backdropFilters).reduce(0) { $0 + $1.margin }
+                    let own = Self.area(of: clip, widenedBy: 0, transform: .identity)
+                    if let own, let area = inContext(own), let reach = inContext(Self.widen(own, by: margin)) {
+                        if margin > 0 { backdrops.append((area, reach)) }
+                        start = own
+                    } else {
+                        start = nil  // unbounded: every change damages the whole frame
+                    }
+                }
+                open.append((i, nil, start, shadow))
             case .beginMask:
                 guard !open.isEmpty, open[open.count - 1].mask == nil else { return nil }
                 open[open.count - 1].mask = i
@@ -283,6 +307,14 @@ struct CommandRows: Sendable {
         private func widen(_ r: Range<Int>, by d: Int) -> Range<Int> {
             min(r.lowerBound, r.lowerBound + d - margin)..<max(r.upperBound, r.upperBound + d + 1 + margin)
         }
+    }
+
+    /// `a` with `m` more rows and columns each side.
+    static func widen(_ a: PaintedArea, by m: Int) -> PaintedArea {
+        a.isEmpty
+            ? a
+            : PaintedArea(
+                rows: a.rows.lowerBound - m..<a.rows.upperBound + m, columns: a.columns.lowerBound - m..<a.columns.upperBound + m)
     }
 
     /// Both areas' rows and columns (an empty one adds none); nil, unbounded, wins.

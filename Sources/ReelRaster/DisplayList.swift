@@ -135,6 +135,12 @@ public struct Group: Sendable, Equatable {
     /// Applied in order to the flattened content, before the shadow, clip, mask and opacity (a layer's
     /// `filters`).
     public var filters: [PictureFilter] = []
+    /// Applied in order to what is drawn below the group (a layer's `backgroundFilters`), shown within
+    /// `backdropClip` under the group's content and faded by its opacity: frosted glass. What is below is
+    /// what the list draws before the group at its level (and the background at the top level).
+    public var backdropFilters: [PictureFilter] = []
+    /// Where the filtered backdrop shows, in device space (the layer's rounded bounds).
+    public var backdropClip: Path?
 
     public init(opacity: Double = 1, clip: Path? = nil, hasMask: Bool = false, shadow: Shadow? = nil, tint: Color? = nil) {
         self.opacity = opacity

@@ -37,11 +37,25 @@ struct DrawTree: @unchecked Sendable {
         var filters: [PreparedFilter] = []
         /// The content around a canvas the filters read: their margins added.
         var filterMargin = 0
+        /// Background filters (`BandPainter.drawBackdrop`): what is drawn before the group at its level,
+        /// filtered and shown within the clip. Nil without background filters.
+        var backdrop: Backdrop?
         /// Extra rows and columns of content needed around a canvas to draw this group's shadows.
         var reach: Int
         /// Device pixels the group can paint (its content's, widened by its shadow), as whole pixels
         /// x0 ..< x1, y0 ..< y1: offscreen work is limited to them.
         var bounds: (x0: Int, y0: Int, x1: Int, y1: Int) = (Int.min / 4, Int.min / 4, Int.max / 4, Int.max / 4)
+    }
+
+    struct Backdrop {
+        /// The nodes drawn before the group at its level, in order.
+        let nodes: [Node]
+        /// The colour below them: the bands' background at the top level, else transparent.
+        let background: UInt32?
+        let filters: [PreparedFilter]
+        /// The content around the clip the filters read.
+        let margin: Int
+        let clip: PreparedShape
     }
 
     struct PreparedShadow {
@@ -62,7 +76,8 @@ struct DrawTree: @unchecked Sendable {
         self.preparation = preparation
         var index = 0, fill = 0
         nodes = try Self.parse(
-            preparation.commands, &index, shapes: preparation.slots, fill: &fill, tolerance: preparation.tolerance, depth: 0)
+            preparation.commands, &index, shapes: preparation.slots, fill: &fill, tolerance: preparation.tolerance, depth: 0,
+            background: preparation.background)
         if index != preparation.commands.count { throw .unbalancedGroups(commandIndex: index) }
     }
 
@@ -72,7 +87,7 @@ struct DrawTree: @unchecked Sendable {
     /// runs while the other worker waits).
     static func parse(
         _ commands: [DisplayList.Command], _ index: inout Int, shapes: SendableShapes, fill: inout Int, tolerance: Double,
-        depth: Int
+        depth: Int, background: UInt32? = nil
     ) throws(RasterError)
         -> [Node]
     {
@@ -104,6 +119,18 @@ struct DrawTree: @unchecked Sendable {
                 let shadow = g.shadow.flatMap(Self.prepare)
                 let filters = Self.prepare(g.filters)
                 let filterMargin = filters.reduce(0) { $0 + $1.margin }
+                var backdrop: Backdrop?
+                if let path = g.backdropClip, !g.backdropFilters.isEmpty {
+                    if !path.isFinite { throw .nonFinitePath(commandIndex: i) }
+                    let filters = Self.prepare(g.backdropFilters)
+                    if !filters.isEmpty,
+                        let clip = PreparedShape(path: path, paint: .solid(.zero), rule: .nonZero, tolerance: tolerance)
+                    {
+                        backdrop = Backdrop(
+                            nodes: out, background: depth == 0 ? background : nil, filters: filters,
+                            margin: filters.reduce(0) { $0 + $1.margin }, clip: clip)
+                    }
+                }
                 let innerReach = (content + (mask ?? [])).map(\.reach).max() ?? 0
                 let group = PreparedGroup(
                     opacity: Float(min(max(g.opacity, 0), 1)),
@@ -112,7 +139,10 @@ struct DrawTree: @unchecked Sendable {
                         return SIMD4(
                             Float(Color.unit(t.red)) * a, Float(Color.unit(t.green)) * a, Float(Color.unit(t.blue)) * a, a)
                     }, clip: clip, clippedAway: g.clip != nil && clip == nil,
-                    shadow: shadow, content: content, mask: mask, reach: innerReach + filterMargin + (shadow?.margin ?? 0))
+                    shadow: shadow, content: content, mask: mask,
+                    reach: max(
+                        innerReach + filterMargin + (shadow?.margin ?? 0),
+                        backdrop.map { $0.margin + innerBackdropReach(out) } ?? 0))
                 var bounded = group
                 bounded.maskByLuminance = g.maskByLuminance
                 bounded.maskInverted = g.maskInverted
@@ -120,7 +150,13 @@ struct DrawTree: @unchecked Sendable {
                 bounded.filters = filters
                 bounded.filterMargin = filterMargin
                 bounded.bounds = Self.bounds(of: content, filterMargin: filterMargin, shadow: shadow)
-                if group.opacity > 0 && !group.clippedAway && !content.isEmpty { out.append(.group(bounded)) }
+                if let backdrop {
+                    bounded.backdrop = backdrop
+                    bounded.bounds = Self.union(bounded.bounds, Self.bounds(of: backdrop.clip))
+                }
+                if group.opacity > 0 && !group.clippedAway && (!content.isEmpty || backdrop != nil) {
+                    out.append(.group(bounded))
+                }
             case .beginMask, .endGroup:
                 if depth == 0 { throw .unbalancedGroups(commandIndex: i) }
                 return out
@@ -145,6 +181,28 @@ struct DrawTree: @unchecked Sendable {
 }
 
 extension DrawTree {
+    /// The reach of the nodes a backdrop paints again around its clip.
+    static func innerBackdropReach(_ nodes: [Node]) -> Int { nodes.map(\.reach).max() ?? 0 }
+
+    /// The pixels a shape can touch, one of slack each side.
+    static func bounds(of s: PreparedShape) -> (x0: Int, y0: Int, x1: Int, y1: Int) {
+        guard s.minX.isFinite, s.maxX.isFinite, s.minY.isFinite, s.maxY.isFinite else {
+            return (Int.min / 4, Int.min / 4, Int.max / 4, Int.max / 4)
+        }
+        return (
+            Int(max(s.minX, -1e9).rounded(.down)) - 1, Int(max(s.minY, -1e9).rounded(.down)) - 1,
+            Int(min(s.maxX, 1e9).rounded(.up)) + 1, Int(min(s.maxY, 1e9).rounded(.up)) + 1
+        )
+    }
+
+    static func union(
+        _ a: (x0: Int, y0: Int, x1: Int, y1: Int), _ b: (x0: Int, y0: Int, x1: Int, y1: Int)
+    ) -> (x0: Int, y0: Int, x1: Int, y1: Int) {
+        if a.x0 >= a.x1 || a.y0 >= a.y1 { return b }
+        if b.x0 >= b.x1 || b.y0 >= b.y1 { return a }
+        return (min(a.x0, b.x0), min(a.y0, b.y0), max(a.x1, b.x1), max(a.y1, b.y1))
+    }
+
     /// The pixels nodes can touch, widened by the filters' blur, then by a shadow's offset and reach; one
     /// pixel of slack each side.
     static func bounds(of nodes: [Node], filterMargin: Int = 0, shadow: PreparedShadow?) -> (

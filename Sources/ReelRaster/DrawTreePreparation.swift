@@ -15,9 +15,13 @@ extension DrawTree {
         /// The command index of each fill and stroke, in order.
         let fills: [Int]
         let slots: SendableShapes
+        /// The colour bands are cleared to (RGBA bytes in a word), or nil when drawn over a frame's
+        /// pixels: what a top-level backdrop starts from.
+        let background: UInt32?
 
-        init(_ commands: [DisplayList.Command], tolerance: Double, ramps: RampCache?) {
+        init(_ commands: [DisplayList.Command], tolerance: Double, ramps: RampCache?, background: UInt32? = nil) {
             self.commands = commands
+            self.background = background
             self.tolerance = tolerance
             self.ramps = ramps
             var fills: [Int] = []

@@ -159,14 +159,14 @@ public struct Rasterizer: Sendable {
         let width = frame.width, height = frame.height
         // No more workers than there are fills to prepare or bands of the usual height to draw (shadows
         // may make bands taller, and fewer: a worker left without one makes no painter).
-        let preparation = DrawTree.Preparation(commands, tolerance: tolerance, ramps: ramps)
-        // `bandHeight` is a settable property: held to a row here, as `init` holds it.
-        let rowsPerBand = max(1, bandHeight)
-        let workers = max(1, min(threads, max(preparation.fills.count, (height + rowsPerBand - 1) / rowsPerBand)))
         let word: UInt32? = background.map { c in
             let b = c.bytes
             return UInt32(b.0) | UInt32(b.1) << 8 | UInt32(b.2) << 16 | UInt32(b.3) << 24
         }
+        let preparation = DrawTree.Preparation(commands, tolerance: tolerance, ramps: ramps, background: word)
+        // `bandHeight` is a settable property: held to a row here, as `init` holds it.
+        let rowsPerBand = max(1, bandHeight)
+        let workers = max(1, min(threads, max(preparation.fills.count, (height + rowsPerBand - 1) / rowsPerBand)))
         let work = FrameWork(
             preparation, workers: workers, height: height, bandHeight: rowsPerBand, background: word != nil, rows: rows)
         // Without fills the plan is made already: nothing to draw (or an error) leaves the frame's pixels

@@ -260,8 +260,11 @@ public struct SceneRenderer: Sendable {
         let hasMask = layer.mask != nil
         let blendMode = layer.properties.compositingFilter.map(Self.blendMode) ?? .normal
         let filters = layer.properties.filters.isEmpty ? [] : Self.pictureFilters(layer.properties.filters, toDevice: toDevice)
+        let backdropFilters =
+            layer.properties.backgroundFilters.isEmpty || layer.properties.bounds.isEmpty
+            ? [] : Self.pictureFilters(layer.properties.backgroundFilters, toDevice: toDevice)
         if shadow == nil && clip == nil && !hasMask && blendMode == .normal && !layer.properties.isolatesBlending
-            && filters.isEmpty && (layer.properties.opacity >= 1 || body.count <= 1)
+            && filters.isEmpty && backdropFilters.isEmpty && (layer.properties.opacity >= 1 || body.count <= 1)
         {
             // No offscreen group needed: with at most one command, group opacity is that command's.
             for command in body {
@@ -279,12 +282,16 @@ public struct SceneRenderer: Sendable {
             }
             return
         }
-        guard !body.isEmpty else { return }
+        guard !body.isEmpty || !backdropFilters.isEmpty else { return }
         var group = Group(opacity: min(layer.properties.opacity, 1), clip: clip, hasMask: hasMask, shadow: shadow)
         group.maskByLuminance = layer.properties.maskMode.byLuminance
         group.maskInverted = layer.properties.maskMode.inverted
         group.blendMode = blendMode
         group.filters = filters
+        if !backdropFilters.isEmpty {
+            group.backdropFilters = backdropFilters
+            group.backdropClip = boundsShape.applying(toDevice3D)
+        }
         out.append(.beginGroup(group))
         out.append(contentsOf: body)
         if hasMask {

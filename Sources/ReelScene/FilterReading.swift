@@ -69,16 +69,18 @@ extension Reader {
         }
     }
 
-    /// A `filters.<name>.<input>` key path must name one of the layer's filters, of a type that takes
-    /// that input; other key paths pass.
+    /// A `filters.<name>.<input>` (or `backgroundFilters.…`) key path must name one of the layer's
+    /// filters in that list, of a type that takes that input; other key paths pass.
     func checkFilterKeyPath(_ keyPath: String, of layer: Layer, _ node: JSONNode, _ path: String) throws(SceneError) {
         guard let f = FilterKeyPath(rawValue: keyPath) else { return }
-        guard let filter = layer.filters.first(where: { $0.name == f.name }) else {
-            let names = layer.filters.map(\.name)
+        let list = f.list.get(layer.properties)
+        guard let filter = list.first(where: { $0.name == f.name }) else {
+            let names = list.map(\.name)
             throw fail(
                 node, path, "\"\(keyPath)\" names a filter \"\(f.name)\" that layer \"\(layer.name)\" does not have",
                 fix: names.isEmpty
-                    ? "add it to the layer's \"filters\"" : "the layer's filters are \(names.joined(separator: ", "))")
+                    ? "add it to the layer's \"\(f.list.rawValue)\""
+                    : "the layer's \(f.list.rawValue) are \(names.joined(separator: ", "))")
         }
         guard filter.type.inputs.contains(f.input) else {
             throw fail(

@@ -1,5 +1,5 @@
-/// Layer filters (`CALayer.filters`): Core Image's filters by name with their inputs, and the key paths
-/// that animate those inputs (`filters.blur.inputRadius`).
+/// Layer filters (`CALayer.filters`, `backgroundFilters`): Core Image's filters by name with their
+/// inputs, and the key paths that animate those inputs (`filters.blur.inputRadius`).
 import ReelAnimation
 import ReelGeometry
 
@@ -96,39 +96,58 @@ public enum FilterInput: String, Sendable, CaseIterable {
     }
 }
 
-/// `filters.<name>.<input>`: an input of the layer's filter of that name, as Core Animation's key paths
-/// reach it.
+/// `filters.<name>.<input>` or `backgroundFilters.<name>.<input>`: an input of the layer's filter of
+/// that name in that list, as Core Animation's key paths reach it.
 public struct FilterKeyPath: Sendable, Hashable {
+    /// Which of a layer's lists of filters.
+    public enum List: String, Sendable, CaseIterable {
+        case filters, backgroundFilters
+
+        public func get(_ values: LayerProperties) -> [LayerFilter] {
+            self == .filters ? values.filters : values.backgroundFilters
+        }
+    }
+
+    public var list: List
     public var name: String
     public var input: FilterInput
 
-    public init(name: String, input: FilterInput) {
+    public init(_ list: List = .filters, name: String, input: FilterInput) {
+        self.list = list
         self.name = name
         self.input = input
     }
 
-    /// Nil unless the string is `filters.` a name, a dot and an input's name.
+    /// Nil unless the string is a list's name, a dot, a name, a dot and an input's name.
     public init?(rawValue: String) {
-        guard rawValue.hasPrefix("filters."), let dot = rawValue.lastIndex(of: ".") else { return nil }
-        let name = rawValue[rawValue.index(rawValue.startIndex, offsetBy: 8)..<dot]
+        guard let first = rawValue.firstIndex(of: "."), let list = List(rawValue: String(rawValue[..<first])),
+            let dot = rawValue.lastIndex(of: "."), dot > first
+        else { return nil }
+        let name = rawValue[rawValue.index(after: first)..<dot]
         guard !name.isEmpty, let input = FilterInput(rawValue: String(rawValue[rawValue.index(after: dot)...])) else {
             return nil
         }
-        self.init(name: String(name), input: input)
+        self.init(list, name: String(name), input: input)
     }
 
-    public var rawValue: String { "filters.\(name).\(input.rawValue)" }
+    public var rawValue: String { "\(list.rawValue).\(name).\(input.rawValue)" }
 
     public var valueType: LayerKeyPath.ValueType { input.isVector ? .numbers : .number }
 
     /// The input of the first filter of the name; a layer without one reads the input's default.
     public func get(_ values: LayerProperties) -> AnimatableValue {
-        input.get(values.filters.first { $0.name == name } ?? LayerFilter(.colorMatrix))
+        input.get(list.get(values).first { $0.name == name } ?? LayerFilter(.colorMatrix))
     }
 
     public func set(_ value: AnimatableValue, on values: inout LayerProperties) {
-        guard let i = values.filters.firstIndex(where: { $0.name == name }) else { return }
-        input.set(value, on: &values.filters[i])
+        switch list {
+        case .filters:
+            guard let i = values.filters.firstIndex(where: { $0.name == name }) else { return }
+            input.set(value, on: &values.filters[i])
+        case .backgroundFilters:
+            guard let i = values.backgroundFilters.firstIndex(where: { $0.name == name }) else { return }
+            input.set(value, on: &values.backgroundFilters[i])
+        }
     }
 }
 

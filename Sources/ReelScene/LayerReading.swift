@@ -11,7 +11,8 @@ extension Reader {
             "hidden",
             "backgroundColor", "cornerRadius",
             "borderWidth",
-            "borderColor", "masksToBounds", "maskMode", "compositingFilter", "filters", "shadowColor", "shadowOpacity",
+            "borderColor", "masksToBounds", "maskMode", "compositingFilter", "filters", "backgroundFilters", "shadowColor",
+            "shadowOpacity",
             "shadowOffset",
             "shadowRadius",
             "contents",
@@ -106,6 +107,7 @@ extension Reader {
             layer.compositingFilter = try choice(n, join(path, "compositingFilter"), CompositingFilter.self)
         }
         if let n = m["filters"] { layer.filters = try filters(n, join(path, "filters")) }
+        if let n = m["backgroundFilters"] { layer.backgroundFilters = try filters(n, join(path, "backgroundFilters")) }
         if let n = m["shadowColor"] { layer.shadowColor = try color(n, join(path, "shadowColor")) }
         if let v = try num("shadowOpacity") { layer.shadowOpacity = v }
         if let n = m["shadowOffset"] {

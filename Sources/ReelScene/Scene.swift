@@ -168,6 +168,9 @@ public struct LayerProperties: Sendable {
     /// Core Image filters on the layer's flattened picture (with its sublayers), in order, before its
     /// shadow, mask and opacity.
     public var filters: [LayerFilter] = []
+    /// Core Image filters on what is drawn below the layer, shown within its rounded bounds under its
+    /// content (frosted glass): `CALayer.backgroundFilters`.
+    public var backgroundFilters: [LayerFilter] = []
     /// An image file (PNG, JPEG…), relative to the scene file, drawn over the bounds.
     public var contents: String?
     public var contentsGravity: ContentsGravity = .resize

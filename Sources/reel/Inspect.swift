@@ -36,6 +36,9 @@ struct Info: ParsableCommand {
                 )
                 if layer.type == .text { print("\(indent)  \(describeText(layer.text))") }
                 if !layer.filters.isEmpty { print("\(indent)  filters: \(layer.filters.map(describe).joined(separator: ", "))") }
+                if !layer.backgroundFilters.isEmpty {
+                    print("\(indent)  backgroundFilters: \(layer.backgroundFilters.map(describe).joined(separator: ", "))")
+                }
                 for a in layer.animations { print("\(indent)  \(describe(a))") }
                 for u in layer.text.unitAnimations where layer.type == .text {
                     print(

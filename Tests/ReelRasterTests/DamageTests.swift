@@ -53,6 +53,11 @@ import Testing
                     .colorMatrix(ColorMatrix([-1, 0, 0, 0, 1, 0, -1, 0, 0, 1, 0, 0, -1, 0, 1, 0, 0, 0, 1, 0])),
                 ].shuffled(using: &g)
             }
+            if Int.random(in: 0..<4, using: &g) == 0 {
+                // Frosted glass over what the list draws before the group.
+                group.backdropFilters = [.blur(sigma: .random(in: 0.5...11, using: &g))]
+                group.backdropClip = shape()
+            }
             group.hasMask = Int.random(in: 0..<3, using: &g) == 0
             group.maskInverted = group.hasMask && Bool.random(using: &g)
             var out: [DisplayList.Command] = [.beginGroup(group)]
@@ -201,6 +206,32 @@ import Testing
         // Columns 10–16 (the shape before and after) and the shadow's blur beyond them, 3σ = 6 px each side.
         let columns = try #require(rows.columns)
         #expect(columns.lowerBound <= 4 && columns.upperBound >= 22)
+    }
+
+    /// A backdrop shows what lies below it, blurred: a dot moving under frosted glass damages the whole
+    /// glass (the blur spreads the dot over it), and the list cut to that damage keeps the bar above the
+    /// glass that the blur reaches (σ 4 reads 14 rows past the glass's top at row 30), so the damaged rows
+    /// drawn over the frame before give the frame drawn whole.
+    @Test func aChangeUnderFrostedGlassDamagesTheGlass() throws {
+        func list(_ dotY: Double) -> DisplayList {
+            var glass = Group()
+            glass.backdropFilters = [.blur(sigma: 4)]
+            glass.backdropClip = Path(rect: Rect(x: 10, y: 30, width: 60, height: 40))
+            return DisplayList(
+                background: .white,
+                commands: [
+                    .fill(path: Path(rect: Rect(x: 0, y: 20, width: 80, height: 8)), color: .black),
+                    .fill(path: Path(ovalIn: Rect(x: 30, y: dotY, width: 6, height: 6)), color: .black),
+                    .beginGroup(glass), .endGroup,
+                ])
+        }
+        let rasterizer = Rasterizer(threads: 2, bandHeight: 7)
+        var frame = try rasterizer.render(list(50), width: Self.width, height: Self.height)
+        let after = list(52)
+        let rows = after.damage(since: list(50), height: Self.height)
+        #expect(rows.meets(30..<31) && rows.meets(69..<70) && !rows.meets(0..<20))
+        try rasterizer.render(try #require(after.keeping(rows: rows)), into: &frame, rows: rows)
+        #expect(Self.firstDifferingRow(frame, try rasterizer.render(after, width: Self.width, height: Self.height)) == nil)
     }
 
     /// Unbalanced groups leave the cut to the rasterizer, which reports them.

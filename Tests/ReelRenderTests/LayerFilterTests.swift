@@ -88,6 +88,45 @@ import Testing
         #expect(psnr(sharp.pixels, blurred.pixels) < 30)
     }
 
+    /// Frosted glass: a layer whose `backgroundFilters` blur what is below it, inside its bounds. Inside,
+    /// the frame is SciPy's blur of the frame drawn without the glass (within `Tolerance.blurFilterPSNR`);
+    /// outside, it is that frame byte for byte. The glass keeps 4σ from the canvas's edges, where what
+    /// lies beyond the frame would count.
+    @Test(arguments: [5.0, 12.0])
+    func backgroundBlurIsTheBlurOfWhatIsBelow(radius: Double) throws {
+        var scene = try self.scene([])
+        scene.background = Color(red: 0.95, green: 0.9, blue: 0.8)
+        let sharp = try SceneRenderer(rasterizer: Rasterizer(threads: 1)).frame(for: scene, at: 0)
+        var glass = Layer(name: "glass")
+        glass.anchorPoint = .zero
+        glass.position = Point(x: 70, y: 50)
+        glass.bounds = Rect(x: 0, y: 0, width: 100, height: 60)
+        var blur = LayerFilter(.gaussianBlur)
+        blur.inputRadius = radius
+        glass.backgroundFilters = [blur]
+        scene.layers.append(glass)
+        let frosted = try renderEveryWay { try SceneRenderer(rasterizer: $0).frame(for: scene, at: 0) }
+        guard let reference = try scipyBlur(sharp, sigma: radius) else {
+            print("skipped: needs /usr/bin/python3 with SciPy (python3-scipy, scripts/setup.sh)")
+            return
+        }
+        var squared = 0.0, inside = 0, outsideChanged = 0
+        for y in 0..<frosted.height {
+            for x in 0..<frosted.width {
+                let i = (y * frosted.width + x) * 4
+                if (70..<170).contains(x) && (50..<110).contains(y) {
+                    for c in 0..<4 { squared += pow(Double(frosted.pixels[i + c]) - reference[i + c], 2) }
+                    inside += 4
+                } else if frosted.pixels[i..<(i + 4)] != sharp.pixels[i..<(i + 4)] {
+                    outsideChanged += 1
+                }
+            }
+        }
+        let db = 10 * log10(255 * 255 / (squared / Double(inside)))
+        #expect(db >= Tolerance.blurFilterPSNR, "σ \(radius): \(db) dB")
+        #expect(outsideChanged == 0)
+    }
+
     /// One opaque pixel's colour (r, g, b in 0…1, as bytes) under `filters`.
     func filtered(_ color: Color, _ filters: [LayerFilter]) throws -> (r: UInt8, g: UInt8, b: UInt8, a: UInt8) {
         var scene = Scene(width: 8, height: 8, fps: FrameRate(numerator: 10, denominator: 1)!, duration: 1)

@@ -59,6 +59,16 @@ import Testing
                 #"[{"type": "gaussianBlur", "name": "blur"}]"#,
                 animations: #"[{"keyPath": "filters.blur.inputSaturation", "toValue": 3}]"#))
         #expect(wrongInput?.message == "a gaussianBlur filter has no inputSaturation")
+        let backdrop = decodeError(
+            #"{"width": 100, "height": 100, "fps": 10, "duration": 1, "layers": [{"name": "glass", "backgroundFilters": [{"type": "gaussianBlur", "name": "frost"}], "animations": [{"keyPath": "filters.frost.inputRadius", "toValue": 3}]}]}"#
+        )
+        #expect(backdrop?.fix == "add it to the layer's \"filters\"")
+        let s = try? decode(
+            #"{"width": 100, "height": 100, "fps": 10, "duration": 1, "layers": [{"name": "glass", "backgroundFilters": [{"type": "gaussianBlur", "name": "frost"}], "animations": [{"keyPath": "backgroundFilters.frost.inputRadius", "fromValue": 0, "toValue": 8, "duration": 1}]}]}"#
+        )
+        #expect(
+            s.map { AnimatedKeyPath(rawValue: "backgroundFilters.frost.inputRadius")!.get($0.sample(at: 0.5).layers[0]) }
+                == .number(4))
         let set = decodeError(scene("[]", timeline: #"[{"at": 0, "layer": "card", "set": {"filters.glow.inputRadius": 2}}]"#))
         #expect(set?.path == "timeline[0].set.filters.glow.inputRadius" && set?.message.contains("does not have") == true)
     }
