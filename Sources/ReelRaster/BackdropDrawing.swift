@@ -23,7 +23,9 @@ extension BandPainter {
                 }
             }
             paint(backdrop.nodes, into: below)
-            applyFilters(backdrop.filters, to: below, within: (below.x0, below.y0, below.x1, below.y1))
+            applyFilters(
+                backdrop.filters, to: below, within: (below.x0, below.y0, below.x1, below.y1),
+                needed: (target.x0, target.y0, target.x1, target.y1))
             scratch.accumulate(clip, x0: target.x0, y0: target.y0, width: target.width, rows: target.rows)
             for y in target.y0..<target.y1 {
                 let src = below.row(y) + (target.x0 - below.x0) * 4

@@ -335,7 +335,13 @@ struct BandPainter {
             x0: canvas.x0 - margin, y0: canvas.y0 - margin, width: canvas.width + 2 * margin, rows: canvas.rows + 2 * margin
         ) { content in
             paint(group.content, into: content)
-            if !group.filters.isEmpty { applyFilters(group.filters, to: content, within: group.bounds) }
+            if !group.filters.isEmpty {
+                // What the shadow and the compositing read: the canvas and the shadow's margin.
+                let m = group.shadow?.margin ?? 0
+                applyFilters(
+                    group.filters, to: content, within: group.bounds,
+                    needed: (canvas.x0 - m, canvas.y0 - m, canvas.x1 + m, canvas.y1 + m))
+            }
 
             if let shadow = group.shadow, group.opacity >= 1, group.clip == nil, group.mask == nil, group.tint == nil,
                 group.blendMode == .normal
