@@ -284,6 +284,7 @@ public enum Reel {
             scene.duration /= speed
         }
         if let duration = overrides.duration { scene.duration = duration }
+        if let blur = overrides.motionBlur { scene.motionBlur = blur }
         if let w = overrides.width { scene.scale = Double(try OutputWidth(w).pixels) / scene.width }
         if let size = overrides.size {
             let size = try OutputSettings.PixelSize(checking: size.width, size.height)

@@ -5,7 +5,7 @@ import ReelMedia
 
 public enum Setting: String, Sendable, CaseIterable {
     // What a render changes in the scene.
-    case fps, scale, width, size, duration, speed, variables
+    case fps, scale, width, size, duration, speed, motionBlur, variables
     // How it is encoded.
     case codec, chroma, bitDepth, crf, encoderPreset, loop, quality, lossless, matte, flatten
     case colors, dither, alphaThreshold, alphaDither, tolerance, gifLossy, maxSize

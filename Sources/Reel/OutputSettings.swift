@@ -47,6 +47,8 @@ public struct OutputSettings: Sendable, Equatable {
     public var size: PixelSize?
     public var duration: Double?
     public var speed: Double?
+    /// `.some(nil)`: no motion blur, whatever the scene says.
+    public var motionBlur: MotionBlur??
 
     public init() {}
 
@@ -82,6 +84,7 @@ public struct OutputSettings: Sendable, Equatable {
         }
         take(\.duration)
         take(\.speed)
+        if let motionBlur { out.motionBlur = motionBlur }
         return out
     }
 
@@ -124,5 +127,6 @@ public struct OutputSettings: Sendable, Equatable {
         }
         if let duration { overrides.duration = duration }
         if let speed { overrides.speed = speed }
+        if let motionBlur { overrides.motionBlur = motionBlur }
     }
 }

@@ -199,8 +199,14 @@ extension RenderAhead {
         let lists = RecentDisplayLists(keep: workers)
         // Still subtrees presented once for the whole clip, and their commands kept by the renderer.
         let presentation = RetainedPresentation(scene)
-        @Sendable func list(_ k: Int, pictures: LayerPictures) -> DisplayList {
-            renderer.displayList(for: presentation.sample(at: rate.time(ofFrame: frame(k))), scene: scene, pictures: pictures)
+        // With motion blur, a frame's lists are those of its shutter's sample times (`FrameLists`).
+        let blur = scene.motionBlur.flatMap { $0.shutterAngle > 0 ? $0 : nil }
+        let frameDuration = rate.time(ofFrame: 1)
+        @Sendable func list(_ k: Int, pictures: LayerPictures) -> FrameLists {
+            let t = rate.time(ofFrame: frame(k))
+            let times = blur?.times(at: t, frameDuration: frameDuration) ?? [t]
+            return FrameLists(
+                lists: times.map { renderer.displayList(for: presentation.sample(at: $0), scene: scene, pictures: pictures) })
         }
         return RenderAhead(
             frames: count, width: width, height: height, workers: workers, cancellation: cancellation, media: media
@@ -230,8 +236,7 @@ extension RenderAhead {
                 // rows where this frame differs from it are drawn, and only what paints them.
                 let shown = buffer.shows
                 buffer.shows = nil
-                try renderer.rasterizer.render(current, into: &buffer.frame, over: shown)
-                buffer.shows = current
+                buffer.shows = try current.draw(into: &buffer.frame, over: shown, rasterizer: renderer.rasterizer)
             } catch {
                 throw ReelError.drawing(error, time: rate.time(ofFrame: frame(k)), scene: scene)
             }
@@ -260,17 +265,17 @@ public struct RenderProgress: Sendable {
 /// just made.
 final class RecentDisplayLists: @unchecked Sendable {
     private let lock = NSLock()
-    private var lists: [Int: DisplayList] = [:]
+    private var lists: [Int: FrameLists] = [:]
     private let keep: Int
 
     init(keep: Int) { self.keep = keep }
 
-    func put(_ index: Int, _ list: DisplayList) {
+    func put(_ index: Int, _ list: FrameLists) {
         lock.withLock {
             lists[index] = list
             for key in lists.keys where key < index - keep { lists[key] = nil }
         }
     }
 
-    func get(_ index: Int) -> DisplayList? { lock.withLock { lists[index] } }
+    func get(_ index: Int) -> FrameLists? { lock.withLock { lists[index] } }
 }

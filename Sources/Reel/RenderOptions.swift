@@ -23,6 +23,8 @@ public struct SceneOverrides: Sendable {
     public var size: (width: Int, height: Int)?
     /// Values for the variables the scene declares (`SceneVariables`).
     public var variables: [String: JSONNode] = [:]
+    /// Replaces the scene's motion blur: `.some(nil)` renders without any.
+    public var motionBlur: MotionBlur??
 
     public init(
         fps: FrameRate? = nil, scale: Double? = nil, duration: Double? = nil, speed: Double? = nil, width: Int? = nil,

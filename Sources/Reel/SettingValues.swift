@@ -82,6 +82,35 @@ public struct Speed: SettingValue, Equatable {
     }
 }
 
+/// `--motion-blur`: a shutter angle in degrees, and optionally its samples (`180`, `180,16`); `0` or
+/// `off` renders without motion blur, whatever the scene says.
+public struct MotionBlurSetting: SettingValue, Equatable {
+    /// Nil: no motion blur.
+    public let blur: MotionBlur?
+
+    public init(parsing text: String) throws(ReelError) {
+        let fix: Message = "write a shutter angle in degrees and, if you like, samples: 180 or 180,16 (0 or off: none)"
+        if text == "off" || text == "0" {
+            blur = nil
+            return
+        }
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard (1...2).contains(parts.count), let angle = Double(parts[0]), MotionBlur.angles.contains(angle) else {
+            throw .usage("\(Setting.motionBlur): the shutter angle is 0…720 degrees, got '\(text)'", fix: fix)
+        }
+        var b = MotionBlur(shutterAngle: angle)
+        if parts.count == 2 {
+            guard let n = Int(parts[1]), MotionBlur.sampleCounts.contains(n) else {
+                throw .usage(
+                    "\(Setting.motionBlur): samples is a whole number in \(MotionBlur.sampleCounts.lowerBound)…\(MotionBlur.sampleCounts.upperBound), got '\(parts[1])'",
+                    fix: fix)
+            }
+            b.samples = n
+        }
+        blur = angle > 0 ? b : nil
+    }
+}
+
 /// `--scale`: pixels per point (the frame's size in pixels is then checked against the scene's limit).
 public struct Scale: SettingValue, Equatable {
     public let factor: Double

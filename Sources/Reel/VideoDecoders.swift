@@ -104,14 +104,21 @@ extension Clip {
     /// Decoders for this clip's video layers, nil without any. Each render has its own.
     func videoDecoders() -> VideoDecoders? { VideoDecoders(scene: scene, sizes: videoSizes) }
 
-    /// The frame at `time`, its video layers' pictures decoded first (a still, a sheet's frame).
+    /// The frame at `time`, its video layers' pictures decoded first (a still, a sheet's frame); with
+    /// motion blur, the mean of its shutter's samples around `time`.
     func frame(at time: Double, renderer: SceneRenderer, decoders: VideoDecoders?) throws(ReelError) -> Frame {
         let snapshot = scene.sample(at: time)
         let pictures = try decoders?.pictures(for: snapshot) ?? LayerPictures()
+        let times =
+            scene.motionBlur.map { $0.times(at: time, frameDuration: scene.fps.time(ofFrame: 1)) } ?? [time]
+        let lists = FrameLists(
+            lists: times.map { t in
+                renderer.displayList(for: t == time ? snapshot : scene.sample(at: t), scene: scene, pictures: pictures)
+            })
         do throws(RasterError) {
-            return try renderer.rasterizer.render(
-                renderer.displayList(for: snapshot, scene: scene, pictures: pictures), width: scene.pixelWidth,
-                height: scene.pixelHeight)
+            var frame = Frame(width: scene.pixelWidth, height: scene.pixelHeight)
+            _ = try lists.draw(into: &frame, over: nil, rasterizer: renderer.rasterizer)
+            return frame
         } catch {
             throw ReelError.drawing(error, time: time, scene: scene)
         }

@@ -63,6 +63,12 @@ public struct DamagedRows: Sendable, Equatable {
         return meets(area.rows) && (columns.map { $0.overlaps(area.columns) } ?? true)
     }
 
+    /// Both damages' rows, and columns.
+    public mutating func formUnion(_ other: DamagedRows) {
+        for r in other.ranges { insert(PaintedArea(rows: r, columns: other.span ?? 0..<1), height: Int.max / 4) }
+        if other.everyColumn && !other.ranges.isEmpty { everyColumn = true }
+    }
+
     /// The rows and columns of `area` made part of the damage, its rows held to `0 ..< height`.
     mutating func insert(_ area: PaintedArea, height: Int) {
         let lo = max(0, area.rows.lowerBound), hi = min(height, area.rows.upperBound)

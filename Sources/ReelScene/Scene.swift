@@ -305,6 +305,8 @@ public struct Scene: Sendable {
     public var fps: FrameRate
     public var duration: Double
     public var background: Color = .white
+    /// Each frame the mean of pictures across the shutter's interval; nil: one picture at the frame's time.
+    public var motionBlur: MotionBlur?
     public var layers: [Layer] = []
     /// Sound files placed on the clip's timeline (video layers' own sound is theirs: `VideoPlayback`).
     public var audio: [AudioClip] = []

@@ -88,7 +88,7 @@ extension SceneDecoder {
             "cue": Reader.cueKeys, "textRun": Reader.runKeys,
             "unitAnimation": Reader.unitAnimationKeys, "animationTiming": Reader.timingKeys, "basic": Reader.basicKeys,
             "keyframe": Reader.keyframeKeys, "spring": Reader.springKeys, "popSpring": Reader.popSpringKeys,
-            "group": Reader.groupKeys, "transform": Reader.transformOps,
+            "group": Reader.groupKeys, "transform": Reader.transformOps, "motionBlur": Reader.motionBlurKeys,
         ]
     }
 }

@@ -26,6 +26,7 @@ extension Reader {
             fps: fps, duration: try number(durationNode, "duration"))
         if let n = m["scale"] { scene.scale = try number(n, "scale") }
         if let n = m["background"] { scene.background = try color(n, "background") }
+        if let n = m["motionBlur"] { scene.motionBlur = try motionBlur(n, "motionBlur") }
         if let (key, message, fix) = scene.validationProblem() {
             let node = m[key] ?? root
             throw fail(node, key, message, fix: fix)
@@ -77,10 +78,39 @@ extension Reader {
     }
 
     static let sceneKeys = [
-        "width", "height", "scale", "fps", "duration", "background", "variables", "layers", "animations", "timeline",
-        "audio", "captions",
+        "width", "height", "scale", "fps", "duration", "background", "motionBlur", "variables", "layers", "animations",
+        "timeline", "audio", "captions",
     ]
+    static let motionBlurKeys = ["shutterAngle", "samples"]
 
+}
+
+extension Reader {
+    /// `motionBlur: {shutterAngle: 180, samples: 8}` (either may be left out: those are the defaults).
+    func motionBlur(_ node: JSONNode, _ path: String) throws(SceneError) -> MotionBlur {
+        let m = try members(node, path, known: Self.motionBlurKeys, what: "motion blur")
+        var blur = MotionBlur()
+        if let n = m["shutterAngle"] {
+            let v = try number(n, join(path, "shutterAngle"))
+            guard MotionBlur.angles.contains(v) else {
+                throw fail(
+                    n, join(path, "shutterAngle"), "a shutter angle is 0…720 degrees, got \(v)",
+                    fix: "180 blurs half of a frame's motion, as film does; 0 turns motion blur off")
+            }
+            blur.shutterAngle = v
+        }
+        if let n = m["samples"] {
+            let v = try number(n, join(path, "samples"))
+            guard v == v.rounded(), MotionBlur.sampleCounts.contains(Int(exactly: v) ?? 0) else {
+                throw fail(
+                    n, join(path, "samples"),
+                    "samples is a whole number in \(MotionBlur.sampleCounts.lowerBound)…\(MotionBlur.sampleCounts.upperBound), got \(v)",
+                    fix: "8 is smooth for most motion; fast, long moves want 16–32")
+            }
+            blur.samples = Int(v)
+        }
+        return blur
+    }
 }
 
 extension LocatedReader {

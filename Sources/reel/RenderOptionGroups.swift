@@ -39,6 +39,12 @@ struct SceneChanges: ParsableArguments {
             "Playback speed: 0.25 renders a slowed-down clip four times as long, at the same frame rate.", valueName: "factor"))
     var speed: Parsed<Speed>?
 
+    @Option(
+        help: ArgumentHelp(
+            "Motion blur: a shutter angle in degrees (180 blurs half of each frame's motion, as film does) and optionally samples a frame (8 unless given): 180 or 180,16; 0 or off renders without.",
+            valueName: "angle[,samples]"))
+    var motionBlur: Parsed<MotionBlurSetting>?
+
     func validate() throws {
         _ = try size?.value()
         if size != nil && (scale != nil || width != nil) { throw ValidationError("give --size, --width or --scale, not several") }
@@ -48,6 +54,7 @@ struct SceneChanges: ParsableArguments {
             throw ValidationError("--duration must be a positive number of seconds, got \(duration)")
         }
         _ = try speed?.value()
+        _ = try motionBlur?.value()
         if let fps, FrameRate(parsing: fps) == nil {
             throw ValidationError("--fps must be a positive rate such as 30, 29.97 or 30000/1001, got '\(fps)'")
         }
@@ -65,6 +72,7 @@ struct SceneChanges: ParsableArguments {
         s.size = try size?.value()
         s.duration = duration
         s.speed = try speed?.value().factor
+        if let motionBlur { s.motionBlur = .some(try motionBlur.value().blur) }
     }
 
     /// The `--var` values, by name.
