@@ -324,6 +324,19 @@ struct Importer {
             warn(e, "<\(e.name)> is not supported yet and is left out")
             return nil
         }
+        if let f = style.filterFunctions {
+            // Applied before the clip, mask and opacity (which `masking` and the lines below add).
+            layer.filters = Array(f.filters.prefix(Scene.maximumFilters))
+            if f.filters.count > Scene.maximumFilters {
+                warn(e, "filter: only the first \(Scene.maximumFilters) functions are drawn")
+            }
+            if let s = f.shadow {
+                layer.shadowColor = s.color
+                layer.shadowOpacity = 1
+                layer.shadowOffset = s.offset
+                layer.shadowRadius = s.sigma
+            }
+        }
         layer = masking(layer, e: e, style: style)
         layer.transform = Transform3D(transform).concatenating(layer.transform)
         if style.opacity < 1 { layer.opacity = style.opacity }

@@ -174,6 +174,8 @@ struct SVGStyle {
     var blendMode: CompositingFilter?
     /// `isolation: isolate`.
     var isolated = false
+    /// `filter` as filter functions (`blur(4) grayscale()`); nil for none, or a `url()` (noted).
+    var filterFunctions: SVGFilterFunctions?
     /// Properties declared on this element that Reel does not draw yet, with their values
     /// (`undrawnProperties`): each is one note at the element's line, never dropped silently.
     var undrawn: [String: String] = [:]
@@ -189,6 +191,7 @@ struct SVGStyle {
         s.transform = nil
         s.blendMode = nil
         s.isolated = false
+        s.filterFunctions = nil
         s.undrawn = [:]
         return s
     }
@@ -277,6 +280,10 @@ struct SVGStyle {
         case "transform": transform = value
         case "mask-type": if value == "alpha" || value == "luminance" { maskTypeAlpha = value == "alpha" }
         case "isolation": if value == "isolate" || value == "auto" { isolated = value == "isolate" }
+        case "filter":
+            // Functions Reel draws, or none; a url() or an invalid list is a note.
+            filterFunctions = value == "none" ? nil : SVGFilterFunctions.parse(value, color: color, fontSize: fontSize)
+            undrawn[name] = value == "none" || filterFunctions != nil ? nil : value
         case "mix-blend-mode":
             // An unknown mode (`xor`, say) is an invalid declaration: the mode stays as it was.
             if value == "normal" {

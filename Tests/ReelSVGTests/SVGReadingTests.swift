@@ -198,6 +198,35 @@ import Testing
         #expect(svg.warnings.isEmpty, "\(svg.warnings)")
     }
 
+    /// CSS filter functions are the layer's filters in order (colour functions as the Filter Effects
+    /// spec's matrices), a final `drop-shadow()` its shadow; a `url()` or an invalid list draws no filter
+    /// and is a note.
+    @Test func filterFunctionsAreLayerFilters() throws {
+        let svg = try image(
+            """
+            <svg xmlns="http://www.w3.org/2000/svg">
+              <rect width="5" height="5" filter="blur(4) grayscale(50%)"/>
+              <rect width="5" height="5" style="filter: invert() drop-shadow(blue 4 5 6)"/>
+              <rect width="5" height="5" filter="url(#f)"/>
+              <rect width="5" height="5" filter="drop-shadow(red, 10, 15)"/>
+              <g filter="opacity(0.5)"><rect width="5" height="5"/></g>
+            </svg>
+            """)
+        let l = svg.layer.sublayers
+        #expect(l[0].filters.map(\.type) == [.gaussianBlur, .colorMatrix] && l[0].filters[0].inputRadius == 4)
+        // grayscale(0.5): red's row is 0.2126 + 0.7874 · 0.5, 0.7152 − 0.7152 · 0.5, 0.0722 − 0.0722 · 0.5.
+        let red = l[0].filters[1].inputRVector
+        #expect(abs(red[0] - 0.6063) < 1e-9 && abs(red[1] - 0.3576) < 1e-9 && abs(red[2] - 0.0361) < 1e-9)
+        // invert(): 1 − c, and the shadow after it.
+        #expect(l[1].filters[0].inputRVector == [-1, 0, 0, 0] && l[1].filters[0].inputBiasVector == [1, 1, 1, 0])
+        #expect(l[1].shadowOpacity == 1 && l[1].shadowOffset == Point(x: 4, y: 5) && l[1].shadowRadius == 6)
+        #expect(l[1].shadowColor == Color(red: 0, green: 0, blue: 1))
+        #expect(l[2].filters.isEmpty && l[3].filters.isEmpty && l[3].shadowOpacity == 0)
+        #expect(l[4].filters.first?.inputAVector == [0, 0, 0, 0.5])
+        #expect(l[4].sublayers.first?.filters.isEmpty == true, "not inherited")
+        #expect(svg.warnings.count == 2 && svg.warnings.allSatisfy { $0.contains("filter") }, "\(svg.warnings)")
+    }
+
     /// A property Reel does not draw yet is one note at its element's line, whether it comes as an
     /// attribute, in a `style` attribute or from a style sheet, on the root, a shape or a `tspan`; the
     /// values that draw the same as leaving it out (as Inkscape writes them on every element) say
