@@ -67,7 +67,7 @@ extension DrawTree {
                 // Capped as shadows are: the reach is memory held around every band.
                 let s = min(sigma, maximumShadowSigma)
                 if s >= BandPainter.coarseFilterSigma {
-                    let f = BandPainter.coarseFactor(sigma: s)
+                    let f = BandPainter.filterCoarseFactor(sigma: s)
                     // Cells within the kernel's reach, two more for the bilinear taps, one partly outside.
                     let margin = Int((3 * s).rounded(.up)) + 2 + 3 * f
                     return .blur(
