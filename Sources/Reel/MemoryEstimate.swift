@@ -65,7 +65,13 @@ extension Reel {
         let depth = Self.groupDepth(scene)
         // A blur filter's pass holds two pictures of floats (16 bytes a pixel each) the size of the canvas.
         e.raster = workers * max(1, threads) * bandPixels * (4 + 4 * depth + (blur.filtered ? 32 : 0))
-        e.displayLists = Int(min(scene.drawnLayerBound, 1e12)) * 2048 * RenderAhead.capacity(workers: workers)
+        // Motion blur: each worker draws its samples into a copy of the frame and sums them, 2 bytes a
+        // channel (`FrameLists.draw`); and holds a display list a sample.
+        if let m = scene.motionBlur, m.shutterAngle > 0 {
+            e.raster += workers * pixels * (4 + 8)
+        }
+        let samples = scene.motionBlur.map { $0.shutterAngle > 0 ? $0.samples : 1 } ?? 1
+        e.displayLists = Int(min(scene.drawnLayerBound, 1e12)) * 2048 * RenderAhead.capacity(workers: workers) * samples
         e.retained = min(Int(min(scene.drawnLayerBound, 1e12)) * 2048, RetainedCommands.defaultBudget)
         return e
     }

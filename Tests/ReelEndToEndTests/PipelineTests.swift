@@ -3,6 +3,7 @@ import Foundation
 import Reel
 import ReelMedia
 import ReelRender
+import ReelScene
 import ReelTestSupport
 import Testing
 
@@ -170,5 +171,17 @@ import Testing
         let f = Reel.estimatedMemory(of: big, width: 8, height: 8, codec: .gif, workers: 2, threads: 1)
         #expect(f.retained == RetainedCommands.defaultBudget)
         #expect(f.total >= f.retained + f.displayLists)
+    }
+
+    /// With motion blur each of 2 workers holds a copy of its 64 × 96 frame and the sums of its samples
+    /// (4 + 8 bytes a pixel), and the lists of the frames in flight are one a sample: hand-computed.
+    @Test func theMemoryEstimateCountsMotionBlur() throws {
+        let ws = try Workspace()
+        var clip = try Reel.load(ws.write("d.json", Self.scene))
+        let sharp = Reel.estimatedMemory(of: clip, width: 64, height: 96, codec: .gif, workers: 2, threads: 1)
+        clip.scene.motionBlur = MotionBlur(shutterAngle: 180, samples: 8)
+        let blurred = Reel.estimatedMemory(of: clip, width: 64, height: 96, codec: .gif, workers: 2, threads: 1)
+        #expect(blurred.raster - sharp.raster == 2 * 64 * 96 * 12)
+        #expect(blurred.displayLists == 8 * sharp.displayLists)
     }
 }
