@@ -66,12 +66,10 @@ struct SVGFilterFunctions: Equatable {
                 0.2126 - 0.2126 * k, 0.7152 - 0.7152 * k, 0.0722 + 0.9278 * k, 0, 0,
             ])
         case "sepia":
-            let k = 1 - a
-            return matrix([
-                0.393 + 0.607 * k, 0.769 - 0.769 * k, 0.189 - 0.189 * k, 0, 0,
-                0.349 - 0.349 * k, 0.686 + 0.314 * k, 0.168 - 0.168 * k, 0, 0,
-                0.272 - 0.272 * k, 0.534 - 0.534 * k, 0.131 + 0.869 * k, 0, 0,
-            ])
+            // The Filter Effects spec's sepia matrix is the one `sepiaTone` draws.
+            var f = LayerFilter(.sepiaTone)
+            f.inputIntensity = a
+            return f
         case "saturate":
             let s = amount
             return matrix([
