@@ -86,14 +86,14 @@ extension Reel {
             var shadow = l.shadowOpacity > 0 || !l.animations.isEmpty ? device(l.shadowRadius) : 0
             var blurs = 0.0
             var backdrop = 0.0
-            for (list, filters) in [("filters", l.filters), ("backgroundFilters", l.backgroundFilters)] {
+            for list in FilterKeyPath.List.allCases {
                 var sum = 0.0
-                for f in filters where f.type == .gaussianBlur {
+                for f in list.get(l.properties) where f.type == .gaussianBlur {
                     filtered = true
-                    let animated = l.animations.contains { $0.keyPath == "\(list).\(f.name).inputRadius" }
-                    sum += animated ? maximumShadowSigma : device(f.inputRadius)
+                    let radius = FilterKeyPath(list, name: f.name, input: .inputRadius).rawValue
+                    sum += l.animations.contains { $0.keyPath == radius } ? maximumShadowSigma : device(f.inputRadius)
                 }
-                if list == "filters" { blurs = sum } else { backdrop = sum }
+                if list == .filters { blurs = sum } else { backdrop = sum }
             }
             for a in l.animations where a.keyPath == "shadowRadius" { shadow = maximumShadowSigma }  // animated: the cap
             var r = max(shadow + blurs, backdrop)

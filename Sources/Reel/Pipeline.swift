@@ -200,7 +200,7 @@ extension RenderAhead {
         // Still subtrees presented once for the whole clip, and their commands kept by the renderer.
         let presentation = RetainedPresentation(scene)
         // With motion blur, a frame's lists are those of its shutter's sample times (`FrameLists`).
-        let blur = scene.motionBlur.flatMap { $0.shutterAngle > 0 ? $0 : nil }
+        let blur = scene.motionBlur
         let frameDuration = rate.time(ofFrame: 1)
         @Sendable func list(_ k: Int, pictures: LayerPictures) -> FrameLists {
             let t = rate.time(ofFrame: frame(k))

@@ -302,10 +302,7 @@ struct CommandRows: Sendable {
         /// The area content on `a` paints with the filters' spread and the shadow it casts.
         func widen(_ a: PaintedArea) -> PaintedArea {
             guard !a.isEmpty else { return a }
-            let m = filterMargin
-            let spread = PaintedArea(
-                rows: a.rows.lowerBound - m..<a.rows.upperBound + m,
-                columns: a.columns.lowerBound - m..<a.columns.upperBound + m)
+            let spread = CommandRows.widen(a, by: filterMargin)
             guard margin >= 0 else { return spread }
             return PaintedArea(rows: widen(spread.rows, by: dy), columns: widen(spread.columns, by: dx))
         }

@@ -212,14 +212,12 @@ extension DrawTree {
         for node in nodes {
             switch node {
             case .shape(let ref):
-                let s = ref.takeUnretainedValue()
-                guard s.minX.isFinite, s.maxX.isFinite, s.minY.isFinite, s.maxY.isFinite else {
-                    return (Int.min / 4, Int.min / 4, Int.max / 4, Int.max / 4)
-                }
-                x0 = min(x0, Int(max(s.minX, -1e9).rounded(.down)) - 1)
-                y0 = min(y0, Int(max(s.minY, -1e9).rounded(.down)) - 1)
-                x1 = max(x1, Int(min(s.maxX, 1e9).rounded(.up)) + 1)
-                y1 = max(y1, Int(min(s.maxY, 1e9).rounded(.up)) + 1)
+                let b = bounds(of: ref.takeUnretainedValue())
+                if b == (Int.min / 4, Int.min / 4, Int.max / 4, Int.max / 4) { return b }
+                x0 = min(x0, b.x0)
+                y0 = min(y0, b.y0)
+                x1 = max(x1, b.x1)
+                y1 = max(y1, b.y1)
             case .group(let g):
                 x0 = min(x0, g.bounds.x0)
                 y0 = min(y0, g.bounds.y0)

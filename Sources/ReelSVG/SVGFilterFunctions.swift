@@ -6,14 +6,9 @@ import ReelScene
 
 /// A `filter` value of filter functions, as the layer draws it: its filters in order, and a shadow when
 /// the list ends with `drop-shadow()`.
-struct SVGFilterFunctions: Equatable {
+struct SVGFilterFunctions {
     var filters: [LayerFilter] = []
     var shadow: (color: Color, offset: Point, sigma: Double)?
-
-    static func == (a: Self, b: Self) -> Bool {
-        a.filters == b.filters && a.shadow?.color == b.shadow?.color && a.shadow?.offset == b.shadow?.offset
-            && a.shadow?.sigma == b.shadow?.sigma
-    }
 
     /// Nil when the value is not a list of filter functions Reel draws: a `url()` (a filter element), an
     /// invalid function (which invalidates the declaration, as CSS does), or a `drop-shadow()` that is
