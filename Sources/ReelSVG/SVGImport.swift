@@ -111,6 +111,10 @@ struct Importer {
     var maskLayers = 0
     var clipCosts: [ObjectIdentifier: Int] = [:]
     var drawn = 0
+    /// Markers made so far (`SVGLimits.maximumMarkers`), and the `marker` elements being expanded (a
+    /// marker drawn inside itself is left out).
+    var markersDrawn = 0
+    var markersExpanding: [ObjectIdentifier] = []
     /// What user-space percentages are of (the root's viewBox, or its size).
     var viewportSize = Size(width: 100, height: 100)
 
@@ -278,6 +282,12 @@ struct Importer {
         let style = SVGStyle.computed(for: e, parent: parent, sheet: sheet)
         guard style.displayed, admitMasking(e, style: style) else { return nil }
         warnUndrawn(e, style)
+        if let value = e.attributes["marker"] {
+            warn(
+                e,
+                "the marker attribute (\(value)) is ignored: SVG reads that shorthand from CSS only; "
+                    + "write marker-start, marker-mid and marker-end")
+        }
         let name = unique(e.attributes["id"].map { "\(prefix)/\($0)" } ?? path)
         var transform = Transform2D.identity
         if let t = style.transform ?? e.attributes["transform"] {
@@ -317,6 +327,7 @@ struct Importer {
             // Invisible, but part of its group's bounding box (and a timeline may show it).
             layer.hidden = !style.visible
             paint(&layer, style, e)
+            layer = painted(layer, in: style.paintOrder, markers: markers(on: e, path: shape, style: style, name: name))
         case "text":
             guard let text = textLayer(e, style: style, name: name) else { return nil }
             layer = text
@@ -351,6 +362,8 @@ struct Importer {
     static func bounds(of layer: Layer) -> Rect? {
         var box: Rect? = layer.type == .shape ? layer.shape.path.bounds() : nil
         if layer.contents != nil, !layer.bounds.isEmpty { box = box.map { $0.union(layer.bounds) } ?? layer.bounds }
+        // A shape's sublayers are its markers, which SVG leaves out of the bounding box.
+        if layer.type == .shape { return box }
         // Sublayers' space to this layer's: the sublayer transform about the anchor point.
         let children = Transform2D.translation(x: -anchor(of: layer).x, y: -anchor(of: layer).y)
             .concatenating(layer.sublayerTransform.affine).concatenating(
@@ -434,6 +447,47 @@ struct Importer {
             layer.shape.stroke.lineDashPattern = s.dashArray
             layer.shape.stroke.lineDashPhase = s.dashOffset
         }
+    }
+
+    /// A painted shape with its markers in `order`: normally the markers over the shape; otherwise the
+    /// shape keeps its path (for its bounding box) and holds its fill, its stroke and its markers as
+    /// sublayers in that order.
+    mutating func painted(_ shape: Layer, in order: [PaintPart], markers: [Layer]) -> Layer {
+        let stroked = shape.shape.strokeColor != nil
+        // The parts that paint anything, in the order asked for: the plain layer when that is normal's.
+        let present = order.filter { $0 == .fill || ($0 == .stroke && stroked) || ($0 == .markers && !markers.isEmpty) }
+        guard present != PaintPart.normal.filter(present.contains) else {
+            var plain = shape
+            plain.sublayers = markers
+            return plain
+        }
+        var holder = shape
+        holder.shape.fillColor = nil
+        holder.shape.fillGradient = nil
+        holder.shape.strokeColor = nil
+        holder.shape.strokeGradient = nil
+        for part in order {
+            switch part {
+            case .fill:
+                var fill = shape
+                fill.name = unique("\(shape.name)/fill")
+                fill.hidden = false
+                fill.shape.strokeColor = nil
+                fill.shape.strokeGradient = nil
+                holder.sublayers.append(fill)
+            case .stroke:
+                guard stroked else { continue }
+                var stroke = shape
+                stroke.name = unique("\(shape.name)/stroke")
+                stroke.hidden = false
+                stroke.shape.fillColor = nil
+                stroke.shape.fillGradient = nil
+                holder.sublayers.append(stroke)
+            case .markers:
+                holder.sublayers += markers
+            }
+        }
+        return holder
     }
 
     /// A nested `svg`: a viewport at x, y of its own size (by default all of the enclosing viewport;

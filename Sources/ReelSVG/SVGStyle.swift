@@ -133,6 +133,23 @@ enum Paint: Equatable {
     case currentColor
 }
 
+/// What `paint-order` orders.
+enum PaintPart: String {
+    case fill, stroke, markers
+
+    static let normal: [PaintPart] = [.fill, .stroke, .markers]
+
+    /// `normal`, or up to three distinct parts with the missing ones after them in their normal order;
+    /// nil for anything else (a repeated or unknown word), which leaves the property as it was.
+    static func order(_ value: String) -> [PaintPart]? {
+        guard value != "normal" else { return normal }
+        let words = value.split(whereSeparator: \.isWhitespace)
+        let given = words.compactMap { PaintPart(rawValue: String($0)) }
+        guard !given.isEmpty, given.count == words.count, Set(given).count == given.count else { return nil }
+        return given + normal.filter { !given.contains($0) }
+    }
+}
+
 /// The properties an element is drawn with once the cascade is done.
 struct SVGStyle {
     var fill: Paint = .color(.black)
@@ -157,6 +174,12 @@ struct SVGStyle {
     var letterSpacing = 0.0
     var visible = true
     var clipRuleEvenOdd = false
+    /// `marker-start`, `marker-mid`, `marker-end`: the ids their `url()`s name (inherited).
+    var markerStart: String?
+    var markerMid: String?
+    var markerEnd: String?
+    /// `paint-order`: the order the fill, the stroke and the markers are painted in (inherited).
+    var paintOrder: [PaintPart] = PaintPart.normal
     /// What percentages of lengths are of: the nearest viewport (inherited, set by the importer).
     var viewport = Size(width: 100, height: 100)
     var diagonal: Double { SVGValues.normalizedDiagonal(viewport) }
@@ -210,6 +233,14 @@ struct SVGStyle {
             case "color": color = parent.color
             case "opacity": opacity = parent.opacity
             case "visibility": visible = parent.visible
+            case "paint-order": paintOrder = parent.paintOrder
+            case "marker-start": markerStart = parent.markerStart
+            case "marker-mid": markerMid = parent.markerMid
+            case "marker-end": markerEnd = parent.markerEnd
+            case "marker":
+                markerStart = parent.markerStart
+                markerMid = parent.markerMid
+                markerEnd = parent.markerEnd
             default: break
             }
             return
@@ -278,6 +309,14 @@ struct SVGStyle {
         case "clip-path": clipPath = value == "none" ? nil : value
         case "mask": mask = value == "none" ? nil : value
         case "transform": transform = value
+        case "paint-order": if let order = PaintPart.order(value) { paintOrder = order }
+        case "marker-start", "marker-mid", "marker-end", "marker":
+            // `none` or a url(); anything else is an invalid declaration, which changes nothing.
+            let id = Self.referencedID(value)
+            guard value == "none" || id != nil else { break }
+            if name != "marker-mid" && name != "marker-end" { markerStart = id }
+            if name != "marker-start" && name != "marker-end" { markerMid = id }
+            if name != "marker-start" && name != "marker-mid" { markerEnd = id }
         case "mask-type": if value == "alpha" || value == "luminance" { maskTypeAlpha = value == "alpha" }
         case "isolation": if value == "isolate" || value == "auto" { isolated = value == "isolate" }
         case "filter":
@@ -314,7 +353,7 @@ struct SVGStyle {
         // A length of zero in any unit (`0px`, as Inkscape writes them).
         let zero: @Sendable (String) -> Bool = { Double($0.trimmingCharacters(in: .letters.union(["%"]))) == 0 }
         return [
-            "filter": none, "marker": none, "marker-start": none, "marker-mid": none, "marker-end": none,
+            "filter": none,
             "text-decoration": { $0 == "none" || $0.hasPrefix("none ") },
             "word-spacing": { $0 == "normal" || zero($0) },
             "writing-mode": { ["lr", "lr-tb", "horizontal-tb"].contains($0) },
@@ -322,13 +361,6 @@ struct SVGStyle {
             "alignment-baseline": { ["auto", "baseline", "alphabetic"].contains($0) },
             "baseline-shift": { $0 == "baseline" || zero($0) },
             "transform-origin": { ["0 0", "0", "0px 0px", "left top", "top left"].contains($0) },
-            // Fill, stroke, markers in any order that keeps the fill under the stroke draws the same.
-            "paint-order": { value in
-                let given = value.split(separator: " ").map(String.init)
-                guard value != "normal" else { return true }
-                let order = given + ["fill", "stroke", "markers"].filter { !given.contains($0) }
-                return (order.firstIndex(of: "fill") ?? 0) < (order.firstIndex(of: "stroke") ?? 0)
-            },
         ]
     }()
 
@@ -380,14 +412,14 @@ struct SVGStyle {
 
     /// Presentation attributes, in the order they apply (font-size first: `em` lengths need it).
     /// `mix-blend-mode` and `isolation` are not among them: SVG 2 takes those from CSS only (a `style`
-    /// attribute or a sheet; resvg's `as-property` tests).
+    /// attribute or a sheet; resvg's `as-property` tests); nor is the `marker` shorthand.
     static let properties =
         [
             "font-size", "font-family", "font-weight", "font-style", "text-anchor", "letter-spacing", "fill", "fill-opacity",
             "fill-rule", "stroke", "stroke-width", "stroke-opacity", "stroke-linecap",
             "stroke-linejoin",
             "stroke-miterlimit", "stroke-dasharray", "stroke-dashoffset", "opacity", "color", "visibility", "display",
-            "clip-rule", "clip-path", "mask", "mask-type",
+            "clip-rule", "clip-path", "mask", "mask-type", "marker-start", "marker-mid", "marker-end", "paint-order",
         ] + undrawnProperties.keys.sorted()
 
     /// The id in `url(#id)`, or nil.

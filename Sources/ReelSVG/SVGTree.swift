@@ -45,6 +45,9 @@ public enum SVGLimits {
     /// groups; 10,000 of them draw in about a second, where 100,000 (the element cap) took 13 s and
     /// 1 GiB in a debug build.
     public static let maximumMaskLayers = 10_000
+    /// Markers drawn in one import (each a copy of its marker's content): a path of 100,000 vertices
+    /// with a marker-mid would otherwise make that many copies.
+    public static let maximumMarkers = 10_000
 }
 
 /// Builds the element tree from XMLParser's events.

@@ -17,10 +17,14 @@ final class PreviewSession: @unchecked Sendable {
     /// The watched files and what they were at the last load (size, inode, change and modification
     /// times; nil: missing).
     private var stamps: [String: String?] = [:]
+    /// A failed load not shown yet, and how many looks since found nothing changed: shown after
+    /// `quietLooks` of them.
+    private var unsettledError: (message: String, looks: Int)?
+    static let quietLooks = 2
 
     init(path: String) {
         self.path = path
-        load()
+        load(settled: true)
     }
 
     struct State: Encodable {
@@ -149,12 +153,28 @@ final class PreviewSession: @unchecked Sendable {
     @discardableResult
     func reloadIfChanged() -> Bool {
         let seen = lock.withLock { stamps }
-        guard seen.contains(where: { file, stamp in Self.stamp(file) != stamp }) else { return false }
-        load()
+        guard seen.contains(where: { file, stamp in Self.stamp(file) != stamp }) else {
+            return lock.withLock {
+                guard let (message, looks) = unsettledError else { return false }
+                guard looks + 1 >= Self.quietLooks else {
+                    unsettledError = (message, looks + 1)
+                    return false
+                }
+                unsettledError = nil
+                error = message
+                sized = [:]
+                version += 1
+                return true
+            }
+        }
+        load(settled: false)
         return true
     }
 
-    private func load() {
+    /// An error found while the files may still be changing (`settled` false) is held until they have
+    /// stayed unchanged for `quietLooks` looks: an editor that empties a file before writing it would
+    /// otherwise flash an error at some saves.
+    private func load(settled: Bool) {
         // Stamped before reading: an edit saved while the scene loads is seen at the next look.
         let before = lock.withLock { Dictionary(uniqueKeysWithValues: stamps.keys.map { ($0, Self.stamp($0)) }) }
             .merging([(path, Self.stamp(path))]) { a, _ in a }
@@ -164,6 +184,7 @@ final class PreviewSession: @unchecked Sendable {
             lock.withLock {
                 good = clip
                 error = nil
+                unsettledError = nil
                 sized = [:]
                 stamps = Dictionary(uniqueKeysWithValues: files.map { ($0, before[$0] ?? Self.stamp($0)) })
                 version += 1
@@ -174,9 +195,13 @@ final class PreviewSession: @unchecked Sendable {
             // may be added (or renamed into place) to mend it.
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
             lock.withLock {
+                stamps = before.merging([(folder, before[folder] ?? Self.stamp(folder))]) { a, _ in a }
+                guard settled else {
+                    unsettledError = (message, 0)
+                    return
+                }
                 self.error = message
                 sized = [:]
-                stamps = before.merging([(folder, before[folder] ?? Self.stamp(folder))]) { a, _ in a }
                 version += 1
             }
         }

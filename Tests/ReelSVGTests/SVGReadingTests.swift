@@ -248,11 +248,9 @@ import Testing
             svg.warnings == [
                 "line 1: filter: url(#f) is not drawn yet and is ignored",
                 "line 3: filter: url(#f) is not drawn yet and is ignored",
-                "line 3: marker-end: url(#m) is not drawn yet and is ignored",
-                "line 3: paint-order: stroke is not drawn yet and is ignored",
-                "line 4: marker-start: url(#m) is not drawn yet and is ignored",
-                "line 4: paint-order: stroke fill is not drawn yet and is ignored",
+                "line 3: markers are drawn on <path>, <line>, <polyline> and <polygon> only; ignored on <rect>",
                 "line 4: transform-origin: center is not drawn yet and is ignored",
+                "line 4: marker-start: url(#m) is not a <marker>; nothing is drawn there",
                 "line 5: word-spacing: 3 is not drawn yet and is ignored",
                 "line 5: writing-mode: tb is not drawn yet and is ignored",
                 "line 5: text-decoration: underline is not drawn yet and is ignored",
