@@ -115,6 +115,8 @@ struct Importer {
     /// marker drawn inside itself is left out).
     var markersDrawn = 0
     var markersExpanding: [ObjectIdentifier] = []
+    /// `pattern` elements being expanded (a pattern painting itself is left out).
+    var patternsExpanding: [ObjectIdentifier] = []
     /// What user-space percentages are of (the root's viewBox, or its size).
     var viewportSize = Size(width: 100, height: 100)
 
@@ -326,8 +328,10 @@ struct Importer {
             layer.shape.path = shape
             // Invisible, but part of its group's bounding box (and a timeline may show it).
             layer.hidden = !style.visible
-            paint(&layer, style, e)
-            layer = painted(layer, in: style.paintOrder, markers: markers(on: e, path: shape, style: style, name: name))
+            let patterns = paint(&layer, style, e)
+            layer = painted(
+                layer, in: style.paintOrder, markers: markers(on: e, path: shape, style: style, name: name), patterns: patterns,
+                at: e)
         case "text":
             guard let text = textLayer(e, style: style, name: name) else { return nil }
             layer = text
@@ -384,13 +388,15 @@ struct Importer {
         Point(x: l.bounds.minX + l.anchorPoint.x * l.bounds.width, y: l.bounds.minY + l.anchorPoint.y * l.bounds.height)
     }
 
-    /// Fill and stroke of a shape layer.
-    mutating func paint(_ layer: inout Layer, _ s: SVGStyle, _ e: SVGElement) {
+    /// Fill and stroke of a shape layer. A pattern is returned, its part painted black as its mask.
+    mutating func paint(_ layer: inout Layer, _ s: SVGStyle, _ e: SVGElement) -> (fill: PatternPaint?, stroke: PatternPaint?) {
         let box = layer.shape.path.bounds()
         var gradient: ShapeGradient?
+        var pattern: PatternPaint?
         func resolve(_ p: Paint, opacity: Double) -> Color? {
             var c: Color?
             gradient = nil
+            pattern = nil
             switch p {
             case .none: c = nil
             case .color(let color): c = color
@@ -406,6 +412,15 @@ struct Importer {
                     // A reference to nothing paints the fallback, or nothing.
                     c = fallback
                     break
+                }
+                if server.name == "pattern" {
+                    // Tiles or content in bounding-box units over a box with no area: the fallback.
+                    guard !patternNeedsBox(server) || (box.map { $0.width > 0 && $0.height > 0 } ?? false) else {
+                        c = fallback
+                        break
+                    }
+                    pattern = PatternPaint(server: server, opacity: opacity)
+                    return .black
                 }
                 guard server.name == "linearGradient" || server.name == "radialGradient" else {
                     warn(e, "the paint url(#\(id)) (a <\(server.name)>) is not supported yet")
@@ -437,7 +452,10 @@ struct Importer {
         layer.shape.fillColor = resolve(s.fill, opacity: s.fillOpacity)
         layer.shape.fillGradient = gradient
         layer.shape.fillRule = s.fillRuleEvenOdd ? .evenOdd : .nonZero
+        let fillPattern = pattern
+        var strokePattern: PatternPaint?
         if let stroke = resolve(s.stroke, opacity: s.strokeOpacity), s.strokeWidth > 0 {
+            strokePattern = pattern
             layer.shape.strokeColor = stroke
             layer.shape.strokeGradient = gradient
             layer.shape.stroke.lineWidth = s.strokeWidth
@@ -447,16 +465,28 @@ struct Importer {
             layer.shape.stroke.lineDashPattern = s.dashArray
             layer.shape.stroke.lineDashPhase = s.dashOffset
         }
+        return (fillPattern, strokePattern)
     }
 
-    /// A painted shape with its markers in `order`: normally the markers over the shape; otherwise the
-    /// shape keeps its path (for its bounding box) and holds its fill, its stroke and its markers as
-    /// sublayers in that order.
-    mutating func painted(_ shape: Layer, in order: [PaintPart], markers: [Layer]) -> Layer {
+    /// `style` as the parent of what a `use` shows: its fill and stroke are that content's context paint.
+    func context(_ style: SVGStyle) -> SVGStyle {
+        var s = style
+        s.context = style.asContext
+        return s
+    }
+
+    /// A painted shape with its markers in `order`: normally the markers over the shape; otherwise (the
+    /// parts out of that order, or a part painted by a pattern) the shape keeps its path (for its bounding
+    /// box) and holds its fill, its stroke and its markers as sublayers in that order, a pattern's part
+    /// as the pattern masked by that part.
+    mutating func painted(
+        _ shape: Layer, in order: [PaintPart], markers: [Layer], patterns: (fill: PatternPaint?, stroke: PatternPaint?),
+        at e: SVGElement
+    ) -> Layer {
         let stroked = shape.shape.strokeColor != nil
         // The parts that paint anything, in the order asked for: the plain layer when that is normal's.
         let present = order.filter { $0 == .fill || ($0 == .stroke && stroked) || ($0 == .markers && !markers.isEmpty) }
-        guard present != PaintPart.normal.filter(present.contains) else {
+        guard present != PaintPart.normal.filter(present.contains) || patterns.fill != nil || patterns.stroke != nil else {
             var plain = shape
             plain.sublayers = markers
             return plain
@@ -466,28 +496,54 @@ struct Importer {
         holder.shape.fillGradient = nil
         holder.shape.strokeColor = nil
         holder.shape.strokeGradient = nil
+        var fill = shape
+        fill.hidden = false
+        fill.shape.strokeColor = nil
+        fill.shape.strokeGradient = nil
+        var stroke = shape
+        stroke.hidden = false
+        stroke.shape.fillColor = nil
+        stroke.shape.fillGradient = nil
+        // A path with no points paints nothing, patterns included.
+        let box = shape.shape.path.bounds() ?? Rect(x: 0, y: 0, width: 0, height: 0)
         for part in order {
             switch part {
             case .fill:
-                var fill = shape
                 fill.name = unique("\(shape.name)/fill")
-                fill.hidden = false
-                fill.shape.strokeColor = nil
-                fill.shape.strokeGradient = nil
-                holder.sublayers.append(fill)
+                if let p = patterns.fill {
+                    if let layer = patterned(p, mask: fill, box: box, cover: box, at: e) { holder.sublayers.append(layer) }
+                } else {
+                    holder.sublayers.append(fill)
+                }
             case .stroke:
                 guard stroked else { continue }
-                var stroke = shape
                 stroke.name = unique("\(shape.name)/stroke")
-                stroke.hidden = false
-                stroke.shape.fillColor = nil
-                stroke.shape.fillGradient = nil
-                holder.sublayers.append(stroke)
+                if let p = patterns.stroke {
+                    let s = stroke.shape.stroke
+                    let reach = s.lineWidth / 2 * max(s.lineJoin == .miter ? s.miterLimit : 1, s.lineCap == .square ? 1.5 : 1)
+                    let cover = Rect(
+                        x: box.minX - reach, y: box.minY - reach, width: box.width + 2 * reach, height: box.height + 2 * reach)
+                    if let layer = patterned(p, mask: stroke, box: box, cover: cover, at: e) { holder.sublayers.append(layer) }
+                } else {
+                    holder.sublayers.append(stroke)
+                }
             case .markers:
                 holder.sublayers += markers
             }
         }
         return holder
+    }
+
+    /// A pattern painting the part `mask` draws (in black), at the pattern paint's opacity.
+    mutating func patterned(_ p: PatternPaint, mask: Layer, box: Rect, cover: Rect, at e: SVGElement) -> Layer? {
+        guard let grid = patternLayer(p.server, box: box, cover: cover, name: mask.name, at: e) else { return nil }
+        var layer = Layer(name: mask.name)
+        var outline = mask
+        outline.name = unique("\(mask.name)/outline")
+        layer.mask = outline
+        layer.opacity = p.opacity
+        layer.sublayers = [grid]
+        return layer
     }
 
     /// A nested `svg`: a viewport at x, y of its own size (by default all of the enclosing viewport;
@@ -552,7 +608,7 @@ struct Importer {
                 (SVGValues.length(e.attributes[key], percentOf: of) ?? SVGValues.length(target.attributes[key], percentOf: of))
                     .flatMap { $0 > 0 ? $0 : nil }
             }
-            let targetStyle = SVGStyle.computed(for: target, parent: style, sheet: sheet)
+            let targetStyle = SVGStyle.computed(for: target, parent: context(style), sheet: sheet)
             var origin = Point.zero
             if target.name == "svg" {
                 origin = Point(
@@ -571,7 +627,7 @@ struct Importer {
             } else {
                 layer.sublayers = [symbol]
             }
-        } else if let copy = convert(target, parent: style, path: "\(path)/\(target.name)") {
+        } else if let copy = convert(target, parent: context(style), path: "\(path)/\(target.name)") {
             layer.sublayers = [copy]
         }
         return layer

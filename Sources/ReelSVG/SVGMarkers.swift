@@ -220,7 +220,7 @@ extension Importer {
                 let reversed = kind == "start" && orient == "auto-start-reverse"
                 guard
                     let layer = markerLayer(
-                        marker, at: vertex, reversed: reversed, strokeWidth: style.strokeWidth,
+                        marker, at: vertex, reversed: reversed, for: style,
                         name: unique("\(name)/marker-\(kind)\(places.count > 1 ? "[\(n)]" : "")"))
                 else { break }
                 out.append(layer)
@@ -230,11 +230,13 @@ extension Importer {
     }
 
     /// One marker at one vertex, or nil when it draws nothing (no area, no stroke width).
-    mutating func markerLayer(_ m: SVGElement, at vertex: MarkerVertex, reversed: Bool, strokeWidth: Double, name: String)
+    /// `shape` is the marked shape's style: its stroke width scales the marker, and its fill and stroke
+    /// are the content's context paint.
+    mutating func markerLayer(_ m: SVGElement, at vertex: MarkerVertex, reversed: Bool, for shape: SVGStyle, name: String)
         -> Layer?
     {
         let a = m.attributes
-        let scale = a["markerUnits"]?.trimmingCharacters(in: .whitespaces) == "userSpaceOnUse" ? 1 : strokeWidth
+        let scale = a["markerUnits"]?.trimmingCharacters(in: .whitespaces) == "userSpaceOnUse" ? 1 : shape.strokeWidth
         let refX = SVGValues.length(a["refX"]) ?? 0, refY = SVGValues.length(a["refY"]) ?? 0
         let width = SVGValues.length(a["markerWidth"]) ?? 3, height = SVGValues.length(a["markerHeight"]) ?? 3
         guard scale > 0, width > 0, height > 0, [refX, refY, width, height, scale].allSatisfy(\.isFinite) else { return nil }
@@ -262,7 +264,8 @@ extension Importer {
             .concatenating(Transform2D(a: cos(r), b: sin(r), c: -sin(r), d: cos(r), tx: 0, ty: 0))
             .concatenating(.translation(x: vertex.point.x, y: vertex.point.y))
         guard place.isFinite else { return nil }
-        let style = styleInPlace(m)
+        var style = styleInPlace(m)
+        style.context = shape.asContext
         let content = children(of: m, style: style, path: name)
         guard !content.isEmpty else { return nil }
         var layer = Layer(name: name)

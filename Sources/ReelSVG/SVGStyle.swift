@@ -133,6 +133,12 @@ enum Paint: Equatable {
     case currentColor
 }
 
+/// The fill and stroke `context-fill` and `context-stroke` refer to.
+struct ContextPaint: Equatable {
+    var fill: Paint
+    var stroke: Paint
+}
+
 /// What `paint-order` orders.
 enum PaintPart: String {
     case fill, stroke, markers
@@ -178,6 +184,9 @@ struct SVGStyle {
     var markerStart: String?
     var markerMid: String?
     var markerEnd: String?
+    /// What `context-fill` and `context-stroke` paint: the fill and stroke of the `use` or the marked
+    /// shape this element is drawn for (inherited; nil outside them, where they paint nothing).
+    var context: ContextPaint?
     /// `paint-order`: the order the fill, the stroke and the markers are painted in (inherited).
     var paintOrder: [PaintPart] = PaintPart.normal
     /// What percentages of lengths are of: the nearest viewport (inherited, set by the importer).
@@ -246,8 +255,8 @@ struct SVGStyle {
             return
         }
         switch name {
-        case "fill": if let p = Self.paint(value) { fill = p }
-        case "stroke": if let p = Self.paint(value) { stroke = p }
+        case "fill": if let p = contextPaint(value) ?? Self.paint(value) { fill = p }
+        case "stroke": if let p = contextPaint(value) ?? Self.paint(value) { stroke = p }
         case "fill-opacity": if let v = Self.fraction(value) { fillOpacity = v }
         case "stroke-opacity": if let v = Self.fraction(value) { strokeOpacity = v }
         case "opacity": if let v = Self.fraction(value) { opacity = v }
@@ -363,6 +372,22 @@ struct SVGStyle {
             "transform-origin": { ["0 0", "0", "0px 0px", "left top", "top left"].contains($0) },
         ]
     }()
+
+    /// `context-fill` or `context-stroke` as the paint they stand for here (nil: another value).
+    func contextPaint(_ value: String) -> Paint? {
+        switch value {
+        case "context-fill": return context?.fill ?? Paint.none
+        case "context-stroke": return context?.stroke ?? Paint.none
+        default: return nil
+        }
+    }
+
+    /// This element's fill and stroke as what its content's `context-fill` and `context-stroke` paint
+    /// (currentColor taken here, where it is this element's colour).
+    var asContext: ContextPaint {
+        func here(_ p: Paint) -> Paint { p == .currentColor ? .color(color) : p }
+        return ContextPaint(fill: here(fill), stroke: here(stroke))
+    }
 
     /// A list of lengths separated by commas or white space (`stroke-dasharray: 5mm, 2%`).
     static func lengths(_ value: String, percentOf base: Double, fontSize: Double) -> [Double]? {

@@ -48,6 +48,9 @@ public enum SVGLimits {
     /// Markers drawn in one import (each a copy of its marker's content): a path of 100,000 vertices
     /// with a marker-mid would otherwise make that many copies.
     public static let maximumMarkers = 10_000
+    /// Tiles one pattern paint may repeat (each a copy of its content drawn): 4-unit hatching over a
+    /// 1920 × 1080 drawing is 130,000.
+    public static let maximumPatternTiles = 200_000
 }
 
 /// Builds the element tree from XMLParser's events.

@@ -137,3 +137,37 @@ import Testing
             ], "\(svg.warnings)")
     }
 }
+
+@Suite struct SVGContextPaintTests {
+    /// `context-fill` and `context-stroke` paint what the `use` showing the element, or the shape a marker
+    /// marks, paints (a `use` of a `use` passes its own context on); with neither they paint nothing.
+    @Test func contextPaintIsTheUseOrTheMarkedShape() throws {
+        let svg = try SVGImport.image(
+            Data(
+                """
+                <svg xmlns="http://www.w3.org/2000/svg">
+                  <defs>
+                    <rect id="r" width="5" height="5" fill="context-stroke" stroke="context-fill"/>
+                    <use id="inner" href="#r" fill="context-fill" stroke="context-stroke"/>
+                  </defs>
+                  <use id="u" href="#r" fill="#0000ff" stroke="#008000"/>
+                  <use id="uu" href="#inner" fill="#ff0000" stroke="#ffff00"/>
+                  <marker id="m"><rect id="mr" width="1" height="1" fill="context-stroke"/></marker>
+                  <path id="p" d="M 0 0 L 9 9" stroke="#00ffff" marker-end="url(#m)"/>
+                  <rect id="alone" width="5" height="5" fill="context-fill"/>
+                </svg>
+                """.utf8), file: "t.svg", name: "t")
+        func shape(_ layer: Layer?) -> ShapeProperties? {
+            guard let layer else { return nil }
+            if layer.type == .shape { return layer.shape }
+            return layer.sublayers.lazy.compactMap { shape($0) }.first
+        }
+        let u = try #require(shape(svg.layer.find("t/u")))
+        #expect(u.fillColor == Color(red: 0, green: 128 / 255.0, blue: 0) && u.strokeColor == Color(red: 0, green: 0, blue: 1))
+        let uu = try #require(shape(svg.layer.find("t/uu")))
+        #expect(uu.fillColor == Color(red: 1, green: 1, blue: 0) && uu.strokeColor == Color(red: 1, green: 0, blue: 0))
+        let marker = try #require(shape(svg.layer.find("t/p/marker-end")))
+        #expect(marker.fillColor == Color(red: 0, green: 1, blue: 1))
+        #expect(try #require(svg.layer.find("t/alone")).shape.fillColor == nil)
+    }
+}
