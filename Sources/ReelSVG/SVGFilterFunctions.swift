@@ -19,7 +19,7 @@ struct SVGFilterFunctions {
         while true {
             rest = rest.drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "," }
             if rest.isEmpty { break }
-            guard let open = rest.firstIndex(of: "("), let close = rest[open...].firstIndex(of: ")") else { return nil }
+            guard let open = rest.firstIndex(of: "("), let close = Self.closing(rest, open) else { return nil }
             let name = rest[..<open].trimmingCharacters(in: .whitespaces).lowercased()
             let args = String(rest[rest.index(after: open)..<close]).trimmingCharacters(in: .whitespaces)
             rest = rest[rest.index(after: close)...]
@@ -123,14 +123,45 @@ struct SVGFilterFunctions {
         return Double(text) == 0 ? 0 : nil
     }
 
+    /// The parenthesis closing the one at `open`, nested ones passed over (`drop-shadow(… rgba(…))`).
+    static func closing(_ text: Substring, _ open: Substring.Index) -> Substring.Index? {
+        var depth = 0
+        for i in text[open...].indices {
+            if text[i] == "(" { depth += 1 }
+            if text[i] == ")" {
+                depth -= 1
+                if depth == 0 { return i }
+            }
+        }
+        return nil
+    }
+
+    /// Words separated by white space outside parentheses (`0 2px rgba(0, 0, 0, 0.5)` is three).
+    static func words(_ text: String) -> [String] {
+        var out: [String] = [], word = "", depth = 0
+        for c in text {
+            if c == "(" { depth += 1 }
+            if c == ")" { depth -= 1 }
+            if c.isWhitespace && depth == 0 {
+                if !word.isEmpty { out.append(word) }
+                word = ""
+            } else {
+                word.append(c)
+            }
+        }
+        if !word.isEmpty { out.append(word) }
+        return out
+    }
+
     /// `drop-shadow(color? dx dy blur?)`, the colour first or last (currentColor when absent); the blur
     /// is the Gaussian's standard deviation, as `feDropShadow`'s (measured against resvg's references).
     static func dropShadow(_ args: String, color currentColor: Color, fontSize: Double) -> (
         color: Color, offset: Point, sigma: Double
     )? {
-        // Commas, or no values at all, make the declaration invalid (resvg and Chrome draw no shadow).
-        guard !args.isEmpty, !args.contains(",") else { return nil }
-        var words = args.split(separator: " ").map(String.init)
+        // Commas between the values, or no values at all, make the declaration invalid (resvg and Chrome
+        // draw no shadow); a colour function keeps its own commas.
+        var words = Self.words(args)
+        guard !words.isEmpty, !words.contains(where: { !$0.hasSuffix(")") && $0.contains(",") }) else { return nil }
         var color = currentColor
         if let first = words.first, SVGValues.length(first, fontSize: fontSize) == nil {
             guard let c = first == "currentColor" ? currentColor : SVGValues.color(first) else { return nil }

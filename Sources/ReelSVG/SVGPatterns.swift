@@ -64,6 +64,7 @@ extension Importer {
         guard columns.isFinite, rows.isFinite, columns >= 1, rows >= 1 else { return nil }
         let most = Double(Scene.maximumInstances)
         guard columns * rows <= Double(SVGLimits.maximumPatternTiles), columns <= most, rows <= most else {
+            // Checked before the content is made, and again below with its layers counted.
             let id = pattern.attributes["id"] ?? ""
             warn(e, "the pattern url(#\(id)) needs more than \(SVGLimits.maximumPatternTiles) tiles here; that paint is left out")
             return nil
@@ -80,6 +81,19 @@ extension Importer {
         let style = styleInPlace(content)
         let drawn = children(of: content, style: style, path: "\(name)/tile")
         guard !drawn.isEmpty else { return nil }
+        // Each tile presents its content's layers again: a frame's layers are limited (replicas included).
+        func count(_ layers: [Layer]) -> Int {
+            layers.reduce(0) { $0 + 1 + count($1.sublayers) + ($1.mask.map { count([$0]) } ?? 0) }
+        }
+        let layers = Double(1 + count(drawn))
+        guard columns * rows * layers <= Double(SVGLimits.maximumPatternTiles) else {
+            let id = pattern.attributes["id"] ?? ""
+            warn(
+                e,
+                "the pattern url(#\(id)) needs \(Int(columns * rows)) tiles of \(Int(layers)) layers here, more than "
+                    + "\(SVGLimits.maximumPatternTiles) layers; that paint is left out")
+            return nil
+        }
         var cell = Layer(name: unique("\(name)/tile"))
         cell.anchorPoint = .zero
         cell.position = Point(x: tile.minX + i0 * tile.width, y: tile.minY + j0 * tile.height)

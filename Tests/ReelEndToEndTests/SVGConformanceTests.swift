@@ -19,6 +19,15 @@ import Testing
     /// Tests passing per area now (of masking 83, paint-servers 119, painting 152, shapes 127,
     /// structure 162): 629 of 643; consensus tests 555 of 559.
     static let floors = ["masking": 80, "paint-servers": 117, "painting": 151, "shapes": 127, "structure": 154]
+    /// The rest of the suite (rows of role `next`, issue #49): consensus tests passing per area now, so
+    /// that what #49 has drawn stays drawn while the areas climb to the 95 % gate (of the whole corpus's
+    /// consensus tests, with compare.py --next: painting 96.5 %, paint-servers 97.4 %, structure
+    /// 97.7 %, shapes 100 %, masking 94.4 %, text 72 %, filters 27 %).
+    /// Measured 2026-11-29 (text with the machine's fonts: this process cannot take the corpus's
+    /// fonts.conf, which compare.py gives `reel`; there text passes 126).
+    static let nextFloors = [
+        "filters": 53, "masking": 4, "paint-servers": 17, "painting": 106, "shapes": 6, "structure": 36, "text": 116,
+    ]
 
     struct Row {
         var name: String
@@ -72,6 +81,7 @@ import Testing
         }
         var passed: [String: Int] = [:], total: [String: Int] = [:], byFeature: [String: (Int, Int)] = [:]
         var consensusPassed = 0, consensusTotal = 0
+        var nextPassed: [String: Int] = [:], nextTotal: [String: Int] = [:]
         for row in rows {
             let svg = Self.corpus.appendingPathComponent("tests/\(row.feature)/\(row.name).svg").path
             let area = String(row.feature.split(separator: "/").first ?? "")
@@ -79,15 +89,23 @@ import Testing
                 total[area, default: 0] += 1
                 byFeature[row.feature, default: (0, 0)].1 += 1
                 if row.consensus { consensusTotal += 1 }
+            } else if row.consensus {
+                nextTotal[area, default: 0] += 1
             }
             // A file Reel refuses is an error, not a crash: it simply does not pass.
             guard let clip = try? Reel.load(svg, overrides: SceneOverrides(width: row.width)),
                 let frame = try? clip.renderer(threads: 2).frame(for: clip.scene, at: 0)
             else { continue }
-            guard row.scored else { continue }
+            // The next rows are scored where they count: the consensus ones.
+            guard row.scored || row.consensus else { continue }
             let reference = try ImageFile.read(
                 path: Self.corpus.appendingPathComponent("tests/\(row.feature)/\(row.name).png").path)
-            if let db = Self.score(frame.pixels, frame.width, frame.height, reference), db >= Self.threshold {
+            let passes = Self.score(frame.pixels, frame.width, frame.height, reference).map { $0 >= Self.threshold } ?? false
+            guard row.scored else {
+                if passes { nextPassed[area, default: 0] += 1 }
+                continue
+            }
+            if passes {
                 passed[area, default: 0] += 1
                 byFeature[row.feature, default: (0, 0)].0 += 1
                 if row.consensus { consensusPassed += 1 }
@@ -99,6 +117,10 @@ import Testing
         for area in total.keys.sorted() {
             print("SVGConformanceTests: \(area) \(passed[area, default: 0])/\(total[area]!) at ≥ 30 dB")
             #expect(passed[area, default: 0] >= Self.floors[area, default: 0], "\(area) fell below its floor")
+        }
+        for area in nextTotal.keys.sorted() {
+            print("SVGConformanceTests: next, \(area): consensus \(nextPassed[area, default: 0])/\(nextTotal[area]!)")
+            #expect(nextPassed[area, default: 0] >= Self.nextFloors[area, default: 0], "next, \(area) fell below its floor")
         }
         print("SVGConformanceTests: consensus tests \(consensusPassed)/\(consensusTotal) at ≥ 30 dB (the gate: 95 %)")
         #expect(consensusPassed * 100 >= 95 * consensusTotal, "below the 95 % gate")

@@ -210,6 +210,7 @@ import Testing
               <rect width="5" height="5" filter="url(#f)"/>
               <rect width="5" height="5" filter="drop-shadow(red, 10, 15)"/>
               <g filter="opacity(0.5)"><rect width="5" height="5"/></g>
+              <rect width="5" height="5" style="filter: drop-shadow(0 2px 3px rgba(255, 0, 0, 0.5))"/>
             </svg>
             """)
         let l = svg.layer.sublayers
@@ -224,6 +225,9 @@ import Testing
         #expect(l[2].filters.isEmpty && l[3].filters.isEmpty && l[3].shadowOpacity == 0)
         #expect(l[4].filters.first?.inputAVector == [0, 0, 0, 0.5])
         #expect(l[4].sublayers.first?.filters.isEmpty == true, "not inherited")
+        // A colour function's own commas are not commas between the shadow's values.
+        #expect(l[5].shadowOffset == Point(x: 0, y: 2) && l[5].shadowRadius == 3)
+        #expect(l[5].shadowColor == Color(red: 1, green: 0, blue: 0, alpha: 0.5))
         #expect(svg.warnings.count == 2 && svg.warnings.allSatisfy { $0.contains("filter") }, "\(svg.warnings)")
     }
 
