@@ -43,6 +43,9 @@ enum SVGGradients {
             }
             return nil
         }
+        if let o = e.attributes["transform-origin"] {
+            warn("transform-origin: \(o) on a gradient is not drawn yet and is ignored")
+        }
         let stopsOwner = chain.first { $0.children.contains { $0.name == "stop" } }
         var colors: [Color] = [], locations: [Double] = []
         // A ramp finer than 1,024 stops draws no differently (the rasterizer's table has 1,024 steps).

@@ -300,6 +300,15 @@ struct Importer {
                 warn(e, "the transform \"\(t)\" cannot be read and is ignored")
             }
         }
+        if let o = style.transformOrigin, transform != .identity {
+            // The transform about the origin: moved there, transformed, moved back.
+            if let p = SVGValues.origin(o, viewport: style.viewport, fontSize: style.fontSize) {
+                transform = Transform2D.translation(x: -p.x, y: -p.y).concatenating(transform)
+                    .concatenating(.translation(x: p.x, y: p.y))
+            } else {
+                warn(e, "transform-origin: \(o) cannot be read and is ignored")
+            }
+        }
         var layer: Layer
         switch e.name {
         case "g", "a":

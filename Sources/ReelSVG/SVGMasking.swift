@@ -120,6 +120,9 @@ extension Importer {
             place = parsed.concatenating(place)
         }
         mask.transform = Transform3D(place)
+        if let o = clip.attributes["transform-origin"] {
+            warn(clip, "transform-origin: \(o) on a <clipPath> is not drawn yet and is ignored")
+        }
         let clipStyle = styleInPlace(clip)
         for (i, child) in clip.children.enumerated() {
             var element = child

@@ -43,6 +43,9 @@ extension Importer {
         guard tile.width > 0, tile.height > 0, [tile.minX, tile.minY, tile.width, tile.height].allSatisfy(\.isFinite) else {
             return nil
         }
+        if let o = pattern.attributes["transform-origin"] {
+            warn(pattern, "transform-origin: \(o) on a <pattern> is not drawn yet and is ignored")
+        }
         var place = Transform2D.identity
         if let t = attribute("patternTransform") {
             guard let parsed = SVGValues.transform(t) else {

@@ -202,6 +202,8 @@ struct SVGStyle {
     var maskTypeAlpha = false
     /// A CSS `transform` (which replaces the attribute), unparsed.
     var transform: String?
+    /// `transform-origin`, unparsed (read against the viewport by `SVGValues.origin`).
+    var transformOrigin: String?
     /// `mix-blend-mode` as Core Animation's compositing filter (nil: normal).
     var blendMode: CompositingFilter?
     /// `isolation: isolate`.
@@ -221,6 +223,7 @@ struct SVGStyle {
         s.mask = nil
         s.maskTypeAlpha = false
         s.transform = nil
+        s.transformOrigin = nil
         s.blendMode = nil
         s.isolated = false
         s.filterFunctions = nil
@@ -318,6 +321,7 @@ struct SVGStyle {
         case "clip-path": clipPath = value == "none" ? nil : value
         case "mask": mask = value == "none" ? nil : value
         case "transform": transform = value
+        case "transform-origin": transformOrigin = value
         case "paint-order": if let order = PaintPart.order(value) { paintOrder = order }
         case "marker-start", "marker-mid", "marker-end", "marker":
             // `none` or a url(); anything else is an invalid declaration, which changes nothing.
@@ -369,7 +373,6 @@ struct SVGStyle {
             "dominant-baseline": { $0 == "auto" || $0 == "alphabetic" },
             "alignment-baseline": { ["auto", "baseline", "alphabetic"].contains($0) },
             "baseline-shift": { $0 == "baseline" || zero($0) },
-            "transform-origin": { ["0 0", "0", "0px 0px", "left top", "top left"].contains($0) },
         ]
     }()
 
@@ -445,6 +448,7 @@ struct SVGStyle {
             "stroke-linejoin",
             "stroke-miterlimit", "stroke-dasharray", "stroke-dashoffset", "opacity", "color", "visibility", "display",
             "clip-rule", "clip-path", "mask", "mask-type", "marker-start", "marker-mid", "marker-end", "paint-order",
+            "transform-origin",
         ] + undrawnProperties.keys.sorted()
 
     /// The id in `url(#id)`, or nil.

@@ -205,4 +205,39 @@ enum SVGValues {
             result = t.concatenating(result)
         }
     }
+
+    /// `transform-origin` (CSS Transforms; SVG's box is the viewport, as resvg takes it): one or two
+    /// values, lengths, percentages of `viewport` or keywords (`left`, `center`, `right`, `top`,
+    /// `bottom`, in either order), a missing one `center`; a third (z) value is ignored. Nil when it
+    /// cannot be read, which leaves the origin at 0 0.
+    static func origin(_ value: String, viewport: Size, fontSize: Double) -> Point? {
+        let words = value.split(whereSeparator: \.isWhitespace).map { $0.lowercased() }
+        guard (1...3).contains(words.count) else { return nil }
+        var x: Double?, y: Double?
+        func horizontal(_ w: String) -> Double? {
+            ["left": 0, "center": 0.5, "right": 1][w].map { $0 * viewport.width }
+        }
+        func vertical(_ w: String) -> Double? {
+            ["top": 0, "center": 0.5, "bottom": 1][w].map { $0 * viewport.height }
+        }
+        let first = words[0], second = words.count > 1 ? words[1] : nil
+        if let second, first == "top" || first == "bottom", horizontal(second) != nil || second == "center" {
+            // `top left`: the vertical keyword first.
+            y = vertical(first)
+            x = horizontal(second)
+        } else {
+            x = horizontal(first) ?? length(first, percentOf: viewport.width, fontSize: fontSize)
+            if x == nil, second == nil, let v = vertical(first) {
+                // One vertical keyword: the horizontal is the centre.
+                x = viewport.width / 2
+                y = v
+            } else if let second {
+                y = vertical(second) ?? length(second, percentOf: viewport.height, fontSize: fontSize)
+            } else {
+                y = viewport.height / 2
+            }
+        }
+        guard let x, let y, x.isFinite, y.isFinite else { return nil }
+        return Point(x: x, y: y)
+    }
 }

@@ -253,7 +253,6 @@ import Testing
                 "line 1: filter: url(#f) is not drawn yet and is ignored",
                 "line 3: filter: url(#f) is not drawn yet and is ignored",
                 "line 3: markers are drawn on <path>, <line>, <polyline> and <polygon> only; ignored on <rect>",
-                "line 4: transform-origin: center is not drawn yet and is ignored",
                 "line 4: marker-start: url(#m) is not a <marker>; nothing is drawn there",
                 "line 5: word-spacing: 3 is not drawn yet and is ignored",
                 "line 5: writing-mode: tb is not drawn yet and is ignored",
@@ -262,6 +261,27 @@ import Testing
                 "line 8: baseline-shift: super is not drawn yet and is ignored",
                 "line 8: dominant-baseline: middle is not drawn yet and is ignored",
             ], "\(svg.warnings)")
+    }
+
+    /// transform-origin: keywords, percentages of the viewport and lengths, in either order for keywords,
+    /// a missing value the centre; the transform applies about that point (rotate(90) about (100, 100)
+    /// takes (150, 100) to (100, 150)).
+    @Test func transformOriginMovesThePivot() throws {
+        let v = Size(width: 200, height: 100)
+        func origin(_ s: String) -> Point? { SVGValues.origin(s, viewport: v, fontSize: 16) }
+        #expect(origin("center") == Point(x: 100, y: 50) && origin("top left") == Point(x: 0, y: 0))
+        #expect(origin("left") == Point(x: 0, y: 50) && origin("bottom") == Point(x: 100, y: 100))
+        #expect(origin("25% top") == Point(x: 50, y: 0) && origin("10px 20px") == Point(x: 10, y: 20))
+        #expect(origin("bottom right") == Point(x: 200, y: 100) && origin("sideways") == nil)
+        let svg = try image(
+            """
+            <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 200">
+              <rect id="r" width="1" height="1" transform="rotate(90)" transform-origin="center"/>
+            </svg>
+            """)
+        let t = try #require(svg.layer.find("t/r")).transform.affine
+        let p = t.apply(Point(x: 150, y: 100))
+        #expect(abs(p.x - 100) < 1e-9 && abs(p.y - 150) < 1e-9, "\(p)")
     }
 
     /// Shapes start where the specification says, which is where dashes and strokeEnd begin: a circle
