@@ -436,19 +436,3 @@ struct ImageShader {
         }
     }
 }
-
-extension Transform2D {
-    /// The inverse, or nil when the transform collapses the plane (determinant 0 or not finite).
-    public var inverted: Transform2D? {
-        let det = a * d - b * c
-        guard det != 0, det.isFinite else { return nil }
-        let ia = d / det, ib = -b / det, ic = -c / det, id = a / det
-        let inverse = Transform2D(a: ia, b: ib, c: ic, d: id, tx: -(tx * ia + ty * ic), ty: -(tx * ib + ty * id))
-        // A determinant near the smallest double (1e-320) passes the test above but leaves infinities,
-        // and from them NaNs, in the inverse: a sample point there would trap on conversion.
-        guard inverse.a.isFinite, inverse.b.isFinite, inverse.c.isFinite, inverse.d.isFinite, inverse.tx.isFinite,
-            inverse.ty.isFinite
-        else { return nil }
-        return inverse
-    }
-}

@@ -114,7 +114,7 @@ enum MarkerVertices {
         }
         switch (s[i], s[i + 1]) {
         case (.move(let m), .line(let p)): return direction(m, p)
-        case (.move(let m), .cubic(let c1, _, _)): return direction(m, c1)
+        case (.move(let m), .cubic(let c1, _, let q)): return direction(m, near(c1, m) ? q : c1)
         case (.line(let p), .line(let q)): return bisector(direction(previous, p), direction(p, q))
         case (.cubic(_, let c2, let p), .cubic(let d1, _, let q)): return curves(previous: previous, c2, p, d1, q)
         case (.line(let p), .cubic(let d1, _, let q)): return curves(previous: previous, previous, p, d1, q)
@@ -202,6 +202,8 @@ extension Importer {
             default: places = vertices.end.map { [$0] } ?? []
             }
             for (n, vertex) in places.enumerated() {
+                // Past the elements an import draws, each marker would only be left out again.
+                guard drawn <= Self.maximumDrawn else { return out }
                 guard markersDrawn < SVGLimits.maximumMarkers else {
                     warn(e, "more than \(SVGLimits.maximumMarkers) markers; the rest are left out")
                     return out
@@ -264,14 +266,15 @@ extension Importer {
             .concatenating(Transform2D(a: cos(r), b: sin(r), c: -sin(r), d: cos(r), tx: 0, ty: 0))
             .concatenating(.translation(x: vertex.point.x, y: vertex.point.y))
         guard place.isFinite else { return nil }
-        var style = styleInPlace(m)
-        style.context = shape.asContext
+        // The context is set before the marker's own style, which may itself say `fill="context-stroke"`.
+        var outer = m.parent.map(styleInPlace) ?? SVGStyle()
+        outer.context = shape.asContext
+        let style = SVGStyle.computed(for: m, parent: outer, sheet: sheet)
         let content = children(of: m, style: style, path: name)
         guard !content.isEmpty else { return nil }
         var layer = Layer(name: name)
         layer.transform = Transform3D(place)
-        let overflow = a["overflow"]?.trimmingCharacters(in: .whitespaces)
-        if overflow == "visible" || overflow == "auto" {
+        if style.overflowVisible == true {
             layer.sublayers = content
         } else {
             var viewport = Layer(name: unique("\(name)/viewport"))

@@ -57,19 +57,20 @@ extension Importer {
         // The children: the first in the chain with element children.
         let isElement = { (c: SVGElement) in !c.name.hasPrefix("{") && c.name != SVGElement.characters }
         guard let content = chain.first(where: { $0.children.contains(where: isElement) }) else { return nil }
-        // The tiles that reach what is painted: `cover` in the pattern's space.
-        guard let inverse = Self.inverse(place) else { return nil }
+        // Only the tiles that reach what is painted are made: `cover` taken into the pattern's space.
+        guard let inverse = place.inverted else { return nil }
         let reach = cover.applying(inverse)
         let i0 = ((reach.minX - tile.minX) / tile.width).rounded(.down)
         let j0 = ((reach.minY - tile.minY) / tile.height).rounded(.down)
         let columns = ((reach.maxX - tile.minX) / tile.width).rounded(.up) - i0
         let rows = ((reach.maxY - tile.minY) / tile.height).rounded(.up) - j0
         guard columns.isFinite, rows.isFinite, columns >= 1, rows >= 1 else { return nil }
-        let most = Double(Scene.maximumInstances)
-        guard columns * rows <= Double(SVGLimits.maximumPatternTiles), columns <= most, rows <= most else {
-            // Checked before the content is made, and again below with its layers counted.
-            let id = pattern.attributes["id"] ?? ""
-            warn(e, "the pattern url(#\(id)) needs more than \(SVGLimits.maximumPatternTiles) tiles here; that paint is left out")
+        let most = Double(Scene.maximumInstances), budget = Double(SVGLimits.maximumPatternLayers - patternLayers)
+        let id = pattern.attributes["id"] ?? ""
+        // Checked before the content is made (a tile is at least one layer), and again below with its layers.
+        guard columns * rows <= budget, columns <= most, rows <= most else {
+            let tiles = Self.whole(columns * rows)
+            warn(e, "the pattern url(#\(id)) needs \(tiles) tiles here, past \(Self.patternLimitText); that paint is left out")
             return nil
         }
         // The content's units in the tile: its viewBox fitted to the tile, else the bounding box's units.
@@ -79,31 +80,34 @@ extension Importer {
         } else if boxContent, let b = bbox {
             inTile = .scale(x: b.width, y: b.height)
         }
+        guard inTile.isFinite else { return nil }
         patternsExpanding.append(key)
         defer { patternsExpanding.removeLast() }
         let style = styleInPlace(content)
-        let drawn = children(of: content, style: style, path: "\(name)/tile")
-        guard !drawn.isEmpty else { return nil }
-        // Each tile presents its content's layers again: a frame's layers are limited (replicas included).
-        func count(_ layers: [Layer]) -> Int {
-            layers.reduce(0) { $0 + 1 + count($1.sublayers) + ($1.mask.map { count([$0]) } ?? 0) }
+        let tileLayers = children(of: content, style: style, path: "\(name)/tile")
+        guard !tileLayers.isEmpty else { return nil }
+        // Each tile presents its content's layers again (a pattern's own replicas inside them included),
+        // and a frame's layers are limited: the import's patterns share one budget.
+        func count(_ layers: [Layer]) -> Double {
+            layers.reduce(0) { sum, l in
+                let inner = 1 + count(l.sublayers) + (l.mask.map { count([$0]) } ?? 0)
+                return sum + inner * Double(l.type == .replicator ? max(1, l.replicator.instanceCount) : 1)
+            }
         }
-        let layers = Double(1 + count(drawn))
-        guard columns * rows * layers <= Double(SVGLimits.maximumPatternTiles) else {
-            let id = pattern.attributes["id"] ?? ""
-            warn(
-                e,
-                "the pattern url(#\(id)) needs \(Int(columns * rows)) tiles of \(Int(layers)) layers here, more than "
-                    + "\(SVGLimits.maximumPatternTiles) layers; that paint is left out")
+        let layers = columns * rows * (1 + count(tileLayers))
+        guard layers <= budget else {
+            let n = Self.whole(layers)
+            warn(e, "the pattern url(#\(id)) needs \(n) layers here, past \(Self.patternLimitText); that paint is left out")
             return nil
         }
+        patternLayers += Int(layers)
         var cell = Layer(name: unique("\(name)/tile"))
         cell.anchorPoint = .zero
         cell.position = Point(x: tile.minX + i0 * tile.width, y: tile.minY + j0 * tile.height)
         cell.bounds = Rect(x: 0, y: 0, width: tile.width, height: tile.height)
         // Clipped to the tile unless its content lies inside it: a clip edge on a content edge at a
         // fraction of a pixel would take that pixel's coverage twice (0.75 twice is 0.56).
-        let fits = Self.inkBounds(of: drawn).map {
+        let fits = Self.inkBounds(of: tileLayers).map {
             let inside = $0.applying(inTile)
             let slack = 1e-9 * max(tile.width, tile.height)
             return inside.minX >= -slack && inside.minY >= -slack && inside.maxX <= tile.width + slack
@@ -111,7 +115,7 @@ extension Importer {
         }
         cell.masksToBounds = fits != true
         cell.sublayerTransform = Transform3D(inTile)
-        cell.sublayers = drawn
+        cell.sublayers = tileLayers
         var row = Layer(name: unique("\(name)/columns"), type: .replicator)
         row.replicator.instanceCount = Int(columns)
         row.replicator.instanceTransform = Transform3D(.translation(x: tile.width, y: 0))
@@ -122,6 +126,13 @@ extension Importer {
         grid.sublayers = [row]
         grid.transform = Transform3D(place)
         return grid
+    }
+
+    /// A count as a whole number (one past Int's range as written).
+    static func whole(_ v: Double) -> String { v < 1e15 ? String(Int(v)) : "\(v)" }
+
+    static var patternLimitText: String {
+        "the \(SVGLimits.maximumPatternLayers) layers an import's patterns may repeat"
     }
 
     /// The pattern and those it takes attributes and children from through `href`, nearest first.
@@ -181,11 +192,4 @@ extension Importer {
         return box
     }
 
-    /// `t`'s inverse, or nil when it flattens the plane.
-    static func inverse(_ t: Transform2D) -> Transform2D? {
-        let det = t.a * t.d - t.b * t.c
-        guard det != 0, det.isFinite else { return nil }
-        let a = t.d / det, b = -t.b / det, c = -t.c / det, d = t.a / det
-        return Transform2D(a: a, b: b, c: c, d: d, tx: -(t.tx * a + t.ty * c), ty: -(t.tx * b + t.ty * d))
-    }
 }

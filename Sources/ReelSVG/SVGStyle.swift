@@ -204,6 +204,9 @@ struct SVGStyle {
     var transform: String?
     /// `transform-origin`, unparsed (read against the viewport by `SVGValues.origin`).
     var transformOrigin: String?
+    /// `overflow` (markers, nested viewports): true for `visible` or `auto`, which show what passes
+    /// the viewport; nil when not declared.
+    var overflowVisible: Bool?
     /// `mix-blend-mode` as Core Animation's compositing filter (nil: normal).
     var blendMode: CompositingFilter?
     /// `isolation: isolate`.
@@ -224,6 +227,7 @@ struct SVGStyle {
         s.maskTypeAlpha = false
         s.transform = nil
         s.transformOrigin = nil
+        s.overflowVisible = nil
         s.blendMode = nil
         s.isolated = false
         s.filterFunctions = nil
@@ -322,6 +326,10 @@ struct SVGStyle {
         case "mask": mask = value == "none" ? nil : value
         case "transform": transform = value
         case "transform-origin": transformOrigin = value
+        case "overflow":
+            if ["visible", "auto", "hidden", "scroll", "clip"].contains(value) {
+                overflowVisible = value == "visible" || value == "auto"
+            }
         case "paint-order": if let order = PaintPart.order(value) { paintOrder = order }
         case "marker-start", "marker-mid", "marker-end", "marker":
             // `none` or a url(); anything else is an invalid declaration, which changes nothing.
@@ -367,6 +375,8 @@ struct SVGStyle {
         let zero: @Sendable (String) -> Bool = { Double($0.trimmingCharacters(in: .letters.union(["%"]))) == 0 }
         return [
             "filter": none,
+            // transform-origin is read against the viewport (view-box), as resvg does.
+            "transform-box": { $0 == "view-box" },
             "text-decoration": { $0 == "none" || $0.hasPrefix("none ") },
             "word-spacing": { $0 == "normal" || zero($0) },
             "writing-mode": { ["lr", "lr-tb", "horizontal-tb"].contains($0) },
@@ -448,7 +458,7 @@ struct SVGStyle {
             "stroke-linejoin",
             "stroke-miterlimit", "stroke-dasharray", "stroke-dashoffset", "opacity", "color", "visibility", "display",
             "clip-rule", "clip-path", "mask", "mask-type", "marker-start", "marker-mid", "marker-end", "paint-order",
-            "transform-origin",
+            "transform-origin", "overflow",
         ] + undrawnProperties.keys.sorted()
 
     /// The id in `url(#id)`, or nil.

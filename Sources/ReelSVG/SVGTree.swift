@@ -48,10 +48,11 @@ public enum SVGLimits {
     /// Markers drawn in one import (each a copy of its marker's content): a path of 100,000 vertices
     /// with a marker-mid would otherwise make that many copies.
     public static let maximumMarkers = 10_000
-    /// Tiles one pattern paint may repeat, counted by the layers each presents (its tile and the
-    /// content's layers): a frame holds at most 1,000,000 layers, replicas included. 4-unit hatching of
-    /// one rect over a 1920 × 1080 drawing is 130,000 tiles, 260,000 layers.
-    public static let maximumPatternTiles = 300_000
+    /// Layers an import's pattern paints may repeat, together: each tile counts its own layer and its
+    /// content's (replicas inside it multiplied). What a frame draws is limited to
+    /// `Scene.maximumDrawnLayers` (1,000,000) replicas included, and a file past it is refused; this
+    /// leaves room for the rest. 4-unit hatching of one rect over a 1920 × 1080 drawing is 260,000.
+    public static let maximumPatternLayers = 500_000
 }
 
 /// Builds the element tree from XMLParser's events.

@@ -220,7 +220,9 @@ enum SVGValues {
         func vertical(_ w: String) -> Double? {
             ["top": 0, "center": 0.5, "bottom": 1][w].map { $0 * viewport.height }
         }
-        let first = words[0], second = words.count > 1 ? words[1] : nil
+        var first = words[0], second = words.count > 1 ? words[1] : nil
+        // `center left`: the horizontal keyword second.
+        if first == "center", let s = second, s == "left" || s == "right" { (first, second) = (s, "center") }
         if let second, first == "top" || first == "bottom", horizontal(second) != nil || second == "center" {
             // `top left`: the vertical keyword first.
             y = vertical(first)

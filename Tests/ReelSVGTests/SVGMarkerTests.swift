@@ -154,6 +154,8 @@ import Testing
                   <use id="uu" href="#inner" fill="#ff0000" stroke="#ffff00"/>
                   <marker id="m"><rect id="mr" width="1" height="1" fill="context-stroke"/></marker>
                   <path id="p" d="M 0 0 L 9 9" stroke="#00ffff" marker-end="url(#m)"/>
+                  <marker id="n" fill="context-fill" style="overflow: visible"><rect width="1" height="1"/></marker>
+                  <path id="q" d="M 0 0 L 9 9" fill="#ff00ff" marker-end="url(#n)"/>
                   <rect id="alone" width="5" height="5" fill="context-fill"/>
                 </svg>
                 """.utf8), file: "t.svg", name: "t")
@@ -168,6 +170,10 @@ import Testing
         #expect(uu.fillColor == Color(red: 1, green: 1, blue: 0) && uu.strokeColor == Color(red: 1, green: 0, blue: 0))
         let marker = try #require(shape(svg.layer.find("t/p/marker-end")))
         #expect(marker.fillColor == Color(red: 0, green: 1, blue: 1))
+        // Context paint on the marker element itself, inherited by its content; overflow from CSS shows
+        // the content unclipped.
+        let q = try #require(svg.layer.find("t/q/marker-end"))
+        #expect(shape(q)?.fillColor == Color(red: 1, green: 0, blue: 1) && q.sublayers.first?.masksToBounds == false)
         #expect(try #require(svg.layer.find("t/alone")).shape.fillColor == nil)
     }
 }

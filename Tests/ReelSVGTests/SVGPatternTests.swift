@@ -66,7 +66,30 @@ import Testing
         #expect(try #require(svg.layer.find("t/many")).sublayers.isEmpty)
         #expect(
             svg.warnings == [
-                "line 6: the pattern url(#tiny) needs more than \(SVGLimits.maximumPatternTiles) tiles here; that paint is left out"
+                "line 6: the pattern url(#tiny) needs 100000000 tiles here, past the \(SVGLimits.maximumPatternLayers) layers an import's patterns may repeat; that paint is left out"
             ], "\(svg.warnings)")
+    }
+
+    /// The import's patterns share one budget of layers: a pattern-filled shape copied by 3,000 markers
+    /// (100 tiles of two layers each, 200 a copy) stops at `SVGLimits.maximumPatternLayers`, the later
+    /// copies' paint left out with a note, so the frame stays under what a frame may draw.
+    @Test func patternsShareOneBudget() throws {
+        let points = (0..<3_002).map { "\($0 % 50) \($0 / 50)" }.joined(separator: " ")
+        let svg = try image(
+            """
+            <svg xmlns="http://www.w3.org/2000/svg">
+              <pattern id="p" patternUnits="userSpaceOnUse" width="10" height="10"><rect width="5" height="5"/></pattern>
+              <marker id="m" overflow="visible"><rect width="100" height="100" fill="url(#p)"/></marker>
+              <polyline points="\(points)" marker-mid="url(#m)"/>
+            </svg>
+            """)
+        func tiles(_ l: Layer) -> Int {
+            let own = l.type == .replicator ? l.replicator.instanceCount : 1
+            return own * (l.name.hasSuffix("/tile") ? 1 : 0) + l.sublayers.map(tiles).reduce(0, +)
+                * (l.type == .replicator ? own : 1)
+        }
+        let made = tiles(svg.layer)
+        #expect(made * 2 <= SVGLimits.maximumPatternLayers && made * 2 > SVGLimits.maximumPatternLayers - 200, "\(made)")
+        #expect(svg.warnings.count == 1 && svg.warnings[0].contains("layers an import's patterns may repeat"), "\(svg.warnings)")
     }
 }

@@ -273,6 +273,7 @@ import Testing
         #expect(origin("left") == Point(x: 0, y: 50) && origin("bottom") == Point(x: 100, y: 100))
         #expect(origin("25% top") == Point(x: 50, y: 0) && origin("10px 20px") == Point(x: 10, y: 20))
         #expect(origin("bottom right") == Point(x: 200, y: 100) && origin("sideways") == nil)
+        #expect(origin("center left") == Point(x: 0, y: 50) && origin("center right") == Point(x: 200, y: 50))
         let svg = try image(
             """
             <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 200">
