@@ -11,10 +11,6 @@ import Testing
 @testable import ReelSVG
 
 @Suite struct SVGHostileTests {
-    func image(_ text: String) throws(DocumentError) -> SVGImage {
-        try SVGImport.image(Data(text.utf8), file: "t.svg", name: "t")
-    }
-
     /// `x g g … g` (20 descendant steps) over 60 nested groups, where `x` matches nothing: without
     /// memory of failed steps this tries C(60, 20) ≈ 4·10¹⁵ ancestor chains.
     @Test func descendantSelectorsOverDeepTreesAreLinear() throws {

@@ -10,10 +10,6 @@ import Testing
 @testable import ReelSVG
 
 @Suite struct SVGMarkerTests {
-    func image(_ text: String) throws(DocumentError) -> SVGImage {
-        try SVGImport.image(Data(text.utf8), file: "t.svg", name: "t")
-    }
-
     func near(_ a: Point, _ b: Point) -> Bool { abs(a.x - b.x) < 1e-9 && abs(a.y - b.y) < 1e-9 }
 
     /// An open path: the start takes the first segment's direction, a corner the bisector of the two
@@ -142,23 +138,22 @@ import Testing
     /// `context-fill` and `context-stroke` paint what the `use` showing the element, or the shape a marker
     /// marks, paints (a `use` of a `use` passes its own context on); with neither they paint nothing.
     @Test func contextPaintIsTheUseOrTheMarkedShape() throws {
-        let svg = try SVGImport.image(
-            Data(
-                """
-                <svg xmlns="http://www.w3.org/2000/svg">
-                  <defs>
-                    <rect id="r" width="5" height="5" fill="context-stroke" stroke="context-fill"/>
-                    <use id="inner" href="#r" fill="context-fill" stroke="context-stroke"/>
-                  </defs>
-                  <use id="u" href="#r" fill="#0000ff" stroke="#008000"/>
-                  <use id="uu" href="#inner" fill="#ff0000" stroke="#ffff00"/>
-                  <marker id="m"><rect id="mr" width="1" height="1" fill="context-stroke"/></marker>
-                  <path id="p" d="M 0 0 L 9 9" stroke="#00ffff" marker-end="url(#m)"/>
-                  <marker id="n" fill="context-fill" style="overflow: visible"><rect width="1" height="1"/></marker>
-                  <path id="q" d="M 0 0 L 9 9" fill="#ff00ff" marker-end="url(#n)"/>
-                  <rect id="alone" width="5" height="5" fill="context-fill"/>
-                </svg>
-                """.utf8), file: "t.svg", name: "t")
+        let svg = try image(
+            """
+            <svg xmlns="http://www.w3.org/2000/svg">
+              <defs>
+                <rect id="r" width="5" height="5" fill="context-stroke" stroke="context-fill"/>
+                <use id="inner" href="#r" fill="context-fill" stroke="context-stroke"/>
+              </defs>
+              <use id="u" href="#r" fill="#0000ff" stroke="#008000"/>
+              <use id="uu" href="#inner" fill="#ff0000" stroke="#ffff00"/>
+              <marker id="m"><rect id="mr" width="1" height="1" fill="context-stroke"/></marker>
+              <path id="p" d="M 0 0 L 9 9" stroke="#00ffff" marker-end="url(#m)"/>
+              <marker id="n" fill="context-fill" style="overflow: visible"><rect width="1" height="1"/></marker>
+              <path id="q" d="M 0 0 L 9 9" fill="#ff00ff" marker-end="url(#n)"/>
+              <rect id="alone" width="5" height="5" fill="context-fill"/>
+            </svg>
+            """)
         func shape(_ layer: Layer?) -> ShapeProperties? {
             guard let layer else { return nil }
             if layer.type == .shape { return layer.shape }

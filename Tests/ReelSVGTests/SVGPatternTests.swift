@@ -11,10 +11,6 @@ import Testing
 @testable import ReelSVG
 
 @Suite struct SVGPatternTests {
-    func image(_ text: String) throws(DocumentError) -> SVGImage {
-        try SVGImport.image(Data(text.utf8), file: "t.svg", name: "t")
-    }
-
     /// A rect from (15, 5) to (55, 25) filled with 10 × 10 tiles starting at (0, 0): tiles 1…5 across
     /// and 0…2 down reach it (5 columns, 3 rows), the first at (10, 0); its outline masks them; the
     /// stroke stays a plain part over them.

@@ -13,10 +13,6 @@ import Testing
 @Suite struct SVGReadingTests {
     func near(_ a: Double, _ b: Double) -> Bool { abs(a - b) < 1e-9 }
 
-    func image(_ text: String) throws(DocumentError) -> SVGImage {
-        try SVGImport.image(Data(text.utf8), file: "t.svg", name: "t")
-    }
-
     @Test func coloursInEveryCSSSyntax() {
         #expect(SVGValues.color("#f00") == Color(red: 1, green: 0, blue: 0))
         #expect(SVGValues.color("#FF000080") == Color(red: 1, green: 0, blue: 0, alpha: 128.0 / 255))

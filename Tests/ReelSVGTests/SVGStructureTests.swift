@@ -11,10 +11,6 @@ import Testing
 @testable import ReelSVG
 
 @Suite struct SVGStructureTests {
-    func image(_ text: String) throws(DocumentError) -> SVGImage {
-        try SVGImport.image(Data(text.utf8), file: "t.svg", name: "t")
-    }
-
     /// A mask's default region is the masked element's bounding box grown by 10 % each side: for a rect
     /// at (20, 40) of 100 × 50 that is x 10…130, y 35…95, clipped (masksToBounds); it masks by luminance
     /// unless `mask-type: alpha`. userSpaceOnUse takes x/y/width/height as written.
