@@ -34,6 +34,13 @@ struct BandPainter {
         return withExtendedLifetime(memory) { body(BandPainter(frameWidth: frameWidth, memory: memory, kernels: kernels)) }
     }
 
+    /// A painter of its own memory for `width` × `rows` pixels, alive for `body` only: for a picture
+    /// larger than the band painters' memory holds (an SVG filter's whole region).
+    func withPainter<R>(width: Int, rows: Int, _ body: (BandPainter) -> R) -> R {
+        let memory = PainterMemory(width: width, rows: rows)
+        return withExtendedLifetime(memory) { body(BandPainter(frameWidth: frameWidth, memory: memory, kernels: kernels)) }
+    }
+
     func paint(_ nodes: [DrawTree.Node], into canvas: Canvas) {
         for node in nodes { paint(node, into: canvas) }
     }
@@ -334,8 +341,12 @@ struct BandPainter {
         offscreen.with(
             x0: canvas.x0 - margin, y0: canvas.y0 - margin, width: canvas.width + 2 * margin, rows: canvas.rows + 2 * margin
         ) { content in
-            paint(group.content, into: content)
-            if !group.filters.isEmpty {
+            if let evaluated = group.evaluated {
+                copy(filteredPicture(of: group, evaluated), at: evaluated.area, into: content)
+            } else {
+                paint(group.content, into: content)
+            }
+            if !group.filters.isEmpty && group.evaluated == nil {
                 // What the shadow and the compositing read: the canvas and the shadow's margin.
                 let m = group.shadow?.margin ?? 0
                 applyFilters(

@@ -1,6 +1,7 @@
 /// The display list parsed into a tree of shapes and groups (clips, masks, tints, shadows).
 import Foundation
 import ReelGeometry
+import Synchronization
 
 /// The display list as a tree: shapes and groups holding their content (and mask) nodes.
 ///
@@ -37,6 +38,9 @@ struct DrawTree: @unchecked Sendable {
         var filters: [PreparedFilter] = []
         /// The content around a canvas the filters read: their margins added.
         var filterMargin = 0
+        /// With an SVG filter among `filters`: the pixels all of them are applied over, once a frame
+        /// (`BandPainter.filteredPicture`), and the picture they give.
+        var evaluated: EvaluatedFilters?
         /// Background filters (`BandPainter.drawBackdrop`): what is drawn before the group at its level,
         /// filtered and shown within the clip. Nil without background filters.
         var backdrop: Backdrop?
@@ -45,6 +49,16 @@ struct DrawTree: @unchecked Sendable {
         /// Device pixels the group can paint (its content's, widened by its shadow), as whole pixels
         /// x0 ..< x1, y0 ..< y1: offscreen work is limited to them.
         var bounds: (x0: Int, y0: Int, x1: Int, y1: Int) = (Int.min / 4, Int.min / 4, Int.max / 4, Int.max / 4)
+    }
+
+    /// A group's filters run once over `area` (whole pixels) for every band: an SVG filter's primitives
+    /// may read any pixel of its region (an offset, a tile, a flood), so no band's margin would do.
+    final class EvaluatedFilters: Sendable {
+        let area: (x0: Int, y0: Int, x1: Int, y1: Int)
+        /// The first band to need the picture makes it; the others wait for it.
+        let picture = Mutex<FilterPixels?>(nil)
+
+        init(area: (x0: Int, y0: Int, x1: Int, y1: Int)) { self.area = area }
     }
 
     struct Backdrop {
@@ -118,7 +132,24 @@ struct DrawTree: @unchecked Sendable {
                 let clip = g.clip.flatMap { PreparedShape(path: $0, paint: .solid(.zero), rule: .nonZero, tolerance: tolerance) }
                 let shadow = g.shadow.flatMap(Self.prepare)
                 let filters = Self.prepare(g.filters)
-                let filterMargin = filters.reduce(0) { $0 + $1.margin }
+                var filterMargin = filters.reduce(0) { $0 + $1.margin }
+                let plans = filters.compactMap { f -> EffectPlan? in
+                    if case .effect(let plan) = f { return plan }
+                    return nil
+                }
+                let effectsAsked = g.filters.count { if case .effect = $0 { true } else { false } }
+                // An SVG filter whose region holds no pixel draws nothing (resvg: an invalid region).
+                if plans.count != effectsAsked { continue }
+                var evaluated: EvaluatedFilters?
+                if let first = plans.first {
+                    // All the filters over the effects' regions and what the others spread around them.
+                    let m = filterMargin
+                    let a = plans.dropFirst().reduce((first.x0, first.y0, first.x1, first.y1)) {
+                        (min($0.0, $1.x0), min($0.1, $1.y0), max($0.2, $1.x1), max($0.3, $1.y1))
+                    }
+                    evaluated = EvaluatedFilters(area: (a.0 - m, a.1 - m, a.2 + m, a.3 + m))
+                    filterMargin = 0
+                }
                 var backdrop: Backdrop?
                 if let path = g.backdropClip, !g.backdropFilters.isEmpty {
                     if !path.isFinite { throw .nonFinitePath(commandIndex: i) }
@@ -131,7 +162,8 @@ struct DrawTree: @unchecked Sendable {
                             margin: filters.reduce(0) { $0 + $1.margin }, clip: clip)
                     }
                 }
-                let innerReach = (content + (mask ?? [])).map(\.reach).max() ?? 0
+                // Evaluated filters paint the content over their whole area: it needs no reach around a band.
+                let innerReach = evaluated != nil ? 0 : (content + (mask ?? [])).map(\.reach).max() ?? 0
                 let group = PreparedGroup(
                     opacity: Float(min(max(g.opacity, 0), 1)),
                     tint: g.tint.map { t in
@@ -150,11 +182,17 @@ struct DrawTree: @unchecked Sendable {
                 bounded.filters = filters
                 bounded.filterMargin = filterMargin
                 bounded.bounds = Self.bounds(of: content, filterMargin: filterMargin, shadow: shadow)
+                if let evaluated {
+                    bounded.evaluated = evaluated
+                    // The filters' output lies in their area; a shadow spreads it.
+                    let a = evaluated.area, m = shadow?.margin ?? 0
+                    bounded.bounds = (a.x0 - m, a.y0 - m, a.x1 + m, a.y1 + m)
+                }
                 if let backdrop {
                     bounded.backdrop = backdrop
                     bounded.bounds = Self.union(bounded.bounds, Self.bounds(of: backdrop.clip))
                 }
-                if group.opacity > 0 && !group.clippedAway && (!content.isEmpty || backdrop != nil) {
+                if group.opacity > 0 && !group.clippedAway && (!content.isEmpty || backdrop != nil || evaluated != nil) {
                     out.append(.group(bounded))
                 }
             case .beginMask, .endGroup:

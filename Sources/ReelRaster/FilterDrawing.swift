@@ -31,6 +31,9 @@ extension BandPainter {
                 }
             case .matrix(let rows, let bias):
                 Self.applyMatrix(output, rows: rows, bias: bias)
+            case .effect:
+                // Run over its whole region instead (`filteredPicture`); not a background filter.
+                break
             }
         }
     }

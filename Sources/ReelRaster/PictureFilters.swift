@@ -10,6 +10,9 @@ public enum PictureFilter: Sendable, Equatable {
     case blur(sigma: Double)
     /// A colour matrix on unpremultiplied colour in 0…1 (`ColorMatrix`).
     case colorMatrix(ColorMatrix)
+    /// An SVG filter in device space (`FilterEffects.swift`): evaluated once a frame over its whole
+    /// region, as its primitives may read any of it.
+    case effect(FilterEffect)
 }
 
 /// Four rows (red, green, blue, alpha), each four coefficients on the unpremultiplied (r, g, b, a) in
@@ -49,6 +52,7 @@ extension DrawTree {
         /// `kernel`: the Gaussian over pixels, or over the cells of a coarse grid (`coarseFactor` > 1).
         case blur(sigma: Double, kernel: [Float], coarseFactor: Int, margin: Int)
         case matrix(rows: [SIMD4<Float>], bias: SIMD4<Float>)
+        case effect(EffectPlan)
 
         /// Content around the canvas the filter reads.
         var margin: Int {
@@ -57,7 +61,8 @@ extension DrawTree {
         }
     }
 
-    /// The filters that change something, prepared; a blur of σ below 0.05 px or an identity matrix is
+    /// The filters that change something, prepared (an effect whose region holds no pixel is left out:
+    /// `parse` leaves out its group); a blur of σ below 0.05 px or an identity matrix is
     /// left out.
     static func prepare(_ filters: [PictureFilter]) -> [PreparedFilter] {
         filters.compactMap { f -> PreparedFilter? in
@@ -81,6 +86,8 @@ extension DrawTree {
                 let v = m.values.map(Float.init)
                 let rows = (0..<4).map { r in SIMD4(v[r * 5], v[r * 5 + 1], v[r * 5 + 2], v[r * 5 + 3]) }
                 return .matrix(rows: rows, bias: SIMD4(v[4], v[9], v[14], v[19]))
+            case .effect(let e):
+                return EffectPlan(e).map(PreparedFilter.effect)
             }
         }
     }

@@ -8,8 +8,10 @@ extension SceneRenderer {
     /// The picture filters of `filters` on a layer drawn by `toDevice`; those that change nothing (a
     /// zero radius, an identity) are left out. Consecutive colour filters are one matrix, clamped once
     /// (Core Image clamps only what it writes out too, as its working colours are floats).
-    static func pictureFilters(_ filters: [LayerFilter], toDevice: Transform2D) -> [PictureFilter] {
-        var out: [PictureFilter] = []
+    static func pictureFilters(
+        _ filters: [LayerFilter], effects: [FilterEffect] = [], toDevice: Transform2D, visible: Rect? = nil
+    ) -> [PictureFilter] {
+        var out: [PictureFilter] = effects.map { .effect(effectInDevice($0, toDevice: toDevice, visible: visible)) }
         var pending: ColorMatrix?
         func flush() {
             if let m = pending, m != .identity { out.append(.colorMatrix(m)) }
@@ -29,6 +31,19 @@ extension SceneRenderer {
         }
         flush()
         return out
+    }
+
+    /// An SVG filter in device pixels, its region held to the frame and half the frame's size around it
+    /// (what lies further out of the frame reaches it only through long offsets or tiles): its pixels,
+    /// evaluated at once, are memory the frame holds. resvg holds it to twice the canvas's size around.
+    static func effectInDevice(_ e: FilterEffect, toDevice: Transform2D, visible: Rect?) -> FilterEffect {
+        var d = e.mapped(by: toDevice)
+        guard let v = visible else { return d }
+        let mx = v.width / 2, my = v.height / 2
+        let x0 = max(d.region.minX, v.minX - mx), y0 = max(d.region.minY, v.minY - my)
+        let x1 = min(d.region.maxX, v.maxX + mx), y1 = min(d.region.maxY, v.maxY + my)
+        d.region = Rect(x: x0, y: y0, width: max(x1 - x0, 0), height: max(y1 - y0, 0))
+        return d
     }
 
     /// A colour filter's matrix on unpremultiplied colour.

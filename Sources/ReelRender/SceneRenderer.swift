@@ -259,7 +259,11 @@ public struct SceneRenderer: Sendable {
         let clip = layer.properties.masksToBounds && !clipsNothing(layer, toDevice3D) ? boundsShape.applying(toDevice3D) : nil
         let hasMask = layer.mask != nil
         let blendMode = layer.properties.compositingFilter.map(Self.blendMode) ?? .normal
-        let filters = layer.properties.filters.isEmpty ? [] : Self.pictureFilters(layer.properties.filters, toDevice: toDevice)
+        let filters =
+            layer.properties.filters.isEmpty && layer.properties.filterEffects.isEmpty
+            ? []
+            : Self.pictureFilters(
+                layer.properties.filters, effects: layer.properties.filterEffects, toDevice: toDevice, visible: visibleArea)
         let backdropFilters =
             layer.properties.backgroundFilters.isEmpty || layer.properties.bounds.isEmpty
             ? [] : Self.pictureFilters(layer.properties.backgroundFilters, toDevice: toDevice)
@@ -282,7 +286,8 @@ public struct SceneRenderer: Sendable {
             }
             return
         }
-        guard !body.isEmpty || !backdropFilters.isEmpty else { return }
+        // An SVG filter may paint without content (a flood).
+        guard !body.isEmpty || !backdropFilters.isEmpty || !layer.properties.filterEffects.isEmpty else { return }
         var group = Group(opacity: min(layer.properties.opacity, 1), clip: clip, hasMask: hasMask, shadow: shadow)
         group.maskByLuminance = layer.properties.maskMode.byLuminance
         group.maskInverted = layer.properties.maskMode.inverted

@@ -363,6 +363,11 @@ struct Importer {
                 layer.shadowRadius = s.sigma
             }
         }
+        if let list = style.filterList {
+            // In the element's user space, as its layer's content is; before the clip, mask and opacity.
+            guard let effects = filterEffects(list, box: Self.bounds(of: layer), style: style, at: e) else { return nil }
+            layer.filterEffects = effects
+        }
         layer = masking(layer, e: e, style: style)
         layer.transform = Transform3D(transform).concatenating(layer.transform)
         if style.opacity < 1 { layer.opacity = style.opacity }

@@ -213,6 +213,8 @@ struct SVGStyle {
     var isolated = false
     /// `filter` as filter functions (`blur(4) grayscale()`); nil for none, or a `url()` (noted).
     var filterFunctions: SVGFilterFunctions?
+    /// A `filter` list that refers to `<filter>` elements, as written.
+    var filterList: String?
     /// Properties declared on this element that Reel does not draw yet, with their values
     /// (`undrawnProperties`): each is one note at the element's line, never dropped silently.
     var undrawn: [String: String] = [:]
@@ -231,6 +233,7 @@ struct SVGStyle {
         s.blendMode = nil
         s.isolated = false
         s.filterFunctions = nil
+        s.filterList = nil
         s.undrawn = [:]
         return s
     }
@@ -341,9 +344,12 @@ struct SVGStyle {
         case "mask-type": if value == "alpha" || value == "luminance" { maskTypeAlpha = value == "alpha" }
         case "isolation": if value == "isolate" || value == "auto" { isolated = value == "isolate" }
         case "filter":
-            // Functions Reel draws, or none; a url() or an invalid list is a note.
-            filterFunctions = value == "none" ? nil : SVGFilterFunctions.parse(value, color: color, fontSize: fontSize)
-            undrawn[name] = value == "none" || filterFunctions != nil ? nil : value
+            // Functions as layer filters; a list with url()s as filter effects (`SVGFilters.swift`); an
+            // invalid list of functions is a note.
+            filterList = value.contains("url(") ? value : nil
+            filterFunctions =
+                value == "none" || filterList != nil ? nil : SVGFilterFunctions.parse(value, color: color, fontSize: fontSize)
+            undrawn[name] = value == "none" || filterFunctions != nil || filterList != nil ? nil : value
         case "mix-blend-mode":
             // An unknown mode (`xor`, say) is an invalid declaration: the mode stays as it was.
             if value == "normal" {

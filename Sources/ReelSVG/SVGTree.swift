@@ -53,6 +53,10 @@ public enum SVGLimits {
     /// `Scene.maximumDrawnLayers` (1,000,000) replicas included, and a file past it is refused; this
     /// leaves room for the rest. 4-unit hatching of one rect over a 1920 × 1080 drawing is 260,000.
     public static let maximumPatternLayers = 500_000
+    /// Primitives drawn in one `<filter>`: each result is a picture of the filter region (up to twice
+    /// the frame's size each way) held until the last primitive that reads it; the corpus's longest
+    /// filter has 12.
+    public static let maximumFilterPrimitives = 32
 }
 
 /// Builds the element tree from XMLParser's events.

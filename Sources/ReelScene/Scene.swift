@@ -168,6 +168,9 @@ public struct LayerProperties: Sendable {
     /// Core Image filters on the layer's flattened picture (with its sublayers), in order, before its
     /// shadow, mask and opacity.
     public var filters: [LayerFilter] = []
+    /// SVG filters on the flattened picture, in the layer's own space, applied in order before
+    /// `filters`. Not a Core Animation property and not read from scene files; the SVG importer sets it.
+    public var filterEffects: [FilterEffect] = []
     /// Core Image filters on what is drawn below the layer, shown within its rounded bounds under its
     /// content (frosted glass): `CALayer.backgroundFilters`.
     public var backgroundFilters: [LayerFilter] = []
