@@ -29,7 +29,7 @@ public struct TextResources: Sendable {
             for (k, v) in span.fontFeatures ?? [:] { features[k] = v }
             let attributes = TextAttributes(
                 font: font, fontSize: span.fontSize ?? text.fontSize, features: features,
-                letterSpacing: span.letterSpacing ?? text.letterSpacing)
+                letterSpacing: span.letterSpacing ?? text.letterSpacing, baselineOffset: span.baselineOffset ?? 0)
             runs.append(TextRun(span.text, attributes))
             colors.append(span.foregroundColor ?? text.foregroundColor)
         }

@@ -141,6 +141,23 @@ extension Importer {
                 warn(child, "more than \(Self.maximumDrawn) elements to draw; the rest are left out")
                 break
             }
+            if element.name == "text" {
+                // Text clips by its glyphs' outlines, whatever its paint: drawn opaque black.
+                var style = SVGStyle.computed(for: element, parent: clipStyle, sheet: sheet)
+                style.fill = .color(.black)
+                style.fillOpacity = 1
+                style.stroke = .none
+                guard style.displayed,
+                    var text = textLayer(element, style: style, name: unique("\(mask.name)/text[\(i)]"))
+                else { continue }
+                var t = element.attributes["transform"].flatMap(SVGValues.transform) ?? .identity
+                if element !== child {
+                    t = t.concatenating(offset).concatenating(child.attributes["transform"].flatMap(SVGValues.transform) ?? .identity)
+                }
+                text.transform = Transform3D(t).concatenating(text.transform)
+                mask.sublayers.append(text)
+                continue
+            }
             guard ["rect", "circle", "ellipse", "line", "polyline", "polygon", "path"].contains(element.name) else {
                 if !Self.notDrawn.contains(child.name) { warn(child, "<\(child.name)> in a <clipPath> is not supported yet") }
                 continue

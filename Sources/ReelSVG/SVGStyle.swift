@@ -178,6 +178,8 @@ struct SVGStyle {
     var italic = false
     var textAnchor = "start"
     var letterSpacing = 0.0
+    /// `baseline-shift` as written (not inherited: nested tspans add theirs, `SVGText.swift`).
+    var baselineShift: String?
     var visible = true
     var clipRuleEvenOdd = false
     /// `marker-start`, `marker-mid`, `marker-end`: the ids their `url()`s name (inherited).
@@ -234,6 +236,7 @@ struct SVGStyle {
         s.isolated = false
         s.filterFunctions = nil
         s.filterList = nil
+        s.baselineShift = nil
         s.undrawn = [:]
         return s
     }
@@ -343,6 +346,7 @@ struct SVGStyle {
             if name != "marker-start" && name != "marker-mid" { markerEnd = id }
         case "mask-type": if value == "alpha" || value == "luminance" { maskTypeAlpha = value == "alpha" }
         case "isolation": if value == "isolate" || value == "auto" { isolated = value == "isolate" }
+        case "baseline-shift": baselineShift = value
         case "filter":
             // Functions as layer filters; a list with url()s as filter effects (`SVGFilters.swift`); an
             // invalid list of functions is a note.
@@ -388,7 +392,6 @@ struct SVGStyle {
             "writing-mode": { ["lr", "lr-tb", "horizontal-tb"].contains($0) },
             "dominant-baseline": { $0 == "auto" || $0 == "alphabetic" },
             "alignment-baseline": { ["auto", "baseline", "alphabetic"].contains($0) },
-            "baseline-shift": { $0 == "baseline" || zero($0) },
         ]
     }()
 
@@ -464,7 +467,7 @@ struct SVGStyle {
             "stroke-linejoin",
             "stroke-miterlimit", "stroke-dasharray", "stroke-dashoffset", "opacity", "color", "visibility", "display",
             "clip-rule", "clip-path", "mask", "mask-type", "marker-start", "marker-mid", "marker-end", "paint-order",
-            "transform-origin", "overflow",
+            "transform-origin", "overflow", "baseline-shift",
         ] + undrawnProperties.keys.sorted()
 
     /// The id in `url(#id)`, or nil.

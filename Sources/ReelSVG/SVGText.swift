@@ -31,11 +31,27 @@ extension Importer {
         var unsupported: Set<String> = []
         var undrawn: [(SVGElement, SVGStyle)] = []
 
-        func walk(_ el: SVGElement, _ s: SVGStyle) {
+        // Points the pen has moved down in this chunk (a tspan's y or dy without an x).
+        var drop = 0.0
+        /// `shift`: points the baseline is raised here (the tspans' baseline-shifts around).
+        func walk(_ el: SVGElement, _ s: SVGStyle, shift: Double) {
             for child in el.children {
                 if child.name == SVGElement.characters {
-                    guard s.visible, let span = span(child.text, s) else { continue }
-                    chunks[chunks.count - 1].spans.append(span)
+                    var run = span(child.text, s)
+                    if shift != drop { run.baselineOffset = shift - drop }
+                    chunks[chunks.count - 1].spans.append(run)
+                    continue
+                }
+                if child.name == "tref" {
+                    // The referenced element's character data in the tref's style; the tref's own
+                    // children are not drawn.
+                    let cs = SVGStyle.computed(for: child, parent: s, sheet: sheet)
+                    guard cs.displayed, let href = child.attributes["href"], href.hasPrefix("#"),
+                        let target = ids[String(href.dropFirst())]
+                    else { continue }
+                    var run = span(characterData(target), cs)
+                    if shift != drop { run.baselineOffset = shift - drop }
+                    chunks[chunks.count - 1].spans.append(run)
                     continue
                 }
                 guard child.name == "tspan" || child.name == "a" else {
@@ -51,45 +67,40 @@ extension Importer {
                     // A new line (a chunk of its own): at x, and y as given plus dy.
                     cursor = Point(x: x + (first("dx", child, of: v.width, cs) ?? 0), y: (y ?? cursor.y) + (dy ?? 0))
                     chunks.append(TextChunk(origin: cursor, anchor: cs.textAnchor, name: child.attributes["id"]))
-                } else if y != nil || dy != nil || child.attributes["dx"] != nil {
-                    // A shift within the line (a superscript) needs the advance so far: drawn in line.
-                    unsupported.insert("tspan moved by y, dx or dy without an x")
+                    drop = 0
+                } else {
+                    // Down from the chunk's baseline: the text after it, in the tspan or not, stays there.
+                    if let y { drop = y - chunks[chunks.count - 1].origin.y }
+                    drop += dy ?? 0
+                    // A move along the line needs the advance so far: drawn in line.
+                    if child.attributes["dx"] != nil { unsupported.insert("tspan moved by dx without an x") }
                 }
-                walk(child, cs)
+                walk(child, cs, shift: shift + Self.baselineShift(cs))
             }
         }
 
         /// A run in the style's font and fill (a gradient or other paint server draws its first colour).
-        func span(_ text: String, _ s: SVGStyle) -> TextSpan? {
-            var color: Color?
-            switch s.fill {
-            case .none: color = nil
-            case .color(let c): color = c
-            case .currentColor: color = s.color
-            case .reference(let id, _):
-                color = ids[id].flatMap { server in
-                    server.children.first { $0.name == "stop" }.flatMap { stop in
-                        (stop.attributes["stop-color"]).flatMap(SVGValues.color)
-                    }
-                }
-                // Text takes a paint server's first colour; one Reel cannot read draws in currentColor.
-                if color == nil { color = ids[id] == nil ? nil : s.color }
-            }
-            guard var fill = color else { return nil }
-            fill.alpha *= s.fillOpacity
+        /// Hidden or unfilled, it is transparent: it still takes its place in the line.
+        func span(_ text: String, _ s: SVGStyle) -> TextSpan {
+            var fill = s.visible ? textColor(s.fill, opacity: s.fillOpacity, s) ?? .clear : .clear
+            if fill.alpha == 0 { fill = .clear }
             return TextSpan(
                 text, font: Self.fontSpec(s), fontSize: s.fontSize, foregroundColor: fill,
                 letterSpacing: s.letterSpacing == 0 ? nil : s.letterSpacing)
         }
 
-        walk(e, style)
+        walk(e, style, shift: 0)
         for (span, spanStyle) in undrawn { warnUndrawn(span, spanStyle) }
         for name in unsupported.sorted() {
             warn(
                 e,
                 name.contains(" ") ? "a \(name) is drawn in line" : "<\(name)> in a <text> is not supported yet and is left out")
         }
-        if style.stroke != .none { warn(e, "a stroke on text is not supported yet; the text is filled only") }
+        // The text's stroke on all of it (a tspan's own stroke is not followed), over the fill.
+        let stroke = style.visible && style.strokeWidth > 0 ? textColor(style.stroke, opacity: style.strokeOpacity, style) : nil
+        if stroke != nil && style.paintOrder.first == .stroke {
+            warn(e, "paint-order: stroke first on text is not drawn yet; the stroke is drawn over the fill")
+        }
         Self.collapseWhiteSpace(&chunks)
         var layers: [Layer] = []
         for (k, chunk) in chunks.enumerated() where chunk.spans.contains(where: { !$0.text.isEmpty }) {
@@ -102,6 +113,15 @@ extension Importer {
             layer.text.fontSize = layer.text.runs.first?.fontSize ?? style.fontSize
             layer.text.firstBaselineAtTop = true
             layer.text.alignmentMode = ["middle": .center, "end": .right][chunk.anchor] ?? .left
+            if let stroke {
+                layer.shape.strokeColor = stroke
+                layer.shape.stroke.lineWidth = style.strokeWidth
+                layer.shape.stroke.lineCap = style.lineCap
+                layer.shape.stroke.lineJoin = style.lineJoin
+                layer.shape.stroke.miterLimit = style.miterLimit
+                layer.shape.stroke.lineDashPattern = style.dashArray
+                layer.shape.stroke.lineDashPhase = style.dashOffset
+            }
             layers.append(layer)
         }
         if chunks.count == 1 { return layers.first }
@@ -109,6 +129,59 @@ extension Importer {
         var group = Layer(name: name)
         group.sublayers = layers
         return group
+    }
+
+    /// A paint on text as one colour: a paint server draws its first stop's colour (currentColor when it
+    /// has none Reel reads); nil for none or a reference to nothing.
+    func textColor(_ paint: Paint, opacity: Double, _ s: SVGStyle) -> Color? {
+        var color: Color?
+        switch paint {
+        case .none: color = nil
+        case .color(let c): color = c
+        case .currentColor: color = s.color
+        case .reference(let id, _):
+            color = ids[id].flatMap { server in
+                server.children.first { $0.name == "stop" }.flatMap { stop in
+                    (stop.attributes["stop-color"]).flatMap(SVGValues.color)
+                }
+            }
+            if color == nil { color = ids[id] == nil ? nil : s.color }
+        }
+        color?.alpha *= opacity
+        return color
+    }
+
+    /// Points a tspan's `baseline-shift` raises its text: a length, a percentage of the font size, or
+    /// `sub` and `super` as Noto Sans's subscript and superscript offsets (0.075 and 0.35 em: the
+    /// importer opens no font, and Noto Sans is the first sans-serif Reel looks for).
+    static func baselineShift(_ s: SVGStyle) -> Double {
+        guard let v = s.baselineShift else { return 0 }
+        switch v {
+        case "sub": return -0.075 * s.fontSize
+        case "super": return 0.35 * s.fontSize
+        case "baseline": return 0
+        default: return SVGValues.length(v, percentOf: s.fontSize, fontSize: s.fontSize) ?? 0
+        }
+    }
+
+    /// An element's text as `tref` takes it: its character data and its descendants' (a tref inside
+    /// it shows nothing, as in resvg), 10,000 elements read at most.
+    func characterData(_ e: SVGElement) -> String {
+        var out = "", visits = 0
+        func read(_ e: SVGElement) {
+            if !SVGElement.textContainers.contains(e.name) { out += e.text }
+            for child in e.children {
+                visits += 1
+                guard visits <= 10_000 else { return }
+                if child.name == SVGElement.characters {
+                    out += child.text
+                } else if child.name != "tref" && !Self.notDrawn.contains(child.name) {
+                    read(child)
+                }
+            }
+        }
+        read(e)
+        return out
     }
 
     /// SVG's default white space: line breaks and tabs are spaces, runs of spaces one space (across

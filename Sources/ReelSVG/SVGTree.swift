@@ -113,8 +113,10 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, foundCharacters string: String) {
         guard let top = stack.last else { return }
-        if top.name == "style" { top.text += string }
-        if SVGElement.textContainers.contains(top.name) {
+        if !SVGElement.textContainers.contains(top.name) {
+            // A style sheet's text, or an element's a `tref` may show.
+            top.text += string
+        } else {
             // Text and its tspans interleave: the characters are kept as children, in order.
             if let last = top.children.last, last.name == SVGElement.characters {
                 last.text += string

@@ -25,11 +25,15 @@ public struct TextSpan: Sendable, Hashable {
     public var foregroundColor: Color?
     public var letterSpacing: Double?
     public var fontFeatures: [String: UInt32]?
+    /// Points the run is raised above the baseline (negative lowers it), as `NSAttributedString`'s
+    /// `baselineOffset`: superscripts, subscripts.
+    public var baselineOffset: Double?
 
     public init(
         _ text: String, font: String? = nil, fontSize: Double? = nil, foregroundColor: Color? = nil,
-        letterSpacing: Double? = nil, fontFeatures: [String: UInt32]? = nil
+        letterSpacing: Double? = nil, fontFeatures: [String: UInt32]? = nil, baselineOffset: Double? = nil
     ) {
+        self.baselineOffset = baselineOffset
         self.text = text
         self.font = font
         self.fontSize = fontSize

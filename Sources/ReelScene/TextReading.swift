@@ -9,7 +9,7 @@ extension Reader {
         "string", "runs", "font", "fontSize", "foregroundColor", "alignmentMode", "isWrapped", "truncationMode", "lineHeight",
         "letterSpacing", "fontFeatures", "unitAnimations", "strokeColor", "lineWidth", "lineJoin",
     ]
-    static let runKeys = ["text", "font", "fontSize", "foregroundColor", "letterSpacing", "fontFeatures"]
+    static let runKeys = ["text", "font", "fontSize", "foregroundColor", "letterSpacing", "fontFeatures", "baselineOffset"]
     static let unitAnimationKeys = ["unit", "stagger", "order", "seed", "animations"]
 
     /// The text keys of a layer of type `text`.
@@ -57,6 +57,9 @@ extension Reader {
                 if let f = r["foregroundColor"] { span.foregroundColor = try color(f, join(p, "foregroundColor")) }
                 if let f = r["letterSpacing"] { span.letterSpacing = try spacing(f, join(p, "letterSpacing")) }
                 if let f = r["fontFeatures"] { span.fontFeatures = try features(f, join(p, "fontFeatures")) }
+                if let f = r["baselineOffset"] {
+                    span.baselineOffset = try spacing(f, join(p, "baselineOffset"), name: "baselineOffset")
+                }
                 text.runs.append(span)
             }
         }
@@ -103,10 +106,10 @@ extension Reader {
         return v
     }
 
-    func spacing(_ node: JSONNode, _ path: String) throws(SceneError) -> Double {
+    func spacing(_ node: JSONNode, _ path: String, name: String = "letterSpacing") throws(SceneError) -> Double {
         let v = try number(node, path)
         guard abs(v) <= TextProperties.maximumFontSize else {
-            throw fail(node, path, "letterSpacing is in points, within ±\(Int(TextProperties.maximumFontSize)), got \(v)")
+            throw fail(node, path, "\(name) is in points, within ±\(Int(TextProperties.maximumFontSize)), got \(v)")
         }
         return v
     }

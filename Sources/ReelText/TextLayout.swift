@@ -11,16 +11,24 @@ public struct TextAttributes: Sendable, Hashable {
     public var features: [String: UInt32]
     /// Points added after each glyph cluster.
     public var letterSpacing: Double
+    /// Points the run's glyphs are raised above the line's baseline (`NSAttributedString`'s
+    /// `baselineOffset`; negative lowers them). The line's height does not change.
+    public var baselineOffset: Double
 
-    public init(font: FontFace, fontSize: Double, features: [String: UInt32] = [:], letterSpacing: Double = 0) {
+    public init(
+        font: FontFace, fontSize: Double, features: [String: UInt32] = [:], letterSpacing: Double = 0,
+        baselineOffset: Double = 0
+    ) {
         self.font = font
         self.fontSize = fontSize
         self.features = features
         self.letterSpacing = letterSpacing
+        self.baselineOffset = baselineOffset
     }
 
     public static func == (a: Self, b: Self) -> Bool {
         a.font === b.font && a.fontSize == b.fontSize && a.features == b.features && a.letterSpacing == b.letterSpacing
+            && a.baselineOffset == b.baselineOffset
     }
 
     public func hash(into h: inout Hasher) {
@@ -28,6 +36,7 @@ public struct TextAttributes: Sendable, Hashable {
         h.combine(fontSize)
         h.combine(features)
         h.combine(letterSpacing)
+        h.combine(baselineOffset)
     }
 }
 
