@@ -177,6 +177,8 @@ struct SVGStyle {
     var fontWeight = 400
     var italic = false
     var textAnchor = "start"
+    /// `writing-mode` top to bottom (tb, tb-rl, vertical-rl, vertical-lr), inherited.
+    var vertical = false
     var letterSpacing = 0.0
     /// `baseline-shift` as written (not inherited: nested tspans add theirs, `SVGText.swift`).
     var baselineShift: String?
@@ -287,12 +289,19 @@ struct SVGStyle {
             switch value {
             case "normal": fontWeight = 400
             case "bold": fontWeight = 700
-            case "bolder": fontWeight = min(parent.fontWeight + 300, 900)
-            case "lighter": fontWeight = max(parent.fontWeight - 300, 100)
+            // CSS Fonts' table of relative weights.
+            case "bolder": fontWeight = parent.fontWeight < 350 ? 400 : parent.fontWeight < 550 ? 700 : 900
+            case "lighter": fontWeight = parent.fontWeight < 550 ? 100 : parent.fontWeight < 750 ? 400 : 700
             default: if let w = Int(value), (1...1000).contains(w) { fontWeight = w }
             }
         case "font-style": if ["normal", "italic", "oblique"].contains(value) { italic = value != "normal" }
         case "text-anchor": if ["start", "middle", "end"].contains(value) { textAnchor = value }
+        case "writing-mode":
+            if ["tb", "tb-rl", "vertical-rl", "vertical-lr"].contains(value) {
+                vertical = true
+            } else if ["lr", "lr-tb", "rl", "rl-tb", "horizontal-tb"].contains(value) {
+                vertical = false
+            }
         case "letter-spacing":
             if value == "normal" {
                 letterSpacing = 0
@@ -389,7 +398,6 @@ struct SVGStyle {
             "transform-box": { $0 == "view-box" },
             "text-decoration": { $0 == "none" || $0.hasPrefix("none ") },
             "word-spacing": { $0 == "normal" || zero($0) },
-            "writing-mode": { ["lr", "lr-tb", "horizontal-tb"].contains($0) },
             "dominant-baseline": { $0 == "auto" || $0 == "alphabetic" },
             "alignment-baseline": { ["auto", "baseline", "alphabetic"].contains($0) },
         ]
@@ -467,7 +475,7 @@ struct SVGStyle {
             "stroke-linejoin",
             "stroke-miterlimit", "stroke-dasharray", "stroke-dashoffset", "opacity", "color", "visibility", "display",
             "clip-rule", "clip-path", "mask", "mask-type", "marker-start", "marker-mid", "marker-end", "paint-order",
-            "transform-origin", "overflow", "baseline-shift",
+            "transform-origin", "overflow", "baseline-shift", "writing-mode",
         ] + undrawnProperties.keys.sorted()
 
     /// The id in `url(#id)`, or nil.

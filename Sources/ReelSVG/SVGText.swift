@@ -12,6 +12,8 @@ extension Importer {
         var origin: Point
         var anchor: String
         var spans: [TextSpan] = []
+        /// Whether each span's white space is kept (`xml:space="preserve"` on it or around it).
+        var preserved: [Bool] = []
         var name: String?
     }
 
@@ -34,14 +36,19 @@ extension Importer {
         // Points the pen has moved down in this chunk (a tspan's y or dy without an x).
         var drop = 0.0
         /// `shift`: points the baseline is raised here (the tspans' baseline-shifts around).
-        func walk(_ el: SVGElement, _ s: SVGStyle, shift: Double) {
+        func walk(_ el: SVGElement, _ s: SVGStyle, shift: Double, preserve: Bool) {
+            func add(_ run: TextSpan, _ keep: Bool) {
+                var run = run
+                if shift != drop { run.baselineOffset = shift - drop }
+                chunks[chunks.count - 1].spans.append(run)
+                chunks[chunks.count - 1].preserved.append(keep)
+            }
             for child in el.children {
                 if child.name == SVGElement.characters {
-                    var run = span(child.text, s)
-                    if shift != drop { run.baselineOffset = shift - drop }
-                    chunks[chunks.count - 1].spans.append(run)
+                    add(span(child.text, s), preserve)
                     continue
                 }
+                let keep = child.attributes["xml:space"].map { $0 == "preserve" } ?? preserve
                 if child.name == "tref" {
                     // The referenced element's character data in the tref's style; the tref's own
                     // children are not drawn.
@@ -49,9 +56,7 @@ extension Importer {
                     guard cs.displayed, let href = child.attributes["href"], href.hasPrefix("#"),
                         let target = ids[String(href.dropFirst())]
                     else { continue }
-                    var run = span(characterData(target), cs)
-                    if shift != drop { run.baselineOffset = shift - drop }
-                    chunks[chunks.count - 1].spans.append(run)
+                    add(span(characterData(target), cs), keep)
                     continue
                 }
                 guard child.name == "tspan" || child.name == "a" else {
@@ -72,10 +77,18 @@ extension Importer {
                     // Down from the chunk's baseline: the text after it, in the tspan or not, stays there.
                     if let y { drop = y - chunks[chunks.count - 1].origin.y }
                     drop += dy ?? 0
-                    // A move along the line needs the advance so far: drawn in line.
-                    if child.attributes["dx"] != nil { unsupported.insert("tspan moved by dx without an x") }
+                    // Before any character of its chunk, dx moves the chunk; later it needs the advance so
+                    // far: drawn in line.
+                    if let dx = first("dx", child, of: v.width, cs) {
+                        let c = chunks.count - 1
+                        if chunks[c].spans.allSatisfy({ $0.text.allSatisfy(\.isWhitespace) }) {
+                            chunks[c].origin.x += dx
+                        } else {
+                            unsupported.insert("tspan moved by dx without an x")
+                        }
+                    }
                 }
-                walk(child, cs, shift: shift + Self.baselineShift(cs))
+                walk(child, cs, shift: shift + Self.baselineShift(cs), preserve: keep)
             }
         }
 
@@ -89,7 +102,7 @@ extension Importer {
                 letterSpacing: s.letterSpacing == 0 ? nil : s.letterSpacing)
         }
 
-        walk(e, style, shift: 0)
+        walk(e, style, shift: 0, preserve: e.attributes["xml:space"] == "preserve")
         for (span, spanStyle) in undrawn { warnUndrawn(span, spanStyle) }
         for name in unsupported.sorted() {
             warn(
@@ -113,6 +126,16 @@ extension Importer {
             layer.text.fontSize = layer.text.runs.first?.fontSize ?? style.fontSize
             layer.text.firstBaselineAtTop = true
             layer.text.alignmentMode = ["middle": .center, "end": .right][chunk.anchor] ?? .left
+            if style.vertical {
+                // Top to bottom: the line turned a quarter clockwise about its start, its central
+                // baseline on it — 0.388 em above the alphabetic one, Noto Sans's (ascender 1.069,
+                // descender 0.293), as the importer opens no font. Glyphs are not set upright (CJK).
+                layer.transform = Transform3D.rotation(.pi / 2)
+                for r in layer.text.runs.indices {
+                    let size = layer.text.runs[r].fontSize ?? layer.text.fontSize
+                    layer.text.runs[r].baselineOffset = (layer.text.runs[r].baselineOffset ?? 0) - 0.388 * size
+                }
+            }
             if let stroke {
                 layer.shape.strokeColor = stroke
                 layer.shape.stroke.lineWidth = style.strokeWidth
@@ -185,15 +208,20 @@ extension Importer {
     }
 
     /// SVG's default white space: line breaks and tabs are spaces, runs of spaces one space (across
-    /// tspans), none at the start or end of the text.
+    /// tspans), none at the start or end of the text. Where `xml:space="preserve"` holds, line breaks
+    /// and tabs become spaces (SVG 1.1), every space kept.
     static func collapseWhiteSpace(_ chunks: inout [TextChunk]) {
         var previousWasSpace = true  // drops the text's leading spaces
         for c in chunks.indices {
             for s in chunks[c].spans.indices {
                 var out = ""
+                let keep = s < chunks[c].preserved.count && chunks[c].preserved[s]
                 for ch in chunks[c].spans[s].text {
                     let space = ch == " " || ch == "\n" || ch == "\t" || ch == "\r"
-                    if space {
+                    if keep {
+                        out.append(space ? " " : ch)
+                        previousWasSpace = space
+                    } else if space {
                         if !previousWasSpace { out.append(" ") }
                     } else {
                         out.append(ch)
@@ -206,7 +234,8 @@ extension Importer {
         // The trailing space of the text, wherever it ended up.
         for c in chunks.indices.reversed() {
             guard let s = chunks[c].spans.lastIndex(where: { !$0.text.isEmpty }) else { continue }
-            if chunks[c].spans[s].text.hasSuffix(" ") { chunks[c].spans[s].text.removeLast() }
+            let kept = s < chunks[c].preserved.count && chunks[c].preserved[s]
+            if !kept && chunks[c].spans[s].text.hasSuffix(" ") { chunks[c].spans[s].text.removeLast() }
             break
         }
     }
