@@ -152,7 +152,8 @@ extension Importer {
                 else { continue }
                 var t = element.attributes["transform"].flatMap(SVGValues.transform) ?? .identity
                 if element !== child {
-                    t = t.concatenating(offset).concatenating(child.attributes["transform"].flatMap(SVGValues.transform) ?? .identity)
+                    t = t.concatenating(offset).concatenating(
+                        child.attributes["transform"].flatMap(SVGValues.transform) ?? .identity)
                 }
                 text.transform = Transform3D(t).concatenating(text.transform)
                 mask.sublayers.append(text)

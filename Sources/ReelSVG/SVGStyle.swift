@@ -177,6 +177,8 @@ struct SVGStyle {
     var fontWeight = 400
     var italic = false
     var textAnchor = "start"
+    /// `font-variant: small-caps`, drawn with the font's own small capitals (OpenType `smcp`).
+    var smallCaps = false
     /// `writing-mode` top to bottom (tb, tb-rl, vertical-rl, vertical-lr), inherited.
     var vertical = false
     var letterSpacing = 0.0
@@ -281,9 +283,16 @@ struct SVGStyle {
             if let v = SVGValues.length(value, percentOf: diagonal, fontSize: fontSize) { strokeWidth = max(v, 0) }
         case "font-size":
             // Held to 10,000 (Reel's largest text) so that nested em sizes cannot overflow.
-            if let v = SVGValues.length(value, percentOf: parent.fontSize, fontSize: parent.fontSize), v >= 0, v.isFinite {
+            // CSS's relative keywords scale the parent's size by 1.2.
+            let relative: [String: Double] = ["larger": 1.2, "smaller": 1 / 1.2]
+            if let k = relative[value] {
+                fontSize = min(parent.fontSize * k, 10_000)
+            } else if let v = SVGValues.length(value, percentOf: parent.fontSize, fontSize: parent.fontSize), v >= 0,
+                v.isFinite
+            {
                 fontSize = min(v, 10_000)
             }
+        case "font-variant": if value == "normal" || value == "small-caps" { smallCaps = value == "small-caps" }
         case "font-family": if !value.isEmpty { fontFamily = value }
         case "font-weight":
             switch value {
@@ -305,7 +314,8 @@ struct SVGStyle {
         case "letter-spacing":
             if value == "normal" {
                 letterSpacing = 0
-            } else if let v = SVGValues.length(value, percentOf: fontSize, fontSize: fontSize) {
+            } else if let v = SVGValues.length(value, percentOf: viewport.width, fontSize: fontSize) {
+                // A percentage is of the viewport's width, as a length is (resvg and librsvg agree).
                 letterSpacing = v
             }
         case "stroke-linecap":
@@ -475,7 +485,7 @@ struct SVGStyle {
             "stroke-linejoin",
             "stroke-miterlimit", "stroke-dasharray", "stroke-dashoffset", "opacity", "color", "visibility", "display",
             "clip-rule", "clip-path", "mask", "mask-type", "marker-start", "marker-mid", "marker-end", "paint-order",
-            "transform-origin", "overflow", "baseline-shift", "writing-mode",
+            "transform-origin", "overflow", "baseline-shift", "writing-mode", "font-variant",
         ] + undrawnProperties.keys.sorted()
 
     /// The id in `url(#id)`, or nil.

@@ -99,7 +99,7 @@ extension Importer {
             if fill.alpha == 0 { fill = .clear }
             return TextSpan(
                 text, font: Self.fontSpec(s), fontSize: s.fontSize, foregroundColor: fill,
-                letterSpacing: s.letterSpacing == 0 ? nil : s.letterSpacing)
+                letterSpacing: s.letterSpacing == 0 ? nil : s.letterSpacing, fontFeatures: s.smallCaps ? ["smcp": 1] : nil)
         }
 
         walk(e, style, shift: 0, preserve: e.attributes["xml:space"] == "preserve")
@@ -122,6 +122,12 @@ extension Importer {
             layer.anchorPoint = .zero
             layer.position = chunk.origin
             layer.text.runs = chunk.spans.filter { !$0.text.isEmpty }
+            // A chunk's last spaces are advances in SVG, where a paragraph's hang outside its line: a
+            // word joiner after them (no width, not a space) takes their width into the anchoring.
+            if var last = layer.text.runs.popLast() {
+                if last.text.hasSuffix(" ") { last.text += "\u{2060}" }
+                layer.text.runs.append(last)
+            }
             layer.text.font = layer.text.runs.first?.font ?? Self.fontSpec(style)
             layer.text.fontSize = layer.text.runs.first?.fontSize ?? style.fontSize
             layer.text.firstBaselineAtTop = true
@@ -242,7 +248,8 @@ extension Importer {
 
     /// The font a style asks for, as a list Reel resolves in order (`Family Style, Family, …`): each
     /// family of `font-family` with the weight and slant, then each alone; a generic family stands for
-    /// the usual installed ones. Reel opens the first installed and never fails on such a list.
+    /// the usual installed ones, after fontconfig's choice for it. Reel opens the first installed and never
+    /// fails on such a list.
     static func fontSpec(_ s: SVGStyle) -> String {
         let generic: [String: [String]] = [
             "serif": ["Noto Serif", "DejaVu Serif", "Liberation Serif"],
@@ -254,9 +261,11 @@ extension Importer {
         for raw in s.fontFamily.split(separator: ",") {
             let name = raw.trimmingCharacters(in: CharacterSet(charactersIn: " \t\n'\""))
             guard !name.isEmpty else { continue }
-            families += generic[name.lowercased()] ?? [name]
+            // A generic family as the system's fontconfig sets it, else the usual installed ones.
+            families += generic[name.lowercased()].map { [name.lowercased()] + $0 } ?? [name]
         }
-        families += generic["sans-serif"]!
+        // Where no family listed is installed: serif, as resvg, librsvg and browsers fall back.
+        families += ["serif"] + generic["serif"]!
         var style: [String] = []
         switch s.fontWeight {
         case ..<250: style.append("Thin")

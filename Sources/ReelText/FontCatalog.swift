@@ -78,6 +78,10 @@ public struct FontCatalog: Sendable {
     public func font(named spec: String) -> FontDescription? {
         guard spec.utf8.count <= 256 else { return nil }
         if let exact = faces(named: Self.collapsed(spec), key: Self.collapsed).first { return exact }
+        if Self.genericFamilies.contains(spec.lowercased()), let found = Fontconfig.shared?.generic(spec.lowercased()) {
+            // A CSS generic family no font is named after: what fontconfig's configuration chooses.
+            return fonts.first { $0.path == found.path && $0.index == found.index } ?? found
+        }
         let tolerant = faces(named: Self.squashed(spec), key: Self.squashed)
         // "Foo Bar" and "Foo-Bar" squash alike: the loose reading stands only if all it names is one family's.
         return Set(tolerant.map(\.family)).count == 1 ? tolerant.first : nil
@@ -112,6 +116,9 @@ public struct FontCatalog: Sendable {
             return ($0.font.path, $0.font.index) < ($1.font.path, $1.font.index)
         }.map(\.font)
     }
+
+    /// CSS's generic families, which fontconfig's configuration maps to installed families.
+    public static let genericFamilies: Set<String> = ["serif", "sans-serif", "monospace", "cursive", "fantasy", "system-ui"]
 
     /// Names to suggest for a misspelt spec (families, "Family Style" names, full and PostScript names),
     /// nearest in spelling first, one per face name however it is spelt.

@@ -42,6 +42,26 @@ final class Fontconfig: @unchecked Sendable {
         sorting.withLock { _ in sortedFallback(for: scalar, after: font, colour: colour) }
     }
 
+    /// The face fontconfig's configuration gives a CSS generic family ("serif", "monospace", "cursive"…):
+    /// the system's, or the user's, choice.
+    func generic(_ family: String) -> FontDescription? {
+        sorting.withLock { _ in
+            guard let pattern = FcPatternCreate() else { return nil }
+            defer { FcPatternDestroy(pattern) }
+            family.withCString { name in
+                name.withMemoryRebound(to: FcChar8.self, capacity: family.utf8.count + 1) {
+                    _ = FcPatternAddString(pattern, FC_FAMILY, $0)
+                }
+            }
+            FcConfigSubstitute(config, pattern, FcMatchPattern)
+            FcDefaultSubstitute(pattern)
+            var result = FcResultNoMatch
+            guard let face = FcFontMatch(config, pattern, &result) else { return nil }
+            defer { FcPatternDestroy(face) }
+            return Self.description(of: face)
+        }
+    }
+
     private func sortedFallback(for scalar: Unicode.Scalar, after font: FontDescription, colour: Bool) -> FontDescription? {
         guard let pattern = FcPatternCreate() else { return nil }
         defer { FcPatternDestroy(pattern) }

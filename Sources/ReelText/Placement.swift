@@ -66,7 +66,8 @@ extension Layout {
                 boxes.append(box)
                 out.glyphs.append(
                     PlacedGlyph(
-                        glyph: g.glyph, font: g.font, fontSize: g.fontSize, origin: Point(x: x0 + shift + g.x, y: baseline + g.y - runs[c.run].attributes.baselineOffset),
+                        glyph: g.glyph, font: g.font, fontSize: g.fontSize,
+                        origin: Point(x: x0 + shift + g.x, y: baseline + g.y - runs[c.run].attributes.baselineOffset),
                         run: c.run, line: n, word: c.isSpace ? nil : wordOf[c.index], cluster: c.isSpace ? nil : c.index))
             }
             out.lineIsRightToLeft.append(rtl[n])
