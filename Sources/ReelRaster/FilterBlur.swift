@@ -1,5 +1,6 @@
 /// feGaussianBlur's kernels on a filter's pixels: five box blurs matched to σ from σ = 2 on (O(1) a
 /// pixel whatever σ), the sampled Gaussian below; transparent outside the picture.
+internal import CRasterKernels
 import Foundation
 
 extension FilterKernels {
@@ -38,28 +39,16 @@ extension FilterKernels {
         return (0..<n).map { $0 < count ? low : low + 2 }
     }
 
-    /// One box of width 2·radius + 1 along a direction, running integer sums, each mean rounded.
+    /// One box of width 2·radius + 1 along a direction (`reel_box_pass`: integer running sums, each
+    /// mean rounded).
     static func boxPass(_ p: inout FilterPixels, radius r: Int, vertical: Bool) {
         guard r > 0 else { return }
-        let (lines, length) = vertical ? (p.width, p.height) : (p.height, p.width)
-        let step = vertical ? p.width * 4 : 4
-        let size = Float(2 * r + 1)
-        var line = [UInt8](repeating: 0, count: length * 4)
+        let (w, h) = (p.width, p.height)
+        var line = [UInt8](repeating: 0, count: 4 * max(w, h))
         p.bytes.withUnsafeMutableBufferPointer { b in
-            for l in 0..<lines {
-                let base = vertical ? l * 4 : l * p.width * 4
-                for i in 0..<length { for c in 0..<4 { line[i * 4 + c] = b[base + i * step + c] } }
-                var sum = SIMD4<Int32>.zero
-                func at(_ i: Int) -> SIMD4<Int32> {
-                    guard i >= 0, i < length else { return .zero }
-                    return SIMD4(Int32(line[i * 4]), Int32(line[i * 4 + 1]), Int32(line[i * 4 + 2]), Int32(line[i * 4 + 3]))
-                }
-                for i in -r...r { sum &+= at(i) }
-                for i in 0..<length {
-                    let mean = (SIMD4<Float>(sum) / size).rounded(.toNearestOrAwayFromZero)
-                    for c in 0..<4 { b[base + i * step + c] = UInt8(min(max(mean[c], 0), 255)) }
-                    sum &+= at(i + r + 1) &- at(i - r)
-                }
+            line.withUnsafeMutableBufferPointer { l in
+                guard let pixels = b.baseAddress, let scratch = l.baseAddress else { return }
+                reel_box_pass(pixels, w, h, r, vertical ? 1 : 0, scratch)
             }
         }
     }

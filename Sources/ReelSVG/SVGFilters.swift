@@ -42,7 +42,11 @@ extension Importer {
             effects.removeLast(effects.count - Scene.maximumFilters)
         }
         // A reference to nothing hides the element only when no filter is left (resvg; SVG 1.1 hid it).
-        return effects.isEmpty && invalid ? nil : effects
+        if effects.isEmpty && invalid {
+            warn(e, "filter: \(value) names no <filter> Reel can draw; the element is not drawn")
+            return nil
+        }
+        return effects
     }
 
     /// A filter function in a list with `url()`s: one primitive over the bounding box widened as resvg

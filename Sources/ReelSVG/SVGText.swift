@@ -279,7 +279,9 @@ extension Importer {
         }
         if s.italic { style.append("Italic") }
         var list: [String] = []
-        if !style.isEmpty { list += families.map { "\($0) \(style.joined(separator: " "))" } }
+        // A generic family resolves alone (fontconfig's choice), so it takes no style.
+        let named = families.filter { !generic.keys.contains($0) }
+        if !style.isEmpty { list += named.map { "\($0) \(style.joined(separator: " "))" } }
         list += families
         var seen = Set<String>()
         return list.filter { seen.insert($0).inserted }.joined(separator: ", ")

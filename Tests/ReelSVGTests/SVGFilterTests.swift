@@ -79,6 +79,7 @@ import Testing
         #expect(svg.layer.find("t/missing") == nil && svg.layer.find("t/none") == nil && svg.layer.find("t/flat") == nil)
         #expect(svg.layer.find("t/kept")?.filterEffects.first?.primitives.count == 1)
         #expect(svg.warnings.contains { $0.contains("<feUnknown> is not a filter primitive") })
+        #expect(svg.warnings.contains("line 4: filter: url(#nothing) names no <filter> Reel can draw; the element is not drawn"))
     }
 
     /// Attribute readings with resvg's fallbacks: feColorMatrix's types as matrices, a bad stdDeviation

@@ -174,3 +174,25 @@ private final class Answers: @unchecked Sendable {
     func set(_ i: Int, _ value: FontDescription?) { lock.withLock { slots[i] = value } }
     func get(_ i: Int) -> FontDescription? { lock.withLock { slots[i] } }
 }
+
+/// CSS's generic families resolve as fontconfig's configuration says: the face `fc-match` (fontconfig's
+/// own tool, an independent reading of the same configuration) names for each.
+@Suite struct GenericFamilyTests {
+    @Test func genericFamiliesAreFontconfigsChoice() throws {
+        for family in ["serif", "sans-serif", "monospace"] {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/fc-match")
+            p.arguments = ["-f", "%{file}", family]
+            let out = Pipe()
+            p.standardOutput = out
+            guard (try? p.run()) != nil else {
+                print("GenericFamilyTests: /usr/bin/fc-match is not installed; skipped")
+                return
+            }
+            p.waitUntilExit()
+            let file = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            guard !file.isEmpty, FontCatalog.installed.fonts.contains(where: { $0.path == file }) else { continue }
+            #expect(FontCatalog.installed.font(named: family)?.path == file, "\(family)")
+        }
+    }
+}

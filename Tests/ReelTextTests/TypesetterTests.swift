@@ -40,6 +40,21 @@ import Testing
         }
     }
 
+    /// A run's baselineOffset raises its glyphs (y down: origin 19.01 − 5) and leaves the other run's,
+    /// the advances (V starts where an A alone ends: runs of other attributes are shaped apart, so
+    /// unkerned) and the line's height alone.
+    @Test func baselineOffsetRaisesItsRunOnly() throws {
+        guard let font = try Self.font() else { return }
+        let runs = [
+            TextRun("A", TextAttributes(font: font, fontSize: Self.size)),
+            TextRun("V", TextAttributes(font: font, fontSize: Self.size, baselineOffset: 5)),
+        ]
+        let t = Typesetter().typeset(runs, style: ParagraphStyle(), in: Size(width: 100, height: 100))
+        #expect(t.glyphs.count == 2 && near(t.glyphs[0].origin.y, Self.ascent) && near(t.glyphs[1].origin.y, Self.ascent - 5))
+        guard let a = try lay("A") else { return }
+        #expect(near(t.glyphs[1].origin.x, a.lines[0].width) && near(t.lines[0].height, 19.01 + 4.83))
+    }
+
     @Test func linesAreOneLineHeightApartTimesTheMultiple() throws {
         guard let one = try lay("A\nV"), let wide = try lay("A\nV", ParagraphStyle(lineHeight: 1.5)) else { return }
         #expect(near(one.glyphs[1].origin.y, Self.ascent + Self.lineAdvance))

@@ -196,6 +196,11 @@ enum {
     REEL_KERNELS_AVX512 = 2,
 };
 
+/* One box of width 2·radius + 1 along rows (vertical 0) or columns of premultiplied RGBA8 pixels, in
+   place; `line` holds 4·max(width, height) bytes of scratch. What lies outside is transparent. */
+void reel_box_pass(uint8_t *_Nonnull pixels, intptr_t width, intptr_t height, intptr_t radius, int vertical,
+                   uint8_t *_Nonnull line);
+
 /* Whether this CPU (and its operating system) runs the variant. */
 int reel_kernels_supported(int variant);
 

@@ -1,0 +1,85 @@
+/// SVG text features read into text layers, against hand-computed values: baseline-shift and a tspan's
+/// dy as runs' baseline offsets, tref, xml:space, writing-mode, the text's stroke, hidden runs, and
+/// text inside a clip path.
+import Foundation
+import ReelDocument
+import ReelGeometry
+import ReelScene
+import Testing
+
+@testable import ReelSVG
+
+@Suite struct SVGTextTests {
+    /// At font-size 20: baseline-shift 10 raises by 10, 50% by 10, sub lowers by 0.075 × 20 = 1.5,
+    /// nested shifts add (10 + 4 = 14); a dy of 3 without an x lowers the rest of the chunk by 3, the
+    /// text after its tspan too (a shift of 10 then stands at 7).
+    @Test func baselineShiftsAndDyAreBaselineOffsets() throws {
+        let svg = try image(
+            """
+            <svg xmlns="http://www.w3.org/2000/svg" font-size="20">
+              <text id="t" x="0" y="50">a<tspan baseline-shift="10">b<tspan baseline-shift="4">c</tspan></tspan><tspan baseline-shift="50%">d</tspan><tspan baseline-shift="sub">e</tspan><tspan dy="3">f</tspan>g<tspan baseline-shift="10">h</tspan></text>
+            </svg>
+            """)
+        let t = try #require(svg.layer.find("t/t"))
+        #expect(t.text.runs.map(\.text) == ["a", "b", "c", "d", "e", "f", "g", "h"])
+        #expect(t.text.runs.map(\.baselineOffset) == [nil, 10, 14, 10, -1.5, -3, -3, 7])
+    }
+
+    /// A tref shows its target's character data (its tspans' included) in the tref's own style; the
+    /// tref's children are not drawn; a tref inside the target shows nothing.
+    @Test func trefShowsTheTargetsText() throws {
+        let svg = try image(
+            """
+            <svg xmlns="http://www.w3.org/2000/svg">
+              <defs><text id="src">One <tspan fill="red">two</tspan><tref href="#src"/></text></defs>
+              <text id="t" x="0" y="20"><tref href="#src" fill="#0000ff">not this</tref></text>
+            </svg>
+            """)
+        let t = try #require(svg.layer.find("t/t"))
+        #expect(t.text.runs.map(\.text) == ["One two"])
+        #expect(t.text.runs[0].foregroundColor == Color(red: 0, green: 0, blue: 1))
+    }
+
+    /// xml:space="preserve" keeps every space and turns line breaks and tabs into spaces; the default
+    /// collapses them; a chunk's trailing spaces stay as advances (a word joiner after them).
+    @Test func preservedWhiteSpace() throws {
+        let svg = try image(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\"><text id=\"p\" xml:space=\"preserve\">A  b\n\tc </text>"
+                + "<text id=\"d\">A  b\n\tc </text></svg>")
+        #expect(svg.layer.find("t/p")?.text.runs.map(\.text) == ["A  b  c \u{2060}"])
+        #expect(svg.layer.find("t/d")?.text.runs.map(\.text) == ["A b c"])
+    }
+
+    /// writing-mode tb turns the line a quarter clockwise about its start and lowers its baseline by
+    /// 0.388 em (20 × 0.388 = 7.76) so that the central baseline runs through x; a stroke is the text
+    /// layer's; a hidden tspan stays as a transparent run.
+    @Test func verticalStrokedAndHidden() throws {
+        let svg = try image(
+            """
+            <svg xmlns="http://www.w3.org/2000/svg" font-size="20">
+              <text id="v" x="30" y="10" writing-mode="tb" stroke="#00ff00" stroke-width="2">Ab<tspan visibility="hidden">c</tspan></text>
+            </svg>
+            """)
+        let v = try #require(svg.layer.find("t/v"))
+        #expect(v.transform == Transform3D.rotation(.pi / 2) && v.position == Point(x: 30, y: 10))
+        #expect(v.text.runs.map(\.baselineOffset) == [-7.76, -7.76])
+        #expect(v.text.runs[1].foregroundColor == .clear)
+        #expect(v.shape.strokeColor == Color(red: 0, green: 1, blue: 0) && v.shape.stroke.lineWidth == 2)
+    }
+
+    /// Text in a clip path clips by its glyphs: a text layer in the mask, opaque black whatever its fill.
+    @Test func textInAClipPath() throws {
+        let svg = try image(
+            """
+            <svg xmlns="http://www.w3.org/2000/svg">
+              <clipPath id="c"><text x="5" y="20" fill="none">Clip</text></clipPath>
+              <rect id="r" width="50" height="50" clip-path="url(#c)"/>
+            </svg>
+            """)
+        let mask = try #require(svg.layer.find("t/r")?.mask)
+        let text = try #require(mask.sublayers.first)
+        #expect(text.type == .text && text.text.runs.map(\.text) == ["Clip"])
+        #expect(text.text.runs[0].foregroundColor == .black && text.position == Point(x: 5, y: 20))
+        #expect(svg.warnings.isEmpty, "\(svg.warnings)")
+    }
+}
