@@ -92,7 +92,8 @@ extension FilterKernels {
                 // An offset keeps its input's colours and, read from a named result, its subregion; it is
                 // not clipped (resvg).
                 let source = inputs.first ?? Result(pixels: FilterPixels(width: w, height: h), area: whole, linear: linear)
-                out = Result(pixels: shifted(source.pixels, dx: Int(dx), dy: Int(dy)), area: whole, linear: source.linear)
+                out = Result(
+                    pixels: shifted(source.pixels, dx: wholePixels(dx), dy: wholePixels(dy)), area: whole, linear: source.linear)
                 if case .result = primitive.inputs.first { sub = source.area }
                 results.append(Result(pixels: out.pixels, area: sub, linear: out.linear))
                 continue
@@ -172,6 +173,10 @@ extension FilterKernels {
     @inline(__always) static func premultiply(_ c: UInt8, _ a: UInt8) -> UInt8 {
         UInt8(Float(c) * (Float(a) / 255) + 0.5)
     }
+
+    /// A distance as whole pixels, truncated toward zero (resvg), held to ±10⁷ (past any region) and NaN
+    /// as none, so that no value traps on conversion.
+    static func wholePixels(_ d: Double) -> Int { d.isNaN ? 0 : Int(min(max(d, -1e7), 1e7)) }
 
     /// Transparent outside `area`.
     static func clear(_ p: inout FilterPixels, outside area: (x0: Int, y0: Int, x1: Int, y1: Int)) {
@@ -321,7 +326,7 @@ extension FilterKernels {
             }
             shadow.bytes[k + 3] = a
         }
-        var out = shifted(shadow, dx: Int(dx), dy: Int(dy))
+        var out = shifted(shadow, dx: wholePixels(dx), dy: wholePixels(dy))
         sourceOver(input, onto: &out)
         return out
     }
@@ -349,8 +354,18 @@ extension BandPainter {
             if let made { return made }
             let a = evaluated.area
             let picture = withOffscreen(x0: a.x0, y0: a.y0, width: a.x1 - a.x0, rows: a.y1 - a.y0) { c in
-                // The band's painter's memory holds a band's width and rows, not the region's.
-                withPainter(width: c.width, rows: c.rows) { $0.paint(group.content, into: c) }
+                // The band painter's memory holds a band's rows: the area is painted in strips of them
+                // where it is no wider than the memory, else by a painter of its own.
+                if c.width <= scratch.capacityWidth {
+                    var y = c.y0
+                    while y < c.y1 {
+                        let y1 = min(c.y1, y + scratch.capacityRows)
+                        paint(group.content, into: c.view(x0: c.x0, y0: y, x1: c.x1, y1: y1))
+                        y = y1
+                    }
+                } else {
+                    withPainter(width: c.width, rows: c.rows) { $0.paint(group.content, into: c) }
+                }
                 for f in group.filters {
                     if case .effect(let plan) = f {
                         Self.applyEffect(plan, to: c)

@@ -72,17 +72,33 @@ extension FilterKernels {
             }
         }
 
+        // Each pixel in 0…1 once, and the kernel rotated 180° (the specification's formula reads it from
+        // its far corner): the same arithmetic per tap, done once.
+        var unit = [SIMD4<Float>](repeating: .zero, count: w * h)
+        for i in 0..<w * h {
+            let k = i * 4
+            let p = SIMD4<Float>(Float(s[k]), Float(s[k + 1]), Float(s[k + 2]), Float(s[k + 3]))
+            unit[i] = p / 255
+        }
+        let rotated = Array(kernel.reversed())
         for y in 0..<h {
+            let insideY = y - m.targetY >= 0 && y - m.targetY + m.rows <= h
             for x in 0..<w {
                 var sum = SIMD4<Float>.zero
-                for oy in 0..<m.rows {
-                    guard let ty = along(y - m.targetY + oy, h) else { continue }
-                    for ox in 0..<m.columns {
-                        guard let tx = along(x - m.targetX + ox, w) else { continue }
-                        // Rotated 180°: the specification's formula reads the kernel from its far corner.
-                        let weight = kernel[(m.rows - 1 - oy) * m.columns + (m.columns - 1 - ox)]
-                        let j = (ty * w + tx) * 4
-                        sum += SIMD4(Float(s[j]), Float(s[j + 1]), Float(s[j + 2]), Float(s[j + 3])) / 255 * weight
+                if insideY && x - m.targetX >= 0 && x - m.targetX + m.columns <= w {
+                    // The window inside the picture: no edge to resolve.
+                    let x0 = x - m.targetX, y0 = y - m.targetY
+                    for oy in 0..<m.rows {
+                        let row = (y0 + oy) * w + x0, r = oy * m.columns
+                        for ox in 0..<m.columns { sum += unit[row + ox] * rotated[r + ox] }
+                    }
+                } else {
+                    for oy in 0..<m.rows {
+                        guard let ty = along(y - m.targetY + oy, h) else { continue }
+                        for ox in 0..<m.columns {
+                            guard let tx = along(x - m.targetX + ox, w) else { continue }
+                            sum += unit[ty * w + tx] * rotated[oy * m.columns + ox]
+                        }
                     }
                 }
                 let k = (y * w + x) * 4

@@ -271,13 +271,24 @@ extension Importer {
                 if x >= 0 && y >= 0 { (fx, fy) = (x, y) }
             }
             let octaves = max(number("numOctaves", 1), 0).rounded()
+            // Past ten octaves each adds less than one level of 255: held there, as each costs a pass.
             let t = Turbulence(
-                baseFrequencyX: fx, baseFrequencyY: fy, octaves: Int(min(octaves, 24)),
+                baseFrequencyX: fx, baseFrequencyY: fy, octaves: Int(min(octaves, 10)),
                 seed: number("seed", 0).rounded(.towardZero),
                 stitchTiles: a["stitchTiles"] == "stitch", fractalNoise: a["type"] == "fractalNoise", tile: .zero)
             return (.turbulence(t), [])
         case "feConvolveMatrix":
-            guard let m = Self.convolveMatrix(fe) else { return (transparent, []) }
+            guard let m = Self.convolveMatrix(fe) else {
+                if let order = a["order"].flatMap(SVGValues.numbers), let x = order.first,
+                    x * (order.count > 1 ? order[1] : x) > Double(SVGLimits.maximumConvolveTaps)
+                {
+                    warn(
+                        fe,
+                        "feConvolveMatrix: a kernel of more than \(SVGLimits.maximumConvolveTaps) numbers is not drawn; it gives a transparent picture"
+                    )
+                }
+                return (transparent, [])
+            }
             return (.convolveMatrix(m), [a["in"]])
         case "feDisplacementMap":
             func channel(_ key: String) -> Int { ["R": 0, "G": 1, "B": 2][a[key] ?? "A"] ?? 3 }
@@ -364,7 +375,10 @@ extension Importer {
         if let order = a["order"].flatMap(SVGValues.numbers), let x = order.first {
             let y = order.count > 1 ? order[1] : x
             guard x == x.rounded(), y == y.rounded() else { return nil }
-            if x > 0 && y > 0 && x <= 64 && y <= 64 { (columns, rows) = (Int(x), Int(y)) }
+            if x > 0 && y > 0 { (columns, rows) = (Int(min(x, 1e6)), Int(min(y, 1e6))) }
+            // Each output pixel costs the kernel's taps: past 225 (15 × 15) a region of a frame would
+            // take minutes (SVGLimits.maximumConvolveTaps).
+            guard columns * rows <= SVGLimits.maximumConvolveTaps else { return nil }
         }
         guard let kernel = a["kernelMatrix"].flatMap(SVGValues.numbers), kernel.count == columns * rows else { return nil }
         var sum = (kernel.reduce(0, +) * 1e6).rounded() / 1e6

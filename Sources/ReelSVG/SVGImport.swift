@@ -164,11 +164,18 @@ struct Importer {
             return SVGImage(layer: layer, width: w, height: h, warnings: warnings)
         }
         let content = children(of: root, style: style, path: prefix)
-        if style.clipPath != nil || style.mask != nil {
-            // A clip or mask on the root applies in its user space (inside the viewBox): to a layer
-            // holding the content.
+        if style.clipPath != nil || style.mask != nil || style.filterList != nil || style.filterFunctions != nil {
+            // A filter, clip or mask on the root applies in its user space (inside the viewBox): to a
+            // layer holding the content.
             var inner = Layer(name: unique("\(rootName)/content"))
             inner.sublayers = content
+            applyFilterFunctions(style, to: &inner, at: root)
+            if let list = style.filterList {
+                guard let effects = filterEffects(list, box: Self.bounds(of: inner), style: style, at: root) else {
+                    return SVGImage(layer: layer, width: w, height: h, warnings: warnings)
+                }
+                inner.filterEffects = effects
+            }
             layer.sublayers = [masking(inner, e: root, style: style)]
         } else {
             layer.sublayers = content
@@ -350,19 +357,7 @@ struct Importer {
             warn(e, "<\(e.name)> is not supported yet and is left out")
             return nil
         }
-        if let f = style.filterFunctions {
-            // Applied before the clip, mask and opacity (which `masking` and the lines below add).
-            layer.filters = Array(f.filters.prefix(Scene.maximumFilters))
-            if f.filters.count > Scene.maximumFilters {
-                warn(e, "filter: only the first \(Scene.maximumFilters) functions are drawn")
-            }
-            if let s = f.shadow {
-                layer.shadowColor = s.color
-                layer.shadowOpacity = 1
-                layer.shadowOffset = s.offset
-                layer.shadowRadius = s.sigma
-            }
-        }
+        applyFilterFunctions(style, to: &layer, at: e)
         if let list = style.filterList {
             // In the element's user space, as its layer's content is; before the clip, mask and opacity.
             guard let effects = filterEffects(list, box: Self.bounds(of: layer), style: style, at: e) else { return nil }
@@ -375,6 +370,22 @@ struct Importer {
         layer.compositingFilter = style.blendMode
         layer.isolatesBlending = style.isolated
         return layer
+    }
+
+    /// A `filter` of functions as the layer's filters and shadow, applied before the clip, mask and
+    /// opacity (which `masking` and the element's conversion add after).
+    mutating func applyFilterFunctions(_ style: SVGStyle, to layer: inout Layer, at e: SVGElement) {
+        guard let f = style.filterFunctions else { return }
+        layer.filters = Array(f.filters.prefix(Scene.maximumFilters))
+        if f.filters.count > Scene.maximumFilters {
+            warn(e, "filter: only the first \(Scene.maximumFilters) functions are drawn")
+        }
+        if let s = f.shadow {
+            layer.shadowColor = s.color
+            layer.shadowOpacity = 1
+            layer.shadowOffset = s.offset
+            layer.shadowRadius = s.sigma
+        }
     }
 
     /// A layer tree's bounding box in its own coordinates (its transform not applied; its sublayers'

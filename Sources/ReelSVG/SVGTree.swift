@@ -57,6 +57,9 @@ public enum SVGLimits {
     /// the frame's size each way) held until the last primitive that reads it; the corpus's longest
     /// filter has 12.
     public static let maximumFilterPrimitives = 32
+    /// The most numbers an feConvolveMatrix kernel may hold: each pixel of the region costs that many
+    /// taps (225 = 15 × 15; the corpus's largest is 20 × 1).
+    public static let maximumConvolveTaps = 225
 }
 
 /// Builds the element tree from XMLParser's events.

@@ -98,4 +98,16 @@ import Testing
             #expect(abs(v - sigma * sigma) <= 2.0 * (Double(FilterKernels.boxSizes(sigma: sigma).max() ?? 1) + 1) / 3 + 0.6)
         }
     }
+
+    /// An offset of 10³⁰⁰ (or NaN) is held to whole pixels past any region: the picture moves out of it,
+    /// transparent, and nothing traps.
+    @Test func hugeOffsetsMoveThePictureOut() throws {
+        let whole = Rect(x: 10, y: 20, width: 8, height: 6)
+        for d in [1e300, -1e300, Double.nan] {
+            let out = FilterKernels.evaluate(
+                try plan([FilterPrimitive(.offset(dx: d, dy: 0), inputs: [.sourceGraphic], subregion: whole, linearRGB: false)]),
+                source: source())
+            #expect(out.bytes.allSatisfy { $0 == 0 } == !d.isNaN, "\(d)")
+        }
+    }
 }

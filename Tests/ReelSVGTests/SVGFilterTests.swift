@@ -112,4 +112,29 @@ import Testing
         #expect(
             effects[1].primitives.map(\.operation) == [.gaussianBlur(x: 2, y: 2)] && effects[1].primitives[0].linearRGB == false)
     }
+
+    /// A filter on the root applies to a layer holding its content, in the root's user space; hostile
+    /// numbers stay within the limits: a kernel past 225 numbers gives a transparent picture with a
+    /// note, numOctaves is drawn up to 10, an offset of 10³⁰⁰ reads as written (the raster holds it to
+    /// whole pixels past any region).
+    @Test func rootFilterAndLimits() throws {
+        let svg = try image(
+            """
+            <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" filter="url(#f)">
+              <filter id="f">
+                <feConvolveMatrix order="16" kernelMatrix="\(Array(repeating: "1", count: 256).joined(separator: " "))"/>
+                <feTurbulence numOctaves="1e9"/>
+                <feOffset dx="1e300"/>
+              </filter>
+              <rect id="r" width="50" height="40"/>
+            </svg>
+            """)
+        let content = try #require(svg.layer.sublayers.first)
+        let e = try #require(content.filterEffects.first)
+        #expect(e.region == Rect(x: -5, y: -4, width: 60, height: 48))
+        #expect(e.primitives[0].operation == .flood(.clear))
+        if case .turbulence(let t) = e.primitives[1].operation { #expect(t.octaves == 10) } else { Issue.record("no turbulence") }
+        #expect(e.primitives[2].operation == .offset(dx: 1e300, dy: 0))
+        #expect(svg.warnings.contains { $0.contains("a kernel of more than 225 numbers is not drawn") }, "\(svg.warnings)")
+    }
 }
