@@ -89,9 +89,10 @@ struct DrawTree: @unchecked Sendable {
     init(_ preparation: Preparation) throws(RasterError) {
         self.preparation = preparation
         var index = 0, fill = 0
+        var filterPixels = 0
         nodes = try Self.parse(
             preparation.commands, &index, shapes: preparation.slots, fill: &fill, tolerance: preparation.tolerance, depth: 0,
-            background: preparation.background)
+            background: preparation.background, filterPixels: &filterPixels)
         if index != preparation.commands.count { throw .unbalancedGroups(commandIndex: index) }
     }
 
@@ -101,7 +102,7 @@ struct DrawTree: @unchecked Sendable {
     /// runs while the other worker waits).
     static func parse(
         _ commands: [DisplayList.Command], _ index: inout Int, shapes: SendableShapes, fill: inout Int, tolerance: Double,
-        depth: Int, background: UInt32? = nil
+        depth: Int, background: UInt32? = nil, filterPixels: inout Int
     ) throws(RasterError)
         -> [Node]
     {
@@ -115,14 +116,18 @@ struct DrawTree: @unchecked Sendable {
                 fill += 1
             case .beginGroup(let g):
                 index += 1
-                let content = try parse(commands, &index, shapes: shapes, fill: &fill, tolerance: tolerance, depth: depth + 1)
+                let content = try parse(
+                    commands, &index, shapes: shapes, fill: &fill, tolerance: tolerance, depth: depth + 1,
+                    filterPixels: &filterPixels)
                 var mask: [Node]?
                 if g.hasMask {
                     guard index < commands.count, case .beginMask = commands[index] else {
                         throw .unbalancedGroups(commandIndex: index)
                     }
                     index += 1
-                    mask = try parse(commands, &index, shapes: shapes, fill: &fill, tolerance: tolerance, depth: depth + 1)
+                    mask = try parse(
+                        commands, &index, shapes: shapes, fill: &fill, tolerance: tolerance, depth: depth + 1,
+                        filterPixels: &filterPixels)
                 }
                 guard index < commands.count, case .endGroup = commands[index] else {
                     throw .unbalancedGroups(commandIndex: index)
@@ -149,6 +154,11 @@ struct DrawTree: @unchecked Sendable {
                     }
                     evaluated = EvaluatedFilters(area: (a.0 - m, a.1 - m, a.2 + m, a.3 + m))
                     filterMargin = 0
+                    // Each filtered group's picture is held for the frame: their pixels together are
+                    // bounded (each region already is, to the frame and half its size around).
+                    let (w, h) = (a.2 - a.0 + 2 * m, a.3 - a.1 + 2 * m)
+                    filterPixels += w * h
+                    if filterPixels > maximumFilterPixels { throw .filterPixels(limit: maximumFilterPixels) }
                 }
                 var backdrop: Backdrop?
                 if let path = g.backdropClip, !g.backdropFilters.isEmpty {

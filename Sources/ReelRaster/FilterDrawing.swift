@@ -1,5 +1,5 @@
 /// A group's filters drawn on its content, in place: the Gaussian blur (exact, or on a coarse grid for
-/// large σ) and colour matrices.
+/// large σ) and colour matrices; and a group with an SVG filter drawn once a frame over its area.
 import Foundation
 
 extension BandPainter {
@@ -259,6 +259,79 @@ extension BandPainter {
                 let o = (SIMD4((mr * c).sum(), (mg * c).sum(), (mb * c).sum(), (ma * c).sum()) + bias)
                     .clamped(lowerBound: .zero, upperBound: .one)
                 store(SIMD4(o.x * o.w, o.y * o.w, o.z * o.w, o.w) * 255, p)
+            }
+        }
+    }
+}
+
+extension BandPainter {
+    /// An SVG filter's group: its content with all its filters applied over their area, made by the
+    /// first band that needs it, the same pixels for every band.
+    func filteredPicture(of group: DrawTree.PreparedGroup, _ evaluated: DrawTree.EvaluatedFilters) -> FilterPixels {
+        evaluated.picture.withLock { made in
+            if let made { return made }
+            let a = evaluated.area
+            let picture = withOffscreen(x0: a.x0, y0: a.y0, width: a.x1 - a.x0, rows: a.y1 - a.y0) { c in
+                // The band painter's memory holds a band's rows: the area is painted in strips of them
+                // where it is no wider than the memory, else by a painter of its own.
+                if c.width <= scratch.capacityWidth {
+                    var y = c.y0
+                    while y < c.y1 {
+                        let y1 = min(c.y1, y + scratch.capacityRows)
+                        paint(group.content, into: c.view(x0: c.x0, y0: y, x1: c.x1, y1: y1))
+                        y = y1
+                    }
+                } else {
+                    withPainter(width: c.width, rows: c.rows) { $0.paint(group.content, into: c) }
+                }
+                for f in group.filters {
+                    if case .effect(let plan) = f {
+                        Self.applyEffect(plan, to: c)
+                    } else {
+                        applyFilters([f], to: c, within: a, needed: a)
+                    }
+                }
+                return FilterPixels(
+                    width: c.width, height: c.rows,
+                    bytes: Array(UnsafeBufferPointer(start: c.pixels, count: c.width * c.rows * 4)))
+            }
+            made = picture
+            return picture
+        }
+    }
+
+    /// The effect's output over its region of `c` (which holds the region), transparent around it.
+    static func applyEffect(_ plan: EffectPlan, to c: Canvas) {
+        let w = plan.x1 - plan.x0, h = plan.y1 - plan.y0
+        var source = FilterPixels(width: w, height: h)
+        for y in 0..<h {
+            let row = c.row(plan.y0 + y) + (plan.x0 - c.x0) * 4
+            for k in 0..<(w * 4) { source.bytes[y * w * 4 + k] = row[k] }
+        }
+        let out = FilterKernels.evaluate(plan, source: source)
+        for y in c.y0..<c.y1 {
+            let row = c.row(y)
+            for x in c.x0..<c.x1 {
+                let p = row + (x - c.x0) * 4
+                if y >= plan.y0 && y < plan.y1 && x >= plan.x0 && x < plan.x1 {
+                    let k = ((y - plan.y0) * w + (x - plan.x0)) * 4
+                    for i in 0..<4 { p[i] = out.bytes[k + i] }
+                } else {
+                    for i in 0..<4 { p[i] = 0 }
+                }
+            }
+        }
+    }
+
+    /// The picture's pixels (laid over `area`) where `content` holds them.
+    func copy(_ picture: FilterPixels, at area: (x0: Int, y0: Int, x1: Int, y1: Int), into content: Canvas) {
+        let x0 = max(area.x0, content.x0), x1 = min(area.x1, content.x1)
+        let y0 = max(area.y0, content.y0), y1 = min(area.y1, content.y1)
+        guard x0 < x1, y0 < y1 else { return }
+        picture.bytes.withUnsafeBufferPointer { b in
+            for y in y0..<y1 {
+                let from = b.baseAddress! + ((y - area.y0) * picture.width + (x0 - area.x0)) * 4
+                (content.row(y) + (x0 - content.x0) * 4).update(from: from, count: (x1 - x0) * 4)
             }
         }
     }

@@ -1,5 +1,5 @@
 /// The picture a filter primitive reads and writes: premultiplied RGBA8 over the filter's region in
-/// device pixels, and the colour space its colours are in.
+/// device pixels; and the namespace of the primitives' kernels.
 
 /// Premultiplied RGBA8, row by row, `width` × `height` pixels; pixel (0, 0) is the device pixel at the
 /// region's top-left corner.

@@ -2,6 +2,10 @@
 import Foundation
 import ReelGeometry
 
+/// The pixels a frame's SVG filters may cover together (each group's picture, 4 bytes a pixel, is held
+/// for the frame: 256 MiB).
+public let maximumFilterPixels = 64_000_000
+
 /// A filter on a group's picture, applied in order to the flattened content before its shadow, clip,
 /// mask and opacity (a layer's `filters`).
 public enum PictureFilter: Sendable, Equatable {

@@ -11,9 +11,15 @@ public enum RasterError: Error, Equatable, CustomStringConvertible {
     /// Kernels this CPU does not run, or a name that is no variant: from `REEL_KERNELS`, or set on the
     /// rasterizer (`Rasterizer.kernels`).
     case kernelsUnavailable(requested: String, fromEnvironment: Bool)
+    /// The frame's SVG filters (each evaluated whole over its region, its picture held for the frame)
+    /// cover more than `limit` pixels together.
+    case filterPixels(limit: Int)
 
     /// How to mend the error, where there is more to say than what went wrong.
     public var fix: String? {
+        if case .filterPixels = self {
+            return "draw fewer filtered elements at once, or the frame smaller (--width, --scale)"
+        }
         guard case .kernelsUnavailable(_, let fromEnvironment) = self else { return nil }
         return Self.kernelsFix(fromEnvironment: fromEnvironment)
     }
@@ -26,6 +32,8 @@ public enum RasterError: Error, Equatable, CustomStringConvertible {
             return "draw command \(i) has a path with a non-finite coordinate (NaN or infinity)"
         case .unbalancedGroups(let i):
             return "draw command \(i): groups, masks and their ends do not match"
+        case .filterPixels(let limit):
+            return "the frame's SVG filters cover more than \(limit / 1_000_000) megapixels together"
         }
     }
 }

@@ -19,6 +19,9 @@ public struct SceneRenderer: Sendable {
     /// The frame in device pixels while a display list is made: text wholly outside it is left out.
     /// Nil where something could bring it into view (under a shadow, whose blur and offset reach out).
     var visibleArea: Rect?
+    /// The frame in device pixels while a display list is made, also under a shadow: what an SVG
+    /// filter's region is held to (`effectInDevice`).
+    var frameArea: Rect?
     /// What still subtrees made, kept for the next frames; shared by copies.
     public var retainedCommands = RetainedCommands()
     /// Set while a still subtree's commands are made: its still sublayers are not kept again on their own.
@@ -52,6 +55,7 @@ public struct SceneRenderer: Sendable {
         var culling = self
         culling.pictures = pictures
         culling.visibleArea = Rect(x: 0, y: 0, width: Double(scene.pixelWidth), height: Double(scene.pixelHeight))
+        culling.frameArea = culling.visibleArea
         // A still snapshot draws what it drew before.
         if let id = snapshot.retained {
             culling.keeping = true
@@ -263,7 +267,7 @@ public struct SceneRenderer: Sendable {
             layer.properties.filters.isEmpty && layer.properties.filterEffects.isEmpty
             ? []
             : Self.pictureFilters(
-                layer.properties.filters, effects: layer.properties.filterEffects, toDevice: toDevice, visible: visibleArea)
+                layer.properties.filters, effects: layer.properties.filterEffects, toDevice: toDevice, visible: frameArea)
         let backdropFilters =
             layer.properties.backgroundFilters.isEmpty || layer.properties.bounds.isEmpty
             ? [] : Self.pictureFilters(layer.properties.backgroundFilters, toDevice: toDevice)

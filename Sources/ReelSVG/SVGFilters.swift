@@ -127,7 +127,13 @@ extension Importer {
         guard let holder else { return nil }
         var primitives: [FilterPrimitive] = []
         var names: [String: Int] = [:]
-        let cs = Self.property("color-interpolation-filters", of: f)
+        // An inherited property: the filter's own, else its nearest ancestor's.
+        var cs: String?
+        var holderOfSpace: SVGElement? = f
+        while cs == nil, let h = holderOfSpace {
+            cs = Self.property("color-interpolation-filters", of: h).flatMap { $0 == "inherit" ? nil : $0 }
+            holderOfSpace = h.parent
+        }
         for child in holder.children where child.name != SVGElement.characters && !child.name.hasPrefix("{") {
             guard primitives.count < SVGLimits.maximumFilterPrimitives else {
                 warn(f, "only the first \(SVGLimits.maximumFilterPrimitives) primitives of a filter are drawn")
@@ -160,6 +166,11 @@ extension Importer {
         }
         guard !primitives.isEmpty else { return nil }
         return FilterEffect(region: region, primitives: primitives)
+    }
+
+    /// A number attribute, nil unless it is a finite number (Swift's parser reads "nan" and "inf").
+    static func finite(_ text: String) -> Double? {
+        Double(text.trimmingCharacters(in: .whitespaces)).flatMap { $0.isFinite ? $0 : nil }
     }
 
     /// `r` in a box's units: fractions of `b` from its corner.
@@ -204,7 +215,7 @@ extension Importer {
         let a = fe.attributes
         let (kx, ky) = (bbox?.width ?? 1, bbox?.height ?? 1)
         func number(_ key: String, _ fallback: Double) -> Double {
-            a[key].flatMap { Double($0.trimmingCharacters(in: .whitespaces)) } ?? fallback
+            a[key].flatMap { Self.finite($0) } ?? fallback
         }
         func numbers(_ key: String) -> [Double]? { a[key].flatMap(SVGValues.numbers) }
         let transparent = FilterOperation.flood(.clear)
@@ -354,7 +365,7 @@ extension Importer {
     static func transfer(_ e: SVGElement) -> TransferFunction? {
         let a = e.attributes
         func number(_ key: String, _ fallback: Double) -> Double {
-            a[key].flatMap { Double($0.trimmingCharacters(in: .whitespaces)) } ?? fallback
+            a[key].flatMap { Self.finite($0) } ?? fallback
         }
         switch a["type"]?.trimmingCharacters(in: .whitespaces) {
         case "identity": return .identity
@@ -383,26 +394,25 @@ extension Importer {
         guard let kernel = a["kernelMatrix"].flatMap(SVGValues.numbers), kernel.count == columns * rows else { return nil }
         var sum = (kernel.reduce(0, +) * 1e6).rounded() / 1e6
         if sum == 0 { sum = 1 }
-        let divisor = a["divisor"].flatMap { Double($0.trimmingCharacters(in: .whitespaces)) } ?? sum
+        let divisor = a["divisor"].flatMap { Self.finite($0) } ?? sum
         guard divisor != 0 else { return nil }
         func target(_ key: String, _ order: Int) -> Int? {
-            let t =
-                a[key].flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }.map { Int($0.rounded(.towardZero)) } ?? order
-                / 2
-            return t >= 0 && t < order ? t : nil
+            // Compared as a number first: a huge one never reaches the Int conversion.
+            let v = a[key].flatMap { Self.finite($0) }.map { $0.rounded(.towardZero) } ?? Double(order / 2)
+            return v >= 0 && v < Double(order) ? Int(v) : nil
         }
         guard let tx = target("targetX", columns), let ty = target("targetY", rows) else { return nil }
         let edge: ConvolveMatrix.EdgeMode = a["edgeMode"] == "none" ? .none : a["edgeMode"] == "wrap" ? .wrap : .duplicate
         return ConvolveMatrix(
             columns: columns, rows: rows, kernel: kernel, divisor: divisor,
-            bias: a["bias"].flatMap { Double($0.trimmingCharacters(in: .whitespaces)) } ?? 0, targetX: tx, targetY: ty,
+            bias: a["bias"].flatMap { Self.finite($0) } ?? 0, targetX: tx, targetY: ty,
             edgeMode: edge, preserveAlpha: a["preserveAlpha"] == "true")
     }
 
     /// A lighting primitive, or nil without a light source or with a specular exponent outside 1…128.
     static func lighting(_ fe: SVGElement) -> Lighting? {
         func number(_ e: SVGElement, _ key: String, _ fallback: Double) -> Double {
-            e.attributes[key].flatMap { Double($0.trimmingCharacters(in: .whitespaces)) } ?? fallback
+            e.attributes[key].flatMap { Self.finite($0) } ?? fallback
         }
         guard let source = fe.children.first(where: { ["feDistantLight", "fePointLight", "feSpotLight"].contains($0.name) })
         else { return nil }
@@ -419,7 +429,7 @@ extension Importer {
                 pointsAtX: number(source, "pointsAtX", 0), pointsAtY: number(source, "pointsAtY", 0),
                 pointsAtZ: number(source, "pointsAtZ", 0), specularExponent: e > 0 ? e : 1,
                 limitingConeAngle: source.attributes["limitingConeAngle"].flatMap {
-                    Double($0.trimmingCharacters(in: .whitespaces))
+                    Self.finite($0)
                 })
         }
         let specular = fe.name == "feSpecularLighting"

@@ -80,7 +80,8 @@ public struct FontCatalog: Sendable {
         if let exact = faces(named: Self.collapsed(spec), key: Self.collapsed).first { return exact }
         if Self.genericFamilies.contains(spec.lowercased()), let found = Fontconfig.shared?.generic(spec.lowercased()) {
             // A CSS generic family no font is named after: what fontconfig's configuration chooses.
-            return fonts.first { $0.path == found.path && $0.index == found.index } ?? found
+            // One of this catalog's faces only: a catalog of given fonts does not reach the system's.
+            return fonts.first { $0.path == found.path && $0.index == found.index }
         }
         let tolerant = faces(named: Self.squashed(spec), key: Self.squashed)
         // "Foo Bar" and "Foo-Bar" squash alike: the loose reading stands only if all it names is one family's.

@@ -189,7 +189,12 @@ struct Layout {
             fallbacksUsed.insert(colour.path)
             return colour
         }
-        if own.hasGlyph(for: scalar) || scalar.properties.isWhitespace || category == .control { return own }
+        // Default-ignorable characters (a word joiner, a zero-width space) draw nothing: no fallback.
+        if own.hasGlyph(for: scalar) || scalar.properties.isWhitespace || category == .control
+            || scalar.properties.isDefaultIgnorableCodePoint
+        {
+            return own
+        }
         guard let other = fallback(scalar, own) else { return own }
         fallbacksUsed.insert(other.path)
         return other

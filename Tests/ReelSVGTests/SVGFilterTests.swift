@@ -137,4 +137,32 @@ import Testing
         #expect(e.primitives[2].operation == .offset(dx: 1e300, dy: 0))
         #expect(svg.warnings.contains { $0.contains("a kernel of more than 225 numbers is not drawn") }, "\(svg.warnings)")
     }
+
+    /// Words Swift's number parser takes ("nan", "inf") and numbers past Int are not numbers here:
+    /// numOctaves keeps its default (1), a target past the kernel makes the convolution invalid.
+    @Test func nonNumbersAreDefaults() throws {
+        let svg = try image(
+            """
+            <svg xmlns="http://www.w3.org/2000/svg">
+              <filter id="f">
+                <feTurbulence numOctaves="nan" seed="inf"/>
+                <feConvolveMatrix kernelMatrix="1 1 1 1 1 1 1 1 1" targetX="1e300"/>
+                <feConvolveMatrix kernelMatrix="1 1 1 1 1 1 1 1 1" targetY="-inf"/>
+              </filter>
+              <rect id="r" width="10" height="10" filter="url(#f)"/>
+            </svg>
+            """)
+        let e = try #require(svg.layer.find("t/r")?.filterEffects.first)
+        if case .turbulence(let t) = e.primitives[0].operation {
+            #expect(t.octaves == 1 && t.seed == 0)
+        } else {
+            Issue.record("no turbulence")
+        }
+        #expect(e.primitives[1].operation == .flood(.clear))
+        if case .convolveMatrix(let m) = e.primitives[2].operation {
+            #expect(m.targetY == 1)
+        } else {
+            Issue.record("no convolution")
+        }
+    }
 }
