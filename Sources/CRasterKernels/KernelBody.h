@@ -296,6 +296,36 @@ TARGET static void K(solid_float)(uint8_t *out, intptr_t count, reel_rgba_f s, f
 #undef FLOAT_STEP
 }
 
+TARGET static void K(composite)(uint8_t *out, const uint8_t *src, intptr_t count, float factor) {
+    const float unit = 1.0f / 255.0f;
+#define COMPOSITE_STEP(p, s8)                                                                               \
+    do {                                                                                                    \
+        F32V s = __builtin_convertvector(s8, F32V) * factor;                                                \
+        F32V inverse = 1.0f - __builtin_shufflevector(s, s, ALPHA4) * unit;                                 \
+        F32V r = s + __builtin_convertvector(K(load)(p), F32V) * inverse;                                   \
+        K(store)(p, __builtin_convertvector((U32V)(r + 12582912.0f), U8V));                                 \
+    } while (0)
+    intptr_t i = 0;
+    for (; i + PIXELS <= count; i += PIXELS) {
+        U8V s8 = K(load)(src + 4 * i);
+        /* A transparent source leaves the pixels: most of a blurred picture's margin. */
+        uint64_t words[LANES / 8], any = 0;
+        memcpy(words, &s8, sizeof words);
+        for (int k = 0; k < LANES / 8; k++) any |= words[k];
+        if (any == 0) continue;
+        COMPOSITE_STEP(out + 4 * i, s8);
+    }
+    if (i < count) {
+        uint8_t copy[LANES];
+        U8V s8 = {0};
+        memcpy(&s8, src + 4 * i, (size_t)(count - i) * 4);
+        K(copy_in)(copy, out + 4 * i, count - i);
+        COMPOSITE_STEP(copy, s8);
+        K(copy_out)(out + 4 * i, copy, count - i);
+    }
+#undef COMPOSITE_STEP
+}
+
 /* The axial gradient's state along a span: the dither lanes from its first pixel on, and the float
    lanes' parameters (stepped four pixels at a time, as the portable order has them). */
 typedef struct K(axial_state) {
@@ -534,11 +564,14 @@ TARGET static void K(image)(uint8_t *out, reel_image_span span) {
 #include "SolidRowsBody.h"
 #include "AxialRowsBody.h"
 #include "ImageRowsBody.h"
+#include "FilterRowsBody.h"
 
 /* The variant's table. */
 static const reel_raster_kernels K(table) = {
     .fill = K(fill), .solid = K(solid), .solid_float = K(solid_float), .axial = K(axial), .image = K(image),
     .solid_rows = K(solid_rows), .axial_rows = K(axial_rows), .image_rows = K(image_rows),
+    .blur_cells = K(blur_cells), .blur_grid = K(blur_grid), .blur_row = K(blur_row), .color_matrix = K(color_matrix),
+    .composite = K(composite),
 };
 
 #pragma clang diagnostic pop

@@ -422,20 +422,15 @@ struct BandPainter {
     }
 
     /// Source-over of the pixels `columns` of one row of `src` onto `dst`, scaled by `f` (> 0): a word
-    /// per pixel, transparent ones skipped, opaque ones copied at full strength (what `blend` computes).
+    /// per pixel, transparent ones skipped, opaque ones copied at full strength (what `blend` computes),
+    /// in the C kernels' `composite`, whose wide lanes gave a blurred 1080p clip a tenth of its drawing.
     @inline(__always) func compositeWords(
         _ src: UnsafeMutableRawPointer, _ dst: UnsafeMutableRawPointer, _ columns: Range<Int>, _ f: Float
     ) {
-        for x in columns {
-            let word = src.load(fromByteOffset: x &* 4, as: UInt32.self)
-            if word == 0 { continue }
-            if f == 1 && word >= 0xFF00_0000 {
-                dst.storeBytes(of: word, toByteOffset: x &* 4, as: UInt32.self)
-                continue
-            }
-            let color = SIMD4<Float>(SIMD4<UInt32>(word, word &>> 8, word &>> 16, word &>> 24) & 0xFF)
-            blend(dst.assumingMemoryBound(to: UInt8.self) + x &* 4, color, f)
-        }
+        guard !columns.isEmpty else { return }
+        kernels.composite(
+            dst.assumingMemoryBound(to: UInt8.self) + columns.lowerBound &* 4,
+            src.assumingMemoryBound(to: UInt8.self) + columns.lowerBound &* 4, columns.count, f)
     }
 
     /// Source-over of `source` (same or larger rectangle) onto `canvas`, scaled by `factor`, by the clip

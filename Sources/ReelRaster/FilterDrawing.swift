@@ -1,5 +1,6 @@
 /// A group's filters drawn on its content, in place: the Gaussian blur (exact, or on a coarse grid for
 /// large σ) and colour matrices; and a group with an SVG filter drawn once a frame over its area.
+internal import CRasterKernels
 import Foundation
 
 extension BandPainter {
@@ -25,12 +26,12 @@ extension BandPainter {
             switch filter {
             case .blur(_, let kernel, let f, _):
                 if f > 1 {
-                    Self.blurCoarse(input, into: output, kernel: kernel, factor: f)
+                    blurCoarse(input, into: output, kernel: kernel, factor: f)
                 } else {
                     Self.blurExact(input, into: output, kernel: kernel)
                 }
             case .matrix(let rows, let bias):
-                Self.applyMatrix(output, rows: rows, bias: bias)
+                applyMatrix(output, rows: rows, bias: bias)
             case .effect:
                 // Run over its whole region instead (`filteredPicture`); not a background filter.
                 break
@@ -116,113 +117,76 @@ extension BandPainter {
     /// pixel whatever σ. The cells are aligned to the device grid, so every band computes the same
     /// cells from the same pixels. `kernel`'s σ is the filter's less what the box and the bilinear taps
     /// add (f²/4 of variance, `coarseSigma`).
-    static func blurCoarse(_ input: Canvas, into output: Canvas, kernel k: [Float], factor f: Int) {
+    func blurCoarse(_ input: Canvas, into output: Canvas, kernel k: [Float], factor f: Int) {
         func cell(_ p: Int) -> Int { p >= 0 ? p / f : -((-p + f - 1) / f) }
         let gx0 = cell(input.x0), gy0 = cell(input.y0)
         let gw = cell(input.x1 - 1) - gx0 + 1, gh = cell(input.y1 - 1) - gy0 + 1
         // The grid with a border of two empty cells (the kernel's taps are bounded; the bilinear ones
         // need no checks). Integer sums per cell: exact whatever the order of the pixels.
         let pw = gw + 4, ph = gh + 4
-        var sums = [SIMD4<UInt32>](repeating: .zero, count: pw * ph)
+        var grid = [SIMD4<Float>](repeating: .zero, count: pw * ph)
         // Input column k's first pixel in cell column c: edges[c] ..< edges[c + 1].
         let edges = (0...gw).map { c in max(0, min(input.width, (gx0 + c) * f - input.x0)) }
-        // A cell row at a time: its pixel rows summed column by column (four pixels in sixteen lanes),
-        // then each cell's columns. Integer sums: exact whatever the order.
-        let w = input.width
-        let columns = UnsafeMutablePointer<UInt32>.allocate(capacity: w * 4)
+        let columns = UnsafeMutablePointer<UInt32>.allocate(capacity: input.width * 4)
         defer { columns.deallocate() }
-        let columnsRaw = UnsafeMutableRawPointer(columns)
-        var y = input.y0
-        while y < input.y1 {
-            let gy = cell(y)
-            let end = min(input.y1, (gy + 1) * f)
-            columns.update(repeating: 0, count: w * 4)
-            while y < end {
-                let row = UnsafeRawPointer(input.row(y))
-                var x = 0
-                while x &+ 4 <= w {
-                    let bytes = row.loadUnaligned(fromByteOffset: x &* 4, as: SIMD16<UInt8>.self)
-                    let c = columnsRaw.loadUnaligned(fromByteOffset: x &* 16, as: SIMD16<UInt32>.self)
-                    columnsRaw.storeBytes(of: c &+ widened(bytes), toByteOffset: x &* 16, as: SIMD16<UInt32>.self)
-                    x &+= 4
-                }
-                while x < w {
-                    for k in 0..<4 { columns[x &* 4 &+ k] &+= UInt32(row.load(fromByteOffset: x &* 4 &+ k, as: UInt8.self)) }
-                    x &+= 1
-                }
-                y &+= 1
-            }
-            let g = (gy - gy0 + 2) * pw + 2
-            for c in 0..<gw {
-                var acc = SIMD4<UInt32>.zero
-                for x in edges[c]..<edges[c + 1] {
-                    acc &+= columnsRaw.loadUnaligned(fromByteOffset: x &* 16, as: SIMD4<UInt32>.self)
-                }
-                sums[g + c] = acc
+        edges.withUnsafeBufferPointer { edges in
+            grid.withUnsafeMutableBufferPointer { grid in
+                kernels.blur_cells(
+                    reel_blur_cells(
+                        pixels: input.row(input.y0), stride: input.stride * 4, width: input.width, rows: input.rows,
+                        first_rows: min(input.y1, (gy0 + 1) * f) - input.y0, f: f, edges: edges.baseAddress!, gw: gw,
+                        grid: UnsafeMutableRawPointer(grid.baseAddress!).assumingMemoryBound(to: Float.self), pw: pw,
+                        scale: 1 / Float(f * f), columns: columns))
             }
         }
-        let scale = 1 / Float(f * f)
-        var grid = sums.map { SIMD4<Float>($0) * scale }
         var across = [SIMD4<Float>](repeating: .zero, count: pw * ph)
-        let r = k.count / 2
+        // A pixel Y sits at grid coordinate (Y − (f − 1)/2)/f, the centre of its cell's pixels: the
+        // output rows read grid rows ⌊v(y0)⌋ through ⌊v(y1 − 1)⌋ + 1, the only ones blurred down.
+        let half = Double(f - 1) / 2, inv = 1 / Double(f)
+        func gridRow(_ y: Int) -> Double { (Double(y) - half) * inv - Double(gy0) + 2 }
+        let outFrom = max(0, Int(gridRow(output.y0).rounded(.down)))
+        let outTo = min(ph, Int(gridRow(output.y1 - 1).rounded(.down)) + 2)
         k.withUnsafeBufferPointer { k in
-            for y in 2..<(gh + 2) {
-                for x in 0..<pw {
-                    var sum = SIMD4<Float>.zero
-                    for i in max(0, r - x)..<min(k.count, pw - x + r) { sum += k[i] * grid[y * pw + x + i - r] }
-                    across[y * pw + x] = sum
-                }
-            }
-            for y in 0..<ph {
-                for x in 0..<pw {
-                    var sum = SIMD4<Float>.zero
-                    for i in max(0, r - y)..<min(k.count, ph - y + r) { sum += k[i] * across[(y + i - r) * pw + x] }
-                    grid[y * pw + x] = sum
+            grid.withUnsafeMutableBufferPointer { grid in
+                across.withUnsafeMutableBufferPointer { across in
+                    let g = reel_blur_grid(
+                        grid: UnsafeMutableRawPointer(grid.baseAddress!).assumingMemoryBound(to: Float.self),
+                        across: UnsafeMutableRawPointer(across.baseAddress!).assumingMemoryBound(to: Float.self),
+                        kernel: k.baseAddress!, taps: k.count, pw: pw, ph: ph, rows_from: 2, rows_to: gh + 2,
+                        out_from: outFrom, out_to: max(outFrom, outTo))
+                    kernels.blur_grid(g)
                 }
             }
         }
-        // A pixel X sits at grid coordinate (X − (f − 1)/2)/f, the centre of its cell's pixels. Each
-        // output column's cell and weight once; each row interpolates one line of the grid between two of
-        // its rows, then each pixel between two of the line's cells.
-        let half = Double(f - 1) / 2, inv = 1 / Double(f)
+        // Each output column's cell and weight once; each row interpolates one line of the grid between
+        // two of its rows, then each pixel between two of the line's cells (`blur_row`), over the
+        // columns whose two cells lie in the grid (the others, beyond the content's reach, stay).
         let columnCell = (output.x0..<output.x1).map { x in
-            Int(((Double(x) - half) * inv - Double(gx0) + 2).rounded(.down))
+            Int32(((Double(x) - half) * inv - Double(gx0) + 2).rounded(.down))
         }
         let columnWeight = (output.x0..<output.x1).map { x in
             let u = (Double(x) - half) * inv - Double(gx0) + 2
             return Float(u - u.rounded(.down))
         }
-        let line = UnsafeMutablePointer<SIMD4<Float>>.allocate(capacity: pw)
+        let first = columnCell.firstIndex { $0 >= 0 } ?? columnCell.count
+        let end = (columnCell.lastIndex { Int($0) + 1 < pw } ?? -1) + 1
+        guard first < end else { return }
+        let line = UnsafeMutablePointer<Float>.allocate(capacity: pw * 4)
         defer { line.deallocate() }
         grid.withUnsafeBufferPointer { grid in
-            for y in output.y0..<output.y1 {
-                let v = (Double(y) - half) * inv - Double(gy0) + 2
-                let iv = Int(v.rounded(.down)), tv = Float(v - v.rounded(.down))
-                let out = output.row(y)
-                guard iv >= 0, iv + 1 < ph else { continue }
-                let top = grid.baseAddress! + iv * pw, bottom = top + pw
-                for i in 0..<pw { line[i] = top[i] + (bottom[i] - top[i]) * tv }
-                var x = 0
-                // Four pixels in sixteen lanes where all four have their cells: `store`'s arithmetic lane
-                // by lane, so the same bytes.
-                while x &+ 4 <= output.width && columnCell[x] >= 0 && columnCell[x &+ 3] &+ 1 < pw {
-                    let i0 = columnCell[x], i1 = columnCell[x &+ 1], i2 = columnCell[x &+ 2], i3 = columnCell[x &+ 3]
-                    let left = SIMD16(
-                        lowHalf: SIMD8(lowHalf: line[i0], highHalf: line[i1]),
-                        highHalf: SIMD8(lowHalf: line[i2], highHalf: line[i3]))
-                    let right = SIMD16(
-                        lowHalf: SIMD8(lowHalf: line[i0 &+ 1], highHalf: line[i1 &+ 1]),
-                        highHalf: SIMD8(lowHalf: line[i2 &+ 1], highHalf: line[i3 &+ 1]))
-                    let t0 = columnWeight[x], t1 = columnWeight[x &+ 1], t2 = columnWeight[x &+ 2], t3 = columnWeight[x &+ 3]
-                    let t = SIMD16<Float>(t0, t0, t0, t0, t1, t1, t1, t1, t2, t2, t2, t2, t3, t3, t3, t3)
-                    Self.store16(left + (right - left) * t, out + x &* 4)
-                    x &+= 4
-                }
-                while x < output.width {
-                    defer { x &+= 1 }
-                    let i = columnCell[x], t = columnWeight[x]
-                    guard i >= 0, i + 1 < pw else { continue }
-                    store(line[i] + (line[i + 1] - line[i]) * t, out + x * 4)
+            columnCell.withUnsafeBufferPointer { cells in
+                columnWeight.withUnsafeBufferPointer { weights in
+                    let base = UnsafeRawPointer(grid.baseAddress!).assumingMemoryBound(to: Float.self)
+                    for y in output.y0..<output.y1 {
+                        let v = gridRow(y)
+                        let iv = Int(v.rounded(.down)), tv = Float(v - v.rounded(.down))
+                        guard iv >= 0, iv + 1 < ph else { continue }
+                        kernels.blur_row(
+                            reel_blur_row(
+                                out: output.row(y) + first * 4, top: base + iv * pw * 4, bottom: base + (iv + 1) * pw * 4,
+                                tv: tv, cells: pw, line: line, pixel_cells: cells.baseAddress! + first,
+                                weights: weights.baseAddress! + first, count: end - first))
+                    }
                 }
             }
         }
@@ -244,23 +208,19 @@ extension BandPainter {
         return max(sigma * sigma - ff / 4, ff / 4).squareRoot() / Double(f)
     }
 
-    /// The matrix on each pixel's unpremultiplied colour, clamped, premultiplied again. A transparent
-    /// pixel stays so unless the matrix adds alpha.
-    static func applyMatrix(_ area: Canvas, rows: [SIMD4<Float>], bias: SIMD4<Float>) {
-        let (mr, mg, mb, ma) = (rows[0], rows[1], rows[2], rows[3])
-        let addsAlpha = bias.w > 0
-        for y in area.y0..<area.y1 {
-            let row = area.row(y)
-            for x in 0..<area.width {
-                let p = row + x * 4
-                let q = load(p)
-                if q.w == 0 && !addsAlpha { continue }
-                let c = q.w > 0 ? SIMD4(q.x / q.w, q.y / q.w, q.z / q.w, q.w / 255) : .zero
-                let o = (SIMD4((mr * c).sum(), (mg * c).sum(), (mb * c).sum(), (ma * c).sum()) + bias)
-                    .clamped(lowerBound: .zero, upperBound: .one)
-                store(SIMD4(o.x * o.w, o.y * o.w, o.z * o.w, o.w) * 255, p)
-            }
-        }
+    /// The matrix on each pixel's unpremultiplied colour, clamped, premultiplied again (`color_matrix`).
+    /// A transparent pixel stays so unless the matrix adds alpha.
+    func applyMatrix(_ area: Canvas, rows: [SIMD4<Float>], bias: SIMD4<Float>) {
+        guard area.width > 0, area.rows > 0 else { return }
+        let m = rows
+        let matrix = reel_color_matrix(
+            pixels: area.row(area.y0), stride: area.stride * 4, width: area.width, rows: area.rows,
+            m: (
+                m[0].x, m[0].y, m[0].z, m[0].w, m[1].x, m[1].y, m[1].z, m[1].w,
+                m[2].x, m[2].y, m[2].z, m[2].w, m[3].x, m[3].y, m[3].z, m[3].w
+            ),
+            bias: (bias.x, bias.y, bias.z, bias.w), adds_alpha: bias.w > 0 ? 1 : 0)
+        kernels.color_matrix(matrix)
     }
 }
 

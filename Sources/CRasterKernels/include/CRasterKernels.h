@@ -174,6 +174,78 @@ enum { REEL_CELL_ONE = 1 << 19 };
    the same whichever row the canvas starts at. Edges reaching past 2²⁶ (or NaN) add nothing. */
 void reel_accumulate_edges(reel_cells cells, const double *_Nonnull edges, intptr_t count, intptr_t row_lo, intptr_t row_hi);
 
+/* A coarse blur's grid (BandPainter.blurCoarse): `pw` × `ph` cells of four floats (premultiplied
+   channels, 0…255), blurred by `taps` weights along rows into `across`, then down the columns back
+   into `grid`. Each cell sums its taps in order from the first, skipping those outside the grid: the
+   same floats as the Swift loops this replaced, and on every variant. */
+typedef struct reel_blur_grid {
+    float *_Nonnull grid;
+    float *_Nonnull across;
+    const float *_Nonnull kernel;
+    intptr_t taps;
+    intptr_t pw;
+    intptr_t ph;
+    /* The rows that hold content (the others are zero): the rows blurred along. */
+    intptr_t rows_from;
+    intptr_t rows_to;
+    /* The rows of `grid` blurred down the columns: those the pixels are sampled from. */
+    intptr_t out_from;
+    intptr_t out_to;
+} reel_blur_grid;
+
+/* A coarse blur's cells (BandPainter.blurCoarse): each the mean of its pixels of premultiplied RGBA8
+   (integer sums, exact in any order, times `scale`), written to `grid` from row 2 and column 2 on (a
+   border of two cells left as they are). Cell rows start every `f` pixel rows after the first, which
+   has `first_rows`; cell column c covers pixels edges[c] ..< edges[c + 1]. */
+typedef struct reel_blur_cells {
+    const uint8_t *_Nonnull pixels;
+    intptr_t stride;
+    intptr_t width;
+    intptr_t rows;
+    intptr_t first_rows;
+    intptr_t f;
+    const intptr_t *_Nonnull edges;
+    intptr_t gw;
+    float *_Nonnull grid;
+    intptr_t pw;
+    float scale;
+    /* Room for 4 · width sums. */
+    uint32_t *_Nonnull columns;
+} reel_blur_cells;
+
+/* One row of pixels sampled back from a blurred grid: the line between two grid rows (`top` +
+   (`bottom` − `top`) · `tv`, `cells` cells of four floats into `line`), then each pixel between its
+   two cells of the line (`left` + (`right` − `left`) · weight), stored as BandPainter.store stores:
+   channels rounded to the nearest level, no colour above the rounded alpha. Every pixel's cell and
+   the one after it lie in the line. */
+typedef struct reel_blur_row {
+    uint8_t *_Nonnull out;
+    const float *_Nonnull top;
+    const float *_Nonnull bottom;
+    float tv;
+    intptr_t cells;
+    float *_Nonnull line;
+    /* Each pixel's first cell and its weight. */
+    const int32_t *_Nonnull pixel_cells;
+    const float *_Nonnull weights;
+    intptr_t count;
+} reel_blur_row;
+
+/* A colour matrix on premultiplied RGBA8 pixels in place (a layer's `colorMatrix`, `colorControls`,
+   `sepiaTone`, …): each pixel's colour unpremultiplied (divided by its alpha, the alpha by 255), the
+   rows' dot products summed in order from the first plus the bias, held to 0…1, premultiplied again
+   and stored as BandPainter.store stores. A transparent pixel stays as it is unless `adds_alpha`. */
+typedef struct reel_color_matrix {
+    uint8_t *_Nonnull pixels;
+    intptr_t stride;
+    intptr_t width;
+    intptr_t rows;
+    /* Row by row: the factors of r, g, b and a. */
+    float m[16];
+    float bias[4];
+    int32_t adds_alpha;
+} reel_color_matrix;
+
 typedef struct reel_raster_kernels {
     /* `count` pixels set to one word (an opaque colour under full coverage). */
     void (*_Nonnull fill)(uint8_t *_Nonnull out, intptr_t count, uint32_t word);
@@ -188,6 +260,14 @@ typedef struct reel_raster_kernels {
     void (*_Nonnull solid_rows)(reel_solid_rows rows);
     intptr_t (*_Nonnull axial_rows)(reel_axial_rows rows);
     void (*_Nonnull image_rows)(reel_image_rows rows);
+    void (*_Nonnull blur_cells)(reel_blur_cells cells);
+    void (*_Nonnull blur_grid)(reel_blur_grid grid);
+    void (*_Nonnull blur_row)(reel_blur_row row);
+    void (*_Nonnull color_matrix)(reel_color_matrix matrix);
+    /* Source-over of `count` premultiplied pixels of `src` scaled by `factor` onto `out`, in floats:
+       s · factor + d · (1 − alpha · (1/255)), rounded by adding 1.5 · 2²³ (BlendKernels.swift's
+       `blend`; a transparent source leaves d, an opaque one at factor 1 gives s, exactly). */
+    void (*_Nonnull composite)(uint8_t *_Nonnull out, const uint8_t *_Nonnull src, intptr_t count, float factor);
 } reel_raster_kernels;
 
 enum {
