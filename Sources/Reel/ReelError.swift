@@ -27,6 +27,9 @@ public enum ReelError: Error, Sendable, CustomStringConvertible {
         case .raster(.nonFinitePath, let t, let layer?):
             return
                 "drawing the frame at \(t) s failed: layer \"\(layer)\" goes past the largest number once placed on the frame (a coordinate, scale or size too large)\n  fix: keep its coordinates within ±1e9 and the scales above it small enough that their product stays so"
+        case .raster(.filterPixels(let limit), let t, let layer?):
+            return
+                "drawing the frame at \(t) s failed: the SVG filters of \(layer) cover more than \(limit / 1_000_000) megapixels together\n  fix: \(RasterError.filterPixels(limit: limit).fix ?? "")"
         case .raster(let e, _, _) where e.fix != nil:
             // Not about a frame (the kernels this process was told to draw with): said with its fix.
             return "\(e.description)\n  fix: \(e.fix ?? "")"
@@ -38,11 +41,23 @@ public enum ReelError: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    /// A frame that failed to draw; for a path that went non-finite, the layer it belongs to, found by
-    /// walking the frame's layers again (the rasterizer knows only draw commands).
+    /// A frame that failed to draw; for a path that went non-finite, the layer it belongs to, and for
+    /// filters over too many pixels, the filtered layers, found by walking the frame's layers again (the
+    /// rasterizer knows only draw commands).
     static func drawing(_ error: RasterError, time: Double, scene: Scene) -> ReelError {
-        guard case .nonFinitePath = error else { return .raster(error, time: time, layer: nil) }
-        return .raster(error, time: time, layer: SceneRenderer.firstNonFiniteLayer(in: scene.sample(at: time), scene: scene))
+        switch error {
+        case .nonFinitePath:
+            return .raster(error, time: time, layer: SceneRenderer.firstNonFiniteLayer(in: scene.sample(at: time), scene: scene))
+        case .filterPixels:
+            // Every filtered layer counts toward the limit: the first few named, with how many there are.
+            let names = SceneRenderer.filteredLayers(in: scene.sample(at: time))
+            guard !names.isEmpty else { return .raster(error, time: time, layer: nil) }
+            let shown = names.prefix(3).map { "\"\($0)\"" }.joined(separator: ", ")
+            let more = names.count > 3 ? " and \(names.count - 3) more" : ""
+            return .raster(error, time: time, layer: (names.count == 1 ? "layer " : "layers ") + shown + more)
+        default:
+            return .raster(error, time: time, layer: nil)
+        }
     }
 
     /// Where the picture is named, its size, what the pictures would come to and what they may take;

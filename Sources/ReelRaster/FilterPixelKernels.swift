@@ -16,22 +16,13 @@ import ReelGeometry
     v > upper ? upper : v >= lower ? v : lower
 }
 
-/// A transparent pixel's 0 / 0 is NaN and becomes 0, as in resvg.
-@inline(__always) private func demultiplied(_ c: UInt8, _ a: UInt8) -> UInt8 {
-    level(Float(c) / (Float(a) / 255) + 0.5)
-}
-
-@inline(__always) private func multiplied(_ c: UInt8, _ a: UInt8) -> UInt8 {
-    level(Float(c) * (Float(a) / 255) + 0.5)
-}
-
 extension FilterKernels {
     /// Colour divided by alpha, alpha kept, rounded as resvg (c / (a/255) + 0.5, truncated).
     static func unpremultiplied(_ p: FilterPixels) -> FilterPixels {
         var out = p
         for k in stride(from: 0, to: out.bytes.count, by: 4) {
             let a = out.bytes[k + 3]
-            for i in 0..<3 { out.bytes[k + i] = demultiplied(out.bytes[k + i], a) }
+            for i in 0..<3 { out.bytes[k + i] = unpremultiply(out.bytes[k + i], a) }
         }
         return out
     }
@@ -41,7 +32,7 @@ extension FilterKernels {
         var out = p
         for k in stride(from: 0, to: out.bytes.count, by: 4) {
             let a = out.bytes[k + 3]
-            for i in 0..<3 { out.bytes[k + i] = multiplied(out.bytes[k + i], a) }
+            for i in 0..<3 { out.bytes[k + i] = premultiply(out.bytes[k + i], a) }
         }
         return out
     }
@@ -224,8 +215,8 @@ extension FilterKernels {
             let a = input.bytes[k + 3]
             let newA = tables[3]?[Int(a)] ?? a
             for i in 0..<3 {
-                let c = demultiplied(input.bytes[k + i], a)
-                out.bytes[k + i] = multiplied(tables[i]?[Int(c)] ?? c, newA)
+                let c = unpremultiply(input.bytes[k + i], a)
+                out.bytes[k + i] = premultiply(tables[i]?[Int(c)] ?? c, newA)
             }
             out.bytes[k + 3] = newA
         }

@@ -1,7 +1,8 @@
-/// Which layer a frame cannot be drawn for: the rasterizer refuses a path that a transform pushed past
+/// Which layers a frame cannot be drawn for: the rasterizer refuses a path that a transform pushed past
 /// the largest Double by its draw command's number, which tells a user nothing; this finds the layer
 /// whose geometry goes non-finite once placed on the frame, so the error can name it (for an imported
-/// SVG, the element: its id or its place in the file).
+/// SVG, the element: its id or its place in the file); and the layers whose SVG filters a frame holds
+/// when they cover too many pixels together.
 import ReelGeometry
 import ReelScene
 
@@ -34,5 +35,19 @@ extension SceneRenderer {
             if let name = snapshot.top.withLayer(at: i, { visit($0, toPixels) }) { return name }
         }
         return nil
+    }
+
+    /// The names of the shown layers with SVG filter effects at this time, in drawing order: the
+    /// layers a frame's filter regions add up over.
+    public static func filteredLayers(in snapshot: Snapshot) -> [String] {
+        var names: [String] = []
+        func visit(_ layer: PresentationLayer) {
+            guard !layer.hidden, layer.opacity > 0 else { return }
+            if !layer.filterEffects.isEmpty { names.append(layer.name) }
+            for sublayer in layer.sublayers { visit(sublayer) }
+            layer.mask.map(visit)
+        }
+        for i in snapshot.top.indices { snapshot.top.withLayer(at: i) { visit($0) } }
+        return names
     }
 }

@@ -37,6 +37,30 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: ws.file("icon.mp4")))
     }
 
+    /// Filter regions held to the frame and half its size around (2000 × 2000 at 1000 px wide) cover
+    /// 4 megapixels each: seventeen of them pass the frame's 64 megapixels. The error names the time,
+    /// the filtered elements (the first three and how many more) and the fix; nothing is written.
+    @Test func filtersOverTooManyPixelsAreOneErrorNamingThem() throws {
+        let ws = try Workspace()
+        let rects = (0..<17).map { "<rect id=\"r\($0)\" width=\"10\" height=\"10\" filter=\"url(#f)\"/>" }.joined()
+        let svg = ws.write(
+            "wide.svg",
+            """
+            <svg xmlns="http://www.w3.org/2000/svg" width="1000" height="1000">
+              <filter id="f" filterUnits="userSpaceOnUse" x="-1e6" y="-1e6" width="2e6" height="2e6"><feFlood/></filter>
+              \(rects)
+            </svg>
+            """)
+        let r = try runReel(["still", svg, "--at", "0", "-o", ws.file("wide.png")])
+        #expect(r.status == 1)
+        #expect(
+            r.stderr.contains(
+                "drawing the frame at 0.0 s failed: the SVG filters of layers \"wide/r0\", \"wide/r1\", \"wide/r2\" and 14 more cover more than 64 megapixels together"
+            ), "\(r.stderr)")
+        #expect(r.stderr.contains("fix: draw fewer filtered elements at once"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: ws.file("wide.png")))
+    }
+
     @Test func aMalformedFileIsOneLocatedError() throws {
         let ws = try Workspace()
         let svg = ws.write("bad.svg", "<svg xmlns=\"http://www.w3.org/2000/svg\">\n  <rect width=\"1\"\n</svg>")
