@@ -16,6 +16,9 @@ struct GlyphRuns: Sendable {
         var run: Int
         /// The glyphs' line, word or cluster for each animated unit kind (−1: in none, a space).
         var units: [Int]
+        /// The run's decoration lines, a fill of their own: a rectangle and a glyph wound the other
+        /// way would cancel where they overlap under the non-zero rule.
+        var decoration = false
     }
     struct Picture: Sendable {
         var bitmap: GlyphBitmap
@@ -59,6 +62,13 @@ struct GlyphRuns: Sendable {
             let placed = outline.applying(place)
             paths[key, default: Path()].addPath(placed)
             if let box = placed.controlPointBounds { bounds[key] = bounds[key].map { $0.union(box) } ?? box }
+        }
+        // Decoration lines move with their line only: a word's animation leaves the underline under it.
+        for d in set.decorations {
+            let key = Key(line: d.line, run: d.run, units: units.map { $0 == .line ? d.line : -1 }, decoration: true)
+            if paths[key] == nil { order.append(key) }
+            paths[key, default: Path()].addPath(Path(rect: d.rect))
+            bounds[key] = bounds[key].map { $0.union(d.rect) } ?? d.rect
         }
     }
 }

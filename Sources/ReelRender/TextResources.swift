@@ -29,7 +29,8 @@ public struct TextResources: Sendable {
             for (k, v) in span.fontFeatures ?? [:] { features[k] = v }
             let attributes = TextAttributes(
                 font: font, fontSize: span.fontSize ?? text.fontSize, features: features,
-                letterSpacing: span.letterSpacing ?? text.letterSpacing, baselineOffset: span.baselineOffset ?? 0)
+                letterSpacing: span.letterSpacing ?? text.letterSpacing, baselineOffset: span.baselineOffset ?? 0,
+                decorations: span.decorations, wordSpacing: span.wordSpacing ?? text.wordSpacing)
             runs.append(TextRun(span.text, attributes))
             colors.append(span.foregroundColor ?? text.foregroundColor)
         }
@@ -44,5 +45,16 @@ public struct TextResources: Sendable {
             truncationMode: TruncationMode(rawValue: text.truncationMode.rawValue) ?? .none, lineHeight: text.lineHeight,
             firstBaselineAtTop: text.firstBaselineAtTop)
         return (typesetter.typeset(runs, style: style, in: bounds.size), colors)
+    }
+}
+
+extension TextSpan {
+    /// The run's lines as the typesetter takes them.
+    var decorations: TextDecorations {
+        var d: TextDecorations = []
+        if underline == true { d.insert(.underline) }
+        if strikethrough == true { d.insert(.strikethrough) }
+        if overline == true { d.insert(.overline) }
+        return d
     }
 }

@@ -485,12 +485,7 @@ struct Importer {
             strokePattern = pattern
             layer.shape.strokeColor = stroke
             layer.shape.strokeGradient = gradient
-            layer.shape.stroke.lineWidth = s.strokeWidth
-            layer.shape.stroke.lineCap = s.lineCap
-            layer.shape.stroke.lineJoin = s.lineJoin
-            layer.shape.stroke.miterLimit = s.miterLimit
-            layer.shape.stroke.lineDashPattern = s.dashArray
-            layer.shape.stroke.lineDashPhase = s.dashOffset
+            s.applyStrokeGeometry(to: &layer.shape.stroke)
         }
         return (fillPattern, strokePattern)
     }

@@ -182,6 +182,12 @@ struct SVGStyle {
     /// `writing-mode` top to bottom (tb, tb-rl, vertical-rl, vertical-lr), inherited.
     var vertical = false
     var letterSpacing = 0.0
+    /// `word-spacing`: points after each space, on top of the letter spacing (inherited).
+    var wordSpacing = 0.0
+    /// `text-decoration`'s lines (underline, overline, line-through) declared on an ancestor: a text's
+    /// characters take every one declared on it or around it, inside the text or outside (resvg), and
+    /// no descendant takes them away.
+    var decorationsAbove: Set<String> = []
     /// `baseline-shift` as written (not inherited: nested tspans add theirs, `SVGText.swift`).
     var baselineShift: String?
     var visible = true
@@ -221,6 +227,10 @@ struct SVGStyle {
     var filterFunctions: SVGFilterFunctions?
     /// A `filter` list that refers to `<filter>` elements, as written.
     var filterList: String?
+    /// `text-decoration`'s lines declared on this element (the last declaration wins).
+    var decorationsHere: Set<String> = []
+    /// The lines this element's text is decorated with.
+    var decorations: Set<String> { decorationsAbove.union(decorationsHere) }
     /// Properties declared on this element that Reel does not draw yet, with their values
     /// (`undrawnProperties`): each is one note at the element's line, never dropped silently.
     var undrawn: [String: String] = [:]
@@ -241,6 +251,8 @@ struct SVGStyle {
         s.filterFunctions = nil
         s.filterList = nil
         s.baselineShift = nil
+        s.decorationsAbove = decorations
+        s.decorationsHere = []
         s.undrawn = [:]
         return s
     }
@@ -318,6 +330,12 @@ struct SVGStyle {
                 // A percentage is of the viewport's width, as a length is (resvg and librsvg agree).
                 letterSpacing = v
             }
+        case "word-spacing":
+            if value == "normal" {
+                wordSpacing = 0
+            } else if let v = SVGValues.length(value, percentOf: viewport.width, fontSize: fontSize) {
+                wordSpacing = v
+            }
         case "stroke-linecap":
             switch value {
             case "butt": lineCap = .butt
@@ -366,6 +384,12 @@ struct SVGStyle {
         case "mask-type": if value == "alpha" || value == "luminance" { maskTypeAlpha = value == "alpha" }
         case "isolation": if value == "isolate" || value == "auto" { isolated = value == "isolate" }
         case "baseline-shift": baselineShift = value
+        case "text-decoration":
+            // The line keywords of the list (CSS's shorthand may add a style and a colour, not drawn);
+            // a list with commas is invalid and changes nothing (resvg and librsvg agree).
+            guard !value.contains(",") else { break }
+            let words = value.lowercased().split(whereSeparator: \.isWhitespace).map(String.init)
+            decorationsHere = Set(words).intersection(["underline", "overline", "line-through"])
         case "filter":
             // Functions as layer filters; a list with url()s as filter effects (`SVGFilters.swift`); an
             // invalid list of functions is a note.
@@ -400,18 +424,25 @@ struct SVGStyle {
     /// note. A later declaration of a value that changes nothing takes an earlier one's note back.
     static let undrawnProperties: [String: @Sendable (String) -> Bool] = {
         let none: @Sendable (String) -> Bool = { $0 == "none" }
-        // A length of zero in any unit (`0px`, as Inkscape writes them).
-        let zero: @Sendable (String) -> Bool = { Double($0.trimmingCharacters(in: .letters.union(["%"]))) == 0 }
         return [
             "filter": none,
             // transform-origin is read against the viewport (view-box), as resvg does.
             "transform-box": { $0 == "view-box" },
-            "text-decoration": { $0 == "none" || $0.hasPrefix("none ") },
-            "word-spacing": { $0 == "normal" || zero($0) },
             "dominant-baseline": { $0 == "auto" || $0 == "alphabetic" },
             "alignment-baseline": { ["auto", "baseline", "alphabetic"].contains($0) },
         ]
     }()
+
+    /// The stroke's width, caps, joins, miter limit and dashes on a layer's stroke (its start and end
+    /// stay): a shape's and a text's stroke alike.
+    func applyStrokeGeometry(to stroke: inout StrokeStyle) {
+        stroke.lineWidth = strokeWidth
+        stroke.lineCap = lineCap
+        stroke.lineJoin = lineJoin
+        stroke.miterLimit = miterLimit
+        stroke.lineDashPattern = dashArray
+        stroke.lineDashPhase = dashOffset
+    }
 
     /// `context-fill` or `context-stroke` as the paint they stand for here (nil: another value).
     func contextPaint(_ value: String) -> Paint? {
@@ -485,7 +516,8 @@ struct SVGStyle {
             "stroke-linejoin",
             "stroke-miterlimit", "stroke-dasharray", "stroke-dashoffset", "opacity", "color", "visibility", "display",
             "clip-rule", "clip-path", "mask", "mask-type", "marker-start", "marker-mid", "marker-end", "paint-order",
-            "transform-origin", "overflow", "baseline-shift", "writing-mode", "font-variant",
+            "transform-origin", "overflow", "baseline-shift", "writing-mode", "font-variant", "text-decoration",
+            "word-spacing",
         ] + undrawnProperties.keys.sorted()
 
     /// The id in `url(#id)`, or nil.

@@ -97,9 +97,12 @@ extension Importer {
         func span(_ text: String, _ s: SVGStyle) -> TextSpan {
             var fill = s.visible ? textColor(s.fill, opacity: s.fillOpacity, s) ?? .clear : .clear
             if fill.alpha == 0 { fill = .clear }
+            let lines = s.decorations
             return TextSpan(
                 text, font: Self.fontSpec(s), fontSize: s.fontSize, foregroundColor: fill,
-                letterSpacing: s.letterSpacing == 0 ? nil : s.letterSpacing, fontFeatures: s.smallCaps ? ["smcp": 1] : nil)
+                letterSpacing: s.letterSpacing == 0 ? nil : s.letterSpacing, fontFeatures: s.smallCaps ? ["smcp": 1] : nil,
+                underline: lines.contains("underline") ? true : nil, strikethrough: lines.contains("line-through") ? true : nil,
+                overline: lines.contains("overline") ? true : nil, wordSpacing: s.wordSpacing == 0 ? nil : s.wordSpacing)
         }
 
         walk(e, style, shift: 0, preserve: e.attributes["xml:space"] == "preserve")
@@ -144,12 +147,7 @@ extension Importer {
             }
             if let stroke {
                 layer.shape.strokeColor = stroke
-                layer.shape.stroke.lineWidth = style.strokeWidth
-                layer.shape.stroke.lineCap = style.lineCap
-                layer.shape.stroke.lineJoin = style.lineJoin
-                layer.shape.stroke.miterLimit = style.miterLimit
-                layer.shape.stroke.lineDashPattern = style.dashArray
-                layer.shape.stroke.lineDashPhase = style.dashOffset
+                style.applyStrokeGeometry(to: &layer.shape.stroke)
             }
             layers.append(layer)
         }

@@ -57,6 +57,7 @@ public enum LayerKeyPath: String, Sendable, CaseIterable {
     case fontSize
     case foregroundColor
     case letterSpacing
+    case wordSpacing
     /// A video layer's sound level (what AVPlayer's `volume` is).
     case volume
     /// An imported shape's gradient ramp (SVG and Lottie gradients; scenes have none to animate).
@@ -151,6 +152,7 @@ public enum LayerKeyPath: String, Sendable, CaseIterable {
         case .fontSize: .number({ $0.text.fontSize }, { $0.text.fontSize = min(max(0, $1), TextProperties.maximumFontSize) })
         case .foregroundColor: .color({ $0.text.foregroundColor }, { $0.text.foregroundColor = $1 })
         case .letterSpacing: .number({ $0.text.letterSpacing }, { $0.text.letterSpacing = $1 })
+        case .wordSpacing: .number({ $0.text.wordSpacing }, { $0.text.wordSpacing = $1 })
         case .volume: .number({ $0.video?.volume ?? 1 }, { $0.video?.volume = $1 })
         case .fillGradientTransform:
             .transform(

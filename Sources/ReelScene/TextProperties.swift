@@ -24,16 +24,28 @@ public struct TextSpan: Sendable, Hashable {
     public var fontSize: Double?
     public var foregroundColor: Color?
     public var letterSpacing: Double?
+    public var wordSpacing: Double?
     public var fontFeatures: [String: UInt32]?
     /// Points the run is raised above the baseline (negative lowers it), as `NSAttributedString`'s
     /// `baselineOffset`: superscripts, subscripts.
     public var baselineOffset: Double?
+    /// A single line under the run, and through it (`NSAttributedString`'s `underlineStyle` and
+    /// `strikethroughStyle`), where the font puts them, in the run's colour, across its spaces.
+    public var underline: Bool?
+    public var strikethrough: Bool?
+    /// A line over the run, at the font's ascender (CSS's and SVG's `overline`).
+    public var overline: Bool?
 
     public init(
         _ text: String, font: String? = nil, fontSize: Double? = nil, foregroundColor: Color? = nil,
-        letterSpacing: Double? = nil, fontFeatures: [String: UInt32]? = nil, baselineOffset: Double? = nil
+        letterSpacing: Double? = nil, fontFeatures: [String: UInt32]? = nil, baselineOffset: Double? = nil,
+        underline: Bool? = nil, strikethrough: Bool? = nil, overline: Bool? = nil, wordSpacing: Double? = nil
     ) {
+        self.wordSpacing = wordSpacing
         self.baselineOffset = baselineOffset
+        self.underline = underline
+        self.strikethrough = strikethrough
+        self.overline = overline
         self.text = text
         self.font = font
         self.fontSize = fontSize
@@ -65,6 +77,8 @@ public struct TextProperties: Sendable {
     public var lineHeight: Double = 1
     /// Points added after each glyph cluster.
     public var letterSpacing: Double = 0
+    /// Points added after each space (each word separator), on top of the letter spacing.
+    public var wordSpacing: Double = 0
     /// OpenType features and their values (`["tnum": 1, "liga": 0]`).
     public var fontFeatures: [String: UInt32] = [:]
     /// Animations of each line, word or cluster (applied on top of the layer's own).

@@ -7,9 +7,12 @@ import ReelGeometry
 extension Reader {
     static let textLayerKeys = [
         "string", "runs", "font", "fontSize", "foregroundColor", "alignmentMode", "isWrapped", "truncationMode", "lineHeight",
-        "letterSpacing", "fontFeatures", "unitAnimations", "strokeColor", "lineWidth", "lineJoin",
+        "letterSpacing", "wordSpacing", "fontFeatures", "unitAnimations", "strokeColor", "lineWidth", "lineJoin",
     ]
-    static let runKeys = ["text", "font", "fontSize", "foregroundColor", "letterSpacing", "fontFeatures", "baselineOffset"]
+    static let runKeys = [
+        "text", "font", "fontSize", "foregroundColor", "letterSpacing", "wordSpacing", "fontFeatures", "baselineOffset",
+        "underline", "strikethrough", "overline",
+    ]
     static let unitAnimationKeys = ["unit", "stagger", "order", "seed", "animations"]
 
     /// The text keys of a layer of type `text`.
@@ -35,6 +38,7 @@ extension Reader {
             text.lineHeight = v
         }
         if let n = m["letterSpacing"] { text.letterSpacing = try spacing(n, join(path, "letterSpacing")) }
+        if let n = m["wordSpacing"] { text.wordSpacing = try spacing(n, join(path, "wordSpacing"), name: "wordSpacing") }
         if let n = m["fontFeatures"] { text.fontFeatures = try features(n, join(path, "fontFeatures")) }
         if let n = m["runs"] {
             if m["string"] != nil {
@@ -56,10 +60,14 @@ extension Reader {
                 if let f = r["fontSize"] { span.fontSize = try fontSize(f, join(p, "fontSize")) }
                 if let f = r["foregroundColor"] { span.foregroundColor = try color(f, join(p, "foregroundColor")) }
                 if let f = r["letterSpacing"] { span.letterSpacing = try spacing(f, join(p, "letterSpacing")) }
+                if let f = r["wordSpacing"] { span.wordSpacing = try spacing(f, join(p, "wordSpacing"), name: "wordSpacing") }
                 if let f = r["fontFeatures"] { span.fontFeatures = try features(f, join(p, "fontFeatures")) }
                 if let f = r["baselineOffset"] {
                     span.baselineOffset = try spacing(f, join(p, "baselineOffset"), name: "baselineOffset")
                 }
+                if let f = r["underline"] { span.underline = try bool(f, join(p, "underline")) }
+                if let f = r["strikethrough"] { span.strikethrough = try bool(f, join(p, "strikethrough")) }
+                if let f = r["overline"] { span.overline = try bool(f, join(p, "overline")) }
                 text.runs.append(span)
             }
         }

@@ -63,6 +63,22 @@ public final class FontFace: @unchecked Sendable {
         hb_font_get_h_extents(font, &e)
         return FontExtents(ascender: Double(e.ascender), descender: Double(e.descender), lineGap: Double(e.line_gap))
     }
+
+    /// Where decoration lines go, in font units (y up): the centres of the underline and strikeout and
+    /// the underline's thickness, from the `post` and `OS/2` tables or HarfBuzz's fallbacks for a font
+    /// without them (as resvg reads them: every decoration as thick as the underline).
+    public var decorationMetrics: (underline: Double, strikeout: Double, thickness: Double) {
+        func metric(_ tag: hb_ot_metrics_tag_t) -> Double {
+            var v: hb_position_t = 0
+            hb_ot_metrics_get_position_with_fallback(font, tag, &v)
+            return Double(v)
+        }
+        let thickness = metric(HB_OT_METRICS_TAG_UNDERLINE_SIZE)
+        return (
+            metric(HB_OT_METRICS_TAG_UNDERLINE_OFFSET), metric(HB_OT_METRICS_TAG_STRIKEOUT_OFFSET),
+            thickness > 0 ? thickness : Double(unitsPerEm) / 12
+        )
+    }
 }
 
 extension FontFace {

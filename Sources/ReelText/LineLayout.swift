@@ -44,8 +44,9 @@ extension Layout {
                 pen += advance
                 // Letter spacing after each cluster: where the next glyph belongs to another one.
                 if k == shaped.count - 1 || shaped[k + 1].cluster != g.cluster {
-                    pen += attributes.letterSpacing
-                    line.advances[g.cluster] += attributes.letterSpacing
+                    let word = Self.wordSeparators.contains(values[g.cluster]) ? attributes.wordSpacing : 0
+                    pen += attributes.letterSpacing + word
+                    line.advances[g.cluster] += attributes.letterSpacing + word
                     lastSpacing = attributes.letterSpacing
                 }
             }
@@ -70,4 +71,7 @@ extension Layout {
             line.gap = max(line.gap, e.lineGap * s)
         }
     }
+
+    /// CSS's word-separator characters: word spacing follows each.
+    static let wordSeparators: Set<UInt32> = [0x20, 0xA0, 0x1361, 0x10100, 0x10101, 0x1039F, 0x1091F]
 }

@@ -54,8 +54,27 @@ extension Layout {
             let top = baseline - line.ascent, height = line.ascent + line.descent
             // Justification moves each glyph right by the stretched spaces before it, in visual order.
             var shift = 0.0
+            // A decorated run's stretch of the line so far: its glyphs' advances, spaces included.
+            var decorated: (run: Int, start: Double, end: Double)?
+            func closeDecoration() {
+                guard let d = decorated else { return }
+                decorated = nil
+                out.decorations += decorationLines(run: d.run, line: n, from: d.start, to: d.end, baseline: baseline)
+            }
             for g in line.glyphs {
                 let c = line.chars[g.char]
+                if !runs[c.run].attributes.decorations.isEmpty {
+                    let start = x0 + shift + g.penStart
+                    let end = x0 + shift + g.penEnd + (c.isSpace && c.value == 0x20 ? stretch : 0)
+                    if let d = decorated, d.run == c.run, abs(start - d.end) < 1e-6 || (start >= d.start && start <= d.end) {
+                        decorated?.end = max(d.end, end)
+                    } else {
+                        closeDecoration()
+                        decorated = (c.run, start, end)
+                    }
+                } else {
+                    closeDecoration()
+                }
                 if c.isSpace {
                     // Spaces draw nothing; justification widens the ones between words.
                     if c.value == 0x20 { shift += stretch }
@@ -70,6 +89,7 @@ extension Layout {
                         origin: Point(x: x0 + shift + g.x, y: baseline + g.y - runs[c.run].attributes.baselineOffset),
                         run: c.run, line: n, word: c.isSpace ? nil : wordOf[c.index], cluster: c.isSpace ? nil : c.index))
             }
+            closeDecoration()
             out.lineIsRightToLeft.append(rtl[n])
             out.lines.append(lineBox ?? Rect(x: x0, y: baseline - line.ascent, width: 0, height: line.ascent + line.descent))
         }
@@ -93,5 +113,22 @@ extension Layout {
         out.fallbackFonts = fallbacksUsed.sorted()
         out.overflows = overflows
         return out
+    }
+
+    /// A run's decorations from x `from` to `to` on the line whose baseline is at `baseline`: each centred
+    /// where its font puts it, raised with the run's glyphs (resvg's placement).
+    func decorationLines(run: Int, line: Int, from x0: Double, to x1: Double, baseline: Double) -> [DecorationLine] {
+        let a = runs[run].attributes
+        guard x1 > x0 else { return [] }
+        let s = a.fontSize / Double(a.font.unitsPerEm)
+        let m = a.font.decorationMetrics
+        let y = baseline - a.baselineOffset, thickness = m.thickness * s
+        var centres: [Double] = []
+        if a.decorations.contains(.underline) { centres.append(y - m.underline * s) }
+        if a.decorations.contains(.overline) { centres.append(y - a.font.extents.ascender * s) }
+        if a.decorations.contains(.strikethrough) { centres.append(y - m.strikeout * s) }
+        return centres.map {
+            DecorationLine(rect: Rect(x: x0, y: $0 - thickness / 2, width: x1 - x0, height: thickness), run: run, line: line)
+        }
     }
 }

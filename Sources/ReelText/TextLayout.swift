@@ -11,24 +11,32 @@ public struct TextAttributes: Sendable, Hashable {
     public var features: [String: UInt32]
     /// Points added after each glyph cluster.
     public var letterSpacing: Double
+    /// Points added after each word separator (a space, a no-break space…: CSS's `word-spacing`), on
+    /// top of the letter spacing.
+    public var wordSpacing: Double
     /// Points the run's glyphs are raised above the line's baseline (`NSAttributedString`'s
     /// `baselineOffset`; negative lowers them). The line's height does not change.
     public var baselineOffset: Double
+    /// Lines drawn along the run (`NSAttributedString`'s `underlineStyle` and `strikethroughStyle`,
+    /// single; and CSS's overline).
+    public var decorations: TextDecorations
 
     public init(
         font: FontFace, fontSize: Double, features: [String: UInt32] = [:], letterSpacing: Double = 0,
-        baselineOffset: Double = 0
+        baselineOffset: Double = 0, decorations: TextDecorations = [], wordSpacing: Double = 0
     ) {
+        self.wordSpacing = wordSpacing
         self.font = font
         self.fontSize = fontSize
         self.features = features
         self.letterSpacing = letterSpacing
         self.baselineOffset = baselineOffset
+        self.decorations = decorations
     }
 
     public static func == (a: Self, b: Self) -> Bool {
         a.font === b.font && a.fontSize == b.fontSize && a.features == b.features && a.letterSpacing == b.letterSpacing
-            && a.baselineOffset == b.baselineOffset
+            && a.baselineOffset == b.baselineOffset && a.decorations == b.decorations && a.wordSpacing == b.wordSpacing
     }
 
     public func hash(into h: inout Hasher) {
@@ -37,7 +45,29 @@ public struct TextAttributes: Sendable, Hashable {
         h.combine(features)
         h.combine(letterSpacing)
         h.combine(baselineOffset)
+        h.combine(decorations.rawValue)
+        h.combine(wordSpacing)
     }
+}
+
+/// The lines a run's text may carry: under it, over it, through it.
+public struct TextDecorations: OptionSet, Sendable, Hashable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// Centred on the font's underline position (its `post` table), as thick as its underline.
+    public static let underline = TextDecorations(rawValue: 1)
+    /// Centred on the font's ascender, as thick as its underline.
+    public static let overline = TextDecorations(rawValue: 2)
+    /// Centred on the font's strikeout position (its `OS/2` table), as thick as its underline.
+    public static let strikethrough = TextDecorations(rawValue: 4)
+}
+
+/// One decoration line of a run on one line of text: a rectangle in the text box's points.
+public struct DecorationLine: Sendable, Equatable {
+    public var rect: Rect
+    /// The run it belongs to (its colour) and the line it lies on.
+    public var run: Int
+    public var line: Int
 }
 
 /// A run of an attributed string: text with one set of attributes.
@@ -114,6 +144,8 @@ public struct TypesetText: Sendable {
     public var lines: [Rect] = []
     /// Whether each line's paragraph reads right to left (a unit's reveal starts at its right edge).
     public var lineIsRightToLeft: [Bool] = []
+    /// The runs' underlines, overlines and strikethroughs, across their spaces.
+    public var decorations: [DecorationLine] = []
     /// Each word's box and each glyph cluster's box, in reading order.
     public var words: [Rect] = []
     public var clusters: [Rect] = []

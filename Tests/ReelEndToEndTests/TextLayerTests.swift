@@ -140,6 +140,39 @@ import Testing
         #expect([127, 128].contains(try darkest(1.0, 70..<200)))
     }
 
+    /// A run's underline and strikethrough, by hand from DejaVu Sans's tables (`post` underline −40,
+    /// thickness 90; `OS/2` strikeout 530; ascender 1901; 2048 units an em) at 40 points: the baseline at
+    /// 37.129, the underline 37.031…38.789 (black over white: row 37 covered 0.969 → 255 · 0.031 = 7.9,
+    /// row 38 0.789 → 53.8), the strikeout 25.898…27.656 (row 26 whole → 0, row 27 0.656 → 87.7). Both
+    /// cross the space after the first "A" (x 27.4…40.1), where no glyph inks; the plain run has neither.
+    @Test func underlineAndStrikethroughCrossTheSpaces() throws {
+        let dejaVu = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+        guard Self.installed(dejaVu) else { return }
+        let ws = try Workspace()
+        func rows(_ name: String, _ decorations: String) throws -> [Int: [Int]] {
+            let layer = """
+                font: DejaVu Sans
+                fontSize: 40
+                foregroundColor: "#000000"
+                runs:
+                  - {text: "A A"\(decorations)}
+                """
+            let file = ws.write(name + ".yaml", scene(layer, width: 200, height: 80))
+            let r = try runReel(["still", file, "--at", "0", "-o", ws.file(name + ".png")])
+            #expect(r.status == 0, "\(r.stderr)")
+            let png = try ImageFile.read(path: ws.file(name + ".png"))
+            var out: [Int: [Int]] = [:]
+            for y in [24, 26, 27, 37, 38, 39] { out[y] = (30..<38).map { Int(png.rgba[(y * png.width + $0) * 4]) } }
+            return out
+        }
+        let lined = try rows("lined", ", underline: true, strikethrough: true"), plain = try rows("plain", "")
+        let expected = [24: 255, 26: 0, 27: 88, 37: 8, 38: 54, 39: 255]
+        for (y, v) in expected {
+            #expect(lined[y] == Array(repeating: v, count: 8), "row \(y)")
+            #expect(plain[y] == Array(repeating: 255, count: 8), "row \(y) without decorations")
+        }
+    }
+
     /// `strokeEnd` on a unit wipes it in from its reading start: at 0.5 the left half of the word's
     /// advance box is drawn and nothing right of it. The advance comes from shaping (checked against
     /// uharfbuzz in ShapingReferenceTests): "IIII" in Inter at 60 points.

@@ -40,6 +40,31 @@ import Testing
         #expect(t.text.runs[0].foregroundColor == Color(red: 0, green: 0, blue: 1))
     }
 
+    /// text-decoration: a tspan's text takes the lines declared on it and on every element around it
+    /// (a group outside the text too, as resvg); `none` on a tspan takes none away; the keywords of a
+    /// shorthand with a style and a colour are read, a list with commas is not; word-spacing is
+    /// inherited and `normal` is none; no note for either.
+    @Test func textDecorationsPropagateToTheRuns() throws {
+        let svg = try image(
+            """
+            <svg xmlns="http://www.w3.org/2000/svg">
+              <g text-decoration="overline"><text id="t" x="0" y="20" text-decoration="underline">a<tspan text-decoration="line-through">b</tspan><tspan style="text-decoration: none">c</tspan></text></g>
+              <text id="s" x="0" y="50" style="text-decoration: underline wavy red" word-spacing="5">d<tspan word-spacing="normal">e</tspan></text>
+              <text id="c" x="0" y="80" text-decoration="underline,overline">f</text>
+            </svg>
+            """)
+        let t = try #require(svg.layer.find("t/t"))
+        #expect(t.text.runs.map(\.underline) == [true, true, true])
+        #expect(t.text.runs.map(\.overline) == [true, true, true])
+        #expect(t.text.runs.map(\.strikethrough) == [nil, true, nil])
+        let s = try #require(svg.layer.find("t/s"))
+        #expect(s.text.runs.map(\.underline) == [true, true] && s.text.runs.map(\.strikethrough) == [nil, nil])
+        #expect(s.text.runs.map(\.wordSpacing) == [5, nil])
+        // A list with commas is invalid: no line.
+        #expect(svg.layer.find("t/c")?.text.runs.map(\.underline) == [nil])
+        #expect(!svg.warnings.contains { $0.contains("text-decoration") || $0.contains("word-spacing") })
+    }
+
     /// xml:space="preserve" keeps every space and turns line breaks and tabs into spaces; the default
     /// collapses them; a chunk's trailing spaces stay as advances (a word joiner after them).
     @Test func preservedWhiteSpace() throws {

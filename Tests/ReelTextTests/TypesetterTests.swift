@@ -55,6 +55,45 @@ import Testing
         #expect(near(t.glyphs[1].origin.x, a.lines[0].width) && near(t.lines[0].height, 19.01 + 4.83))
     }
 
+    /// Decorations by hand from DejaVu Sans's tables (read with fontTools): `post` underlinePosition
+    /// −40 and underlineThickness 90, `OS/2` yStrikeoutPosition 530, hhea ascender 1901 — at 0.01
+    /// point a unit, centres 0.40 below the baseline (19.01), 5.30 above it and at the box's top, each
+    /// 0.90 thick. A decorated run's lines start at its first pen position (after "AV", kerned, 26.71),
+    /// cover its space and end with its last glyph; the plain run has none.
+    @Test func decorationsFollowTheFontsMetricsAcrossSpaces() throws {
+        guard let font = try Self.font() else { return }
+        let runs = [
+            TextRun("AV", TextAttributes(font: font, fontSize: Self.size)),
+            TextRun(
+                " AV", TextAttributes(font: font, fontSize: Self.size, decorations: [.underline, .strikethrough, .overline])),
+        ]
+        let t = Typesetter().typeset(runs, style: ParagraphStyle(), in: Size(width: 100, height: 100))
+        #expect(t.decorations.count == 3)
+        for d in t.decorations {
+            #expect(d.run == 1 && d.line == 0)
+            #expect(near(d.rect.minX, 26.71) && near(d.rect.maxX, t.lines[0].maxX) && abs(d.rect.height - 0.90) < 1e-9)
+        }
+        let centres = t.decorations.map(\.rect.midY).sorted()
+        #expect(
+            centres.count == 3 && abs(centres[0] - 0) < 1e-9 && abs(centres[1] - 13.71) < 1e-9 && abs(centres[2] - 19.41) < 1e-9)
+        // Raised with its run's glyphs.
+        let raised = [TextRun("AV", TextAttributes(font: font, fontSize: Self.size, baselineOffset: 5, decorations: .underline))]
+        let r = Typesetter().typeset(raised, style: ParagraphStyle(), in: Size(width: 100, height: 100))
+        #expect(r.decorations.count == 1 && abs((r.decorations.first?.rect.midY ?? 0) - 14.41) < 1e-9)
+    }
+
+    /// Word spacing follows each space, on top of the letter spacing: "A A" with A 1401 and the space
+    /// 651 units (0.01 point each): the second A at 14.01 + 6.51 + 3 = 23.52, and with a letter spacing
+    /// of 1 after each cluster, 14.01 + 1 + 6.51 + 1 + 3 = 25.52.
+    @Test func wordSpacingFollowsEachSpace() throws {
+        guard let font = try Self.font() else { return }
+        for (letter, x) in [(0.0, 23.52), (1, 25.52)] {
+            let run = TextRun("A A", TextAttributes(font: font, fontSize: Self.size, letterSpacing: letter, wordSpacing: 3))
+            let t = Typesetter().typeset([run], style: ParagraphStyle(), in: Size(width: 100, height: 100))
+            #expect(t.glyphs.count == 2 && abs(t.glyphs[1].origin.x - x) < 1e-9, "letter spacing \(letter)")
+        }
+    }
+
     @Test func linesAreOneLineHeightApartTimesTheMultiple() throws {
         guard let one = try lay("A\nV"), let wide = try lay("A\nV", ParagraphStyle(lineHeight: 1.5)) else { return }
         #expect(near(one.glyphs[1].origin.y, Self.ascent + Self.lineAdvance))
