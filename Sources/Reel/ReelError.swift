@@ -9,7 +9,8 @@ import ReelScene
 public enum ReelError: Error, Sendable, CustomStringConvertible {
     case scene(SceneError)
     case media(MediaError, output: String)
-    /// A frame that could not be drawn, with the layer at fault when one is known.
+    /// A frame that could not be drawn, with the layer at fault when one is known (for filters over too
+    /// many pixels, the filtered layers, named: `layers "a", "b" and 3 more`).
     case raster(RasterError, time: Double, layer: String?)
     /// A problem with the output path or a setting, with how to fix it.
     case usage(Message, fix: Message?)
@@ -27,9 +28,10 @@ public enum ReelError: Error, Sendable, CustomStringConvertible {
         case .raster(.nonFinitePath, let t, let layer?):
             return
                 "drawing the frame at \(t) s failed: layer \"\(layer)\" goes past the largest number once placed on the frame (a coordinate, scale or size too large)\n  fix: keep its coordinates within ±1e9 and the scales above it small enough that their product stays so"
-        case .raster(.filterPixels(let limit), let t, let layer?):
+        case .raster(.filterPixels(let limit), let t, let layers):
+            let whose = layers.map { "the SVG filters of \($0)" } ?? "the frame's SVG filters"
             return
-                "drawing the frame at \(t) s failed: the SVG filters of \(layer) cover more than \(limit / 1_000_000) megapixels together\n  fix: \(RasterError.filterPixels(limit: limit).fix ?? "")"
+                "drawing the frame at \(t) s failed: \(whose) cover more than \(limit / 1_000_000) megapixels together\n  fix: \(RasterError.filterPixels(limit: limit).fix ?? "")"
         case .raster(let e, _, _) where e.fix != nil:
             // Not about a frame (the kernels this process was told to draw with): said with its fix.
             return "\(e.description)\n  fix: \(e.fix ?? "")"

@@ -16,9 +16,10 @@ struct GlyphRuns: Sendable {
         var run: Int
         /// The glyphs' line, word or cluster for each animated unit kind (−1: in none, a space).
         var units: [Int]
-        /// The run's decoration lines, a fill of their own: a rectangle and a glyph wound the other
-        /// way would cancel where they overlap under the non-zero rule.
-        var decoration = false
+        /// The run's decoration lines, a fill of their own (a rectangle and a glyph wound the other way
+        /// would cancel where they overlap under the non-zero rule): 1 under the glyphs (underline,
+        /// overline), 2 over them (strikethrough), as SVG paints them; 0 for glyphs.
+        var decoration = 0
     }
     struct Picture: Sendable {
         var bitmap: GlyphBitmap
@@ -64,12 +65,17 @@ struct GlyphRuns: Sendable {
             if let box = placed.controlPointBounds { bounds[key] = bounds[key].map { $0.union(box) } ?? box }
         }
         // Decoration lines move with their line only: a word's animation leaves the underline under it.
+        var below: [Key] = []
         for d in set.decorations {
-            let key = Key(line: d.line, run: d.run, units: units.map { $0 == .line ? d.line : -1 }, decoration: true)
-            if paths[key] == nil { order.append(key) }
+            let over = d.kind == .strikethrough
+            let key = Key(line: d.line, run: d.run, units: units.map { $0 == .line ? d.line : -1 }, decoration: over ? 2 : 1)
+            if paths[key] == nil {
+                if over { order.append(key) } else { below.append(key) }
+            }
             paths[key, default: Path()].addPath(Path(rect: d.rect))
             bounds[key] = bounds[key].map { $0.union(d.rect) } ?? d.rect
         }
+        order = below + order
     }
 }
 
@@ -164,9 +170,12 @@ extension SceneRenderer {
             }
             let path = runs.paths[key] ?? Path()
             color.alpha *= min(opacity, 1)
+            var fill: [DisplayList.Command] = []
             if color.alpha > 0 && !path.isEmpty {
-                commands.append(.fill(path: path.applying(boxToDevice), color: color, rule: .nonZero))
+                fill.append(.fill(path: path.applying(boxToDevice), color: color, rule: .nonZero))
             }
+            let strokeFirst = layer.properties.text.paintOrder == .stroke
+            if !strokeFirst { commands += fill }
             if var stroke = strokeColor, stroke.alpha > 0, lineWidth > 0, !path.isEmpty {
                 stroke.alpha *= min(opacity, 1)
                 let boxToLayerSpace = unitTransform.concatenating(boxToLayer)
@@ -184,6 +193,7 @@ extension SceneRenderer {
                     commands.append(.fill(path: outline.applying(toDevice3D), color: stroke))
                 }
             }
+            if strokeFirst { commands += fill }
             guard !commands.isEmpty else { continue }
             if let clip = revealClip {
                 out.append(.beginGroup(Group(clip: Path(rect: clip).applying(boxToDevice))))

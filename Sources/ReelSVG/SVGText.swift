@@ -112,11 +112,11 @@ extension Importer {
                 e,
                 name.contains(" ") ? "a \(name) is drawn in line" : "<\(name)> in a <text> is not supported yet and is left out")
         }
-        // The text's stroke on all of it (a tspan's own stroke is not followed), over the fill.
+        // The text's stroke on all of it (a tspan's own stroke is not followed), over the fill unless
+        // paint-order puts it first.
         let stroke = style.visible && style.strokeWidth > 0 ? textColor(style.stroke, opacity: style.strokeOpacity, style) : nil
-        if stroke != nil && style.paintOrder.first == .stroke {
-            warn(e, "paint-order: stroke first on text is not drawn yet; the stroke is drawn over the fill")
-        }
+        let order = style.paintOrder
+        let strokeFirst = (order.firstIndex(of: .stroke) ?? 1) < (order.firstIndex(of: .fill) ?? 0)
         Self.collapseWhiteSpace(&chunks)
         var layers: [Layer] = []
         for (k, chunk) in chunks.enumerated() where chunk.spans.contains(where: { !$0.text.isEmpty }) {
@@ -148,6 +148,7 @@ extension Importer {
             if let stroke {
                 layer.shape.strokeColor = stroke
                 style.applyStrokeGeometry(to: &layer.shape.stroke)
+                if strokeFirst { layer.text.paintOrder = .stroke }
             }
             layers.append(layer)
         }

@@ -17,6 +17,14 @@ public enum TextTruncationMode: String, Sendable, CaseIterable {
     case none, start, end, middle
 }
 
+/// Which of a text's fill and stroke is painted first (SVG's and CSS's `paint-order`).
+public enum TextPaintOrder: String, Sendable, CaseIterable {
+    /// The fill, then the stroke over it.
+    case normal
+    /// The stroke, then the fill over it: only the outline's outer half shows, as captions are outlined.
+    case stroke
+}
+
 /// A run of rich text: its own text, and whichever attributes differ from the layer's.
 public struct TextSpan: Sendable, Hashable {
     public var text: String
@@ -79,6 +87,8 @@ public struct TextProperties: Sendable {
     public var letterSpacing: Double = 0
     /// Points added after each space (each word separator), on top of the letter spacing.
     public var wordSpacing: Double = 0
+    /// Whether the stroke (`shape.strokeColor`) is painted over the fill or under it.
+    public var paintOrder: TextPaintOrder = .normal
     /// OpenType features and their values (`["tnum": 1, "liga": 0]`).
     public var fontFeatures: [String: UInt32] = [:]
     /// Animations of each line, word or cluster (applied on top of the layer's own).

@@ -7,7 +7,7 @@ import ReelGeometry
 extension Reader {
     static let textLayerKeys = [
         "string", "runs", "font", "fontSize", "foregroundColor", "alignmentMode", "isWrapped", "truncationMode", "lineHeight",
-        "letterSpacing", "wordSpacing", "fontFeatures", "unitAnimations", "strokeColor", "lineWidth", "lineJoin",
+        "letterSpacing", "wordSpacing", "fontFeatures", "unitAnimations", "strokeColor", "lineWidth", "lineJoin", "paintOrder",
     ]
     static let runKeys = [
         "text", "font", "fontSize", "foregroundColor", "letterSpacing", "wordSpacing", "fontFeatures", "baselineOffset",
@@ -26,6 +26,7 @@ extension Reader {
             text.alignmentMode = try choice(n, join(path, "alignmentMode"), TextAlignmentMode.self)
         }
         if let n = m["isWrapped"] { text.isWrapped = try bool(n, join(path, "isWrapped")) }
+        if let n = m["paintOrder"] { text.paintOrder = try choice(n, join(path, "paintOrder"), TextPaintOrder.self) }
         if let n = m["truncationMode"] {
             text.truncationMode = try choice(n, join(path, "truncationMode"), TextTruncationMode.self)
         }

@@ -66,7 +66,9 @@ extension Layout {
                 if !runs[c.run].attributes.decorations.isEmpty {
                     let start = x0 + shift + g.penStart
                     let end = x0 + shift + g.penEnd + (c.isSpace && c.value == 0x20 ? stretch : 0)
-                    if let d = decorated, d.run == c.run, abs(start - d.end) < 1e-6 || (start >= d.start && start <= d.end) {
+                    // The next glyph of the same run continues the line over the letter and word
+                    // spacing between them.
+                    if let d = decorated, d.run == c.run {
                         decorated?.end = max(d.end, end)
                     } else {
                         closeDecoration()
@@ -123,12 +125,14 @@ extension Layout {
         let s = a.fontSize / Double(a.font.unitsPerEm)
         let m = a.font.decorationMetrics
         let y = baseline - a.baselineOffset, thickness = m.thickness * s
-        var centres: [Double] = []
-        if a.decorations.contains(.underline) { centres.append(y - m.underline * s) }
-        if a.decorations.contains(.overline) { centres.append(y - a.font.extents.ascender * s) }
-        if a.decorations.contains(.strikethrough) { centres.append(y - m.strikeout * s) }
+        var centres: [(kind: TextDecorations, y: Double)] = []
+        if a.decorations.contains(.underline) { centres.append((.underline, y - m.underline * s)) }
+        if a.decorations.contains(.overline) { centres.append((.overline, y - a.font.extents.ascender * s)) }
+        if a.decorations.contains(.strikethrough) { centres.append((.strikethrough, y - m.strikeout * s)) }
         return centres.map {
-            DecorationLine(rect: Rect(x: x0, y: $0 - thickness / 2, width: x1 - x0, height: thickness), run: run, line: line)
+            DecorationLine(
+                rect: Rect(x: x0, y: $0.y - thickness / 2, width: x1 - x0, height: thickness), kind: $0.kind, run: run,
+                line: line)
         }
     }
 }

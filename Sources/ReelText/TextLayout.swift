@@ -65,6 +65,8 @@ public struct TextDecorations: OptionSet, Sendable, Hashable {
 /// One decoration line of a run on one line of text: a rectangle in the text box's points.
 public struct DecorationLine: Sendable, Equatable {
     public var rect: Rect
+    /// Which line it is: an underline or overline is painted under the glyphs, a strikethrough over them.
+    public var kind: TextDecorations
     /// The run it belongs to (its colour) and the line it lies on.
     public var run: Int
     public var line: Int

@@ -173,6 +173,37 @@ import Testing
         }
     }
 
+    /// `paintOrder: stroke` paints the outline under the fill. DejaVu Sans's "I" (fontTools: its stem
+    /// from 201 to 403 units, up to 1493) at 102.4 points (0.05 px a unit): the stem spans x 10.05…20.15,
+    /// y 20.4…95.05. A 30-point stroke covers 15 px on either side of the outline: the stem's centre
+    /// (15, 57) is the stroke's red over the fill and the fill's blue under it; (30, 57), beside the
+    /// stem, is red either way; (40, 57) is past the stroke.
+    @Test func paintOrderPutsTheStrokeUnderTheFill() throws {
+        let dejaVu = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+        guard Self.installed(dejaVu) else { return }
+        let ws = try Workspace()
+        func pixels(_ order: String) throws -> [[UInt8]] {
+            let layer = """
+                string: I
+                font: DejaVu Sans
+                fontSize: 102.4
+                foregroundColor: "#0000ff"
+                strokeColor: "#ff0000"
+                lineWidth: 30
+                paintOrder: \(order)
+                """
+            let file = ws.write(order + ".yaml", scene(layer, width: 200, height: 140))
+            let r = try runReel(["still", file, "--at", "0", "-o", ws.file(order + ".png")])
+            #expect(r.status == 0, "\(r.stderr)")
+            let png = try ImageFile.read(path: ws.file(order + ".png"))
+            return [(15, 57), (30, 57), (40, 57)].map { x, y in
+                Array(png.rgba[(y * png.width + x) * 4..<(y * png.width + x) * 4 + 3])
+            }
+        }
+        #expect(try pixels("normal") == [[255, 0, 0], [255, 0, 0], [255, 255, 255]])
+        #expect(try pixels("stroke") == [[0, 0, 255], [255, 0, 0], [255, 255, 255]])
+    }
+
     /// `strokeEnd` on a unit wipes it in from its reading start: at 0.5 the left half of the word's
     /// advance box is drawn and nothing right of it. The advance comes from shaping (checked against
     /// uharfbuzz in ShapingReferenceTests): "IIII" in Inter at 60 points.

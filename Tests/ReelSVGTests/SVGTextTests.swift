@@ -65,6 +65,20 @@ import Testing
         #expect(!svg.warnings.contains { $0.contains("text-decoration") || $0.contains("word-spacing") })
     }
 
+    /// paint-order puts a text's stroke under its fill when the stroke comes before the fill in it
+    /// (`stroke`, `markers stroke`), not otherwise (`fill stroke`, `normal`); no note either way.
+    @Test func paintOrderOnText() throws {
+        let svg = try image(
+            """
+            <svg xmlns="http://www.w3.org/2000/svg" stroke="#000" stroke-width="2">
+              <text id="a" paint-order="stroke">a</text><text id="b" paint-order="markers stroke">b</text>
+              <text id="c" paint-order="fill stroke">c</text><text id="d">d</text>
+            </svg>
+            """)
+        #expect(["a", "b", "c", "d"].map { svg.layer.find("t/\($0)")?.text.paintOrder } == [.stroke, .stroke, .normal, .normal])
+        #expect(!svg.warnings.contains { $0.contains("paint-order") })
+    }
+
     /// xml:space="preserve" keeps every space and turns line breaks and tabs into spaces; the default
     /// collapses them; a chunk's trailing spaces stay as advances (a word joiner after them).
     @Test func preservedWhiteSpace() throws {

@@ -82,6 +82,18 @@ import Testing
         #expect(r.decorations.count == 1 && abs((r.decorations.first?.rect.midY ?? 0) - 14.41) < 1e-9)
     }
 
+    /// Letter and word spacing do not break a run's line into dashes: one underline from the first pen
+    /// position to the last glyph's end (14.01 + 2 + 6.51 + 2 + 3 + 14.01 = 41.53); a strikethrough
+    /// is drawn over the glyphs, the underline under them (`DecorationLine.kind`).
+    @Test func spacedRunsKeepOneLine() throws {
+        guard let font = try Self.font() else { return }
+        let a = TextAttributes(
+            font: font, fontSize: Self.size, letterSpacing: 2, decorations: [.underline, .strikethrough], wordSpacing: 3)
+        let t = Typesetter().typeset([TextRun("A A", a)], style: ParagraphStyle(), in: Size(width: 100, height: 100))
+        #expect(t.decorations.map(\.kind) == [.underline, .strikethrough])
+        for d in t.decorations { #expect(near(d.rect.minX, 0) && abs(d.rect.maxX - 41.53) < 1e-9) }
+    }
+
     /// Word spacing follows each space, on top of the letter spacing: "A A" with A 1401 and the space
     /// 651 units (0.01 point each): the second A at 14.01 + 6.51 + 3 = 23.52, and with a letter spacing
     /// of 1 after each cluster, 14.01 + 1 + 6.51 + 1 + 3 = 25.52.
