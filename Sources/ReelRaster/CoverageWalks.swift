@@ -155,15 +155,16 @@ extension CoverageScratch {
                 continue
             }
             let count = min(4, limit &- x)
-            var v = SIMD4<Int32>()
+            let v: SIMD4<Int32>
             if count == 4 {
                 v = cellBytes.loadUnaligned(fromByteOffset: x &* 4, as: SIMD4<Int32>.self)
                 cellBytes.storeBytes(of: SIMD4<Int32>(), toByteOffset: x &* 4, as: SIMD4<Int32>.self)
             } else {
-                for i in 0..<count {
-                    v[i] = line[x &+ i]
-                    line[x &+ i] = 0
-                }
+                // The last one to three cells lane by lane, not a zero vector filled in a loop: Swift 6.3's
+                // optimizer merged that vector with a splat's shuffle mask at -O with -enable-testing (the
+                // fuzz build), and IRGen crashed on the mask it had made a loop variable.
+                v = SIMD4(line[x], count > 1 ? line[x &+ 1] : 0, count > 2 ? line[x &+ 2] : 0, 0)
+                for i in 0..<count { line[x &+ i] = 0 }
             }
             let s0 = sum &+ v[0], s1 = s0 &+ v[1], s2 = s1 &+ v[2], s3 = s2 &+ v[3]
             sum = s3  // the lanes past c1 hold zero
