@@ -234,23 +234,23 @@ import Testing
     @Test func propertiesNotDrawnYetAreOneNoteEach() throws {
         let svg = try image(
             """
-            <svg xmlns="http://www.w3.org/2000/svg" style="word-spacing: 2">
-              <style>.a { paint-order: stroke } .b { text-decoration: underline }</style>
+            <svg xmlns="http://www.w3.org/2000/svg" style="dominant-baseline: middle">
+              <style>.a { paint-order: stroke } .b { alignment-baseline: hanging }</style>
               <rect class="a" width="5" height="5" marker-end="url(#m)"/>
               <path d="M0 0 L5 5" style="marker-start: url(#m); paint-order: stroke fill; transform-origin: center"/>
-              <text x="1" y="9" word-spacing="3" writing-mode="tb">A<tspan x="3" text-decoration="underline">B</tspan></text>
+              <text x="1" y="9" dominant-baseline="central" writing-mode="tb">A<tspan x="3" alignment-baseline="hanging">B</tspan></text>
               <rect width="5" height="5" style="mix-blend-mode:normal;isolation:auto;paint-order:markers fill stroke;filter:none;text-decoration:none;word-spacing:0px;writing-mode:lr-tb;baseline-shift:baseline;dominant-baseline:auto;marker:none"/>
-              <rect class="b" width="5" height="5" style="text-decoration: none"/>
+              <rect class="b" width="5" height="5" style="alignment-baseline: auto"/>
               <circle r="2" dominant-baseline="middle" alignment-baseline="central"/>
             </svg>
             """)
         #expect(
             svg.warnings == [
-                "line 1: word-spacing: 2 is not drawn yet and is ignored",
+                "line 1: dominant-baseline: middle is not drawn yet and is ignored",
                 "line 3: markers are drawn on <path>, <line>, <polyline> and <polygon> only; ignored on <rect>",
                 "line 4: marker-start: url(#m) is not a <marker>; nothing is drawn there",
-                "line 5: word-spacing: 3 is not drawn yet and is ignored",
-                "line 5: text-decoration: underline is not drawn yet and is ignored",
+                "line 5: dominant-baseline: central is not drawn yet and is ignored",
+                "line 5: alignment-baseline: hanging is not drawn yet and is ignored",
                 "line 8: alignment-baseline: central is not drawn yet and is ignored",
                 "line 8: dominant-baseline: middle is not drawn yet and is ignored",
             ], "\(svg.warnings)")
