@@ -54,18 +54,6 @@ extension BandPainter {
         UnsafeMutableRawPointer(p).storeBytes(of: q.x | q.y << 8 | q.z << 16 | q.w << 24, as: UInt32.self)
     }
 
-    /// Four pixels' channels stored as `store` stores one, lane by lane.
-    @inline(__always) static func store16(_ v: SIMD16<Float>, _ p: UnsafeMutablePointer<UInt8>) {
-        let magic = SIMD16<Float>(repeating: 12_582_912)
-        var a = v.replacing(with: 0, where: v .< 0)
-        a = a.replacing(with: 255, where: a .> 255)
-        a = (alphas(a) + magic) - magic
-        var c = v.replacing(with: 0, where: v .< 0)
-        c = c.replacing(with: a, where: c .> a)
-        let bits = unsafeBitCast(c + magic, to: SIMD16<UInt32>.self)
-        UnsafeMutableRawPointer(p).storeBytes(of: lowBytes(bits), as: SIMD16<UInt8>.self)
-    }
-
     /// The separable Gaussian over pixels: rows, then columns, from `input`'s pixels into `output`'s
     /// (inside it); taps outside `input` read transparent.
     static func blurExact(_ input: Canvas, into output: Canvas, kernel k: [Float]) {

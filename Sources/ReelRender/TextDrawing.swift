@@ -121,6 +121,7 @@ extension SceneRenderer {
         let boxToLayer = Transform3D.translation(origin.x, origin.y)
         let strokeColor = layer.properties.shape.strokeColor
         let lineWidth = layer.properties.shape.stroke.lineWidth
+        let strokeFirst = layer.properties.text.paintOrder == .stroke
         var out: [DisplayList.Command] = []
         for key in runs.order {
             var color = colors[key.run]
@@ -174,7 +175,6 @@ extension SceneRenderer {
             if color.alpha > 0 && !path.isEmpty {
                 fill.append(.fill(path: path.applying(boxToDevice), color: color, rule: .nonZero))
             }
-            let strokeFirst = layer.properties.text.paintOrder == .stroke
             if !strokeFirst { commands += fill }
             if var stroke = strokeColor, stroke.alpha > 0, lineWidth > 0, !path.isEmpty {
                 stroke.alpha *= min(opacity, 1)
