@@ -103,7 +103,29 @@ public enum Reel {
             held += bytes
             return image
         }
+        /// The pictures a layer's SVG filters show (feImage), decoded like contents.
+        func filterImages(of layer: Layer, file: String, reference: SourceReference?, failure: (String) -> ReelError)
+            throws(ReelError)
+        {
+            for name in layer.filterEffects.flatMap(\.imageNames) where images[name] == nil && DataURI.isDataURI(name) {
+                let shown = "\"\(DataURI.abbreviated(name))\""
+                let place = Place(
+                    file: file, reference: reference,
+                    picture: reference == nil ? "layer \"\(layer.name)\"'s filter shows \(shown), which" : shown)
+                images[name] = try decodeDataURI(name, place, failure: failure)
+            }
+        }
         func visit(_ layer: Layer) throws(ReelError) {
+            if !layer.filterEffects.isEmpty {
+                let place = scene.contentsReferences[layer.name]
+                try filterImages(of: layer, file: path, reference: place) { message in
+                    .scene(
+                        SceneError(
+                            file: path, location: place?.location, path: place?.path,
+                            message: "layer \"\(layer.name)\" has a filter image that cannot be read: \(message)",
+                            fix: "embed a PNG, JPEG, WebP or GIF"))
+                }
+            }
             if let name = layer.contents, images[name] == nil, vectors[name] == nil {
                 let resolved = files.resolve(name)
                 let file = resolved.path
@@ -192,6 +214,10 @@ public enum Reel {
                 let reference = locations[layer.name].map(SVGImport.pictureReference)
                 let place = Place(file: file, reference: reference, picture: "\"\(DataURI.abbreviated(uri))\"")
                 images[uri] = try decodeDataURI(uri, place, failure: failure)
+            }
+            if !layer.filterEffects.isEmpty {
+                try filterImages(
+                    of: layer, file: file, reference: locations[layer.name].map(SVGImport.pictureReference), failure: failure)
             }
             for sublayer in layer.sublayers {
                 try embeddedImages(of: sublayer, file: file, locations: locations, failure: failure)

@@ -79,7 +79,8 @@ extension Reel {
     }
 
     /// What the model of each text layer notes once: characters drawn from a fallback font (naming it),
-    /// and text that overflows its bounds (drawn anyway, as Core Animation does).
+    /// and text that overflows its bounds (drawn anyway, as Core Animation does; text set along a path
+    /// is measured along it, not in its bounds).
     static func textNotes(for scene: Scene, text: TextResources) -> [Message] {
         var notes: [Message] = []
         scene.layers.forEachLayer { layer, _ in
@@ -87,7 +88,7 @@ extension Reel {
             for path in set.fallbackFonts {
                 notes.append("text layer \"\(layer.name)\": characters its font lacks are drawn from \(path)")
             }
-            if set.overflows {
+            if set.overflows && layer.shape.path.isEmpty {
                 notes.append(
                     "text layer \"\(layer.name)\": the text overflows its bounds (drawn anyway; isWrapped or truncationMode fit it)"
                 )

@@ -13,6 +13,14 @@ public struct FilterEffect: Sendable, Hashable {
         self.primitives = primitives
     }
 
+    /// The names of the pictures its `image` primitives draw (the clip decodes them with the contents).
+    public var imageNames: [String] {
+        primitives.compactMap { p in
+            if case .image(let name, _) = p.operation { return name }
+            return nil
+        }
+    }
+
     /// The same filter in the space `t` maps to. Rectangles become their bounds there; lengths scale by
     /// the transform's stretch along x and along y (rotation and skew are not followed: a blur stays
     /// axis-aligned, as resvg draws it).
@@ -91,6 +99,10 @@ public enum FilterOperation: Sendable, Hashable {
     case displacementMap(scaleX: Double, scaleY: Double, xChannel: Int, yChannel: Int)
     /// Diffuse or specular lighting of the input's alpha as a height map.
     case lighting(Lighting)
+    /// A picture the clip decodes like a layer's `contents` (SVG's `feImage` of an embedded picture),
+    /// named as the contents are; `place` maps its pixels (pixel (i, j) the unit square at i, j) into
+    /// the filter's space.
+    case image(name: String, place: Transform2D)
 
     func mapped(by t: Transform2D, sx: Double, sy: Double) -> FilterOperation {
         switch self {
@@ -107,6 +119,7 @@ public enum FilterOperation: Sendable, Hashable {
         case .lighting(var l):
             l.light = l.light.mapped(by: t, sx: sx, sy: sy)
             return .lighting(l)
+        case .image(let name, let place): return .image(name: name, place: place.concatenating(t))
         case .flood, .merge, .blend, .composite, .colorMatrix, .componentTransfer, .tile, .convolveMatrix:
             return self
         }

@@ -1,5 +1,7 @@
 /// A 2-D affine transform, as Core Graphics' `CGAffineTransform` (named apart from Foundation's
 /// `AffineTransform`): `x' = a·x + c·y + tx`, `y' = b·x + d·y + ty`.
+import Foundation
+
 public struct Transform2D: Hashable, Sendable {
     public var a, b, c, d, tx, ty: Double
 
@@ -20,6 +22,11 @@ public struct Transform2D: Hashable, Sendable {
 
     public static func scale(x: Double, y: Double) -> Transform2D {
         Transform2D(a: x, b: 0, c: 0, d: y, tx: 0, ty: 0)
+    }
+
+    /// Turns by `radians` from the x axis toward the y axis (clockwise where y points down).
+    public static func rotation(_ radians: Double) -> Transform2D {
+        Transform2D(a: cos(radians), b: sin(radians), c: -sin(radians), d: cos(radians), tx: 0, ty: 0)
     }
 
     /// `self` first, then `other`.

@@ -301,8 +301,8 @@ struct LottieImporter {
     /// axis moves points left in proportion to how far down they are, so the top leans right).
     static func skew(_ degrees: Double, axis: Double) -> Transform2D {
         let angle = axis * .pi / 180, t = tan(-min(max(degrees, -85), 85) * .pi / 180)
-        let turn = Transform2D(a: cos(angle), b: sin(angle), c: -sin(angle), d: cos(angle), tx: 0, ty: 0)
-        let back = Transform2D(a: cos(angle), b: -sin(angle), c: sin(angle), d: cos(angle), tx: 0, ty: 0)
+        let turn = Transform2D.rotation(angle)
+        let back = Transform2D.rotation(-angle)
         return turn.concatenating(Transform2D(a: 1, b: 0, c: t, d: 1, tx: 0, ty: 0)).concatenating(back)
     }
 
@@ -379,7 +379,7 @@ struct LottieImporter {
             outer.transform = Transform3D(
                 Transform2D.scale(x: (s.first ?? 100) / 100, y: (s.count > 1 ? s[1] : s.first ?? 100) / 100)
                     .concatenating(Self.skew(skew.value.first ?? 0, axis: axis.value.first ?? 0))
-                    .concatenating(Transform2D(a: cos(r), b: sin(r), c: -sin(r), d: cos(r), tx: 0, ty: 0)))
+                    .concatenating(Transform2D.rotation(r)))
         } else {
             outer = nested(inner, scale: scale, rotation: rotation, skew: skew, axis: axis, time: time, name: name)
         }

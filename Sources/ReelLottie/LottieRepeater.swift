@@ -79,7 +79,7 @@ extension LottieImporter {
         let r = (tr?.rotation?.value(at: f).first ?? 0) * n * .pi / 180
         let ax = a.first ?? 0, ay = a.count > 1 ? a[1] : 0
         let sx = pow((s.first ?? 100) / 100, n), sy = pow((s.count > 1 ? s[1] : 100) / 100, n)
-        let rotation = Transform2D(a: cos(r), b: sin(r), c: -sin(r), d: cos(r), tx: 0, ty: 0)
+        let rotation = Transform2D.rotation(r)
         return Transform2D.translation(x: -ax, y: -ay)
             .concatenating(rotation)
             .concatenating(.scale(x: sx.isFinite ? sx : 0, y: sy.isFinite ? sy : 0))

@@ -491,7 +491,7 @@ extension LottieImporter {
         let a = tr.anchor?.value(at: frame) ?? [0, 0], p = tr.position?.value(at: frame) ?? [0, 0]
         let s = tr.scale?.value(at: frame) ?? [100, 100]
         let r = (tr.rotation?.value(at: frame).first ?? 0) * .pi / 180
-        let rotation = Transform2D(a: cos(r), b: sin(r), c: -sin(r), d: cos(r), tx: 0, ty: 0)
+        let rotation = Transform2D.rotation(r)
         return Transform2D.translation(x: -(a.first ?? 0), y: -(a.count > 1 ? a[1] : 0))
             .concatenating(.scale(x: (s.first ?? 100) / 100, y: (s.count > 1 ? s[1] : 100) / 100))
             .concatenating(

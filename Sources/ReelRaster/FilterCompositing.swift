@@ -1,10 +1,39 @@
 /// The filter primitives that move and combine whole pictures: colour-space conversion, offsets,
-/// tiles, source-over, blend modes, Porter-Duff and arithmetic compositing, colour matrices and drop
-/// shadows, on premultiplied RGBA8 with resvg's rounding.
+/// tiles, placed images, source-over, blend modes, Porter-Duff and arithmetic compositing, colour
+/// matrices and drop shadows, on premultiplied RGBA8 with resvg's rounding.
 import Foundation
 import ReelGeometry
 
 extension FilterKernels {
+    /// `image` drawn into `p` (whose pixel 0, 0 is device pixel `originX`, `originY`) where `place` maps
+    /// its pixels in device space: each pixel whose centre maps into the picture's rectangle sampled
+    /// there bilinearly between texel centres, the edge texels extending outwards (as the raster draws
+    /// images, and resvg); the rest transparent.
+    static func drawImage(_ image: RasterImage, place: Transform2D, originX: Int, originY: Int, into p: inout FilterPixels) {
+        guard let back = place.inverted else { return }
+        let iw = image.width, ih = image.height, w = p.width
+        image.pixels.withUnsafeBufferPointer { src in
+            func texel(_ i: Int, _ j: Int) -> SIMD4<Double> {
+                let k = (min(max(j, 0), ih - 1) * iw + min(max(i, 0), iw - 1)) * 4
+                return SIMD4(Double(src[k]), Double(src[k + 1]), Double(src[k + 2]), Double(src[k + 3]))
+            }
+            for y in 0..<p.height {
+                for x in 0..<w {
+                    let q = back.apply(Point(x: Double(originX + x) + 0.5, y: Double(originY + y) + 0.5))
+                    guard q.x >= 0, q.y >= 0, q.x < Double(iw), q.y < Double(ih) else { continue }
+                    let u = q.x - 0.5, v = q.y - 0.5
+                    let i = Int(u.rounded(.down)), j = Int(v.rounded(.down))
+                    let fx = u - Double(i), fy = v - Double(j)
+                    let top = texel(i, j) * (1 - fx) + texel(i + 1, j) * fx
+                    let bottom = texel(i, j + 1) * (1 - fx) + texel(i + 1, j + 1) * fx
+                    let c = top * (1 - fy) + bottom * fy
+                    let k = (y * w + x) * 4
+                    for n in 0..<4 { p.bytes[k + n] = UInt8(min(max(c[n].rounded(), 0), 255)) }
+                }
+            }
+        }
+    }
+
     /// A result's pixels in the colour space asked for.
     static func converted(_ r: Result, linear: Bool) -> FilterPixels {
         guard r.linear != linear else { return r.pixels }

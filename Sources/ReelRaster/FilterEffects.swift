@@ -9,12 +9,15 @@ struct EffectPlan: Equatable {
     let effect: FilterEffect
     /// The region's pixels: x0 ..< x1, y0 ..< y1.
     let x0, y0, x1, y1: Int
+    /// The pictures its image primitives name.
+    let images: [String: RasterImage]
 
     /// Nil when the region holds no pixel. A rectangle's whole pixels start at its floored corner and
     /// span its ceiled size (as resvg takes them), so a region at x = 0.5 of width 10 covers 0 ..< 10.
-    init?(_ effect: FilterEffect) {
+    init?(_ effect: FilterEffect, images: [String: RasterImage] = [:]) {
         guard let r = Self.pixels(effect.region) else { return nil }
         self.effect = effect
+        self.images = images
         (x0, y0, x1, y1) = r
     }
 
@@ -151,6 +154,16 @@ extension FilterKernels {
                     area: whole, linear: linear)
             case .lighting(let l):
                 out = Result(pixels: lighting(l, input: first(), originX: plan.x0, originY: plan.y0), area: whole, linear: linear)
+            case .image(let name, let place):
+                // A picture is sRGB, whatever space the primitive works in (resvg).
+                var p = FilterPixels(width: w, height: h)
+                if let image = plan.images[name] {
+                    // Placed from the subregion's whole pixel, as resvg renders it.
+                    let snap = Transform2D.translation(
+                        x: wanted.minX.rounded(.down) - wanted.minX, y: wanted.minY.rounded(.down) - wanted.minY)
+                    drawImage(image, place: place.concatenating(snap), originX: plan.x0, originY: plan.y0, into: &p)
+                }
+                out = Result(pixels: p, area: whole, linear: false)
             }
             if sub != whole { clear(&out.pixels, outside: sub) }
             out.area = sub

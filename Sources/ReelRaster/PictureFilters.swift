@@ -15,8 +15,9 @@ public enum PictureFilter: Sendable, Equatable {
     /// A colour matrix on unpremultiplied colour in 0…1 (`ColorMatrix`).
     case colorMatrix(ColorMatrix)
     /// An SVG filter in device space (`FilterEffects.swift`): evaluated once a frame over its whole
-    /// region, as its primitives may read any of it.
-    case effect(FilterEffect)
+    /// region, as its primitives may read any of it; `images` holds the pictures its `image`
+    /// primitives name (one not there draws nothing).
+    case effect(FilterEffect, images: [String: RasterImage] = [:])
 }
 
 /// Four rows (red, green, blue, alpha), each four coefficients on the unpremultiplied (r, g, b, a) in
@@ -90,8 +91,8 @@ extension DrawTree {
                 let v = m.values.map(Float.init)
                 let rows = (0..<4).map { r in SIMD4(v[r * 5], v[r * 5 + 1], v[r * 5 + 2], v[r * 5 + 3]) }
                 return .matrix(rows: rows, bias: SIMD4(v[4], v[9], v[14], v[19]))
-            case .effect(let e):
-                return EffectPlan(e).map(PreparedFilter.effect)
+            case .effect(let e, let images):
+                return EffectPlan(e, images: images).map(PreparedFilter.effect)
             }
         }
     }

@@ -9,9 +9,15 @@ extension SceneRenderer {
     /// zero radius, an identity) are left out. Consecutive colour filters are one matrix, clamped once
     /// (Core Image clamps only what it writes out too, as its working colours are floats).
     static func pictureFilters(
-        _ filters: [LayerFilter], effects: [FilterEffect] = [], toDevice: Transform2D, visible: Rect? = nil
+        _ filters: [LayerFilter], effects: [FilterEffect] = [], toDevice: Transform2D, visible: Rect? = nil,
+        images: [String: RasterImage] = [:]
     ) -> [PictureFilter] {
-        var out: [PictureFilter] = effects.map { .effect(effectInDevice($0, toDevice: toDevice, visible: visible)) }
+        var out: [PictureFilter] = effects.map { e in
+            // The pictures its image primitives name, from the clip's decoded contents.
+            var named: [String: RasterImage] = [:]
+            for name in e.imageNames { named[name] = images[name] }
+            return .effect(effectInDevice(e, toDevice: toDevice, visible: visible), images: named)
+        }
         var pending: ColorMatrix?
         func flush() {
             if let m = pending, m != .identity { out.append(.colorMatrix(m)) }

@@ -267,7 +267,8 @@ public struct SceneRenderer: Sendable {
             layer.properties.filters.isEmpty && layer.properties.filterEffects.isEmpty
             ? []
             : Self.pictureFilters(
-                layer.properties.filters, effects: layer.properties.filterEffects, toDevice: toDevice, visible: frameArea)
+                layer.properties.filters, effects: layer.properties.filterEffects, toDevice: toDevice, visible: frameArea,
+                images: images)
         let backdropFilters =
             layer.properties.backgroundFilters.isEmpty || layer.properties.bounds.isEmpty
             ? [] : Self.pictureFilters(layer.properties.backgroundFilters, toDevice: toDevice)

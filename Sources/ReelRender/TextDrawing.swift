@@ -23,7 +23,8 @@ struct GlyphRuns: Sendable {
     }
     struct Picture: Sendable {
         var bitmap: GlyphBitmap
-        var frame: Rect
+        /// The bitmap's pixels to the text box's points.
+        var place: Transform2D
     }
     var order: [Key] = []
     var paths: [Key: Path] = [:]
@@ -50,16 +51,22 @@ struct GlyphRuns: Sendable {
                 // A colour emoji is a picture: scaled from its strike to the font size, placed on the pen.
                 guard g.font.hasColorBitmaps, let bitmap = g.font.colorBitmap(of: g.glyph) else { continue }
                 let k = g.fontSize / bitmap.pixelsPerEm
-                let frame = Rect(
-                    x: g.origin.x + bitmap.left * k, y: g.origin.y - bitmap.top * k, width: Double(bitmap.width) * k,
-                    height: Double(bitmap.height) * k)
-                pictures[key, default: []].append(Picture(bitmap: bitmap, frame: frame))
+                let place = Transform2D.scale(x: k, y: k).concatenating(.translation(x: bitmap.left * k, y: -bitmap.top * k))
+                    .concatenating(.rotation(g.rotation)).concatenating(.translation(x: g.origin.x, y: g.origin.y))
+                let frame =
+                    Path(rect: Rect(x: 0, y: 0, width: Double(bitmap.width), height: Double(bitmap.height)))
+                    .applying(place).controlPointBounds ?? .zero
+                pictures[key, default: []].append(Picture(bitmap: bitmap, place: place))
                 bounds[key] = bounds[key].map { $0.union(frame) } ?? frame
                 continue
             }
             let s = g.fontSize / Double(g.font.unitsPerEm)
             // Font units are y up; the text box's points are y down.
-            let place = Transform2D(a: s, b: 0, c: 0, d: -s, tx: g.origin.x, ty: g.origin.y)
+            var place = Transform2D(a: s, b: 0, c: 0, d: -s, tx: g.origin.x, ty: g.origin.y)
+            if g.rotation != 0 {
+                place = Transform2D.scale(x: s, y: -s).concatenating(.rotation(g.rotation))
+                    .concatenating(.translation(x: g.origin.x, y: g.origin.y))
+            }
             let placed = outline.applying(place)
             paths[key, default: Path()].addPath(placed)
             if let box = placed.controlPointBounds { bounds[key] = bounds[key].map { $0.union(box) } ?? box }
@@ -72,8 +79,16 @@ struct GlyphRuns: Sendable {
             if paths[key] == nil {
                 if over { order.append(key) } else { below.append(key) }
             }
-            paths[key, default: Path()].addPath(Path(rect: d.rect))
-            bounds[key] = bounds[key].map { $0.union(d.rect) } ?? d.rect
+            var rect = Path(rect: d.rect)
+            if d.rotation != 0 {
+                let c = Point(x: d.rect.midX, y: d.rect.midY)
+                rect = rect.applying(
+                    Transform2D.translation(x: -c.x, y: -c.y).concatenating(.rotation(d.rotation)).concatenating(
+                        .translation(x: c.x, y: c.y)))
+            }
+            let box = rect.controlPointBounds ?? d.rect
+            paths[key, default: Path()].addPath(rect)
+            bounds[key] = bounds[key].map { $0.union(box) } ?? box
         }
         order = below + order
     }
@@ -159,14 +174,14 @@ extension SceneRenderer {
             }
             var commands: [DisplayList.Command] = []
             for picture in runs.pictures[key] ?? [] {
-                let b = picture.bitmap, frame = picture.frame
+                let b = picture.bitmap
                 guard let image = RasterImage(width: b.width, height: b.height, premultipliedRGBA: b.rgba) else { continue }
-                let toFrame = Transform2D.scale(x: frame.width / Double(b.width), y: frame.height / Double(b.height))
-                    .concatenating(.translation(x: frame.minX, y: frame.minY))
+                let frame = Path(rect: Rect(x: 0, y: 0, width: Double(b.width), height: Double(b.height))).applying(picture.place)
                 commands.append(
                     .fill(
-                        path: Path(rect: frame).applying(boxToDevice),
-                        paint: .image(image, transform: toFrame.concatenating(boxToDevice.affine)), opacity: min(opacity, 1),
+                        path: frame.applying(boxToDevice),
+                        paint: .image(image, transform: picture.place.concatenating(boxToDevice.affine)),
+                        opacity: min(opacity, 1),
                         rule: .nonZero))
             }
             let path = runs.paths[key] ?? Path()

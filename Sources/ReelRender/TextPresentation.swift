@@ -1,8 +1,10 @@
 /// Text layers' presentation, the step before they are drawn: the text typeset in the layer's bounds
-/// and each animated line, word or cluster's values at the layer's time.
+/// (and set along its path, if it has one) and each animated line, word or cluster's values at the
+/// layer's time.
 import ReelGeometry
 import ReelScene
 import ReelText
+import Synchronization
 
 /// A text layer as presented at one time: its layout, its runs' colours, its glyphs gathered by run and
 /// unit, and for each unit kind its animations move, every unit's values. Per-unit animation is
@@ -31,7 +33,17 @@ extension SceneRenderer {
     /// missing, which the loader reports before any frame).
     func presentText(_ layer: PresentationLayer) -> PresentedText? {
         let text = layer.text
-        guard let (set, colors) = self.text.typeset(text, in: layer.bounds), !set.glyphs.isEmpty else { return nil }
+        guard let (typeset, colors) = self.text.typeset(text, in: layer.bounds), !typeset.glyphs.isEmpty else { return nil }
+        var set = typeset
+        if !layer.properties.shape.path.isEmpty {
+            // Along the layer's path, given in the layer's points: the text box's are offset by the
+            // bounds' origin.
+            let origin = layer.bounds.origin
+            set = self.text.pathLayouts.layout(
+                set, along: layer.properties.shape.path.applying(.translation(x: -origin.x, y: -origin.y)),
+                offset: text.pathOffset)
+            guard !set.glyphs.isEmpty || !set.decorations.isEmpty else { return nil }
+        }
         let units = TextUnit.allCases.filter { u in text.unitAnimations.contains { $0.unit == u } }
         var presented = PresentedText(
             set: set, colors: colors, runs: self.text.glyphRuns.runs(for: set, units: units), units: units, values: [:])
@@ -39,5 +51,41 @@ extension SceneRenderer {
             presented.values[u] = text.presentations(of: u, count: presented.boxes(u).count, at: layer.time)
         }
         return presented
+    }
+}
+
+/// Layouts set along a text layer's path (`TypesetText.laidAlong`), kept so that a still text on a still
+/// path keeps one layout id, and so its glyph runs, from frame to frame.
+final class PathLayoutCache: Sendable {
+    private struct Key: Hashable {
+        var layout: UInt64
+        var path: Path
+        var offset: Double
+    }
+    /// Most kept; it starts over when full (an animated offset makes one a frame).
+    static let limit = 256
+    private let entries = Mutex<[Key: TypesetText]>([:])
+    /// Each path measured once (measuring a long curve costs more than placing its glyphs).
+    private let measures = Mutex<[Path: ArcLength]>([:])
+
+    func layout(_ set: TypesetText, along path: Path, offset: Double) -> TypesetText {
+        let key = Key(layout: set.id, path: path, offset: offset)
+        if let hit = entries.withLock({ $0[key] }) { return hit }
+        let measure =
+            measures.withLock({ $0[path] })
+            ?? {
+                let m = ArcLength(path)
+                measures.withLock {
+                    if $0.count >= Self.limit { $0.removeAll(keepingCapacity: true) }
+                    $0[path] = m
+                }
+                return m
+            }()
+        let laid = set.laidAlong(measure, offset: offset)
+        entries.withLock {
+            if $0.count >= Self.limit { $0.removeAll(keepingCapacity: true) }
+            $0[key] = laid
+        }
+        return laid
     }
 }

@@ -12,6 +12,8 @@ public struct TextResources: Sendable {
     public var typesetter: Typesetter
     /// Each layout's glyphs gathered into paths (TextDrawing.swift), made once per layout.
     let glyphRuns = GlyphRunCache()
+    /// Layouts set along paths, made once per layout, path and offset.
+    let pathLayouts = PathLayoutCache()
 
     public init(fonts: [String: FontFace] = [:], typesetter: Typesetter = Typesetter()) {
         self.fonts = fonts

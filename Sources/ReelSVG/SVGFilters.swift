@@ -149,6 +149,13 @@ extension Importer {
                 t.tile = sub
                 operation = .turbulence(t)
             }
+            if case .image(let name, _) = operation, case .picture(let p)? = pictures[ObjectIdentifier(child)] {
+                // Fitted into the subregion by preserveAspectRatio, as an <image> into its viewport.
+                let fit = Self.fit(
+                    viewBox: [0, 0, Double(p.width), Double(p.height)], into: sub.size,
+                    child.attributes["preserveAspectRatio"]?.trimmingCharacters(in: .whitespaces))
+                operation = .image(name: name, place: fit.concatenating(.translation(x: sub.minX, y: sub.minY)))
+            }
             let inputs = given.map { name -> FilterPrimitive.Input in
                 switch name?.trimmingCharacters(in: .whitespaces) {
                 case nil: return primitives.isEmpty ? .sourceGraphic : .result(primitives.count - 1)
@@ -313,11 +320,47 @@ extension Importer {
             guard let l = Self.lighting(fe) else { return (transparent, []) }
             return (.lighting(l), [a["in"]])
         case "feImage":
-            warn(fe, "<feImage> is not drawn yet; it gives a transparent picture")
-            return (transparent, [])
+            return (feImage(fe) ?? transparent, [])
         default:
             return nil
         }
+    }
+
+    /// An feImage of an embedded picture (placed once its subregion is known); nil, with a note, for
+    /// what Reel does not draw there yet (an element, a file, an SVG picture).
+    mutating func feImage(_ fe: SVGElement) -> FilterOperation? {
+        guard let href = fe.attributes["href"]?.trimmingCharacters(in: .whitespacesAndNewlines), !href.isEmpty else {
+            return nil
+        }
+        if href.hasPrefix("#") {
+            warn(fe, "<feImage> of an element is not drawn yet; it gives a transparent picture")
+            return nil
+        }
+        guard href.utf8.prefix(5).map({ $0 | 0x20 }) == Array("data:".utf8) else {
+            warn(
+                fe,
+                "<feImage> of a file (\(SVGPicture.abbreviated(href))) is not supported yet and gives a transparent picture; embed it as a data: URI"
+            )
+            return nil
+        }
+        let reading = pictures[ObjectIdentifier(fe)] ?? SVGPicture.read(href)
+        pictures[ObjectIdentifier(fe)] = reading
+        switch reading {
+        case .picture(let p):
+            guard p.width <= Scene.maximumPixelArea / p.height else {
+                warn(
+                    fe,
+                    "<feImage> gives a transparent picture: its picture is \(p.width)×\(p.height) pixels, above the limit of \(Scene.maximumPixelArea / 1_000_000) megapixels"
+                )
+                return nil
+            }
+            return .image(name: p.uri, place: .identity)
+        case .svg:
+            warn(fe, "<feImage> of an SVG document is not supported yet and gives a transparent picture")
+        case .unreadable(let why):
+            warn(fe, "<feImage> gives a transparent picture: its data: URI \(why)")
+        }
+        return nil
     }
 
     /// `stdDeviation`: one number for both, or two; anything else, or a negative one, is none.

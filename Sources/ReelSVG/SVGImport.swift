@@ -15,8 +15,9 @@ public struct SVGImage: Sendable {
     public var height: Double
     /// What was left out, one line each ("line 12: <filter> is not supported yet").
     public var warnings: [String]
-    /// Where each `<image>` element is, by the name of the layer showing its picture: a picture that
-    /// cannot be decoded later (over the memory for pictures) is named by its line.
+    /// Where each `<image>` element is, by the name of the layer showing its picture (and each element
+    /// whose filter's feImage shows one, by its layer's name): a picture that cannot be decoded later
+    /// (over the memory for pictures) is named by its line.
     public var pictureLocations: [String: SourceLocation] = [:]
 }
 
@@ -43,10 +44,11 @@ public enum SVGImport {
         return image
     }
 
-    /// Where an `<image>` is, as a message names it: by its line, as the import's notes do (the XML
-    /// parser's column is the end of the start tag, not where the element begins).
+    /// Where an `<image>` (or a filtered element whose feImage shows a picture) is, as a message names
+    /// it: by its line, as the import's notes do (the XML parser's column is the end of the start tag,
+    /// not where the element begins). The message says which picture.
     public static func pictureReference(_ location: SourceLocation) -> SourceReference {
-        SourceReference(location: nil, path: "line \(location.line): <image>")
+        SourceReference(location: nil, path: "line \(location.line)")
     }
 
     /// An SVG file alone as a scene: one layer the size of its viewport on a transparent canvas.
@@ -175,6 +177,7 @@ struct Importer {
                     return SVGImage(layer: layer, width: w, height: h, warnings: warnings)
                 }
                 inner.filterEffects = effects
+                if effects.contains(where: { !$0.imageNames.isEmpty }) { pictureLocations[inner.name] = root.location }
             }
             layer.sublayers = [masking(inner, e: root, style: style)]
         } else {
@@ -362,6 +365,8 @@ struct Importer {
             // In the element's user space, as its layer's content is; before the clip, mask and opacity.
             guard let effects = filterEffects(list, box: Self.bounds(of: layer), style: style, at: e) else { return nil }
             layer.filterEffects = effects
+            // A picture its feImage shows that cannot be decoded is named at the filtered element.
+            if effects.contains(where: { !$0.imageNames.isEmpty }) { pictureLocations[layer.name] = e.location }
         }
         layer = masking(layer, e: e, style: style)
         layer.transform = Transform3D(transform).concatenating(layer.transform)

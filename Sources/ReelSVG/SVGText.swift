@@ -1,7 +1,7 @@
 /// SVG's `text` as Reel text layers: each run of characters (the text's own and its `tspan`s') a rich
 /// text run with its font, size, colour and letter spacing; each `tspan` with its own x or y a new line
-/// (a layer of its own, placed by its baseline); `text-anchor` as the alignment; white space collapsed
-/// as SVG's default `xml:space` does.
+/// (a layer of its own, placed by its baseline); a `textPath` a chunk set along its path;
+/// `text-anchor` as the alignment; white space collapsed as SVG's default `xml:space` does.
 import Foundation
 import ReelGeometry
 import ReelScene
@@ -15,6 +15,10 @@ extension Importer {
         /// Whether each span's white space is kept (`xml:space="preserve"` on it or around it).
         var preserved: [Bool] = []
         var name: String?
+        /// The path a `textPath` sets the chunk along (in the text's user space) and where along it
+        /// the chunk starts (its startOffset; `origin.x` then adds to it, and `origin.y` is unused).
+        var path: Path?
+        var startOffset = 0.0
     }
 
     /// The layer a `text` element draws: a text layer, or a group of them when tspans start new lines.
@@ -35,6 +39,12 @@ extension Importer {
 
         // Points the pen has moved down in this chunk (a tspan's y or dy without an x).
         var drop = 0.0
+        // The textPath being walked: the chunks a tspan starts inside it follow the same path.
+        var flow: (path: Path, startOffset: Double)?
+        // The chunks that go on after a textPath (placed where Reel cannot know: a note if they show).
+        var afterPaths: [Int] = []
+        // Where a left-out textPath's stand-in is: (chunk, span).
+        var standIns: [(Int, Int)] = []
         /// `shift`: points the baseline is raised here (the tspans' baseline-shifts around).
         func walk(_ el: SVGElement, _ s: SVGStyle, shift: Double, preserve: Bool) {
             func add(_ run: TextSpan, _ keep: Bool) {
@@ -59,6 +69,39 @@ extension Importer {
                     add(span(characterData(target), cs), keep)
                     continue
                 }
+                if child.name == "textPath" {
+                    let cs = SVGStyle.computed(for: child, parent: s, sheet: sheet)
+                    // Only a text's own child follows a path (as resvg and browsers read SVG); an invalid
+                    // one is left out with its text.
+                    guard el === e, cs.displayed, let along = textPathFlow(child, cs) else {
+                        if el !== e { unsupported.insert("textPath inside a textPath or tspan") }
+                        // Left out, it still parts the white space on either side (resvg and Chrome keep
+                        // both): a stand-in, not a space, emptied once white space is collapsed.
+                        add(TextSpan("\u{FFFC}"), true)
+                        standIns.append((chunks.count - 1, chunks[chunks.count - 1].spans.count - 1))
+                        continue
+                    }
+                    if !cs.undrawn.isEmpty { undrawn.append((child, cs)) }
+                    // The text's x falls on the path's first character when nothing came before it.
+                    let c = chunks.count - 1
+                    let opens = chunks[c].spans.allSatisfy { $0.text.allSatisfy(\.isWhitespace) }
+                    chunks.append(
+                        TextChunk(
+                            origin: Point(x: opens && c == 0 ? chunks[c].origin.x : 0, y: 0), anchor: cs.textAnchor,
+                            name: child.attributes["id"], path: along.path, startOffset: along.startOffset))
+                    // The text's dy, like its x, moves the path's first character (off the path).
+                    drop = opens && c == 0 ? first("dy", e, of: v.height, style) ?? 0 : 0
+                    flow = along
+                    walk(child, cs, shift: shift + Self.baselineShift(cs), preserve: keep)
+                    flow = nil
+                    // What follows goes on from the path's end (Reel does not measure the text here: resvg
+                    // goes on from its last glyph).
+                    let end = ArcLength(along.path)
+                    cursor = end.at(end.length)?.point ?? cursor
+                    chunks.append(TextChunk(origin: cursor, anchor: style.textAnchor))
+                    afterPaths.append(chunks.count - 1)
+                    continue
+                }
                 guard child.name == "tspan" || child.name == "a" else {
                     if !Self.notDrawn.contains(child.name) { unsupported.insert(child.name) }
                     continue
@@ -71,7 +114,10 @@ extension Importer {
                 if let x {
                     // A new line (a chunk of its own): at x, and y as given plus dy.
                     cursor = Point(x: x + (first("dx", child, of: v.width, cs) ?? 0), y: (y ?? cursor.y) + (dy ?? 0))
-                    chunks.append(TextChunk(origin: cursor, anchor: cs.textAnchor, name: child.attributes["id"]))
+                    chunks.append(
+                        TextChunk(
+                            origin: cursor, anchor: cs.textAnchor, name: child.attributes["id"], path: flow?.path,
+                            startOffset: flow?.startOffset ?? 0))
                     drop = 0
                 } else {
                     // Down from the chunk's baseline: the text after it, in the tspan or not, stays there.
@@ -118,12 +164,22 @@ extension Importer {
         let order = style.paintOrder
         let strokeFirst = (order.firstIndex(of: .stroke) ?? 1) < (order.firstIndex(of: .fill) ?? 0)
         Self.collapseWhiteSpace(&chunks)
+        for (c, k) in standIns { chunks[c].spans[k].text = "" }
+        if afterPaths.contains(where: { chunks[$0].spans.contains { !$0.text.allSatisfy(\.isWhitespace) } }) {
+            warn(e, "text after a <textPath> is drawn from the path's end point, not from its last glyph")
+        }
         var layers: [Layer] = []
         for (k, chunk) in chunks.enumerated() where chunk.spans.contains(where: { !$0.text.isEmpty }) {
             let layerName = chunks.count == 1 ? name : unique(chunk.name.map { "\(prefix)/\($0)" } ?? "\(name)/line[\(k)]")
             var layer = Layer(name: layerName, type: .text)
             layer.anchorPoint = .zero
             layer.position = chunk.origin
+            if let path = chunk.path {
+                // In the text's user space, the text box's x along it from the start offset.
+                layer.position = .zero
+                layer.shape.path = path
+                layer.text.pathOffset = chunk.startOffset + chunk.origin.x
+            }
             layer.text.runs = chunk.spans.filter { !$0.text.isEmpty }
             // A chunk's last spaces are advances in SVG, where a paragraph's hang outside its line: a
             // word joiner after them (no width, not a space) takes their width into the anchoring.
@@ -135,7 +191,7 @@ extension Importer {
             layer.text.fontSize = layer.text.runs.first?.fontSize ?? style.fontSize
             layer.text.firstBaselineAtTop = true
             layer.text.alignmentMode = ["middle": .center, "end": .right][chunk.anchor] ?? .left
-            if style.vertical {
+            if style.vertical && chunk.path == nil {
                 // Top to bottom: the line turned a quarter clockwise about its start, its central
                 // baseline on it — 0.388 em above the alphabetic one, Noto Sans's (ascender 1.069,
                 // descender 0.293), as the importer opens no font. Glyphs are not set upright (CJK).
@@ -157,6 +213,33 @@ extension Importer {
         var group = Layer(name: name)
         group.sublayers = layers
         return group
+    }
+
+    /// The path a `textPath` follows (the shape its href names, in the text's user space with the
+    /// shape's own transform) and its start offset (a percentage is of the path's length); nil when it
+    /// names nothing that is a shape.
+    mutating func textPathFlow(_ e: SVGElement, _ s: SVGStyle) -> (path: Path, startOffset: Double)? {
+        if e.attributes["path"] != nil {
+            warn(e, "the path attribute of a <textPath> (SVG 2) is not drawn: resvg and browsers follow its href")
+        }
+        for key in ["side", "method", "spacing"] {
+            if let v = e.attributes[key], v != ["side": "left", "method": "align", "spacing": "exact"][key] {
+                warn(e, "\(key)=\"\(v)\" on a <textPath> is not drawn (the text follows the path as \(key) defaults)")
+            }
+        }
+        guard let href = e.attributes["href"], href.hasPrefix("#"), let target = ids[String(href.dropFirst())],
+            var path = SVGShapes.path(of: target, viewport: s.viewport, fontSize: s.fontSize), !path.isEmpty
+        else { return nil }
+        if let t = target.attributes["transform"].flatMap(SVGValues.transform) { path = path.applying(t) }
+        var offset = 0.0
+        if let raw = e.attributes["startOffset"]?.trimmingCharacters(in: .whitespaces) {
+            if raw.hasSuffix("%"), let p = Double(raw.dropLast()) {
+                offset = ArcLength(path).length * p / 100
+            } else {
+                offset = SVGValues.length(raw, percentOf: 0, fontSize: s.fontSize) ?? 0
+            }
+        }
+        return (path, offset.isFinite ? offset : 0)
     }
 
     /// A paint on text as one colour: a paint server draws its first stop's colour (currentColor when it

@@ -21,7 +21,7 @@ final class SVGElement {
     /// The name of the character data inside a text element (no element has it).
     static let characters = "#text"
     /// The elements whose character data is drawn.
-    static let textContainers: Set<String> = ["text", "tspan", "a"]
+    static let textContainers: Set<String> = ["text", "tspan", "a", "textPath"]
 
     init(name: String, attributes: [String: String], location: SourceLocation) {
         self.name = name

@@ -58,6 +58,8 @@ public enum LayerKeyPath: String, Sendable, CaseIterable {
     case foregroundColor
     case letterSpacing
     case wordSpacing
+    /// Where a text layer's text starts along its path.
+    case pathOffset
     /// A video layer's sound level (what AVPlayer's `volume` is).
     case volume
     /// An imported shape's gradient ramp (SVG and Lottie gradients; scenes have none to animate).
@@ -153,6 +155,7 @@ public enum LayerKeyPath: String, Sendable, CaseIterable {
         case .foregroundColor: .color({ $0.text.foregroundColor }, { $0.text.foregroundColor = $1 })
         case .letterSpacing: .number({ $0.text.letterSpacing }, { $0.text.letterSpacing = $1 })
         case .wordSpacing: .number({ $0.text.wordSpacing }, { $0.text.wordSpacing = $1 })
+        case .pathOffset: .number({ $0.text.pathOffset }, { $0.text.pathOffset = $1 })
         case .volume: .number({ $0.video?.volume ?? 1 }, { $0.video?.volume = $1 })
         case .fillGradientTransform:
             .transform(

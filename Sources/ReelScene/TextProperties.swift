@@ -87,6 +87,10 @@ public struct TextProperties: Sendable {
     public var letterSpacing: Double = 0
     /// Points added after each space (each word separator), on top of the letter spacing.
     public var wordSpacing: Double = 0
+    /// Points along the layer's path (`shape.path`, when it has one) where the text box's left edge
+    /// lies: the text is set along the path, each glyph centred on it at `pathOffset` plus the middle
+    /// of its advance and turned with it (SVG's `textPath` with its `startOffset`).
+    public var pathOffset: Double = 0
     /// Whether the stroke (`shape.strokeColor`) is painted over the fill or under it.
     public var paintOrder: TextPaintOrder = .normal
     /// OpenType features and their values (`["tnum": 1, "liga": 0]`).

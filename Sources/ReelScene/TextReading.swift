@@ -8,6 +8,7 @@ extension Reader {
     static let textLayerKeys = [
         "string", "runs", "font", "fontSize", "foregroundColor", "alignmentMode", "isWrapped", "truncationMode", "lineHeight",
         "letterSpacing", "wordSpacing", "fontFeatures", "unitAnimations", "strokeColor", "lineWidth", "lineJoin", "paintOrder",
+        "path", "pathOffset",
     ]
     static let runKeys = [
         "text", "font", "fontSize", "foregroundColor", "letterSpacing", "wordSpacing", "fontFeatures", "baselineOffset",
@@ -41,6 +42,11 @@ extension Reader {
         if let n = m["letterSpacing"] { text.letterSpacing = try spacing(n, join(path, "letterSpacing")) }
         if let n = m["wordSpacing"] { text.wordSpacing = try spacing(n, join(path, "wordSpacing"), name: "wordSpacing") }
         if let n = m["fontFeatures"] { text.fontFeatures = try features(n, join(path, "fontFeatures")) }
+        if let n = m["pathOffset"] {
+            let v = try number(n, join(path, "pathOffset"))
+            guard v.isFinite else { throw fail(n, join(path, "pathOffset"), "pathOffset must be a finite number of points") }
+            text.pathOffset = v
+        }
         if let n = m["runs"] {
             if m["string"] != nil {
                 throw fail(n, join(path, "runs"), "give either \"string\" or \"runs\", not both", fix: "put all the text in runs")

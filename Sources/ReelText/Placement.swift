@@ -89,10 +89,12 @@ extension Layout {
                     PlacedGlyph(
                         glyph: g.glyph, font: g.font, fontSize: g.fontSize,
                         origin: Point(x: x0 + shift + g.x, y: baseline + g.y - runs[c.run].attributes.baselineOffset),
-                        run: c.run, line: n, word: c.isSpace ? nil : wordOf[c.index], cluster: c.isSpace ? nil : c.index))
+                        penStart: box.minX, penEnd: box.maxX, run: c.run, line: n, word: c.isSpace ? nil : wordOf[c.index],
+                        cluster: c.isSpace ? nil : c.index))
             }
             closeDecoration()
             out.lineIsRightToLeft.append(rtl[n])
+            out.baselines.append(baseline)
             out.lines.append(lineBox ?? Rect(x: x0, y: baseline - line.ascent, width: 0, height: line.ascent + line.descent))
         }
         // Clusters numbered by their text index (reading order), then boxes gathered.

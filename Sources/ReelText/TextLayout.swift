@@ -70,6 +70,8 @@ public struct DecorationLine: Sendable, Equatable {
     /// The run it belongs to (its colour) and the line it lies on.
     public var run: Int
     public var line: Int
+    /// Radians the rectangle is turned clockwise about its centre (a piece of a line set along a path).
+    public var rotation: Double = 0
 }
 
 /// A run of an attributed string: text with one set of attributes.
@@ -129,6 +131,11 @@ public struct PlacedGlyph: Sendable {
     public var fontSize: Double
     /// The glyph's origin on its baseline, in the text box's points (y down), unrounded.
     public var origin: Point
+    /// Radians the glyph is turned clockwise about its origin (text set along a path).
+    public var rotation: Double = 0
+    /// Where its advance (the pen's span for its cluster) starts and ends along the line's x.
+    public var penStart: Double
+    public var penEnd: Double
     /// Which run (of those given) it belongs to, for its colour and other paint.
     public var run: Int
     /// Its line, word and cluster, numbered in reading order; a space is in no word and no cluster.
@@ -144,6 +151,8 @@ public struct TypesetText: Sendable {
     public var glyphs: [PlacedGlyph] = []
     /// Each line's box (its advance width, from ascender to descender), in reading order.
     public var lines: [Rect] = []
+    /// Each line's baseline (its y in the box).
+    public var baselines: [Double] = []
     /// Whether each line's paragraph reads right to left (a unit's reveal starts at its right edge).
     public var lineIsRightToLeft: [Bool] = []
     /// The runs' underlines, overlines and strikethroughs, across their spaces.

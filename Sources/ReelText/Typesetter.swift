@@ -32,6 +32,9 @@ public final class Typesetter: Sendable {
         self.emoji = emoji
     }
 
+    /// An id no other layout in the process has.
+    static func newID() -> UInt64 { nextID.add(1, ordering: .relaxed).oldValue }
+
     /// Lays out `runs` in a box of `size` points (its width wraps, aligns and truncates; its height
     /// truncates wrapped text).
     public func typeset(_ runs: [TextRun], style: ParagraphStyle, in size: Size) -> TypesetText {
@@ -39,7 +42,7 @@ public final class Typesetter: Sendable {
         if let hit = cache.withLock({ $0[key] }) { return hit }
         var layout = Layout(runs: runs, style: style, size: size, fallback: fallback, emoji: emoji)
         var result = layout.run()
-        result.id = Self.nextID.add(1, ordering: .relaxed).oldValue
+        result.id = Self.newID()
         cache.withLock {
             if $0.count >= Self.cacheLimit { $0.removeAll(keepingCapacity: true) }
             $0[key] = result

@@ -317,7 +317,7 @@ import Testing
         let errors = run.result.stderr.split(separator: "\n").filter { $0.hasPrefix("error:") }
         #expect(errors.count == 1, "\(run.result.stderr)")
         for fragment in [
-            "big.svg: line 6: <image>: \"data:image/png;base64,", "is 4096×4096 pixels, 64 MiB decoded",
+            "big.svg: line 6: \"data:image/png;base64,", "is 4096×4096 pixels, 64 MiB decoded",
             "with the pictures before it, 320 MiB, above the \(budget) MiB a clip's decoded pictures may take",
             limit.isEmpty ? "(the default;" : "(half the memory limit of 600 MiB)",
             "fix: use smaller pictures, or raise --memory-limit 640 or more",

@@ -37,6 +37,36 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: ws.file("icon.mp4")))
     }
 
+    /// feImage of an embedded picture is decoded with the clip's pictures and drawn: a 2 × 1 PNG (red,
+    /// blue; made for this test) filling a 100 × 100 rect's filter region with preserveAspectRatio
+    /// none, so the left half red and the right half blue (bilinear between the texel centres at 25 and
+    /// 75: pure at 10 and 90). A picture whose header reads but whose data does not is one error at the
+    /// filtered element's line, and nothing is written.
+    @Test func feImageShowsItsPicture() throws {
+        let ws = try Workspace()
+        func svg(_ png: String) -> String {
+            """
+            <svg xmlns="http://www.w3.org/2000/svg" width="100" height="100">
+              <filter id="f" x="0" y="0" width="1" height="1"><feImage preserveAspectRatio="none" href="data:image/png;base64,\(png)"/></filter>
+              <rect width="100" height="100" fill="#00ff00" filter="url(#f)"/>
+            </svg>
+            """
+        }
+        let good = ws.write(
+            "good.svg",
+            svg("iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAD0In+KAAAAEUlEQVR42mP4z8Dwn4Hh/38AD/kD/RUQ4aQAAAAASUVORK5CYII="))
+        let r = try runReel(["still", good, "--at", "0", "-o", ws.file("good.png")])
+        #expect(r.status == 0 && r.stderr.isEmpty, "\(r.stderr)")
+        let png = try ImageFile.read(path: ws.file("good.png"))
+        func pixel(_ x: Int, _ y: Int) -> [UInt8] { Array(png.rgba[(y * png.width + x) * 4..<(y * png.width + x) * 4 + 4]) }
+        #expect(pixel(10, 50) == [255, 0, 0, 255] && pixel(90, 50) == [0, 0, 255, 255] && pixel(10, 5) == [255, 0, 0, 255])
+        let bad = ws.write("bad.svg", svg("iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAD0In+Kbm90IGEgcGljdHVyZQ=="))
+        let b = try runReel(["still", bad, "--at", "0", "-o", ws.file("bad.png")])
+        #expect(
+            b.status != 0 && b.stderr.contains("bad.svg: line 3: layer") && b.stderr.contains("cannot be read"), "\(b.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: ws.file("bad.png")))
+    }
+
     /// Filter regions held to the frame and half its size around (2000 × 2000 at 1000 px wide) cover
     /// 4 megapixels each: seventeen of them pass the frame's 64 megapixels. The error names the time,
     /// the filtered elements (the first three and how many more) and the fix; nothing is written.

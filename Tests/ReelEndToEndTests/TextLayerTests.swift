@@ -204,6 +204,42 @@ import Testing
         #expect(try pixels("stroke") == [[0, 0, 255], [255, 0, 0], [255, 255, 255]])
     }
 
+    /// Text along its layer's path: DejaVu Sans's "I" (its stem from 201 to 403 units, up to 1493) at
+    /// 102.4 points (0.05 px a unit) on a line heading down from (100, 20). Its pen starts `pathOffset`
+    /// (10) along, at y 30; turned a quarter clockwise, its x runs down and its top faces +x, so the
+    /// stem covers y 40.05…50.15 and x 100…174.65. Animated to 60 over the second, at 0.5 the offset
+    /// is 35 and the stem 25 px further down (65.05…75.15). Nothing is drawn where the text would lie
+    /// without its path (its baseline at y 95, from x 0).
+    @Test func textFollowsItsPathAndItsOffsetAnimates() throws {
+        let dejaVu = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+        guard Self.installed(dejaVu) else { return }
+        let ws = try Workspace()
+        let layer = """
+            string: I
+            font: DejaVu Sans
+            fontSize: 102.4
+            foregroundColor: "#0000ff"
+            path: "M 100 20 L 100 200"
+            pathOffset: 10
+            animations:
+              - {type: basic, keyPath: pathOffset, fromValue: 10, toValue: 60, duration: 1, beginTime: 0}
+            """
+        let file = ws.write("p.yaml", scene(layer, width: 200, height: 140))
+        func pixels(at t: String, _ points: [(Int, Int)]) throws -> [[UInt8]] {
+            let r = try runReel(["still", file, "--at", t, "-o", ws.file("p\(t).png")])
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(!r.stderr.contains("overflows"), "\(r.stderr)")
+            let png = try ImageFile.read(path: ws.file("p\(t).png"))
+            return points.map { x, y in Array(png.rgba[(y * png.width + x) * 4..<(y * png.width + x) * 4 + 3]) }
+        }
+        let blue: [UInt8] = [0, 0, 255], white: [UInt8] = [255, 255, 255]
+        // The stem's middle, beside it on either side, below the path, and where the text would be.
+        let start = try pixels(at: "0", [(130, 45), (130, 38), (130, 52), (95, 45), (15, 57)])
+        #expect(start == [blue, white, white, white, white])
+        let half = try pixels(at: "0.5", [(130, 70), (130, 45)])
+        #expect(half == [blue, white])
+    }
+
     /// `strokeEnd` on a unit wipes it in from its reading start: at 0.5 the left half of the word's
     /// advance box is drawn and nothing right of it. The advance comes from shaping (checked against
     /// uharfbuzz in ShapingReferenceTests): "IIII" in Inter at 60 points.

@@ -51,6 +51,31 @@ import Testing
         #expect(out.bytes.count { $0 != 0 } == 4)
     }
 
+    /// An image primitive draws its picture where `place` puts it: a 2 × 1 picture (opaque red, then
+    /// opaque blue) scaled 2× to device (12, 21), its rectangle x 12 ..< 16, y 21 ..< 23 (region pixels
+    /// 2 ..< 6, 1 ..< 3). A pixel's centre maps back to (x − 12 + 0.5) / 2 in the picture, its texel
+    /// centres at 0.5 and 1.5: 0.25 reads red alone (the edge texel extends), 0.75 is 0.75 red and 0.25
+    /// blue (191, 0, 64, 255 from 191.25 and 63.75), 1.25 the other way round, 1.75 blue alone; nothing
+    /// outside the rectangle. Linear-light work leaves a picture's sRGB bytes alone. A name with no
+    /// picture draws nothing.
+    @Test func imagePlacesItsPicture() throws {
+        let whole = Rect(x: 10, y: 20, width: 8, height: 6)
+        let picture = try #require(RasterImage(width: 2, height: 1, premultipliedRGBA: [255, 0, 0, 255, 0, 0, 255, 255]))
+        let place = Transform2D.scale(x: 2, y: 2).concatenating(.translation(x: 12, y: 21))
+        let effect = FilterEffect(
+            region: whole,
+            primitives: [FilterPrimitive(.image(name: "p", place: place), inputs: [], subregion: whole, linearRGB: true)])
+        let out = FilterKernels.evaluate(try #require(EffectPlan(effect, images: ["p": picture])), source: source())
+        for y in [1, 2] {
+            #expect(pixel(out, 2, y) == [255, 0, 0, 255] && pixel(out, 3, y) == [191, 0, 64, 255])
+            #expect(pixel(out, 4, y) == [64, 0, 191, 255] && pixel(out, 5, y) == [0, 0, 255, 255])
+            #expect(pixel(out, 1, y) == [0, 0, 0, 0] && pixel(out, 6, y) == [0, 0, 0, 0])
+        }
+        #expect(pixel(out, 3, 0) == [0, 0, 0, 0] && pixel(out, 3, 3) == [0, 0, 0, 0])
+        let none = FilterKernels.evaluate(try #require(EffectPlan(effect)), source: source())
+        #expect(none.bytes.allSatisfy { $0 == 0 })
+    }
+
     /// Arithmetic k2 = 0.5, k3 = 1, k4 = 0.1 of the source over a flood of (0, 0, 255, 255): at the green
     /// pixel 0.5·(0, 1, 0, 1) + (0, 0, 1, 1) + 0.1 = (0.1, 0.6, 1.1 → 1, 1.6 → 1), so (26, 153, 255, 255);
     /// elsewhere (0.1, 0.1, 1, 1): (26, 26, 255, 255).

@@ -82,6 +82,34 @@ import Testing
         #expect(svg.warnings.contains("line 4: filter: url(#nothing) names no <filter> Reel can draw; the element is not drawn"))
     }
 
+    /// feImage of an embedded picture (a 2 × 1 PNG made for this test) fills its subregion as
+    /// preserveAspectRatio fits it: the region is the box (0, 0, 100, 100), so `meet` scales the picture
+    /// 50× and centres it 25 down, `none` scales it 50 × 100; its name is the URI, its base64
+    /// unwrapped. An element or a file is a note and a transparent picture.
+    @Test func feImageFitsItsPicture() throws {
+        let png = "iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAD0In+KAAAAEUlEQVR42mP4z8Dwn4Hh/38AD/kD/RUQ4aQAAAAASUVORK5CYII="
+        let wrapped = png.prefix(40) + "\n  " + png.dropFirst(40)
+        let svg = try image(
+            """
+            <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">
+              <filter id="meet" x="0" y="0" width="1" height="1"><feImage xlink:href="data:image/png;base64,\(wrapped)"/></filter>
+              <filter id="none" x="0" y="0" width="1" height="1"><feImage preserveAspectRatio="none" href="data:image/png;base64,\(png)"/></filter>
+              <filter id="other" x="0" y="0" width="1" height="1"><feImage href="#a"/><feImage href="picture.png"/></filter>
+              <rect id="a" width="100" height="100" filter="url(#meet)"/>
+              <rect id="b" width="100" height="100" filter="url(#none)"/>
+              <rect id="c" width="100" height="100" filter="url(#other)"/>
+            </svg>
+            """)
+        let uri = "data:image/png;base64," + png
+        let meet = try #require(svg.layer.find("t/a")?.filterEffects.first?.primitives.first)
+        #expect(meet.operation == .image(name: uri, place: Transform2D(a: 50, b: 0, c: 0, d: 50, tx: 0, ty: 25)))
+        let none = try #require(svg.layer.find("t/b")?.filterEffects.first?.primitives.first)
+        #expect(none.operation == .image(name: uri, place: Transform2D(a: 50, b: 0, c: 0, d: 100, tx: 0, ty: 0)))
+        #expect(svg.layer.find("t/a")?.filterEffects.first?.imageNames == [uri])
+        #expect(svg.warnings.contains { $0.contains("<feImage> of an element is not drawn yet") })
+        #expect(svg.warnings.contains { $0.contains("<feImage> of a file (picture.png)") })
+    }
+
     /// Attribute readings with resvg's fallbacks: feColorMatrix's types as matrices, a bad stdDeviation
     /// as none, morphology's zero radius as one, an invalid convolution as a transparent flood, a blur
     /// function in a list with a url() as one primitive over the box widened by half each side, in sRGB.

@@ -121,4 +121,31 @@ import Testing
         #expect(text.text.runs[0].foregroundColor == .black && text.position == Point(x: 5, y: 20))
         #expect(svg.warnings.isEmpty, "\(svg.warnings)")
     }
+
+    /// A textPath sets its chunk along the shape its href names (that shape's transform applied), at its
+    /// startOffset (25 % of the 100-long line) plus the text's x (5); the text's dy (3) lowers it off
+    /// the path. One naming nothing is left out with its text but parts the white space around it, as
+    /// resvg and Chrome do ("a" and "b" keep a space each); side and the SVG 2 path attribute are notes.
+    @Test func textPathsFollowTheirShapes() throws {
+        let svg = try image(
+            """
+            <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" font-size="20">
+              <defs><path id="p" d="M 0 0 L 100 0" transform="translate(10 20)"/></defs>
+              <text id="t" x="5" dy="3"> <textPath id="tp" xlink:href="#p" startOffset="25%">on a line</textPath></text>
+              <text id="u" x="0" y="50">a <textPath href="#nothing">gone</textPath> b</text>
+              <text id="w"><textPath id="wp" href="#p" side="right" path="M 0 0 L 5 5">x</textPath></text>
+            </svg>
+            """)
+        let tp = try #require(svg.layer.find("t/tp"))
+        var line = Path()
+        line.move(to: Point(x: 10, y: 20))
+        line.addLine(to: Point(x: 110, y: 20))
+        #expect(tp.shape.path == line && tp.text.pathOffset == 30 && tp.position == .zero)
+        #expect(tp.text.runs.map(\.text) == ["on a line"] && tp.text.runs.map(\.baselineOffset) == [-3])
+        let u = try #require(svg.layer.find("t/u"))
+        #expect(u.text.runs.map(\.text).joined() == "a  b" && u.shape.path.isEmpty)
+        #expect(svg.layer.find("t/wp")?.shape.path == line)
+        #expect(
+            svg.warnings.contains { $0.contains("side=\"right\"") } && svg.warnings.contains { $0.contains("path attribute") })
+    }
 }
