@@ -35,11 +35,14 @@ extension SceneRenderer {
         let text = layer.text
         guard let (typeset, colors) = self.text.typeset(text, in: layer.bounds), !typeset.glyphs.isEmpty else { return nil }
         var set = typeset
+        if !text.characterOffsets.isEmpty {
+            set = self.text.movedLayouts.layout(set, offsets: text.characterOffsets)
+        }
         if !layer.properties.shape.path.isEmpty {
             // Along the layer's path, given in the layer's points: the text box's are offset by the
             // bounds' origin.
             let origin = layer.bounds.origin
-            set = self.text.pathLayouts.layout(
+            set = self.text.movedLayouts.layout(
                 set, along: layer.properties.shape.path.applying(.translation(x: -origin.x, y: -origin.y)),
                 offset: text.pathOffset)
             guard !set.glyphs.isEmpty || !set.decorations.isEmpty else { return nil }
@@ -54,19 +57,32 @@ extension SceneRenderer {
     }
 }
 
-/// Layouts set along a text layer's path (`TypesetText.laidAlong`), kept so that a still text on a still
-/// path keeps one layout id, and so its glyph runs, from frame to frame.
-final class PathLayoutCache: Sendable {
+/// Layouts moved after layout: set along a text layer's path (`TypesetText.laidAlong`), or with their
+/// characters offset (`TypesetText.offset(by:)`); kept so that a still text keeps one layout id, and so
+/// its glyph runs, from frame to frame.
+final class MovedLayoutCache: Sendable {
     private struct Key: Hashable {
         var layout: UInt64
         var path: Path
         var offset: Double
+        var characters: [CharacterOffset] = []
     }
     /// Most kept; it starts over when full (an animated offset makes one a frame).
     static let limit = 256
     private let entries = Mutex<[Key: TypesetText]>([:])
     /// Each path measured once (measuring a long curve costs more than placing its glyphs).
     private let measures = Mutex<[Path: ArcLength]>([:])
+
+    func layout(_ set: TypesetText, offsets: [CharacterOffset]) -> TypesetText {
+        let key = Key(layout: set.id, path: Path(), offset: 0, characters: offsets)
+        if let hit = entries.withLock({ $0[key] }) { return hit }
+        let moved = set.offset(by: offsets)
+        entries.withLock {
+            if $0.count >= Self.limit { $0.removeAll(keepingCapacity: true) }
+            $0[key] = moved
+        }
+        return moved
+    }
 
     func layout(_ set: TypesetText, along path: Path, offset: Double) -> TypesetText {
         let key = Key(layout: set.id, path: path, offset: offset)

@@ -12,8 +12,8 @@ public struct TextResources: Sendable {
     public var typesetter: Typesetter
     /// Each layout's glyphs gathered into paths (TextDrawing.swift), made once per layout.
     let glyphRuns = GlyphRunCache()
-    /// Layouts set along paths, made once per layout, path and offset.
-    let pathLayouts = PathLayoutCache()
+    /// Layouts set along paths or with characters offset, made once per layout and move.
+    let movedLayouts = MovedLayoutCache()
 
     public init(fonts: [String: FontFace] = [:], typesetter: Typesetter = Typesetter()) {
         self.fonts = fonts
@@ -29,10 +29,11 @@ public struct TextResources: Sendable {
             guard let font = fonts[span.font ?? text.font] else { return nil }
             var features = text.fontFeatures
             for (k, v) in span.fontFeatures ?? [:] { features[k] = v }
-            let attributes = TextAttributes(
+            var attributes = TextAttributes(
                 font: font, fontSize: span.fontSize ?? text.fontSize, features: features,
                 letterSpacing: span.letterSpacing ?? text.letterSpacing, baselineOffset: span.baselineOffset ?? 0,
                 decorations: span.decorations, wordSpacing: span.wordSpacing ?? text.wordSpacing)
+            attributes.baseline = span.baseline ?? .alphabetic
             runs.append(TextRun(span.text, attributes))
             colors.append(span.foregroundColor ?? text.foregroundColor)
         }

@@ -93,6 +93,8 @@ struct Importer {
     var warnings: [String] = []
     /// Embedded pictures read so far, by element.
     var pictures: [ObjectIdentifier: SVGPicture.Reading] = [:]
+    /// The text elements whose per-character positions are spread (`spreadPositionLists`).
+    var spreadTexts: Set<ObjectIdentifier> = []
     /// Where each picture layer's `<image>` is (`SVGImage.pictureLocations`).
     var pictureLocations: [String: SourceLocation] = [:]
     /// Gradients resolved so far, by element and the bounding box they were resolved for.

@@ -190,6 +190,10 @@ struct SVGStyle {
     var decorationsAbove: Set<String> = []
     /// `baseline-shift` as written (not inherited: nested tspans add theirs, `SVGText.swift`).
     var baselineShift: String?
+    /// `dominant-baseline` (inherited, as resvg and SVG 2 take it) and `alignment-baseline` (not
+    /// inherited), as written: which of a font's baselines a text's characters sit on.
+    var dominantBaseline = "auto"
+    var alignmentBaseline = "auto"
     var visible = true
     var clipRuleEvenOdd = false
     /// `marker-start`, `marker-mid`, `marker-end`: the ids their `url()`s name (inherited).
@@ -251,6 +255,7 @@ struct SVGStyle {
         s.filterFunctions = nil
         s.filterList = nil
         s.baselineShift = nil
+        s.alignmentBaseline = "auto"
         s.decorationsAbove = decorations
         s.decorationsHere = []
         s.undrawn = [:]
@@ -384,6 +389,19 @@ struct SVGStyle {
         case "mask-type": if value == "alpha" || value == "luminance" { maskTypeAlpha = value == "alpha" }
         case "isolation": if value == "isolate" || value == "auto" { isolated = value == "isolate" }
         case "baseline-shift": baselineShift = value
+        case "dominant-baseline":
+            let known = [
+                "auto", "use-script", "no-change", "reset-size", "ideographic", "alphabetic", "hanging", "mathematical",
+                "central", "middle", "text-after-edge", "text-before-edge",
+            ]
+            // no-change keeps the parent's, which inheritance already gave.
+            if known.contains(value) && value != "no-change" { dominantBaseline = value }
+        case "alignment-baseline":
+            let known = [
+                "auto", "baseline", "before-edge", "text-before-edge", "middle", "central", "after-edge", "text-after-edge",
+                "ideographic", "alphabetic", "hanging", "mathematical",
+            ]
+            if known.contains(value) { alignmentBaseline = value }
         case "text-decoration":
             // The line keywords of the list (CSS's shorthand may add a style and a colour, not drawn);
             // a list with commas is invalid and changes nothing (resvg and librsvg agree).
@@ -428,8 +446,6 @@ struct SVGStyle {
             "filter": none,
             // transform-origin is read against the viewport (view-box), as resvg does.
             "transform-box": { $0 == "view-box" },
-            "dominant-baseline": { $0 == "auto" || $0 == "alphabetic" },
-            "alignment-baseline": { ["auto", "baseline", "alphabetic"].contains($0) },
         ]
     }()
 
@@ -517,7 +533,7 @@ struct SVGStyle {
             "stroke-miterlimit", "stroke-dasharray", "stroke-dashoffset", "opacity", "color", "visibility", "display",
             "clip-rule", "clip-path", "mask", "mask-type", "marker-start", "marker-mid", "marker-end", "paint-order",
             "transform-origin", "overflow", "baseline-shift", "writing-mode", "font-variant", "text-decoration",
-            "word-spacing",
+            "word-spacing", "dominant-baseline", "alignment-baseline",
         ] + undrawnProperties.keys.sorted()
 
     /// The id in `url(#id)`, or nil.
@@ -526,5 +542,22 @@ struct SVGStyle {
         let id = value[value.index(value.startIndex, offsetBy: 4)..<close].trimmingCharacters(
             in: CharacterSet(charactersIn: " '\""))
         return id.hasPrefix("#") ? String(id.dropFirst()) : nil
+    }
+}
+
+extension SVGStyle {
+    /// The font baseline the characters sit on: `alignment-baseline` unless it is auto or baseline, then
+    /// `dominant-baseline` (resvg's reading, Chrome's; `use-script` and `reset-size` as auto).
+    var textBaseline: TextBaseline {
+        let value = ["auto", "baseline"].contains(alignmentBaseline) ? dominantBaseline : alignmentBaseline
+        switch value {
+        case "before-edge", "text-before-edge": return .textTop
+        case "after-edge", "text-after-edge", "ideographic": return .textBottom
+        case "central": return .central
+        case "middle": return .middle
+        case "hanging": return .hanging
+        case "mathematical": return .mathematical
+        default: return .alphabetic
+        }
     }
 }

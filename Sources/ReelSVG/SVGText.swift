@@ -19,11 +19,15 @@ extension Importer {
         /// the chunk starts (its startOffset; `origin.x` then adds to it, and `origin.y` is unused).
         var path: Path?
         var startOffset = 0.0
+        /// The moves of the first character of some spans, by span (their `index` set once white space
+        /// is collapsed).
+        var moves: [Int: CharacterOffset] = [:]
     }
 
     /// The layer a `text` element draws: a text layer, or a group of them when tspans start new lines.
     mutating func textLayer(_ e: SVGElement, style: SVGStyle, name: String) -> Layer? {
         let v = style.viewport
+        spreadPositionLists(e, style: style)
         func first(_ key: String, _ el: SVGElement, of base: Double, _ s: SVGStyle) -> Double? {
             // x, y, dx and dy are lists (a position per character); Reel places the chunk by the first.
             guard let list = el.attributes[key], let item = list.split(whereSeparator: { $0 == "," || $0.isWhitespace }).first
@@ -45,13 +49,23 @@ extension Importer {
         var afterPaths: [Int] = []
         // Where a left-out textPath's stand-in is: (chunk, span).
         var standIns: [(Int, Int)] = []
+        // A character's move (a tspan's dx within its chunk, a wrapper's dx, dy and rotate) until its
+        // run is added.
+        var pendingMove: CharacterOffset?
+        var textLengthGiven = e.attributes["textLength"] != nil
         /// `shift`: points the baseline is raised here (the tspans' baseline-shifts around).
         func walk(_ el: SVGElement, _ s: SVGStyle, shift: Double, preserve: Bool) {
             func add(_ run: TextSpan, _ keep: Bool) {
                 var run = run
                 if shift != drop { run.baselineOffset = shift - drop }
-                chunks[chunks.count - 1].spans.append(run)
-                chunks[chunks.count - 1].preserved.append(keep)
+                let c = chunks.count - 1
+                chunks[c].spans.append(run)
+                chunks[c].preserved.append(keep)
+                // A move waiting for a character: the first of this run that white space leaves.
+                if let move = pendingMove, !run.text.isEmpty {
+                    chunks[c].moves[chunks[c].spans.count - 1] = move
+                    pendingMove = nil
+                }
             }
             for child in el.children {
                 if child.name == SVGElement.characters {
@@ -102,18 +116,29 @@ extension Importer {
                     afterPaths.append(chunks.count - 1)
                     continue
                 }
-                guard child.name == "tspan" || child.name == "a" else {
+                let wrapper = child.name == Self.positionWrapper
+                guard child.name == "tspan" || child.name == "a" || wrapper else {
                     if !Self.notDrawn.contains(child.name) { unsupported.insert(child.name) }
                     continue
                 }
-                let cs = SVGStyle.computed(for: child, parent: s, sheet: sheet)
+                // A wrapper only carries a character's position: its parent's style.
+                let cs = wrapper ? s : SVGStyle.computed(for: child, parent: s, sheet: sheet)
                 guard cs.displayed else { continue }
-                if !cs.undrawn.isEmpty { undrawn.append((child, cs)) }
+                if child.attributes["textLength"] != nil { textLengthGiven = true }
+                if !wrapper && !cs.undrawn.isEmpty { undrawn.append((child, cs)) }
                 let x = first("x", child, of: v.width, cs), y = first("y", child, of: v.height, cs)
-                let dy = first("dy", child, of: v.height, cs)
+                // A wrapper's dx, dy and rotate move its character after layout (shaping untouched).
+                let dy = wrapper ? nil : first("dy", child, of: v.height, cs)
+                let dx = wrapper ? nil : first("dx", child, of: v.width, cs)
+                if wrapper {
+                    let turn = child.attributes["rotate"].flatMap { SVGValues.numbers($0)?.first } ?? 0
+                    pendingMove = CharacterOffset(
+                        index: 0, dx: first("dx", child, of: v.width, cs) ?? 0, dy: first("dy", child, of: v.height, cs) ?? 0,
+                        rotation: turn.isFinite ? turn * .pi / 180 : 0)
+                }
                 if let x {
                     // A new line (a chunk of its own): at x, and y as given plus dy.
-                    cursor = Point(x: x + (first("dx", child, of: v.width, cs) ?? 0), y: (y ?? cursor.y) + (dy ?? 0))
+                    cursor = Point(x: x + (dx ?? 0), y: (y ?? cursor.y) + (dy ?? 0))
                     chunks.append(
                         TextChunk(
                             origin: cursor, anchor: cs.textAnchor, name: child.attributes["id"], path: flow?.path,
@@ -123,18 +148,20 @@ extension Importer {
                     // Down from the chunk's baseline: the text after it, in the tspan or not, stays there.
                     if let y { drop = y - chunks[chunks.count - 1].origin.y }
                     drop += dy ?? 0
-                    // Before any character of its chunk, dx moves the chunk; later it needs the advance so
-                    // far: drawn in line.
-                    if let dx = first("dx", child, of: v.width, cs) {
+                    // Before any character of its chunk, dx moves the chunk; later it moves the
+                    // tspan's first character, and all that follows, after layout.
+                    if let dx {
                         let c = chunks.count - 1
                         if chunks[c].spans.allSatisfy({ $0.text.allSatisfy(\.isWhitespace) }) {
                             chunks[c].origin.x += dx
                         } else {
-                            unsupported.insert("tspan moved by dx without an x")
+                            var move = pendingMove ?? CharacterOffset(index: 0)
+                            move.dx += dx
+                            pendingMove = move
                         }
                     }
                 }
-                walk(child, cs, shift: shift + Self.baselineShift(cs), preserve: keep)
+                walk(child, cs, shift: wrapper ? shift : shift + Self.baselineShift(cs), preserve: keep)
             }
         }
 
@@ -144,11 +171,15 @@ extension Importer {
             var fill = s.visible ? textColor(s.fill, opacity: s.fillOpacity, s) ?? .clear : .clear
             if fill.alpha == 0 { fill = .clear }
             let lines = s.decorations
-            return TextSpan(
+            var run = TextSpan(
                 text, font: Self.fontSpec(s), fontSize: s.fontSize, foregroundColor: fill,
                 letterSpacing: s.letterSpacing == 0 ? nil : s.letterSpacing, fontFeatures: s.smallCaps ? ["smcp": 1] : nil,
                 underline: lines.contains("underline") ? true : nil, strikethrough: lines.contains("line-through") ? true : nil,
                 overline: lines.contains("overline") ? true : nil, wordSpacing: s.wordSpacing == 0 ? nil : s.wordSpacing)
+            // Horizontal text only (resvg's: vertical text sits on its central baseline already).
+            let baseline = s.textBaseline
+            if baseline != .alphabetic && !s.vertical { run.baseline = baseline }
+            return run
         }
 
         walk(e, style, shift: 0, preserve: e.attributes["xml:space"] == "preserve")
@@ -156,7 +187,12 @@ extension Importer {
         for name in unsupported.sorted() {
             warn(
                 e,
-                name.contains(" ") ? "a \(name) is drawn in line" : "<\(name)> in a <text> is not supported yet and is left out")
+                name.contains(" ")
+                    ? "a \(name) is left out with its text (only a text's own child follows a path)"
+                    : "<\(name)> in a <text> is not supported yet and is left out")
+        }
+        if textLengthGiven {
+            warn(e, "textLength is not drawn yet: the text keeps its own length")
         }
         // The text's stroke on all of it (a tspan's own stroke is not followed), over the fill unless
         // paint-order puts it first.
@@ -180,7 +216,26 @@ extension Importer {
                 layer.shape.path = path
                 layer.text.pathOffset = chunk.startOffset + chunk.origin.x
             }
-            layer.text.runs = chunk.spans.filter { !$0.text.isEmpty }
+            // Each move at its character's index, then runs alike in all but their text merged (split by
+            // the moves' wrappers, they would be shaped apart).
+            var offsets: [CharacterOffset] = []
+            var scalars = 0
+            var runs: [TextSpan] = []
+            for (k, run) in chunk.spans.enumerated() where !run.text.isEmpty {
+                if var move = chunk.moves[k], move != CharacterOffset(index: 0) {
+                    move.index = scalars
+                    offsets.append(move)
+                }
+                scalars += run.text.unicodeScalars.count
+                if var last = runs.last, last.sameAttributes(as: run) {
+                    last.text += run.text
+                    runs[runs.count - 1] = last
+                } else {
+                    runs.append(run)
+                }
+            }
+            layer.text.runs = runs
+            layer.text.characterOffsets = offsets
             // A chunk's last spaces are advances in SVG, where a paragraph's hang outside its line: a
             // word joiner after them (no width, not a space) takes their width into the anchoring.
             if var last = layer.text.runs.popLast() {
@@ -213,6 +268,119 @@ extension Importer {
         var group = Layer(name: name)
         group.sublayers = layers
         return group
+    }
+
+    /// The name of the stand-in element that carries one character's own x, y, dx or dy (no SVG
+    /// element has it, so no style sheet matches it).
+    static let positionWrapper = "#position"
+
+    /// SVG's x, y, dx, dy and rotate are lists: a value for each character of the element (and of its
+    /// descendants), counted as white space collapses, the innermost element's value winning (resvg's
+    /// reading); rotate's last value goes on to the element's end. The walker reads one x, y, dx and dy
+    /// an element, the first, at the element; so each other character given a value (and each given a
+    /// rotation) is wrapped, in place, in a stand-in element holding its values. Done once a text (a
+    /// `use` may show it again).
+    mutating func spreadPositionLists(_ e: SVGElement, style: SVGStyle) {
+        guard spreadTexts.insert(ObjectIdentifier(e)).inserted else { return }
+        let keys = ["x", "y", "dx", "dy"]
+        // Each element's first and past-the-last character, in the walker's order (pre-order), and
+        // for each run of character data the index each character takes (nil: collapsed away).
+        var ranges: [(element: SVGElement, start: Int, end: Int)] = []
+        var indices: [ObjectIdentifier: [Int?]] = [:]
+        var count = 0, previousWasSpace = true
+        func take(_ ch: Character, preserve: Bool) -> Int? {
+            let space = ch == " " || ch == "\n" || ch == "\t" || ch == "\r"
+            defer { previousWasSpace = space }
+            guard preserve || !space || !previousWasSpace else { return nil }
+            count += 1
+            return count - 1
+        }
+        func visit(_ el: SVGElement, _ s: SVGStyle, preserve: Bool, depth: Int) {
+            let slot = ranges.count
+            ranges.append((el, count, count))
+            defer { ranges[slot].end = count }
+            guard depth < SVGLimits.maximumNesting else { return }
+            for child in el.children {
+                if child.name == SVGElement.characters {
+                    indices[ObjectIdentifier(child)] = child.text.map { take($0, preserve: preserve) }
+                    continue
+                }
+                let keep = child.attributes["xml:space"].map { $0 == "preserve" } ?? preserve
+                if child.name == "tref" {
+                    if let href = child.attributes["href"], href.hasPrefix("#"), let target = ids[String(href.dropFirst())] {
+                        for ch in characterData(target) { _ = take(ch, preserve: keep) }
+                    }
+                    continue
+                }
+                guard ["tspan", "a", "textPath"].contains(child.name) else { continue }
+                let cs = SVGStyle.computed(for: child, parent: s, sheet: sheet)
+                guard cs.displayed else { continue }
+                visit(child, cs, preserve: keep, depth: depth + 1)
+            }
+        }
+        visit(e, style, preserve: e.attributes["xml:space"] == "preserve", depth: 0)
+        // The value each character takes for each key, and whether its element reads it itself (its
+        // first character's).
+        var values: [Int: [String: String]] = [:]
+        var wanted = false
+        for (el, start, end) in ranges where end > start && el.name != "textPath" {
+            // rotate: a value for each character from the first, the last repeated to the element's end.
+            if let list = el.attributes["rotate"], let items = SVGValues.numbers(list), let last = items.last {
+                for i in 0..<(end - start) {
+                    values[start + i, default: [:]]["rotate"] = String(i < items.count ? items[i] : last)
+                }
+                wanted = true
+            }
+            for key in keys {
+                guard let list = el.attributes[key] else { continue }
+                let items = list.split(whereSeparator: { $0 == "," || $0.isWhitespace })
+                for (i, item) in items.prefix(end - start).enumerated() {
+                    if i == 0 {
+                        values[start, default: [:]][key] = nil
+                    } else {
+                        values[start + i, default: [:]][key] = String(item)
+                        wanted = true
+                    }
+                }
+            }
+        }
+        guard wanted else { return }
+        func rewrite(_ el: SVGElement) {
+            var children: [SVGElement] = []
+            for child in el.children {
+                guard child.name == SVGElement.characters, let map = indices[ObjectIdentifier(child)] else {
+                    if child.name != "tref" && child.name != SVGElement.characters { rewrite(child) }
+                    children.append(child)
+                    continue
+                }
+                var pending = ""
+                func flush() {
+                    guard !pending.isEmpty else { return }
+                    let piece = SVGElement(name: SVGElement.characters, attributes: [:], location: child.location)
+                    piece.text = pending
+                    piece.parent = el
+                    children.append(piece)
+                    pending = ""
+                }
+                for (ch, index) in zip(child.text, map) {
+                    guard let index, let own = values[index], !own.isEmpty else {
+                        pending.append(ch)
+                        continue
+                    }
+                    flush()
+                    let wrapper = SVGElement(name: Self.positionWrapper, attributes: own, location: child.location)
+                    wrapper.parent = el
+                    let inner = SVGElement(name: SVGElement.characters, attributes: [:], location: child.location)
+                    inner.text = String(ch)
+                    inner.parent = wrapper
+                    wrapper.children = [inner]
+                    children.append(wrapper)
+                }
+                flush()
+            }
+            el.children = children
+        }
+        rewrite(e)
     }
 
     /// The path a `textPath` follows (the shape its href names, in the text's user space with the
@@ -367,5 +535,14 @@ extension Importer {
         list += families
         var seen = Set<String>()
         return list.filter { seen.insert($0).inserted }.joined(separator: ", ")
+    }
+}
+
+extension TextSpan {
+    /// Whether the runs differ in their text only (and so may be one run).
+    func sameAttributes(as other: TextSpan) -> Bool {
+        var a = self
+        a.text = other.text
+        return a == other
     }
 }

@@ -43,6 +43,8 @@ public struct TextSpan: Sendable, Hashable {
     public var strikethrough: Bool?
     /// A line over the run, at the font's ascender (CSS's and SVG's `overline`).
     public var overline: Bool?
+    /// Which of its font's baselines the run sits on (SVG's `dominant-baseline`); nil: alphabetic.
+    public var baseline: TextBaseline?
 
     public init(
         _ text: String, font: String? = nil, fontSize: Double? = nil, foregroundColor: Color? = nil,
@@ -91,6 +93,9 @@ public struct TextProperties: Sendable {
     /// lies: the text is set along the path, each glyph centred on it at `pathOffset` plus the middle
     /// of its advance and turned with it (SVG's `textPath` with its `startOffset`).
     public var pathOffset: Double = 0
+    /// Characters moved after layout, shaping untouched (SVG's per-character dx, dy and rotate, which
+    /// the SVG importer sets; not a scene-file key).
+    public var characterOffsets: [CharacterOffset] = []
     /// Whether the stroke (`shape.strokeColor`) is painted over the fill or under it.
     public var paintOrder: TextPaintOrder = .normal
     /// OpenType features and their values (`["tnum": 1, "liga": 0]`).

@@ -12,7 +12,7 @@ extension Reader {
     ]
     static let runKeys = [
         "text", "font", "fontSize", "foregroundColor", "letterSpacing", "wordSpacing", "fontFeatures", "baselineOffset",
-        "underline", "strikethrough", "overline",
+        "underline", "strikethrough", "overline", "baseline",
     ]
     static let unitAnimationKeys = ["unit", "stagger", "order", "seed", "animations"]
 
@@ -75,6 +75,7 @@ extension Reader {
                 if let f = r["underline"] { span.underline = try bool(f, join(p, "underline")) }
                 if let f = r["strikethrough"] { span.strikethrough = try bool(f, join(p, "strikethrough")) }
                 if let f = r["overline"] { span.overline = try bool(f, join(p, "overline")) }
+                if let f = r["baseline"] { span.baseline = try choice(f, join(p, "baseline"), TextBaseline.self) }
                 text.runs.append(span)
             }
         }

@@ -64,6 +64,14 @@ public final class FontFace: @unchecked Sendable {
         return FontExtents(ascender: Double(e.ascender), descender: Double(e.descender), lineGap: Double(e.line_gap))
     }
 
+    /// The height of the font's lowercase x in font units (`OS/2` sxHeight, or HarfBuzz's fallback
+    /// from the glyph "x" for a font without it).
+    public var xHeight: Double {
+        var v: hb_position_t = 0
+        hb_ot_metrics_get_position_with_fallback(font, HB_OT_METRICS_TAG_X_HEIGHT, &v)
+        return Double(v)
+    }
+
     /// Where decoration lines go, in font units (y up): the centres of the underline and strikeout and
     /// the underline's thickness, from the `post` and `OS/2` tables or HarfBuzz's fallbacks for a font
     /// without them (as resvg reads them: every decoration as thick as the underline).

@@ -88,8 +88,9 @@ extension Layout {
                 out.glyphs.append(
                     PlacedGlyph(
                         glyph: g.glyph, font: g.font, fontSize: g.fontSize,
-                        origin: Point(x: x0 + shift + g.x, y: baseline + g.y - runs[c.run].attributes.baselineOffset),
-                        penStart: box.minX, penEnd: box.maxX, run: c.run, line: n, word: c.isSpace ? nil : wordOf[c.index],
+                        origin: Point(x: x0 + shift + g.x, y: baseline + g.y - raised(c.run)),
+                        penStart: box.minX, penEnd: box.maxX, run: c.run, character: c.index, line: n,
+                        word: c.isSpace ? nil : wordOf[c.index],
                         cluster: c.isSpace ? nil : c.index))
             }
             closeDecoration()
@@ -119,6 +120,14 @@ extension Layout {
         return out
     }
 
+    /// Points a run's glyphs are raised: its baseline offset, less the height of the baseline it sits
+    /// on (a run hung from its ascender is lowered by it).
+    func raised(_ run: Int) -> Double {
+        let a = runs[run].attributes
+        guard a.baseline != .alphabetic else { return a.baselineOffset }
+        return a.baselineOffset - a.baseline.height(in: a.font) * a.fontSize / Double(a.font.unitsPerEm)
+    }
+
     /// A run's decorations from x `from` to `to` on the line whose baseline is at `baseline`: each centred
     /// where its font puts it, raised with the run's glyphs (resvg's placement).
     func decorationLines(run: Int, line: Int, from x0: Double, to x1: Double, baseline: Double) -> [DecorationLine] {
@@ -126,7 +135,7 @@ extension Layout {
         guard x1 > x0 else { return [] }
         let s = a.fontSize / Double(a.font.unitsPerEm)
         let m = a.font.decorationMetrics
-        let y = baseline - a.baselineOffset, thickness = m.thickness * s
+        let y = baseline - raised(run), thickness = m.thickness * s
         var centres: [(kind: TextDecorations, y: Double)] = []
         if a.decorations.contains(.underline) { centres.append((.underline, y - m.underline * s)) }
         if a.decorations.contains(.overline) { centres.append((.overline, y - a.font.extents.ascender * s)) }

@@ -20,6 +20,9 @@ public struct TextAttributes: Sendable, Hashable {
     /// Lines drawn along the run (`NSAttributedString`'s `underlineStyle` and `strikethroughStyle`,
     /// single; and CSS's overline).
     public var decorations: TextDecorations
+    /// Which of the run's font's baselines sits on the line's baseline (SVG's `dominant-baseline` and
+    /// `alignment-baseline`).
+    public var baseline: TextBaseline = .alphabetic
 
     public init(
         font: FontFace, fontSize: Double, features: [String: UInt32] = [:], letterSpacing: Double = 0,
@@ -37,6 +40,7 @@ public struct TextAttributes: Sendable, Hashable {
     public static func == (a: Self, b: Self) -> Bool {
         a.font === b.font && a.fontSize == b.fontSize && a.features == b.features && a.letterSpacing == b.letterSpacing
             && a.baselineOffset == b.baselineOffset && a.decorations == b.decorations && a.wordSpacing == b.wordSpacing
+            && a.baseline == b.baseline
     }
 
     public func hash(into h: inout Hasher) {
@@ -47,6 +51,23 @@ public struct TextAttributes: Sendable, Hashable {
         h.combine(baselineOffset)
         h.combine(decorations.rawValue)
         h.combine(wordSpacing)
+        h.combine(baseline)
+    }
+}
+
+extension TextBaseline {
+    /// The baseline's height above the alphabetic one, in font units.
+    public func height(in font: FontFace) -> Double {
+        let e = font.extents
+        switch self {
+        case .alphabetic: return 0
+        case .textTop: return e.ascender
+        case .textBottom: return e.descender
+        case .central: return (e.ascender + e.descender) / 2
+        case .middle: return font.xHeight / 2
+        case .hanging: return e.ascender * 0.8
+        case .mathematical: return e.ascender / 2
+        }
     }
 }
 
@@ -138,6 +159,9 @@ public struct PlacedGlyph: Sendable {
     public var penEnd: Double
     /// Which run (of those given) it belongs to, for its colour and other paint.
     public var run: Int
+    /// The index of its cluster's first character in the whole text (Unicode scalars, the runs'
+    /// texts one after another).
+    public var character: Int = 0
     /// Its line, word and cluster, numbered in reading order; a space is in no word and no cluster.
     public var line: Int
     public var word: Int?

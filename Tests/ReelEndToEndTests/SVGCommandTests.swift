@@ -67,6 +67,35 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: ws.file("bad.png")))
     }
 
+    /// Per-character dy reaches the frame: "II" in DejaVu Sans at 40 px, baseline at y 50, has no ink
+    /// below its baseline ("I" sits on it, up to 1493 units of 2048: 29.2 px); with dy="0 30" the second
+    /// "I" is drawn 30 px lower, its foot at 80, so rows 60 to 75 hold ink.
+    @Test func perCharacterDyMovesItsCharacter() throws {
+        let dejaVu = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+        guard FileManager.default.fileExists(atPath: dejaVu) else {
+            print("SVGCommandTests: \(dejaVu) is not installed (scripts/setup.sh installs it); skipped")
+            return
+        }
+        let ws = try Workspace()
+        func inkBelowBaseline(_ dy: String) throws -> Int {
+            let file = ws.write(
+                "t.svg",
+                """
+                <svg xmlns="http://www.w3.org/2000/svg" width="100" height="100">
+                  <text x="10" y="50" \(dy) font-family="DejaVu Sans" font-size="40">II</text>
+                </svg>
+                """)
+            let r = try runReel(["still", file, "--at", "0", "-o", ws.file("t.png")])
+            #expect(r.status == 0, "\(r.stderr)")
+            let png = try ImageFile.read(path: ws.file("t.png"))
+            var ink = 0
+            for y in 60...75 { for x in 0..<png.width where png.rgba[(y * png.width + x) * 4 + 3] > 128 { ink += 1 } }
+            return ink
+        }
+        #expect(try inkBelowBaseline("") == 0)
+        #expect(try inkBelowBaseline("dy=\"0 30\"") > 16 * 3)
+    }
+
     /// Filter regions held to the frame and half its size around (2000 × 2000 at 1000 px wide) cover
     /// 4 megapixels each: seventeen of them pass the frame's 64 megapixels. The error names the time,
     /// the filtered elements (the first three and how many more) and the fix; nothing is written.

@@ -234,25 +234,24 @@ import Testing
     @Test func propertiesNotDrawnYetAreOneNoteEach() throws {
         let svg = try image(
             """
-            <svg xmlns="http://www.w3.org/2000/svg" style="dominant-baseline: middle">
-              <style>.a { paint-order: stroke } .b { alignment-baseline: hanging }</style>
+            <svg xmlns="http://www.w3.org/2000/svg" style="transform-box: fill-box">
+              <style>.a { paint-order: stroke } .b { transform-box: stroke-box }</style>
               <rect class="a" width="5" height="5" marker-end="url(#m)"/>
               <path d="M0 0 L5 5" style="marker-start: url(#m); paint-order: stroke fill; transform-origin: center"/>
-              <text x="1" y="9" dominant-baseline="central" writing-mode="tb">A<tspan x="3" alignment-baseline="hanging">B</tspan></text>
-              <rect width="5" height="5" style="mix-blend-mode:normal;isolation:auto;paint-order:markers fill stroke;filter:none;text-decoration:none;word-spacing:0px;writing-mode:lr-tb;baseline-shift:baseline;dominant-baseline:auto;marker:none"/>
-              <rect class="b" width="5" height="5" style="alignment-baseline: auto"/>
-              <circle r="2" dominant-baseline="middle" alignment-baseline="central"/>
+              <text x="1" y="9" transform-box="border-box" writing-mode="tb">A<tspan x="3" class="b">B</tspan></text>
+              <rect width="5" height="5" style="mix-blend-mode:normal;isolation:auto;paint-order:markers fill stroke;filter:none;text-decoration:none;word-spacing:0px;writing-mode:lr-tb;baseline-shift:baseline;dominant-baseline:auto;transform-box:view-box;marker:none"/>
+              <rect class="b" width="5" height="5" style="transform-box: view-box"/>
+              <circle r="2" transform-box="content-box"/>
             </svg>
             """)
         #expect(
             svg.warnings == [
-                "line 1: dominant-baseline: middle is not drawn yet and is ignored",
+                "line 1: transform-box: fill-box is not drawn yet and is ignored",
                 "line 3: markers are drawn on <path>, <line>, <polyline> and <polygon> only; ignored on <rect>",
                 "line 4: marker-start: url(#m) is not a <marker>; nothing is drawn there",
-                "line 5: dominant-baseline: central is not drawn yet and is ignored",
-                "line 5: alignment-baseline: hanging is not drawn yet and is ignored",
-                "line 8: alignment-baseline: central is not drawn yet and is ignored",
-                "line 8: dominant-baseline: middle is not drawn yet and is ignored",
+                "line 5: transform-box: border-box is not drawn yet and is ignored",
+                "line 5: transform-box: stroke-box is not drawn yet and is ignored",
+                "line 8: transform-box: content-box is not drawn yet and is ignored",
             ], "\(svg.warnings)")
     }
 

@@ -21,8 +21,9 @@ import Testing
             </svg>
             """)
         let t = try #require(svg.layer.find("t/t"))
-        #expect(t.text.runs.map(\.text) == ["a", "b", "c", "d", "e", "f", "g", "h"])
-        #expect(t.text.runs.map(\.baselineOffset) == [nil, 10, 14, 10, -1.5, -3, -3, 7])
+        // "f" and "g" are alike but for their text: one run, shaped together.
+        #expect(t.text.runs.map(\.text) == ["a", "b", "c", "d", "e", "fg", "h"])
+        #expect(t.text.runs.map(\.baselineOffset) == [nil, 10, 14, 10, -1.5, -3, 7])
     }
 
     /// A tref shows its target's character data (its tspans' included) in the tref's own style; the
@@ -147,5 +148,66 @@ import Testing
         #expect(svg.layer.find("t/wp")?.shape.path == line)
         #expect(
             svg.warnings.contains { $0.contains("side=\"right\"") } && svg.warnings.contains { $0.contains("path attribute") })
+    }
+
+    /// x, y, dx, dy and rotate are lists, a value a character as white space collapses: an x starts a
+    /// chunk there ("a" at 10, "bc" at 20); a dx or dy later in a chunk, and every rotation (its last
+    /// value repeated to the element's end), move their character after layout, shaping untouched (the
+    /// runs stay one). A tspan's dx within its chunk moves its first character the same way.
+    @Test func perCharacterPositions() throws {
+        let svg = try image(
+            """
+            <svg xmlns="http://www.w3.org/2000/svg" font-size="20">
+              <text id="t" x="10 20" y="30" dx="0 0 4" rotate="10 20">  abc</text>
+              <text id="d" x="0" y="50">ab <tspan dx="5"> cd</tspan></text>
+            </svg>
+            """)
+        let a = try #require(svg.layer.find("t/t/line[0]")), bc = try #require(svg.layer.find("t/t/line[1]"))
+        #expect(a.position == Point(x: 10, y: 30) && bc.position == Point(x: 20, y: 30))
+        #expect(a.text.runs.map(\.text) == ["a"] && bc.text.runs.map(\.text) == ["bc"])
+        #expect(a.text.characterOffsets == [CharacterOffset(index: 0, rotation: 10 * .pi / 180)])
+        #expect(
+            bc.text.characterOffsets == [
+                CharacterOffset(index: 0, rotation: 20 * .pi / 180), CharacterOffset(index: 1, dx: 4, rotation: 20 * .pi / 180),
+            ])
+        let d = try #require(svg.layer.find("t/d"))
+        #expect(d.text.runs.map(\.text) == ["ab cd"] && d.text.characterOffsets == [CharacterOffset(index: 3, dx: 5)])
+        #expect(svg.warnings.isEmpty, "\(svg.warnings)")
+    }
+
+    /// What text Reel does not draw yet is a note at the text's line, once: textLength (on the text or
+    /// a tspan), a textPath inside a tspan (left out with its text, as resvg and browsers).
+    @Test func undrawnTextIsNoted() throws {
+        let svg = try image(
+            """
+            <svg xmlns="http://www.w3.org/2000/svg">
+              <path id="p" d="M 0 0 L 100 0"/>
+              <text x="0" y="20"><tspan textLength="50">a</tspan><tspan>b<textPath href="#p">c</textPath></tspan></text>
+            </svg>
+            """)
+        #expect(
+            svg.warnings.filter { $0.contains("textLength is not drawn yet") } == [
+                "line 3: textLength is not drawn yet: the text keeps its own length"
+            ])
+        #expect(svg.warnings.contains { $0.contains("textPath inside a textPath or tspan is left out with its text") })
+    }
+
+    /// dominant-baseline (inherited) and alignment-baseline (on its element only, and only when not
+    /// auto or baseline) name the baseline each run sits on: text-before-edge the top, ideographic the
+    /// bottom; no-change keeps the parent's; vertical text keeps its own central baseline.
+    @Test func baselinesNameWhereRunsSit() throws {
+        let svg = try image(
+            """
+            <svg xmlns="http://www.w3.org/2000/svg">
+              <text id="t" x="0" y="20" dominant-baseline="central">a<tspan alignment-baseline="text-before-edge">b<tspan>c</tspan></tspan><tspan dominant-baseline="no-change" alignment-baseline="baseline">d</tspan><tspan dominant-baseline="ideographic">e</tspan></text>
+              <text id="v" x="0" y="50" dominant-baseline="hanging" writing-mode="tb">f</text>
+            </svg>
+            """)
+        let t = try #require(svg.layer.find("t/t"))
+        // "c" and "d" sit alike: one run.
+        #expect(t.text.runs.map(\.text) == ["a", "b", "cd", "e"])
+        #expect(t.text.runs.map(\.baseline) == [.central, .textTop, .central, .textBottom])
+        #expect(svg.layer.find("t/v")?.text.runs.first?.baseline == nil)
+        #expect(svg.warnings.isEmpty, "\(svg.warnings)")
     }
 }

@@ -1,5 +1,6 @@
 // schema/scene.schema.json against the decoder: the same keys, object by object, and the same choices.
 import Foundation
+import ReelGeometry
 import ReelScene
 import Testing
 
@@ -60,5 +61,7 @@ import Testing
         #expect(choices(unit, "order") == Set(StaggerOrder.allCases.map(\.rawValue)))
         #expect(unit["required"] as? [String] == ["unit", "animations"])
         #expect((defs["textRun"] as? [String: Any])?["required"] as? [String] == ["text"])
+        #expect(
+            choices(try #require(defs["textRun"] as? [String: Any]), "baseline") == Set(TextBaseline.allCases.map(\.rawValue)))
     }
 }

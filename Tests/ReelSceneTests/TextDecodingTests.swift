@@ -123,6 +123,20 @@ import Testing
         #expect(emptyFont?.path == "layers[0].runs[0].font" && emptyFont?.message == "the font name is empty")
     }
 
+    /// A run's baseline is one of the named ones; another is an error at the run's key naming them, and
+    /// text on a path reads its path and offset.
+    @Test func runBaselinesAndTextOnAPath() throws {
+        let text = try Self.text(#""runs": [{"text": "a", "baseline": "central"}, {"text": "b"}], "pathOffset": 12.5"#)
+        #expect(text.runs.map(\.baseline) == [.central, nil] && text.pathOffset == 12.5)
+        let wrong = Self.error(#""runs": [{"text": "a", "baseline": "center"}]"#)
+        #expect(
+            wrong?.path == "layers[0].runs[0].baseline" && wrong?.fix?.contains("central") == true, "\(String(describing: wrong))"
+        )
+        let path = try decode(Self.scene(#""path": "M 0 0 L 10 0""#)).layers[0]
+        #expect(path.shape.path.elements.count == 2)
+        #expect(Self.error(#""pathOffset": "far""#)?.path == "layers[0].pathOffset")
+    }
+
     @Test func fontFeaturesAreTagsWithWholeValues() throws {
         let text = try Self.text(#""fontFeatures": {"tnum": true, "liga": false, "ss01": 1, "cv01": 3, "kern": 0}"#)
         #expect(text.fontFeatures == ["tnum": 1, "liga": 0, "ss01": 1, "cv01": 3, "kern": 0])

@@ -1,4 +1,4 @@
-/// Text set along paths against hand-computed placements. DejaVu Sans at 20.48 points (0.01 point a
+/// Text set along paths, and characters offset after layout, against hand-computed placements. DejaVu Sans at 20.48 points (0.01 point a
 /// font unit; TypesetterTests): "AV" kerned, A's pen from 0 to 12.70 (middle 6.35), V's from 12.70 to
 /// 26.71 (middle 19.705), the first baseline 19.01 down.
 import Foundation
@@ -76,5 +76,19 @@ import Testing
             #expect(near(d.rect.midX, -0.40) && near(d.rect.midY, y) && near(d.rect.width, width))
             #expect(near(d.rect.height, 0.90) && near(d.rotation, .pi / 2))
         }
+    }
+
+    /// Characters moved after layout: a shift carries every later character along, a rotation turns its
+    /// character alone, and shaping is untouched (A's kerned pen end, 12.70, stays V's start).
+    @Test func characterOffsetsShiftWhatFollowsAndTurnOne() throws {
+        guard let t = try av() else { return }
+        let moved = t.offset(by: [
+            CharacterOffset(index: 1, dx: 5, dy: 2, rotation: 0.5), CharacterOffset(index: 0, dx: 3),
+        ])
+        #expect(moved.id != t.id && moved.glyphs.count == 2)
+        let a = moved.glyphs[0], v = moved.glyphs[1]
+        #expect(near(a.origin.x, 3) && near(a.origin.y, 19.01) && a.rotation == 0)
+        #expect(near(v.origin.x, 12.70 + 8) && near(v.origin.y, 19.01 + 2) && v.rotation == 0.5)
+        #expect(near(v.penStart, 20.70) && near(v.penEnd, 26.71 + 8))
     }
 }

@@ -55,6 +55,25 @@ import Testing
         #expect(near(t.glyphs[1].origin.x, a.lines[0].width) && near(t.lines[0].height, 19.01 + 4.83))
     }
 
+    /// A run's baseline sits on the line's: the run moves down by that baseline's height above the
+    /// alphabetic one (DejaVu Sans, read with fontTools: hhea ascender 1901, descender −483; no OS/2
+    /// sxHeight (version 1), so HarfBuzz takes the x-height from "x", whose top is at 1120). At 0.01
+    /// point a unit, from the alphabetic baseline 19.01: central (1901 − 483) / 2 = 7.09, middle 5.60,
+    /// hanging 0.8 × 19.01, mathematical 9.505, the top 19.01, the bottom −4.83.
+    @Test func aRunSitsOnTheBaselineItNames() throws {
+        guard let font = try Self.font() else { return }
+        let cases: [(TextBaseline, Double)] = [
+            (.alphabetic, 0), (.central, 7.09), (.middle, 5.60), (.hanging, 15.208), (.mathematical, 9.505), (.textTop, 19.01),
+            (.textBottom, -4.83),
+        ]
+        for (baseline, down) in cases {
+            var a = TextAttributes(font: font, fontSize: Self.size, baselineOffset: 1)
+            a.baseline = baseline
+            let t = Typesetter().typeset([TextRun("A", a)], style: ParagraphStyle(), in: Size(width: 100, height: 100))
+            #expect(t.glyphs.count == 1 && abs(t.glyphs[0].origin.y - (Self.ascent + down - 1)) < 1e-9, "\(baseline)")
+        }
+    }
+
     /// Decorations by hand from DejaVu Sans's tables (read with fontTools): `post` underlinePosition
     /// −40 and underlineThickness 90, `OS/2` yStrikeoutPosition 530, hhea ascender 1901 — at 0.01
     /// point a unit, centres 0.40 below the baseline (19.01), 5.30 above it and at the box's top, each
