@@ -29,7 +29,7 @@ public struct ArcLength: Sendable {
         }
 
         /// The length from t = a to b: the speed integrated by five-point Gauss–Legendre (exact for a
-        /// polynomial of degree 9; the speed of a short piece is close to one).
+        /// polynomial of degree 9; the speed, a square root of one of degree 4, is smooth over a step).
         func length(from a: Double, to b: Double) -> Double {
             let nodes = [0.0, 0.5384693101056831, 0.9061798459386640]
             let weights = [0.5688888888888889, 0.4786286704993665, 0.2369268850561891]
@@ -42,6 +42,8 @@ public struct ArcLength: Sendable {
 
     /// Most segments measured: a path's drawing is limited elsewhere, this keeps a text's path cheap.
     public static let maximumSegments = 100_000
+    /// Most length samples a path keeps (8 bytes each): a path of many curves takes fewer steps a curve.
+    public static let maximumSamples = 1 << 18
 
     let segments: [Segment]
     /// The path's length, in its own units.
@@ -52,6 +54,8 @@ public struct ArcLength: Sendable {
     public init(_ path: Path, tolerance: Double = 0.001) {
         var segments: [Segment] = []
         var start = Point.zero, pen = Point.zero, total = 0.0
+        // Steps a curve may take: the sample budget shared by the path's elements.
+        let share = max(8, Self.maximumSamples / max(path.elements.count, 1))
         /// `line`: controls at the thirds, so t runs evenly along it and one step measures it.
         func add(_ p1: Point, _ p2: Point, _ p3: Point, line: Bool = false) {
             guard segments.count < Self.maximumSegments else { return }
@@ -63,7 +67,9 @@ public struct ArcLength: Sendable {
             }
             // A line needs one step; a curve more the longer its polygon, 8 to 1,024 (each step's length
             // is integrated, so steps only bound how far Newton's method starts from its answer).
-            let steps = line ? 1 : min(1024, max(8, Int((polygon / tolerance).squareRoot().rounded(.up))))
+            // Held in floating point before it becomes a count: a curve 1e150 long must not trap.
+            let wanted = min(Double(min(1024, share)), max(8, (polygon / tolerance).squareRoot().rounded(.up)))
+            let steps = line ? 1 : Int(wanted)
             s.lengths.reserveCapacity(steps + 1)
             s.lengths.append(total)
             for i in 1...steps {
@@ -86,18 +92,23 @@ public struct ArcLength: Sendable {
                 pen = start
             }
         }
-        self.segments = segments
-        length = total
+        // Lengths past what a double holds (coordinates near 1e154 and beyond) measure nothing.
+        self.segments = total.isFinite ? segments : []
+        length = total.isFinite ? total : 0
     }
 
     /// The point `distance` along the path and the direction it heads there (radians from the x axis,
     /// toward y); nil before its start or past its end. Where a segment ends exactly at `distance`,
     /// the segment ending there is used (SVG's rule for a glyph on a corner is not defined; resvg's).
     public func at(_ distance: Double) -> (point: Point, angle: Double)? {
-        guard distance >= 0, distance <= length, distance.isFinite,
-            let k = segments.firstIndex(where: { distance <= $0.end })
-        else { return nil }
-        let s = segments[k]
+        guard distance >= 0, distance <= length, distance.isFinite, !segments.isEmpty else { return nil }
+        // The first segment ending at or past the distance (their ends only grow).
+        var first = 0, last = segments.count - 1
+        while first < last {
+            let mid = (first + last) / 2
+            if segments[mid].end < distance { first = mid + 1 } else { last = mid }
+        }
+        let s = segments[first]
         // The sample interval holding the distance, and t between its ends in proportion.
         var lo = 0, hi = s.lengths.count - 1
         while hi - lo > 1 {

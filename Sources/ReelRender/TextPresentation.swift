@@ -68,7 +68,9 @@ final class MovedLayoutCache: Sendable {
         var characters: [CharacterOffset] = []
     }
     /// Most kept; it starts over when full (an animated offset makes one a frame).
-    static let limit = 256
+    static let limit = 1024
+    /// Most measured paths kept (each up to `ArcLength.maximumSamples` lengths, 2 MiB).
+    static let measureLimit = 64
     private let entries = Mutex<[Key: TypesetText]>([:])
     /// Each path measured once (measuring a long curve costs more than placing its glyphs).
     private let measures = Mutex<[Path: ArcLength]>([:])
@@ -92,7 +94,7 @@ final class MovedLayoutCache: Sendable {
             ?? {
                 let m = ArcLength(path)
                 measures.withLock {
-                    if $0.count >= Self.limit { $0.removeAll(keepingCapacity: true) }
+                    if $0.count >= Self.measureLimit { $0.removeAll(keepingCapacity: true) }
                     $0[path] = m
                 }
                 return m

@@ -90,8 +90,11 @@ struct CSSSelector: Equatable {
             let classes = (e.attributes["class"] ?? "").split(whereSeparator: \.isWhitespace).map(String.init)
             if !c.classes.allSatisfy(classes.contains) { return false }
         }
-        // The first element child: the character data of text elements does not count.
-        if c.firstChild, let parent = e.parent, parent.children.first(where: { $0.name != SVGElement.characters }) !== e {
+        // The first element child: the character data of text elements does not count, nor the
+        // stand-ins that carry a character's position (`Importer.positionWrapper`).
+        if c.firstChild, let parent = e.parent,
+            parent.children.first(where: { $0.name != SVGElement.characters && $0.name != "#position" }) !== e
+        {
             return false
         }
         for test in c.attributes {

@@ -95,6 +95,8 @@ struct Importer {
     var pictures: [ObjectIdentifier: SVGPicture.Reading] = [:]
     /// The text elements whose per-character positions are spread (`spreadPositionLists`).
     var spreadTexts: Set<ObjectIdentifier> = []
+    /// Characters given positions of their own so far (`SVGLimits.maximumPositionedCharacters`).
+    var positionedCharacters = 0
     /// Where each picture layer's `<image>` is (`SVGImage.pictureLocations`).
     var pictureLocations: [String: SourceLocation] = [:]
     /// Gradients resolved so far, by element and the bounding box they were resolved for.

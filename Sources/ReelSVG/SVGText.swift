@@ -1,7 +1,8 @@
 /// SVG's `text` as Reel text layers: each run of characters (the text's own and its `tspan`s') a rich
-/// text run with its font, size, colour and letter spacing; each `tspan` with its own x or y a new line
-/// (a layer of its own, placed by its baseline); a `textPath` a chunk set along its path;
-/// `text-anchor` as the alignment; white space collapsed as SVG's default `xml:space` does.
+/// text run with its font, size, colour and letter spacing; each character with its own x a new chunk
+/// (a layer of its own, placed by its baseline), other per-character positions moves after layout; a
+/// `textPath` a chunk set along its path; `text-anchor` as the alignment; white space collapsed as
+/// SVG's default `xml:space` does.
 import Foundation
 import ReelGeometry
 import ReelScene
@@ -52,6 +53,8 @@ extension Importer {
         // A character's move (a tspan's dx within its chunk, a wrapper's dx, dy and rotate) until its
         // run is added.
         var pendingMove: CharacterOffset?
+        // Points the characters' moves have taken the pen down in this chunk (an absolute y undoes them).
+        var movedDown = 0.0
         var textLengthGiven = e.attributes["textLength"] != nil
         /// `shift`: points the baseline is raised here (the tspans' baseline-shifts around).
         func walk(_ el: SVGElement, _ s: SVGStyle, shift: Double, preserve: Bool) {
@@ -110,9 +113,9 @@ extension Importer {
                     flow = nil
                     // What follows goes on from the path's end (Reel does not measure the text here: resvg
                     // goes on from its last glyph).
-                    let end = ArcLength(along.path)
-                    cursor = end.at(end.length)?.point ?? cursor
+                    cursor = Self.endPoint(of: along.path) ?? cursor
                     chunks.append(TextChunk(origin: cursor, anchor: style.textAnchor))
+                    movedDown = 0
                     afterPaths.append(chunks.count - 1)
                     continue
                 }
@@ -130,24 +133,35 @@ extension Importer {
                 // A wrapper's dx, dy and rotate move its character after layout (shaping untouched).
                 let dy = wrapper ? nil : first("dy", child, of: v.height, cs)
                 let dx = wrapper ? nil : first("dx", child, of: v.width, cs)
+                // Whether this element gives the next character a move (then it is its own to use).
+                var movesACharacter = false
+                var ownDown = 0.0
                 if wrapper {
+                    // Added to a tspan's dx that waits for this character.
                     let turn = child.attributes["rotate"].flatMap { SVGValues.numbers($0)?.first } ?? 0
-                    pendingMove = CharacterOffset(
-                        index: 0, dx: first("dx", child, of: v.width, cs) ?? 0, dy: first("dy", child, of: v.height, cs) ?? 0,
-                        rotation: turn.isFinite ? turn * .pi / 180 : 0)
+                    var move = pendingMove ?? CharacterOffset(index: 0)
+                    move.dx += first("dx", child, of: v.width, cs) ?? 0
+                    ownDown = first("dy", child, of: v.height, cs) ?? 0
+                    move.dy += ownDown
+                    move.rotation = turn.isFinite ? turn * .pi / 180 : 0
+                    pendingMove = move
+                    movesACharacter = true
                 }
                 if let x {
-                    // A new line (a chunk of its own): at x, and y as given plus dy.
-                    cursor = Point(x: x + (dx ?? 0), y: (y ?? cursor.y) + (dy ?? 0))
+                    // A new line (a chunk of its own): at x, and y as given (or where the pen is) plus dy.
+                    let c = chunks.count - 1
+                    cursor = Point(x: x + (dx ?? 0), y: (y ?? chunks[c].origin.y + drop + movedDown) + (dy ?? 0))
                     chunks.append(
                         TextChunk(
                             origin: cursor, anchor: cs.textAnchor, name: child.attributes["id"], path: flow?.path,
                             startOffset: flow?.startOffset ?? 0))
                     drop = 0
+                    movedDown = ownDown
                 } else {
                     // Down from the chunk's baseline: the text after it, in the tspan or not, stays there.
-                    if let y { drop = y - chunks[chunks.count - 1].origin.y }
+                    if let y { drop = y - chunks[chunks.count - 1].origin.y - movedDown }
                     drop += dy ?? 0
+                    movedDown += ownDown
                     // Before any character of its chunk, dx moves the chunk; later it moves the
                     // tspan's first character, and all that follows, after layout.
                     if let dx {
@@ -158,10 +172,13 @@ extension Importer {
                             var move = pendingMove ?? CharacterOffset(index: 0)
                             move.dx += dx
                             pendingMove = move
+                            movesACharacter = true
                         }
                     }
                 }
                 walk(child, cs, shift: wrapper ? shift : shift + Self.baselineShift(cs), preserve: keep)
+                // A move with no character of its element to take it goes nowhere (an empty tspan's dx).
+                if movesACharacter { pendingMove = nil }
             }
         }
 
@@ -285,7 +302,7 @@ extension Importer {
         let keys = ["x", "y", "dx", "dy"]
         // Each element's first and past-the-last character, in the walker's order (pre-order), and
         // for each run of character data the index each character takes (nil: collapsed away).
-        var ranges: [(element: SVGElement, start: Int, end: Int)] = []
+        var ranges: [(element: SVGElement, style: SVGStyle, start: Int, end: Int)] = []
         var indices: [ObjectIdentifier: [Int?]] = [:]
         var count = 0, previousWasSpace = true
         func take(_ ch: Character, preserve: Bool) -> Int? {
@@ -297,7 +314,7 @@ extension Importer {
         }
         func visit(_ el: SVGElement, _ s: SVGStyle, preserve: Bool, depth: Int) {
             let slot = ranges.count
-            ranges.append((el, count, count))
+            ranges.append((el, s, count, count))
             defer { ranges[slot].end = count }
             guard depth < SVGLimits.maximumNesting else { return }
             for child in el.children {
@@ -323,7 +340,7 @@ extension Importer {
         // first character's).
         var values: [Int: [String: String]] = [:]
         var wanted = false
-        for (el, start, end) in ranges where end > start && el.name != "textPath" {
+        for (el, s, start, end) in ranges where end > start && el.name != "textPath" {
             // rotate: a value for each character from the first, the last repeated to the element's end.
             if let list = el.attributes["rotate"], let items = SVGValues.numbers(list), let last = items.last {
                 for i in 0..<(end - start) {
@@ -334,17 +351,31 @@ extension Importer {
             for key in keys {
                 guard let list = el.attributes[key] else { continue }
                 let items = list.split(whereSeparator: { $0 == "," || $0.isWhitespace })
+                // Lengths resolved here, in the declaring element's font size and the viewport.
+                let base = key == "x" || key == "dx" ? s.viewport.width : s.viewport.height
                 for (i, item) in items.prefix(end - start).enumerated() {
                     if i == 0 {
                         values[start, default: [:]][key] = nil
-                    } else {
-                        values[start + i, default: [:]][key] = String(item)
+                    } else if let value = SVGValues.length(String(item), percentOf: base, fontSize: s.fontSize) {
+                        values[start + i, default: [:]][key] = "\(value)"
                         wanted = true
                     }
                 }
             }
         }
         guard wanted else { return }
+        // Each positioned character is a stand-in element (and an x a layer of its own): held to a
+        // number an import, past which the positions are not drawn.
+        let positioned = values.keys.filter { !(values[$0]?.isEmpty ?? true) }.sorted()
+        let room = max(SVGLimits.maximumPositionedCharacters - positionedCharacters, 0)
+        if positioned.count > room {
+            warn(
+                e,
+                "per-character positions past the file's first \(SVGLimits.maximumPositionedCharacters) positioned characters are not drawn"
+            )
+            for index in positioned.dropFirst(room) { values[index] = nil }
+        }
+        positionedCharacters += min(positioned.count, room)
         func rewrite(_ el: SVGElement) {
             var children: [SVGElement] = []
             for child in el.children {
@@ -381,6 +412,21 @@ extension Importer {
             el.children = children
         }
         rewrite(e)
+    }
+
+    /// Where a path ends: its last point (a close's, its subpath's start).
+    static func endPoint(of path: Path) -> Point? {
+        var start: Point?, pen: Point?
+        for element in path.elements {
+            switch element {
+            case .move(let p):
+                start = p
+                pen = p
+            case .line(let p), .quad(_, let p), .cubic(_, _, let p): pen = p
+            case .close: pen = start
+            }
+        }
+        return pen
     }
 
     /// The path a `textPath` follows (the shape its href names, in the text's user space with the

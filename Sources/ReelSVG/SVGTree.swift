@@ -48,6 +48,9 @@ public enum SVGLimits {
     /// Markers drawn in one import (each a copy of its marker's content): a path of 100,000 vertices
     /// with a marker-mid would otherwise make that many copies.
     public static let maximumMarkers = 10_000
+    /// Characters of an import's texts given their own x, y, dx, dy or rotate (after each element's
+    /// first): each becomes a stand-in element, and each x a text layer of its own.
+    public static let maximumPositionedCharacters = 20_000
     /// Layers an import's pattern paints may repeat, together: each tile counts its own layer and its
     /// content's (replicas inside it multiplied). What a frame draws is limited to
     /// `Scene.maximumDrawnLayers` (1,000,000) replicas included, and a file past it is refused; this

@@ -1,7 +1,9 @@
 /// A font file's face and HarfBuzz's font on it: the one owner of both handles, and the metrics text
-/// placement starts from (the first baseline sits one ascender below the top of a text layer's bounds).
+/// placement starts from (the first baseline sits one ascender below the top of a text layer's bounds;
+/// decorations and the named baselines are measured from them).
 internal import CText
 import Foundation
+import ReelGeometry
 
 /// Vertical metrics in font units (y up: the descender is negative), as HarfBuzz reports them.
 public struct FontExtents: Sendable, Equatable {
@@ -94,5 +96,21 @@ extension FontFace {
     public func hasGlyph(for scalar: Unicode.Scalar) -> Bool {
         var glyph: hb_codepoint_t = 0
         return hb_font_get_nominal_glyph(font, scalar.value, &glyph) != 0
+    }
+}
+
+extension TextBaseline {
+    /// The baseline's height above the alphabetic one in `font`, in font units.
+    public func height(in font: FontFace) -> Double {
+        let e = font.extents
+        switch self {
+        case .alphabetic: return 0
+        case .textTop: return e.ascender
+        case .textBottom: return e.descender
+        case .central: return (e.ascender + e.descender) / 2
+        case .middle: return font.xHeight / 2
+        case .hanging: return e.ascender * 0.8
+        case .mathematical: return e.ascender / 2
+        }
     }
 }

@@ -55,22 +55,6 @@ public struct TextAttributes: Sendable, Hashable {
     }
 }
 
-extension TextBaseline {
-    /// The baseline's height above the alphabetic one, in font units.
-    public func height(in font: FontFace) -> Double {
-        let e = font.extents
-        switch self {
-        case .alphabetic: return 0
-        case .textTop: return e.ascender
-        case .textBottom: return e.descender
-        case .central: return (e.ascender + e.descender) / 2
-        case .middle: return font.xHeight / 2
-        case .hanging: return e.ascender * 0.8
-        case .mathematical: return e.ascender / 2
-        }
-    }
-}
-
 /// The lines a run's text may carry: under it, over it, through it.
 public struct TextDecorations: OptionSet, Sendable, Hashable {
     public let rawValue: UInt8

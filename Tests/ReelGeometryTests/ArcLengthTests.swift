@@ -72,4 +72,18 @@ import Testing
         #expect(near(start.point, .zero) && abs(start.angle - .pi / 2) < 1e-12)
         #expect(ArcLength(Path()).length == 0 && ArcLength(Path()).at(0) == nil)
     }
+
+    /// Coordinates far past any drawing neither trap nor measure what a double cannot hold: a curve to
+    /// 1e150 has a finite length; one to 1e200 (its squares overflow) measures nothing.
+    @Test func hugeCoordinatesAreSafe() {
+        var far = Path()
+        far.move(to: .zero)
+        far.addQuadCurve(to: Point(x: 1e150, y: 1e150), control: Point(x: 1e150, y: 0))
+        let m = ArcLength(far)
+        #expect(m.length.isFinite && m.length > 1e150 && m.at(m.length / 2) != nil)
+        var farther = Path()
+        farther.move(to: .zero)
+        farther.addQuadCurve(to: Point(x: 1e200, y: 1e200), control: Point(x: 1e200, y: 0))
+        #expect(ArcLength(farther).length == 0 && ArcLength(farther).at(0) == nil)
+    }
 }

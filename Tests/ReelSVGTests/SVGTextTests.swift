@@ -210,4 +210,44 @@ import Testing
         #expect(svg.layer.find("t/v")?.text.runs.first?.baseline == nil)
         #expect(svg.warnings.isEmpty, "\(svg.warnings)")
     }
+
+    /// Moves meet as SVG has them: a wrapper's rotation adds to the dx its tspan gives the same
+    /// character; an empty tspan's dx moves nothing (not the next line); an absolute y undoes the dy
+    /// moves before it (B at 20 + 5, C at 30: run offsets −10 and −15 from the chunk's 10, B's move
+    /// 5); an em in a list is the declaring element's (2 × 10, not 2 × 40); the stand-ins do not count
+    /// as children for `:first-child`.
+    @Test func positionEdgeCases() throws {
+        let svg = try image(
+            """
+            <svg xmlns="http://www.w3.org/2000/svg">
+              <style>tspan:first-child { fill: #ff0000 }</style>
+              <text id="a" x="0" y="20">A<tspan dx="20" rotate="30">B</tspan>C</text>
+              <text id="b" x="0" y="20">A<tspan dx="50"/><tspan id="b2" x="0" y="40">B</tspan></text>
+              <text id="c" x="0" y="10 20 30" dy="0 5">ABC</text>
+              <text id="d" x="0 2em" y="10" font-size="10"><tspan font-size="40">AB</tspan></text>
+              <text id="e" x="0" y="60" rotate="5">A<tspan>B</tspan></text>
+            </svg>
+            """)
+        let a = try #require(svg.layer.find("t/a"))
+        #expect(a.text.characterOffsets == [CharacterOffset(index: 1, dx: 20, rotation: 30 * .pi / 180)])
+        let b2 = try #require(svg.layer.find("t/b2"))
+        #expect(b2.position == Point(x: 0, y: 40) && b2.text.characterOffsets.isEmpty)
+        let c = try #require(svg.layer.find("t/c"))
+        #expect(c.text.runs.map(\.text) == ["A", "B", "C"] && c.text.runs.map(\.baselineOffset) == [nil, -10, -15])
+        #expect(c.text.characterOffsets == [CharacterOffset(index: 1, dy: 5)])
+        #expect(svg.layer.find("t/d/line[1]")?.position == Point(x: 20, y: 10))
+        let e = try #require(svg.layer.find("t/e"))
+        #expect(e.text.runs.last?.foregroundColor == Color(red: 1, green: 0, blue: 0))
+    }
+
+    /// Past 20,000 characters with positions of their own an import draws no more of them, with a note.
+    @Test func positionedCharactersAreLimited() throws {
+        let text = String(repeating: "a", count: SVGLimits.maximumPositionedCharacters + 10)
+        let svg = try image(
+            """
+            <svg xmlns="http://www.w3.org/2000/svg"><text id="t" x="0" y="20" rotate="5">\(text)</text></svg>
+            """)
+        #expect(svg.layer.find("t/t")?.text.characterOffsets.count == SVGLimits.maximumPositionedCharacters)
+        #expect(svg.warnings.contains { $0.contains("per-character positions past the file's first 20000") })
+    }
 }
