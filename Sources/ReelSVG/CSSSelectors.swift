@@ -91,9 +91,9 @@ struct CSSSelector: Equatable {
             if !c.classes.allSatisfy(classes.contains) { return false }
         }
         // The first element child: the character data of text elements does not count, nor the
-        // stand-ins that carry a character's position (`Importer.positionWrapper`).
+        // stand-ins that carry a character's position (`SVGElement.positionWrapper`).
         if c.firstChild, let parent = e.parent,
-            parent.children.first(where: { $0.name != SVGElement.characters && $0.name != "#position" }) !== e
+            parent.children.first(where: { $0.name != SVGElement.characters && $0.name != SVGElement.positionWrapper }) !== e
         {
             return false
         }

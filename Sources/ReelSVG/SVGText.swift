@@ -119,7 +119,7 @@ extension Importer {
                     afterPaths.append(chunks.count - 1)
                     continue
                 }
-                let wrapper = child.name == Self.positionWrapper
+                let wrapper = child.name == SVGElement.positionWrapper
                 guard child.name == "tspan" || child.name == "a" || wrapper else {
                     if !Self.notDrawn.contains(child.name) { unsupported.insert(child.name) }
                     continue
@@ -287,10 +287,6 @@ extension Importer {
         return group
     }
 
-    /// The name of the stand-in element that carries one character's own x, y, dx or dy (no SVG
-    /// element has it, so no style sheet matches it).
-    static let positionWrapper = "#position"
-
     /// SVG's x, y, dx, dy and rotate are lists: a value for each character of the element (and of its
     /// descendants), counted as white space collapses, the innermost element's value winning (resvg's
     /// reading); rotate's last value goes on to the element's end. The walker reads one x, y, dx and dy
@@ -399,7 +395,7 @@ extension Importer {
                         continue
                     }
                     flush()
-                    let wrapper = SVGElement(name: Self.positionWrapper, attributes: own, location: child.location)
+                    let wrapper = SVGElement(name: SVGElement.positionWrapper, attributes: own, location: child.location)
                     wrapper.parent = el
                     let inner = SVGElement(name: SVGElement.characters, attributes: [:], location: child.location)
                     inner.text = String(ch)

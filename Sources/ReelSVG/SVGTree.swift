@@ -20,6 +20,9 @@ final class SVGElement {
 
     /// The name of the character data inside a text element (no element has it).
     static let characters = "#text"
+    /// The name of the stand-in element that carries one character's own x, y, dx, dy or rotate
+    /// (`Importer.spreadPositionLists`; no SVG element has it, so no style sheet matches it).
+    static let positionWrapper = "#position"
     /// The elements whose character data is drawn.
     static let textContainers: Set<String> = ["text", "tspan", "a", "textPath"]
 
