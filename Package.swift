@@ -12,7 +12,7 @@ let package = Package(
             name: "Reel",
             targets: [
                 "Reel", "ReelDocument", "ReelScene", "ReelAnimation", "ReelGeometry", "ReelRaster", "ReelRender", "ReelMedia",
-                "ReelGIF", "ReelText", "ReelSVG", "ReelLottie",
+                "ReelGIF", "ReelText", "ReelSVG", "ReelLottie", "ReelTerminal",
             ]
         ),
         .executable(name: "reel", targets: ["reel"]),
@@ -54,7 +54,7 @@ let package = Package(
         // gzip'd documents (.svgz): zlib's inflate, with a limit on what a file may expand to.
         .target(name: "CGzip", linkerSettings: [.linkedLibrary("z")]),
         .target(name: "ReelScene", dependencies: ["ReelGeometry", "ReelAnimation", "ReelDocument"]),
-        .target(name: "ReelRender", dependencies: ["ReelScene", "ReelRaster", "ReelText"]),
+        .target(name: "ReelRender", dependencies: ["ReelScene", "ReelRaster", "ReelText", "ReelTerminal"]),
         // Reel's GIF codec (palette, LZW, writer, segment join): plain Swift, no FFmpeg, so it is tested and
         // fuzzed alone; ReelMedia's VideoWriter writes GIFs through it.
         .target(name: "ReelGIF"),
@@ -67,6 +67,10 @@ let package = Package(
         ),
         .target(name: "CLineBreak", linkerSettings: [.linkedLibrary("icuuc")]),
         .target(name: "ReelText", dependencies: ["CText", "CLineBreak", "ReelGeometry", "ReelDocument"]),
+        // libvterm, the terminal emulator terminal layers play recordings through, fenced inside ReelTerminal.
+        .systemLibrary(name: "CVTerm", pkgConfig: "vterm", providers: [.apt(["libvterm-dev"])]),
+        // Terminal sessions (issue #50): asciicast recordings read and played through libvterm into screens.
+        .target(name: "ReelTerminal", dependencies: ["CVTerm", "ReelDocument"]),
         // SVG files read (Foundation's XMLParser) into Reel's layers (issue #18).
         .target(name: "ReelSVG", dependencies: ["ReelScene", "ReelGeometry", "ReelDocument"]),
         // Lottie (Bodymovin) JSON imported into Reel's layers and keyframe animations (issue #19).
@@ -75,7 +79,7 @@ let package = Package(
             name: "Reel",
             dependencies: [
                 "ReelGeometry", "ReelRaster", "ReelAnimation", "ReelDocument", "ReelScene", "ReelRender", "ReelMedia", "ReelGIF",
-                "ReelText", "ReelSVG", "ReelLottie", .product(name: "Crypto", package: "swift-crypto"),
+                "ReelText", "ReelSVG", "ReelLottie", "ReelTerminal", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CSV", package: "CSV.swift"),
             ]
         ),
@@ -97,6 +101,7 @@ let package = Package(
             path: "examples/swift/StarButton"
         ),
         .testTarget(name: "ReelGeometryTests", dependencies: ["ReelGeometry"]),
+        .testTarget(name: "ReelTerminalTests", dependencies: ["ReelTerminal", "ReelDocument"]),
         .testTarget(
             // CRasterKernels: KernelVariantTests calls each variant's kernels on the same spans.
             name: "ReelRasterTests",

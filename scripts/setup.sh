@@ -21,6 +21,8 @@ packages=(
   fonts-inter
   fonts-noto-core
   fonts-noto-color-emoji
+  fonts-wqy-microhei # CJK: the terminal tests' wide characters fall back to it
+  libvterm-dev       # terminal layers: libvterm plays recordings (ReelTerminal)
   ffmpeg            # ffprobe, used by demo.sh to check the files it wrote
   webp              # webpmux and dwebp: the tests read animated WebP back (FFmpeg 5.1 cannot decode it)
   time              # /usr/bin/time: the hostile-input tests read each run's peak memory from it

@@ -9,6 +9,8 @@ import ReelRaster
 import ReelRender
 import ReelSVG
 import ReelScene
+import ReelTerminal
+import ReelText
 
 /// A scene ready to render: the model, the images its layers show and the fonts its text is set in.
 public struct Clip: Sendable {
@@ -236,9 +238,12 @@ public enum Reel {
         }
         for name in vectors.keys.sorted() { collect(vectors[name]!.layer) }
         let captionFonts = scene.captions.map { [$0.font] } ?? []
-        let text = try loadFonts(for: scene, file: path, sandboxed: sandboxed, also: vectorFonts + captionFonts)
+        var text = try loadFonts(for: scene, file: path, sandboxed: sandboxed, also: vectorFonts + captionFonts)
         // Captions become text layers over everything, sized as the typesetter lays their text out.
         var scene = scene
+        text.terminalFaces = try prepareTerminals(&scene, file: path)
+        // A scene whose only text is a terminal's still falls back (CJK, emoji) from the installed fonts.
+        if !text.terminalFaces.isEmpty && text.fonts.isEmpty { text.typesetter = FontLibrary.shared.typesetter() }
         if let captions = scene.captions {
             scene.layers.append(captionsLayer(captions, scene: scene, text: text))
         }
@@ -256,6 +261,12 @@ public enum Reel {
             data.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "{")
         else { return nil }
         return try? JSONParser.parse([UInt8](data))
+    }
+
+    /// Whether the file is a terminal recording: named `.cast`, or starting as an asciicast does.
+    static func isRecording(_ path: String) -> Bool {
+        URL(fileURLWithPath: path).pathExtension.lowercased() == "cast"
+            || (InputFiles.prefix(of: path, count: 4096).map(TerminalRecording.looksLikeAsciicast) ?? false)
     }
 
     /// Whether the file starts with gzip's magic number: read as SVG, which inflates it (a scene file
@@ -279,28 +290,38 @@ public enum Reel {
         // An SVG or Lottie file alone: its size comes from the file, not from keys a user wrote.
         var imported: String?
         let importer = fileImporter(SceneFiles(document: path, sandboxed: sandboxed))
-        do {
-            if ["svg", "svgz"].contains(URL(fileURLWithPath: path).pathExtension.lowercased()) || Self.isGzip(path) {
-                // An SVG file alone is a one-layer scene the size of its viewport.
-                let (svg, warnings) = try SVGImport.scene(contentsOf: path)
-                scene = svg
-                scene.importNotes = warnings.map { "\(path): \($0)" }
-                imported = "SVG"
-            } else if let root = jsonRoot(path) {
-                if LottieImport.looksLikeLottie(root) {
-                    // A Lottie animation, told by its content whatever the file's name.
-                    let (lottie, warnings) = try LottieImport.scene(root: root, file: path)
-                    scene = lottie
+        let recording = isRecording(path)
+        if !recording, let setting = overrides.terminalSetting {
+            throw .usage("\(setting) applies to a terminal recording rendered alone", fix: "set it on the scene's terminal layer")
+        }
+        if recording {
+            scene = try terminalScene(path, overrides: overrides)
+            imported = "recording"
+        } else {
+            do {
+                if ["svg", "svgz"].contains(URL(fileURLWithPath: path).pathExtension.lowercased()) || Self.isGzip(path) {
+                    // An SVG file alone is a one-layer scene the size of its viewport.
+                    let (svg, warnings) = try SVGImport.scene(contentsOf: path)
+                    scene = svg
                     scene.importNotes = warnings.map { "\(path): \($0)" }
-                    imported = "animation"
+                    imported = "SVG"
+                } else if let root = jsonRoot(path) {
+                    if LottieImport.looksLikeLottie(root) {
+                        // A Lottie animation, told by its content whatever the file's name.
+                        let (lottie, warnings) = try LottieImport.scene(root: root, file: path)
+                        scene = lottie
+                        scene.importNotes = warnings.map { "\(path): \($0)" }
+                        imported = "animation"
+                    } else {
+                        scene = try SceneDecoder.decode(
+                            root: root, file: path, variables: overrides.variables, importer: importer)
+                    }
                 } else {
-                    scene = try SceneDecoder.decode(root: root, file: path, variables: overrides.variables, importer: importer)
+                    scene = try SceneDecoder.load(contentsOf: path, variables: overrides.variables, importer: importer)
                 }
-            } else {
-                scene = try SceneDecoder.load(contentsOf: path, variables: overrides.variables, importer: importer)
+            } catch {
+                throw .scene(error)
             }
-        } catch {
-            throw .scene(error)
         }
         if let fps = overrides.fps { scene.fps = fps }
         if let scale = overrides.scale { scene.scale = scale }

@@ -1,7 +1,8 @@
 /// The importer Reel gives the scene decoder for the files layers name, confined by `--sandbox`: for
 /// `type: svg` and `type: lottie`, read by ReelLottie when it is a Lottie animation (told by its content)
 /// and by ReelSVG otherwise, its root named `layer/svg` so that each element id becomes `layer/id`; for
-/// `type: video` and the `audio` list, probed by ReelMedia; subtitle files read as they are.
+/// `type: video` and the `audio` list, probed by ReelMedia; `type: terminal`, read by ReelTerminal; subtitle
+/// files read as they are.
 import Foundation
 import ReelDocument
 import ReelGeometry
@@ -57,6 +58,9 @@ extension Reel {
         } readFile: { (file: ResolvedFile, maximumBytes: Int) throws(DocumentError) -> [UInt8] in
             try files.checked(file, what: "file")
             return try InputFiles.read(file.path, maximumBytes: maximumBytes, what: "a file")
+        } probeTerminal: { (file: ResolvedFile, idleTimeLimit: Double?) throws(DocumentError) -> TerminalFileFacts in
+            try files.checked(file, what: "terminal recording")
+            return try probeTerminal(file.path, idleTimeLimit: idleTimeLimit)
         }
     }
 

@@ -13,7 +13,7 @@ extension Reel {
     /// pass the limit is sampled from there on (the samples before are counted already), and nil
     /// returned. `workers` is the render's (what its memory check counted).
     static func wholeClipPalette(
-        into settings: inout VideoSettings, renderer: SceneRenderer, decoders: VideoDecoders?, scene drawn: Scene,
+        into settings: inout VideoSettings, renderer: SceneRenderer, sources: MediaSources?, scene drawn: Scene,
         rate: FrameRate, frames: Int, workers: Int, options: RenderOptions, cacheLimit: Int
     ) throws(ReelError) -> GIFFrameCache? {
         let samples = max(1, min(options.gifPaletteSamples, frames))
@@ -71,7 +71,7 @@ extension Reel {
             let isSample = Set(sampled)
             var shown: [UInt8]?, changed = true, stoppedAt = frames
             let fits = try drawEach(
-                Array(0..<frames), renderer: renderer, decoders: decoders, scene: drawn, rate: rate, workers: workers,
+                Array(0..<frames), renderer: renderer, sources: sources, scene: drawn, rate: rate, workers: workers,
                 options: options
             ) { i, pixels, changedRows in
                 if let pixels {
@@ -96,7 +96,7 @@ extension Reel {
             remaining = sampled.filter { $0 >= stoppedAt }
         }
         _ = try drawEach(
-            remaining, renderer: renderer, decoders: decoders, scene: drawn, rate: rate, workers: workers, options: options
+            remaining, renderer: renderer, sources: sources, scene: drawn, rate: rate, workers: workers, options: options
         ) {
             _, pixels, changedRows in
             note(pixels, changedRows)
@@ -119,13 +119,13 @@ extension Reel {
     /// known.
     /// `body` returns false to stop; so does drawEach.
     private static func drawEach(
-        _ indices: [Int], renderer: SceneRenderer, decoders: VideoDecoders?, scene: Scene, rate: FrameRate, workers: Int,
+        _ indices: [Int], renderer: SceneRenderer, sources: MediaSources?, scene: Scene, rate: FrameRate, workers: Int,
         options: RenderOptions,
         body: (Int, [UInt8]?, DamagedRows?) throws(ReelError) -> Bool
     ) throws(ReelError) -> Bool {
         let workers = max(1, min(workers, indices.count))
         let ahead = RenderAhead.drawing(
-            scene, renderer: renderer, decoders: decoders, rate: rate, count: indices.count, frame: { indices[$0] },
+            scene, renderer: renderer, sources: sources, rate: rate, count: indices.count, frame: { indices[$0] },
             width: scene.pixelWidth, height: scene.pixelHeight, workers: workers, cancellation: options.cancellation)
         // The last frame drawn goes back to the pool only once the next drawn frame has been handed on:
         // `body` keeps its pixels until then (the frame before, which the palette builder and the frame

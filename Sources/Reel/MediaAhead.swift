@@ -6,7 +6,7 @@ import ReelRender
 import ReelScene
 
 /// Prepares, on its own thread and in clip order, the pictures each of a render's frames shows, so that
-/// a render worker finds its frame's input ready and the decoders read forward without a seek per
+/// a render worker finds its frame's input ready and the decoders and emulators read forward without a seek per
 /// frame. It runs at most `window` frames ahead of the frames taken for encoding. A decoder's failure is
 /// thrown to the worker waiting for that frame: the pipeline's normal error path.
 final class MediaAhead: @unchecked Sendable {
@@ -22,7 +22,7 @@ final class MediaAhead: @unchecked Sendable {
     /// Frames `0..<count` of the render are clip frames `frame(k)`, increasing.
     /// With `passThrough`, frames that are one video picture as it is get it in the encoder's format.
     init(
-        decoders: VideoDecoders, scene: Scene, rate: FrameRate, count: Int, frame: @escaping @Sendable (Int) -> Int,
+        sources: MediaSources, scene: Scene, rate: FrameRate, count: Int, frame: @escaping @Sendable (Int) -> Int,
         window: Int, passThrough: PassThrough? = nil
     ) {
         self.window = max(1, window)
@@ -39,7 +39,7 @@ final class MediaAhead: @unchecked Sendable {
                     // of snapshots would cost memory in proportion to the layers (a presentation layer is
                     // about 1.4 KB, so 100,000 layers make a snapshot of some 140 MB).
                     result = .success(
-                        try decoders.media(for: scene.sample(at: rate.time(ofFrame: frame(k))), passThrough: passThrough))
+                        try sources.media(for: scene.sample(at: rate.time(ofFrame: frame(k))), passThrough: passThrough))
                 } catch {
                     result = .failure(error)
                 }

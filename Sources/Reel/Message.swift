@@ -6,6 +6,8 @@ import ReelMedia
 public enum Setting: String, Sendable, CaseIterable {
     // What a render changes in the scene.
     case fps, scale, width, size, duration, speed, motionBlur, variables
+    // How a terminal recording rendered alone looks.
+    case theme, fontSize, idleTimeLimit
     // How it is encoded.
     case codec, chroma, bitDepth, crf, encoderPreset, loop, quality, lossless, matte, flatten
     case colors, dither, alphaThreshold, alphaDither, tolerance, gifLossy, maxSize

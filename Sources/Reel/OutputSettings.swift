@@ -49,6 +49,10 @@ public struct OutputSettings: Sendable, Equatable {
     public var speed: Double?
     /// `.some(nil)`: no motion blur, whatever the scene says.
     public var motionBlur: MotionBlur??
+    /// A terminal recording rendered alone: its theme, font size and idle time limit (`SceneOverrides`).
+    public var theme: String?
+    public var fontSize: Double?
+    public var idleTimeLimit: Double?
 
     public init() {}
 
@@ -85,6 +89,9 @@ public struct OutputSettings: Sendable, Equatable {
         take(\.duration)
         take(\.speed)
         if let motionBlur { out.motionBlur = motionBlur }
+        take(\.theme)
+        take(\.fontSize)
+        take(\.idleTimeLimit)
         return out
     }
 
@@ -128,5 +135,8 @@ public struct OutputSettings: Sendable, Equatable {
         if let duration { overrides.duration = duration }
         if let speed { overrides.speed = speed }
         if let motionBlur { overrides.motionBlur = motionBlur }
+        if let theme { overrides.terminalTheme = theme }
+        if let fontSize { overrides.fontSize = fontSize }
+        if let idleTimeLimit { overrides.idleTimeLimit = idleTimeLimit }
     }
 }

@@ -176,21 +176,21 @@ final class RenderAhead: @unchecked Sendable {
 
 extension RenderAhead {
     /// Draws `scene`'s frames `frame(0)`, `frame(1)` … `frame(count − 1)` (increasing frame numbers)
-    /// ahead of their taker. Each frame's input is its snapshot and, with `decoders`, the pictures its
+    /// ahead of their taker. Each frame's input is its snapshot and, with `sources`, the pictures and screens its
     /// video layers show, decoded ahead by a media stage. A frame that would draw exactly what the one
     /// before drew (a hold) is not drawn again: `take` says it is the same. The frame before's display
     /// list is usually already made by the worker that drew it, and is made again from its input if not.
     /// With `passThrough`, a frame that is one video picture as it is is not drawn: `take` gives the picture.
     static func drawing(
-        _ scene: Scene, renderer: SceneRenderer, decoders: VideoDecoders?, rate: FrameRate, count: Int,
+        _ scene: Scene, renderer: SceneRenderer, sources: MediaSources?, rate: FrameRate, count: Int,
         frame: @escaping @Sendable (Int) -> Int, width: Int, height: Int, workers: Int, cancellation: Cancellation,
         passThrough: PassThrough? = nil
     ) -> RenderAhead {
         // The media stage runs as far ahead as the pool of frames and a little more: the frames being drawn
         // and those waiting for the encoder already have their pictures.
-        let media = decoders.map {
+        let media = sources.map {
             MediaAhead(
-                decoders: $0, scene: scene, rate: rate, count: count, frame: frame, window: capacity(workers: workers) + 2,
+                sources: $0, scene: scene, rate: rate, count: count, frame: frame, window: capacity(workers: workers) + 2,
                 passThrough: passThrough)
         }
         // As many as frames are drawn at once: a worker needs the list of the frame before its own, which

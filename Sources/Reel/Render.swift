@@ -27,7 +27,7 @@ extension Reel {
         var drawn = scene
         if flatten { drawn.background = over(scene.background, options.matte ?? .white) }
         let renderer = clip.renderer(threads: options.threads)
-        let decoders = clip.videoDecoders()
+        let sources = clip.mediaSources()
         let frames = rate.frameCount(duration: scene.duration)
         // A segment: frames first…last of the clip, keeping the clip's timestamps (see SegmentJoiner).
         var part = SegmentInfo(first: 0, last: frames - 1, total: frames)
@@ -74,7 +74,7 @@ extension Reel {
             let spare = max(0, Int(clamping: limit) - estimate.total) / 4
             let keep = options.keepsGIFFrames && frames <= min(options.gifPaletteSamples, frames) + part.count
             kept = try wholeClipPalette(
-                into: &settings, renderer: renderer, decoders: decoders, scene: drawn, rate: rate, frames: frames,
+                into: &settings, renderer: renderer, sources: sources, scene: drawn, rate: rate, frames: frames,
                 workers: workers, options: options, cacheLimit: keep ? min(256 << 20, spare) : 0)
             if let cache = kept, cache.width != settings.width || cache.height != settings.height { kept = nil }
         }
@@ -103,9 +103,10 @@ extension Reel {
             }
             let scene = drawn, rate = rate, firstFrame = part.first
             let ahead = RenderAhead.drawing(
-                scene, renderer: renderer, decoders: decoders, rate: rate, count: part.count, frame: { firstFrame + $0 },
+                scene, renderer: renderer, sources: sources, rate: rate, count: part.count, frame: { firstFrame + $0 },
                 width: settings.width, height: settings.height, workers: workers, cancellation: options.cancellation,
-                passThrough: decoders == nil ? nil : PassThrough(scene: scene, renderer: renderer, writer: writer))
+                passThrough: sources?.mayPassThrough != true ? nil : PassThrough(scene: scene, renderer: renderer, writer: writer)
+            )
             defer { ahead.stop() }
             var soundWritten = AudioMix.sample(atFrame: part.first, rate: rate)
             var shown: RenderAhead.Taken?  // the last frame given to the encoder, kept for repeats
@@ -209,7 +210,7 @@ extension Reel {
 
     private static func stillImage(_ clip: Clip, at time: Double, options: RenderOptions) throws(ReelError) -> StillImage {
         let frame = try clip.frame(
-            at: time, renderer: clip.renderer(threads: options.threads), decoders: clip.videoDecoders())
+            at: time, renderer: clip.renderer(threads: options.threads), sources: clip.mediaSources())
         return StillImage(width: frame.width, height: frame.height, rgba: straightAlpha(frame.pixels))
     }
 

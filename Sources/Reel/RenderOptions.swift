@@ -25,6 +25,11 @@ public struct SceneOverrides: Sendable {
     public var variables: [String: JSONNode] = [:]
     /// Replaces the scene's motion blur: `.some(nil)` renders without any.
     public var motionBlur: MotionBlur??
+    /// A terminal recording rendered alone: its theme (a built-in's name or `recording`), its font size
+    /// in points, and the longest pause kept, in seconds. Refused for any other input.
+    public var terminalTheme: String?
+    public var fontSize: Double?
+    public var idleTimeLimit: Double?
 
     public init(
         fps: FrameRate? = nil, scale: Double? = nil, duration: Double? = nil, speed: Double? = nil, width: Int? = nil,
@@ -37,6 +42,13 @@ public struct SceneOverrides: Sendable {
         self.speed = speed
         self.width = width
         self.size = size
+    }
+}
+
+extension SceneOverrides {
+    /// The first terminal setting given, for a refusal when the input is not a recording.
+    var terminalSetting: Setting? {
+        terminalTheme != nil ? .theme : fontSize != nil ? .fontSize : idleTimeLimit != nil ? .idleTimeLimit : nil
     }
 }
 

@@ -62,10 +62,10 @@ public enum ContactSheet {
             out[i + 3] = 255
         }
         let renderer = clip.renderer(threads: threads)
-        let decoders = clip.videoDecoders()
+        let sources = clip.mediaSources()
         for (n, t) in times.enumerated() {
             try cancellation.check()
-            let frame = try clip.frame(at: t, renderer: renderer, decoders: decoders)
+            let frame = try clip.frame(at: t, renderer: renderer, sources: sources)
             let x0 = pad + (n % columns) * (w + pad)
             let y0 = pad + (n / columns) * (h + pad + labelHeight)
             // Premultiplied frame over white.

@@ -100,31 +100,6 @@ final class VideoDecoders: @unchecked Sendable {
     var seeks: Int { tracks.values.reduce(0) { $0 + ($1.source?.seeks ?? 0) } }
 }
 
-extension Clip {
-    /// Decoders for this clip's video layers, nil without any. Each render has its own.
-    func videoDecoders() -> VideoDecoders? { VideoDecoders(scene: scene, sizes: videoSizes) }
-
-    /// The frame at `time`, its video layers' pictures decoded first (a still, a sheet's frame); with
-    /// motion blur, the mean of its shutter's samples around `time`.
-    func frame(at time: Double, renderer: SceneRenderer, decoders: VideoDecoders?) throws(ReelError) -> Frame {
-        let snapshot = scene.sample(at: time)
-        let pictures = try decoders?.pictures(for: snapshot) ?? LayerPictures()
-        let times =
-            scene.motionBlur.map { $0.times(at: time, frameDuration: scene.fps.time(ofFrame: 1)) } ?? [time]
-        let lists = FrameLists(
-            lists: times.map { t in
-                renderer.displayList(for: t == time ? snapshot : scene.sample(at: t), scene: scene, pictures: pictures)
-            })
-        do throws(RasterError) {
-            var frame = Frame(width: scene.pixelWidth, height: scene.pixelHeight)
-            _ = try lists.draw(into: &frame, over: nil, rasterizer: renderer.rasterizer)
-            return frame
-        } catch {
-            throw ReelError.drawing(error, time: time, scene: scene)
-        }
-    }
-}
-
 extension Reel {
     /// Each video layer's picture size: its size as displayed, scaled down to the most device pixels it
     /// covers at any of 65 times over the clip (a zoom animation raises it; nothing is scaled up). A

@@ -14,7 +14,8 @@ public struct SceneRenderer: Sendable {
     public var text: TextResources
     /// Vector pictures for layers' `contents` (SVG files), by the name the scene gives.
     public var vectors: [String: VectorContents] = [:]
-    /// The pictures of video layers while a display list is made: the frame's media, prepared ahead.
+    /// The pictures of video layers and the screens of terminal layers while a display list is made: the
+    /// frame's media, prepared ahead.
     var pictures = LayerPictures()
     /// The frame in device pixels while a display list is made: text wholly outside it is left out.
     /// Nil where something could bring it into view (under a shadow, whose blur and offset reach out).
@@ -194,6 +195,8 @@ public struct SceneRenderer: Sendable {
         switch layer.type {
         case .layer, .replicator, .video:
             break
+        case .terminal:
+            body += terminalCommands(of: layer, toDevice: toDevice)
         case .text:
             if let text = presentText(layer) {
                 body += scope.textCommands(text, of: layer, toDevice3D: toDevice3D, toDevice: toDevice)

@@ -14,6 +14,10 @@ public struct TextResources: Sendable {
     let glyphRuns = GlyphRunCache()
     /// Layouts set along paths or with characters offset, made once per layout and move.
     let movedLayouts = MovedLayoutCache()
+    /// Terminal layers' font families (as scenes name them), their four faces opened.
+    public var terminalFaces: [String: TerminalFaces] = [:]
+    /// Terminal rows drawn once per content (TerminalDrawing.swift).
+    let terminalRows = TerminalRowCache()
 
     public init(fonts: [String: FontFace] = [:], typesetter: Typesetter = Typesetter()) {
         self.fonts = fonts

@@ -1,30 +1,8 @@
-/// Video layers for the renderer: the decoded pictures a frame's video layers show (an input prepared
-/// ahead of the frame), which pictures a snapshot needs, and how many device pixels they cover (the size
-/// a decoder scales them to).
+/// Video layers for the renderer: which pictures a snapshot needs (decoded ahead of the frame into its
+/// `LayerPictures`), and how many device pixels they cover (the size a decoder scales them to).
 import ReelGeometry
 import ReelRaster
 import ReelScene
-
-/// One frame's media: the picture each video layer shows, by layer name and file time, decoded before
-/// the frame's display list is made. A replicated video layer shows several file times in one frame.
-/// A layer with no picture here is drawn without one (its background, border and sublayers still are).
-public struct LayerPictures: Sendable, Equatable {
-    public struct Key: Hashable, Sendable {
-        public var layer: String
-        public var fileTime: Double
-    }
-
-    private var pictures: [Key: RasterImage] = [:]
-
-    public init() {}
-
-    public var isEmpty: Bool { pictures.isEmpty }
-
-    public subscript(layer layer: String, at fileTime: Double) -> RasterImage? {
-        get { pictures[Key(layer: layer, fileTime: fileTime)] }
-        set { pictures[Key(layer: layer, fileTime: fileTime)] = newValue }
-    }
-}
 
 /// A picture a snapshot shows: the video layer, its media and the file time on screen.
 public struct VideoFrameRequest: Sendable, Equatable {

@@ -11,6 +11,8 @@ final class ImportLog {
     var notes: [String] = []
     /// Video layers read so far.
     var videos = 0
+    /// Terminal layers read so far.
+    var terminals = 0
 }
 
 extension Reader {

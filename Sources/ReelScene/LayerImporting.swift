@@ -51,6 +51,10 @@ public struct LayerImporter: Sendable {
     /// What a `type: video` layer's file says about its picture (a failure: it cannot be played); nil
     /// when the reader opens no video.
     public var probeVideo: (@Sendable (_ file: ResolvedFile) throws(DocumentError) -> VideoFileFacts)?
+    /// What a `type: terminal` layer's recording says: its size and its length once pauses past the idle
+    /// limit are cut (nil: the recording's own limit); a failure: it cannot be read. Nil when the reader
+    /// opens no recordings.
+    public var probeTerminal: (@Sendable (_ file: ResolvedFile, _ idleTimeLimit: Double?) throws(DocumentError) -> TerminalFileFacts)?
     /// The length in seconds of the sound in a file the scene's `audio` list names (a failure: it
     /// cannot be played); nil when the reader opens no sound.
     public var probeAudio: (@Sendable (_ file: ResolvedFile) throws(DocumentError) -> Double)?
@@ -62,8 +66,11 @@ public struct LayerImporter: Sendable {
         _ importFile: @escaping @Sendable (_ file: ResolvedFile, _ name: String) throws(DocumentError) -> ImportedLayers,
         probeVideo: (@Sendable (_ file: ResolvedFile) throws(DocumentError) -> VideoFileFacts)? = nil,
         probeAudio: (@Sendable (_ file: ResolvedFile) throws(DocumentError) -> Double)? = nil,
-        readFile: (@Sendable (_ file: ResolvedFile, _ maximumBytes: Int) throws(DocumentError) -> [UInt8])? = nil
+        readFile: (@Sendable (_ file: ResolvedFile, _ maximumBytes: Int) throws(DocumentError) -> [UInt8])? = nil,
+        probeTerminal: (@Sendable (_ file: ResolvedFile, _ idleTimeLimit: Double?) throws(DocumentError) -> TerminalFileFacts)? =
+            nil
     ) {
+        self.probeTerminal = probeTerminal
         self.importFile = importFile
         self.probeVideo = probeVideo
         self.probeAudio = probeAudio

@@ -46,6 +46,7 @@ extension Reader {
             case .replicator: own = replicatorLayerKeys
             case .text: own = textLayerKeys
             case .video: own = videoLayerKeys
+            case .terminal: own = terminalLayerKeys
             }
             return (type, KnownKeys(commonLayerKeys + own))
         })
@@ -219,6 +220,7 @@ extension Reader {
         }
         if type == .text { try readText(m.all, path, into: &layer) }
         if type == .video { try readVideo(m.all, node, path, into: &layer) }
+        if type == .terminal { try readTerminal(m.all, node, path, into: &layer) }
         // Children: an SVG's first, then those the scene adds on top.
         if imported { try importLayers(m.all, node, path, into: &layer, names: &names) }
         if let n = m["sublayers"] {

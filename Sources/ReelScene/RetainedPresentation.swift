@@ -136,8 +136,8 @@ public final class RetainedPresentation: Sendable {
 
 extension Layer {
     /// Nothing changes this layer's own presentation over time: no animation, no timeline change, no video
-    /// playing, no per-unit text animation (its sublayers are asked on their own).
+    /// or terminal playing, no per-unit text animation (its sublayers are asked on their own).
     var changesNothing: Bool {
-        attachedAnimations.isEmpty && modelChanges.isEmpty && type != .video && properties.text.unitAnimations.isEmpty
+        attachedAnimations.isEmpty && modelChanges.isEmpty && type != .video && type != .terminal && properties.text.unitAnimations.isEmpty
     }
 }

@@ -15,6 +15,9 @@ public enum LayerType: String, Sendable, CaseIterable {
     case text
     /// An `AVPlayerLayer`: a video file's frames over the bounds, in the layer's own time.
     case video
+    /// A terminal session (an asciicast recording) played in a grid of cells over the bounds, in the
+    /// layer's own time, as a video layer plays its file.
+    case terminal
 }
 
 /// `CAReplicatorLayer`'s own properties, with its defaults (CORE-ANIMATION.md §8.5).
@@ -186,6 +189,8 @@ public struct LayerProperties: Sendable {
     @OutOfLine public var text: TextProperties
     /// A video layer's file and the part of it played.
     @OutOfLine public var video: VideoPlayback?
+    /// A terminal layer's recording and how its cells look.
+    @OutOfLine public var terminal: TerminalProperties?
 
     public init() {}
 }
@@ -299,6 +304,8 @@ public struct Scene: Sendable {
     public static let maximumCoordinate = 1e9
     /// Most video layers in a scene: each decodes its own file and holds frames of it.
     public static let maximumVideoLayers = 16
+    /// Most terminal layers in a scene: each plays its own recording through its own emulator.
+    public static let maximumTerminalLayers = 16
     /// Longest clip, in seconds (24 h).
     public static let maximumDuration = 86_400.0
 

@@ -84,7 +84,7 @@ extension SceneDecoder {
             "scene": Reader.sceneKeys, "action": Reader.actionKeys, "layer": Reader.commonLayerKeys,
             "shapeLayer": Reader.shapeLayerKeys, "gradientLayer": Reader.gradientLayerKeys,
             "replicatorLayer": Reader.replicatorLayerKeys, "textLayer": Reader.textLayerKeys, "svgLayer": Reader.svgLayerKeys,
-            "videoLayer": Reader.videoLayerKeys, "audio": Reader.audioKeys, "captions": Reader.captionKeys,
+            "videoLayer": Reader.videoLayerKeys, "terminalLayer": Reader.terminalLayerKeys, "audio": Reader.audioKeys, "captions": Reader.captionKeys,
             "cue": Reader.cueKeys, "textRun": Reader.runKeys,
             "unitAnimation": Reader.unitAnimationKeys, "animationTiming": Reader.timingKeys, "basic": Reader.basicKeys,
             "keyframe": Reader.keyframeKeys, "spring": Reader.springKeys, "popSpring": Reader.popSpringKeys,

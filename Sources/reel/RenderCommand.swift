@@ -33,6 +33,9 @@ struct Render: ParsableCommand {
     @OptionGroup(title: "Scene")
     var sceneChanges: SceneChanges
 
+    @OptionGroup(title: "Terminal recordings")
+    var terminalLooks: TerminalLooks
+
     @OptionGroup(title: "Encoding")
     var encoding: Encoding
 
@@ -55,6 +58,7 @@ struct Render: ParsableCommand {
     func settings() throws -> OutputSettings {
         var s = OutputSettings()
         try sceneChanges.add(to: &s)
+        terminalLooks.add(to: &s)
         try encoding.add(to: &s)
         try gif.add(to: &s)
         return s

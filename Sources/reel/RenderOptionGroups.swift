@@ -86,6 +86,38 @@ struct SceneChanges: ParsableArguments {
     }
 }
 
+/// How a terminal recording rendered alone looks (`reel render session.cast`, `reel still`).
+struct TerminalLooks: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "A terminal recording's colours: dark, light, or recording (those it saved).", valueName: "name"))
+    var theme: String?
+
+    @Option(help: ArgumentHelp("A terminal recording's font size in points (14 unless given).", valueName: "points"))
+    var fontSize: Double?
+
+    @Option(
+        help: ArgumentHelp(
+            "A terminal recording's longest pause in seconds: longer ones are cut to it (as asciinema play -i does).",
+            valueName: "seconds"))
+    var idleTimeLimit: Double?
+
+    func validate() throws {
+        if let fontSize, !(fontSize > 0 && fontSize <= 1000) {
+            throw ValidationError("--font-size is in points, above 0 and at most 1000, got \(fontSize)")
+        }
+        if let idleTimeLimit, !(idleTimeLimit > 0 && idleTimeLimit.isFinite) {
+            throw ValidationError("--idle-time-limit must be a positive number of seconds, got \(idleTimeLimit)")
+        }
+    }
+
+    func add(to s: inout OutputSettings) {
+        s.theme = theme
+        s.fontSize = fontSize
+        s.idleTimeLimit = idleTimeLimit
+    }
+}
+
 /// How the clip is encoded.
 struct Encoding: ParsableArguments {
     @Option(help: ArgumentHelp("Output settings: a shipped preset name (reel presets) or a preset file.", valueName: "name"))

@@ -38,6 +38,9 @@ struct Still: ParsableCommand {
     @Flag(help: "Read images only inside the scene's folder (for render services; see docs/scene-format.md).")
     var sandbox = false
 
+    @OptionGroup(title: "Terminal recordings")
+    var terminalLooks: TerminalLooks
+
     func validate() throws {
         if !(at >= 0 && at.isFinite) { throw ValidationError("--at must be a time in seconds ≥ 0, got \(at)") }
         _ = try scale?.value()
@@ -50,9 +53,12 @@ struct Still: ParsableCommand {
     func run() throws {
         Interrupts.install()
         let limit = try memoryLimit?.value().bytes
+        var overrides = SceneOverrides(scale: try scale?.value().factor, width: try width?.value().pixels)
+        overrides.terminalTheme = terminalLooks.theme
+        overrides.fontSize = terminalLooks.fontSize
+        overrides.idleTimeLimit = terminalLooks.idleTimeLimit
         let clip = try Reel.load(
-            scene, overrides: SceneOverrides(scale: try scale?.value().factor, width: try width?.value().pixels),
-            sandboxed: sandbox,
+            scene, overrides: overrides, sandboxed: sandbox,
             pictures: PictureBudget(memoryLimit: limit))
         try Reel.checkNotAnInput(output, inputs: Reel.inputFiles(of: clip.scene, path: scene))
         var options = RenderOptions()

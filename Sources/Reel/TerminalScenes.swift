@@ -1,0 +1,119 @@
+/// Terminal layers made ready to draw: their font families opened as four faces, their bounds the
+/// grid's natural size where the scene gives none; and a recording rendered alone as a one-layer scene.
+import Foundation
+import ReelDocument
+import ReelGeometry
+import ReelRender
+import ReelScene
+import ReelTerminal
+import ReelText
+
+extension Reel {
+    /// What a recording rendered alone lasts past its last event: the final screen is read, not flashed.
+    public static let recordingFinalHold = 2.0
+    /// A recording alone is drawn with this many points of the theme's background around the grid, in
+    /// ems of its font size.
+    static let recordingPadding = 1.0
+
+    /// The four faces of a terminal font family, by the name a scene gives (an installed family, or one
+    /// face's name, which is then drawn for every style); `place` locates a failure.
+    static func terminalFaces(_ family: String, failure: (String, String?) -> ReelError) throws(ReelError) -> TerminalFaces {
+        let library = FontLibrary.shared
+        let members = library.catalog.fonts.filter { d in
+            d.familyNames.contains { $0.caseInsensitiveCompare(family) == .orderedSame }
+        }
+        func open(_ d: FontDescription?) -> FontFace? { d.flatMap { try? library.face(path: $0.path, index: $0.index) } }
+        func kind(_ d: FontDescription) -> (bold: Bool, italic: Bool) {
+            let s = d.style.lowercased()
+            return (s.contains("bold"), s.contains("italic") || s.contains("oblique"))
+        }
+        let plain = members.filter { kind($0) == (false, false) }
+        let regular =
+            plain.first { ["regular", "book", "roman", "normal"].contains($0.style.lowercased()) } ?? plain.first
+        if let face = open(regular) {
+            return TerminalFaces(
+                regular: face, bold: open(members.first { kind($0) == (true, false) }),
+                italic: open(members.first { kind($0) == (false, true) }),
+                boldItalic: open(members.first { kind($0) == (true, true) }))
+        }
+        switch library.installed(family) {
+        case .found(let face):
+            return TerminalFaces(regular: face)
+        case .notInstalled(let suggestions):
+            let hint = suggestions.first.map { "did you mean \"\($0)\"? " } ?? ""
+            throw failure(
+                "no font \"\(family)\"", "\(hint)`reel fonts` lists the installed fonts; a monospace one suits a terminal")
+        case .unreadable(let error):
+            throw failure("the font \"\(family)\" cannot be read: \(error.message)", "reinstall it, or name another font")
+        }
+    }
+
+    /// Opens the font families of the scene's terminal layers and gives the layers sized by their font
+    /// the grid's natural bounds.
+    static func prepareTerminals(_ scene: inout Scene, file: String) throws(ReelError) -> [String: TerminalFaces] {
+        var faces: [String: TerminalFaces] = [:]
+        for (_, t) in scene.terminalLayers where faces[t.fontFamily] == nil {
+            let place = scene.fontReferences[t.fontFamily]
+            faces[t.fontFamily] = try terminalFaces(t.fontFamily) { message, fix in
+                .scene(SceneError(file: file, location: place?.location, path: place?.path, message: message, fix: fix))
+            }
+        }
+        guard !faces.isEmpty else { return faces }
+        func size(_ layer: inout Layer) {
+            if layer.type == .terminal, let t = layer.terminal, t.sizedByFont, let f = faces[t.fontFamily] {
+                layer.bounds = Rect(origin: .zero, size: f.naturalSize(of: t))
+            }
+            for i in layer.sublayers.indices { size(&layer.sublayers[i]) }
+            if var mask = layer.mask {
+                size(&mask)
+                layer.mask = mask
+            }
+        }
+        for i in scene.layers.indices { size(&scene.layers[i]) }
+        return faces
+    }
+
+    /// A recording rendered alone: one terminal layer the size of its grid (with a padding of one em),
+    /// lasting the played recording and `recordingFinalHold`.
+    static func terminalScene(_ path: String, overrides: SceneOverrides) throws(ReelError) -> Scene {
+        let facts: TerminalFileFacts
+        do {
+            facts = try probeTerminal(path, idleTimeLimit: overrides.idleTimeLimit)
+        } catch {
+            throw .scene(error)
+        }
+        let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        var t = TerminalProperties(name: name, file: path, columns: facts.columns, rows: facts.rows, length: facts.length)
+        t.idleTimeLimit = overrides.idleTimeLimit
+        if let size = overrides.fontSize { t.fontSize = size }
+        t.padding = t.fontSize * recordingPadding
+        if let theme = overrides.terminalTheme {
+            if theme == "recording" {
+                guard let recorded = facts.theme else {
+                    throw .usage("\(path): the recording saved no colours", fix: Message("name a theme: dark, light"))
+                }
+                t.theme = recorded
+            } else {
+                guard let builtIn = TerminalTheme.builtIn[theme] else {
+                    let names = TerminalTheme.builtIn.keys.sorted() + ["recording"]
+                    throw .usage(
+                        "\(Setting.theme): \"\(theme)\" is not a theme",
+                        fix: Message("\(didYouMean(theme, in: names))use one of \(names.joined(separator: ", "))"))
+                }
+                t.theme = builtIn
+            }
+        }
+        let faces = try terminalFaces(t.fontFamily) { message, fix in .usage(Message(message), fix: fix.map { Message($0) }) }
+        let size = faces.naturalSize(of: t)
+        var layer = Layer(name: name, type: .terminal)
+        layer.bounds = Rect(origin: .zero, size: size)
+        layer.anchorPoint = .zero
+        layer.position = .zero
+        layer.terminal = t
+        guard let fps = FrameRate(numerator: 30, denominator: 1) else { throw .usage("no frame rate", fix: nil) }
+        var scene = Scene(width: size.width, height: size.height, fps: fps, duration: facts.length + recordingFinalHold)
+        scene.background = t.theme.background
+        scene.layers = [layer]
+        return scene
+    }
+}

@@ -1,0 +1,49 @@
+/// A recording played forward through an emulator: the screen at any time of it, each event applied
+/// once as time passes (an earlier time plays the recording again from its start).
+
+/// The screens of one recording, asked for at increasing times (a render's frames). One thread at a time.
+public final class TerminalPlayer {
+    public let recording: TerminalRecording
+    /// Each event's time as played (pauses cut by the idle limit).
+    public let times: [Double]
+    private var emulator: TerminalEmulator
+    /// Events before this one are applied.
+    private var next = 0
+    private var held: TerminalScreen?
+
+    /// An event is on screen from the frame whose time reaches it: this much short counts as reaching
+    /// it (times pass through sums and products of decimals; a frame lasts far longer).
+    public static let boundarySlack = 1e-9
+
+    public init(recording: TerminalRecording, idleTimeLimit: Double?) {
+        self.recording = recording
+        times = recording.playedTimes(idleTimeLimit: idleTimeLimit)
+        emulator = TerminalEmulator(columns: recording.columns, rows: recording.rows)
+    }
+
+    /// The played length: the last event's time after the idle limit.
+    public var length: Double { times.last ?? 0 }
+
+    /// The screen at `time` seconds of the played recording: every event at or before it applied.
+    public func screen(at time: Double) -> TerminalScreen {
+        let t = time.isFinite ? time + Self.boundarySlack : 0
+        if next > 0, times[next - 1] > t {
+            emulator = TerminalEmulator(columns: recording.columns, rows: recording.rows)
+            next = 0
+            held = nil
+        }
+        while next < times.count, times[next] <= t {
+            switch recording.events[next].kind {
+            case .output(let range): emulator.write(recording.output[range])
+            case .resize(let columns, let rows): emulator.resize(columns: columns, rows: rows)
+            case .marker, .input, .exit: break
+            }
+            next += 1
+            held = nil
+        }
+        if let held { return held }
+        let screen = emulator.currentScreen()
+        held = screen
+        return screen
+    }
+}
