@@ -54,7 +54,8 @@ public struct LayerImporter: Sendable {
     /// What a `type: terminal` layer's recording says: its size and its length once pauses past the idle
     /// limit are cut (nil: the recording's own limit); a failure: it cannot be read. Nil when the reader
     /// opens no recordings.
-    public var probeTerminal: (@Sendable (_ file: ResolvedFile, _ idleTimeLimit: Double?) throws(DocumentError) -> TerminalFileFacts)?
+    public var probeTerminal:
+        (@Sendable (_ file: ResolvedFile, _ idleTimeLimit: Double?) throws(DocumentError) -> TerminalFileFacts)?
     /// The length in seconds of the sound in a file the scene's `audio` list names (a failure: it
     /// cannot be played); nil when the reader opens no sound.
     public var probeAudio: (@Sendable (_ file: ResolvedFile) throws(DocumentError) -> Double)?

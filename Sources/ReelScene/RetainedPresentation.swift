@@ -138,6 +138,7 @@ extension Layer {
     /// Nothing changes this layer's own presentation over time: no animation, no timeline change, no video
     /// or terminal playing, no per-unit text animation (its sublayers are asked on their own).
     var changesNothing: Bool {
-        attachedAnimations.isEmpty && modelChanges.isEmpty && type != .video && type != .terminal && properties.text.unitAnimations.isEmpty
+        attachedAnimations.isEmpty && modelChanges.isEmpty && type != .video && type != .terminal
+            && properties.text.unitAnimations.isEmpty
     }
 }
