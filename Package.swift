@@ -142,7 +142,7 @@ let package = Package(
                 "star-button-swift",
                 .product(name: "Yams", package: "Yams"),
             ],
-            exclude: ["TextReferences"]
+            exclude: ["TextReferences", "TerminalReferences"]
         ),
     ],
     swiftLanguageModes: [.v6]

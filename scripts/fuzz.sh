@@ -14,6 +14,7 @@
 #   text      text layout (Typesetter: bidi, fallback, shaping, wrapping, truncation) and glyph outlines
 #   svg       an SVG file (SVGImport: XML, styles, shapes, use) imported into layers
 #   lottie    a Lottie file (LottieImport: layers, shapes, masks, mattes, keyframes) imported and sampled
+#   terminal  a terminal recording (asciicast v2/v3) read, then played through libvterm to two times
 #   all       each of them, SECONDS each
 #
 # Seeds come from examples/ and presets/ (and fuzz/seeds/); the corpus grows in fuzz/work/corpus/TARGET
@@ -28,7 +29,7 @@ cd "$(dirname "$0")/.."
 # shellcheck disable=SC1091 # (puts the toolchain on PATH)
 . scripts/env.sh
 
-targets=(json yaml path preset manifest text svg lottie subtitles rows gif)
+targets=(json yaml path preset manifest text svg lottie subtitles rows gif terminal)
 target=${1:-}
 seconds=${2:-600}
 if [[ -z $target || ! " ${targets[*]} all " =~ \ $target\  ]]; then
@@ -49,6 +50,7 @@ product() {
     subtitles) echo FuzzSubtitles ;;
     rows) echo FuzzRows ;;
     gif) echo FuzzGIF ;;
+    terminal) echo FuzzTerminal ;;
   esac
 }
 
@@ -111,6 +113,7 @@ PY
     yaml) cp examples/*.yaml examples/*.json examples/assets/*.yaml "$dir"/ ;;
     preset) cp presets/*.yaml "$dir"/ ;;
     manifest) cp examples/batch/*.yaml "$dir"/ ;;
+    terminal) cp Tests/ReelEndToEndTests/TerminalReferences/session.cast "$dir"/ ;;
     path)
       # Every path string of the examples, one a file, and the hand-written ones of every command.
       grep -ohE "[\"'][MmZz][ ,0-9.-][^\"']*[\"']" examples/*.yaml examples/*.json examples/assets/*.yaml |
@@ -132,6 +135,7 @@ dictionary() {
     manifest) sources=(Sources/Reel/Manifest.swift Sources/Reel/Preset.swift) ;;
     path) cp fuzz/dicts/path.dict "$out" && echo "$out" && return ;;
     text) cp fuzz/dicts/text.dict "$out" && echo "$out" && return ;;
+    terminal) cp fuzz/dicts/terminal.dict "$out" && echo "$out" && return ;;
     svg) sources=(Sources/ReelSVG/*.swift) ;;
     lottie) sources=(Sources/ReelLottie/*.swift) ;;
   esac
@@ -149,7 +153,7 @@ run() {
   seed "$name"
   dict=$(dictionary "$name")
   case $name in
-    json | yaml | svg | lottie) max_len=16384 ;;
+    json | yaml | svg | lottie | terminal) max_len=16384 ;;
     *) max_len=4096 ;;
   esac
   local mode=()

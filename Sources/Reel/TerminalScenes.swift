@@ -111,7 +111,10 @@ extension Reel {
         layer.position = .zero
         layer.terminal = t
         guard let fps = FrameRate(numerator: 30, denominator: 1) else { throw .usage("no frame rate", fix: nil) }
-        var scene = Scene(width: size.width, height: size.height, fps: fps, duration: facts.length + recordingFinalHold)
+        // Whole points: the grid keeps its natural size, and what rounding adds is more of the background.
+        var scene = Scene(
+            width: size.width.rounded(.up), height: size.height.rounded(.up), fps: fps,
+            duration: facts.length + recordingFinalHold)
         scene.background = t.theme.background
         scene.layers = [layer]
         return scene

@@ -12,8 +12,25 @@ struct Info: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Validate a scene and summarise it: canvas, timing, layers and their animations.")
 
-    @Argument(help: ArgumentHelp("The scene file (JSON).", valueName: "scene"))
+    @Argument(
+        help: ArgumentHelp(
+            "The scene file (JSON or YAML), or an SVG, Lottie or terminal recording (.cast) alone.", valueName: "scene"))
     var scene: String
+
+    /// A terminal layer's recording: its size, lengths, events and markers.
+    func printRecording(_ t: TerminalProperties, indent: String) {
+        guard let r = Reel.recordingSummary(of: t) else { return }
+        let cut =
+            r.playedLength < r.recordedLength
+            ? " (\(fmt(r.recordedLength)) s recorded, pauses cut to \(fmt(r.idleTimeLimit ?? 0)) s)" : ""
+        print("\(indent)recording \(t.name): \(r.columns)×\(r.rows) cells, \(fmt(r.playedLength)) s\(cut)")
+        print(
+            "\(indent)  events: \(r.outputEvents) output, \(r.resizes) resize, \(r.inputEvents) input, \(r.markers.count) marker")
+        for m in r.markers { print("\(indent)  marker at \(fmt(m.time)) s: \(m.label)") }
+        print(
+            "\(indent)  drawn as \(t.columns)×\(t.rows) cells of \(t.fontFamily) \(fmt(t.fontSize)) pt, cursor \(t.cursor.rawValue)"
+        )
+    }
 
     func run() throws {
         let clip = try Reel.load(scene)
@@ -35,6 +52,7 @@ struct Info: ParsableCommand {
                     "\(indent)\(layer.name) (\(kind)) at [\(fmt(layer.position.x)), \(fmt(layer.position.y))], bounds \(fmt(layer.bounds.width))×\(fmt(layer.bounds.height))"
                 )
                 if layer.type == .text { print("\(indent)  \(describeText(layer.text))") }
+                if let t = layer.terminal, layer.type == .terminal { printRecording(t, indent: indent + "  ") }
                 if !layer.filters.isEmpty { print("\(indent)  filters: \(layer.filters.map(describe).joined(separator: ", "))") }
                 if !layer.backgroundFilters.isEmpty {
                     print("\(indent)  backgroundFilters: \(layer.backgroundFilters.map(describe).joined(separator: ", "))")

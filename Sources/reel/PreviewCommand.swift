@@ -17,7 +17,9 @@ struct Preview: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The scene file (JSON or YAML), or an SVG file.", valueName: "scene"))
+    @Argument(
+        help: ArgumentHelp(
+            "The scene file (JSON or YAML), or an SVG, Lottie or terminal recording (.cast) alone.", valueName: "scene"))
     var scene: String
 
     @Option(help: ArgumentHelp("The port to listen on (0: any free port).", valueName: "port"))

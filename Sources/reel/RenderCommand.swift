@@ -21,7 +21,9 @@ struct Render: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The scene file (JSON or YAML).", valueName: "scene"))
+    @Argument(
+        help: ArgumentHelp(
+            "The scene file (JSON or YAML), or an SVG, Lottie or terminal recording (.cast) alone.", valueName: "scene"))
     var scene: String
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Output file, or folder/ for PNG frames.", valueName: "file"))

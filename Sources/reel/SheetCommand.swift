@@ -14,7 +14,9 @@ struct Sheet: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("The scene file (JSON or YAML).", valueName: "scene"))
+    @Argument(
+        help: ArgumentHelp(
+            "The scene file (JSON or YAML), or an SVG, Lottie or terminal recording (.cast) alone.", valueName: "scene"))
     var scene: String
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Output file (.png).", valueName: "file"))

@@ -10,7 +10,9 @@ struct Still: ParsableCommand {
         discussion: "The PNG keeps the alpha channel: a transparent background stays transparent."
     )
 
-    @Argument(help: ArgumentHelp("The scene file (JSON or YAML), or an SVG file.", valueName: "scene"))
+    @Argument(
+        help: ArgumentHelp(
+            "The scene file (JSON or YAML), or an SVG, Lottie or terminal recording (.cast) alone.", valueName: "scene"))
     var scene: String
 
     @Option(help: ArgumentHelp("The time of the frame, in seconds from the start.", valueName: "seconds"))

@@ -35,7 +35,10 @@ import Testing
         #expect(properties(schema) == Set(keys["scene"]!))
         #expect(
             properties(defs["layer"] as! [String: Any])
-                == union(["layer", "shapeLayer", "gradientLayer", "replicatorLayer", "textLayer", "svgLayer", "videoLayer"]))
+                == union([
+                    "layer", "shapeLayer", "gradientLayer", "replicatorLayer", "textLayer", "svgLayer", "videoLayer",
+                    "terminalLayer",
+                ]))
         #expect(
             properties(defs["animation"] as! [String: Any])
                 == union(["animationTiming", "basic", "keyframe", "spring", "popSpring", "group"]))
@@ -46,6 +49,7 @@ import Testing
         #expect(properties(defs["transformStep"] as! [String: Any]) == Set(keys["transform"]!))
         #expect(properties(try #require(defs["textRun"] as? [String: Any])) == Set(try #require(keys["textRun"])))
         #expect(properties(try #require(defs["unitAnimation"] as? [String: Any])) == Set(try #require(keys["unitAnimation"])))
+        #expect(properties(try #require(defs["terminalTheme"] as? [String: Any])) == Set(try #require(keys["terminalTheme"])))
     }
 
     /// The choices the schema offers are the decoder's: a layer's type, a text layer's modes, a unit

@@ -1,0 +1,148 @@
+// `type: terminal` layers end to end: the frame each event first shows on (by hand), the cursor, a
+// recording rendered alone, scene-file and recording errors, and hostile recordings.
+import Foundation
+import Reel
+import ReelMedia
+import ReelTestSupport
+import Testing
+
+@Suite struct TerminalLayerTests {
+    /// The dark theme's palette colours 1 (red) and 2 (green), as docs/scene-format.md gives them.
+    static let red: [UInt8] = [0xE0, 0x64, 0x71], green: [UInt8] = [0x94, 0xC4, 0x7A]
+    static let background: [UInt8] = [0x17, 0x1A, 0x21]
+
+    /// One row of four 10 × 20 cells; an event at 0.3 s paints cell 0 red, one at 5.3 s cell 1 green.
+    static let cast = """
+        {"version": 2, "width": 4, "height": 1}
+        [0.3, "o", "\\u001b[41m \\u001b[0m"]
+        [5.3, "o", "\\u001b[42m \\u001b[0m"]
+        """
+
+    func pixel(_ path: String, cell: Int) throws -> [UInt8] {
+        let png = try ImageFile.read(path: path)
+        let o = (10 * png.width + cell * 10 + 5) * 4
+        return Array(png.rgba[o..<o + 3])
+    }
+
+    /// With idleTimeLimit 1 the 5 s pause lasts 1 s: the second event plays at 1.3 s. The layer begins at
+    /// 0.5 s at speed 2, so recording time r shows at clip time 0.5 + r / 2: 0.65 s (frame 13 at 20 fps)
+    /// and 1.15 s (frame 23), each exactly on its frame, the frame before without it.
+    @Test func eventsLandOnTheFramesTheirTimesSelect() throws {
+        let ws = try Workspace()
+        _ = ws.write("s.cast", Self.cast)
+        let scene = ws.write(
+            "scene.json",
+            """
+            {"width": 40, "height": 20, "fps": 20, "duration": 1.5,
+             "layers": [{"name": "t", "type": "terminal", "contents": "s.cast", "bounds": [40, 20], "position": [20, 10],
+                         "idleTimeLimit": 1, "beginTime": 0.5, "speed": 2, "cursor": "none"}]}
+            """)
+        let r = try runReel(["render", scene, "-o", ws.file("frames") + "/", "--quiet"])
+        try #require(r.status == 0, "\(r.stderr)")
+        func frame(_ k: Int) -> String { ws.file(String(format: "frames/frame_%05d.png", k)) }
+        #expect(try pixel(frame(12), cell: 0) == Self.background)
+        #expect(try pixel(frame(13), cell: 0) == Self.red)
+        #expect(try pixel(frame(22), cell: 1) == Self.background)
+        #expect(try pixel(frame(23), cell: 1) == Self.green)
+        #expect(try pixel(frame(29), cell: 1) == Self.green)
+    }
+
+    /// The block cursor covers its cell in the cursor colour (the dark theme's #f2f4f7); with cursorBlink it
+    /// shows in the first half of each second of the layer's time only.
+    @Test func theCursorIsDrawnWhereThePlayerLeftIt() throws {
+        let ws = try Workspace()
+        _ = ws.write("s.cast", "{\"version\": 2, \"width\": 4, \"height\": 1}\n[0.1, \"o\", \"\\u001b[3G\"]\n")
+        let scene = ws.write(
+            "scene.json",
+            """
+            {"width": 40, "height": 20, "fps": 4, "duration": 1,
+             "layers": [{"name": "t", "type": "terminal", "contents": "s.cast", "bounds": [40, 20], "position": [20, 10],
+                         "cursorBlink": true}]}
+            """)
+        let r = try runReel(["render", scene, "-o", ws.file("frames") + "/", "--quiet"])
+        try #require(r.status == 0, "\(r.stderr)")
+        let cursor: [UInt8] = [0xF2, 0xF4, 0xF7]
+        // Frame 0: before the event, the cursor at column 0; frame 1 (0.25 s): at column 2 (ESC[3G).
+        #expect(try pixel(ws.file("frames/frame_00000.png"), cell: 0) == cursor)
+        #expect(try pixel(ws.file("frames/frame_00001.png"), cell: 2) == cursor)
+        #expect(try pixel(ws.file("frames/frame_00001.png"), cell: 0) == Self.background)
+        // Frame 2 (0.5 s) and 3 (0.75 s): the blink's dark half.
+        #expect(try pixel(ws.file("frames/frame_00002.png"), cell: 2) == Self.background)
+    }
+
+    /// A recording alone: a grid of its size with one em of padding at 14 pt, lasting its length and 2 s.
+    @Test func aRecordingRendersAlone() throws {
+        let ws = try Workspace()
+        let cast = ws.write("s.cast", Self.cast)
+        let r = try runReel(["render", cast, "-o", ws.file("s.gif"), "--idle-time-limit", "1", "--theme", "light", "--quiet"])
+        try #require(r.status == 0, "\(r.stderr)")
+        let frames = try VideoReader(path: ws.file("s.gif")).decodeAll()
+        let last = try #require(frames.last)
+        // 1.3 s played and 2 s held: 330 cs in all, the last change at 1.3 s.
+        let delays = gifLoopAndDelays([UInt8](try Data(contentsOf: URL(fileURLWithPath: ws.file("s.gif"))))).delays
+        #expect(delays.reduce(0, +) == 330, "\(delays)")
+        #expect(abs(last.time - 1.3) < 0.02, "\(last.time)")
+        // Its light background, the theme asked for, at the top-left corner (in the padding).
+        let corner = Array(last.rgba[0..<3]).map { Int($0) }
+        #expect(abs(corner[0] - 0xFA) <= 8 && abs(corner[1] - 0xFA) <= 8 && abs(corner[2] - 0xF8) <= 8, "\(corner)")
+        let still = try runReel(["still", cast, "--at", "1", "-o", ws.file("s.png"), "--font-size", "20"])
+        #expect(still.status == 0, "\(still.stderr)")
+        let png = try ImageFile.read(path: ws.file("s.png"))
+        // 4 columns of DejaVu Sans Mono's advance (1233/2048 em) at 20 pt and 20 pt of padding each side.
+        #expect(png.width == Int((4 * 1233.0 / 2048 * 20 + 40).rounded()))
+        let bad = try runReel(["render", cast, "-o", ws.file("x.gif"), "--theme", "solarised"])
+        #expect(bad.status != 0 && bad.stderr.contains("\"solarised\" is not a theme"), "\(bad.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: ws.file("x.gif")))
+        let notCast = ws.write("scene.json", smallScene)
+        let misplaced = try runReel(["render", notCast, "-o", ws.file("y.gif"), "--theme", "dark"])
+        #expect(
+            misplaced.status != 0 && misplaced.stderr.contains("--theme applies to a terminal recording"), "\(misplaced.stderr)")
+    }
+
+    @Test func sceneErrorsNameTheirPlace() throws {
+        let ws = try Workspace()
+        _ = ws.write("s.cast", Self.cast)
+        _ = ws.write("bad.cast", "{\"version\": 2, \"width\": 4, \"height\": 1}\n[-2, \"o\", \"x\"]\n")
+        let cases: [(String, String)] = [
+            ("\"contents\": \"s.cast\", \"theme\": \"blue\"", "\"blue\" is not a theme"),
+            ("\"contents\": \"s.cast\", \"startAt\": 9", "startAt must be a second of the recording in 0…5.3"),
+            ("\"contents\": \"s.cast\", \"columns\": 0", "columns is a whole number of cells"),
+            ("\"contents\": \"s.cast\", \"cursor\": \"beam\"", "\"beam\" is not one of block, bar, underline, none"),
+            ("\"contents\": \"s.cast\", \"theme\": \"recording\"", "the recording saved no colours"),
+            ("\"contents\": \"s.cast\", \"fontFamily\": \"No Such Mono\"", "no font \"No Such Mono\""),
+            ("\"contents\": \"missing.cast\"", "missing.cast"),
+            ("\"contents\": \"bad.cast\"", "bad.cast:2:2"),
+            ("\"theme\": \"dark\"", "needs the recording it plays"),
+        ]
+        for (keys, message) in cases {
+            let scene = ws.write(
+                "scene.json",
+                "{\"width\": 40, \"height\": 20, \"fps\": 10, \"duration\": 1,\n \"layers\": [{\"name\": \"t\", \"type\": \"terminal\", \(keys)}]}"
+            )
+            let r = try runReel(["render", scene, "-o", ws.file("o.gif")])
+            #expect(r.status != 0 && r.stderr.contains(message), "\(keys): \(r.stderr)")
+            #expect(r.stderr.contains("scene.json:2:") || message.hasPrefix("bad.cast"), "\(keys): \(r.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: ws.file("o.gif")))
+        }
+    }
+
+    /// A recording past the size limit is refused from its size (a sparse file: nothing is read); an
+    /// escape-sequence flood of 8 MiB plays within its limits.
+    @Test func hostileRecordings() throws {
+        let ws = try Workspace()
+        let big = ws.file("big.cast")
+        _ = FileManager.default.createFile(atPath: big, contents: Data("{\"version\": 2, \"width\": 4, \"height\": 1}\n".utf8))
+        let handle = try #require(FileHandle(forWritingAtPath: big))
+        try handle.truncate(atOffset: 65 << 20)
+        try handle.close()
+        let r = try runReel(["still", big, "--at", "0", "-o", ws.file("big.png")])
+        #expect(r.status != 0 && r.stderr.contains("above the limit of 64 MiB for a terminal recording"), "\(r.stderr)")
+        var flood = "{\"version\": 2, \"width\": 80, \"height\": 24}\n"
+        let chunk = String(
+            repeating: "\\u001b[38;5;196m\\u001b[2J\\u001b[999;999H\\u001b[?1049h\\u001b[?1049l\\u001b[3;5r", count: 2_000)
+        for i in 0..<40 { flood += "[\(Double(i) / 10), \"o\", \"\(chunk)\"]\n" }
+        let cast = ws.write("flood.cast", flood)
+        let f = try runReel(["still", cast, "--at", "10", "-o", ws.file("flood.png")])
+        #expect(f.status == 0, "\(f.stderr)")
+    }
+}
