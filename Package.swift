@@ -70,7 +70,10 @@ let package = Package(
         // libvterm, the terminal emulator terminal layers play recordings through, fenced inside ReelTerminal.
         .systemLibrary(name: "CVTerm", pkgConfig: "vterm", providers: [.apt(["libvterm-dev"])]),
         // Terminal sessions (issue #50): asciicast recordings read and played through libvterm into screens.
-        .target(name: "ReelTerminal", dependencies: ["CVTerm", "ReelDocument"]),
+        .target(name: "ReelTerminal", dependencies: ["CVTerm", "CPseudoTerminal", "ReelDocument"]),
+        // `reel record`'s pseudo-terminal: what Swift cannot import from the C library (posix_openpt, the
+        // ioctl macros, posix_spawn's session flag), behind two functions.
+        .target(name: "CPseudoTerminal"),
         // SVG files read (Foundation's XMLParser) into Reel's layers (issue #18).
         .target(name: "ReelSVG", dependencies: ["ReelScene", "ReelGeometry", "ReelDocument"]),
         // Lottie (Bodymovin) JSON imported into Reel's layers and keyframe animations (issue #19).

@@ -22,7 +22,7 @@ struct ReelCommand: ParsableCommand {
         version: ReelVersion.string,
         subcommands: [
             Render.self, Batch.self, Concat.self, Still.self, Preview.self, Sheet.self, Presets.self, Fonts.self, Timeline.self,
-            Info.self,
+            Info.self, Record.self,
         ]
     )
 
