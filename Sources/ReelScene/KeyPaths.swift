@@ -62,6 +62,8 @@ public enum LayerKeyPath: String, Sendable, CaseIterable {
     case pathOffset
     /// A video layer's sound level (what AVPlayer's `volume` is).
     case volume
+    /// Where a terminal's sublayer lies in its grid: [column, row, columns, rows].
+    case cells
     /// An imported shape's gradient ramp (SVG and Lottie gradients; scenes have none to animate).
     case fillGradientColors = "fillGradient.colors"
     case fillGradientLocations = "fillGradient.locations"
@@ -156,6 +158,7 @@ public enum LayerKeyPath: String, Sendable, CaseIterable {
         case .letterSpacing: .number({ $0.text.letterSpacing }, { $0.text.letterSpacing = $1 })
         case .wordSpacing: .number({ $0.text.wordSpacing }, { $0.text.wordSpacing = $1 })
         case .pathOffset: .number({ $0.text.pathOffset }, { $0.text.pathOffset = $1 })
+        case .cells: .rect({ $0.cells ?? .zero }, { $0.cells = $1 })
         case .volume: .number({ $0.video?.volume ?? 1 }, { $0.video?.volume = $1 })
         case .fillGradientTransform:
             .transform(

@@ -17,7 +17,7 @@ extension Reader {
             "shadowRadius",
             "contents",
             "contentsGravity", "contentsScale", "sublayers",
-            "mask", "animations",
+            "mask", "animations", "cells",
         ] + layerTimingKeys
     /// CALayer's CAMediaTiming: the layer's own time, in which its animations and sublayers run.
     static let layerTimingKeys = [
@@ -92,6 +92,7 @@ extension Reader {
                 layer.bounds = try rect(n, join(path, "bounds"))
             }
         }
+        if let n = m["cells"] { layer.cells = try cells(n, join(path, "cells"), givenFrame: m["position"] ?? m["bounds"]) }
         if let n = m["anchorPoint"] { layer.anchorPoint = try point(n, join(path, "anchorPoint")) }
         if let n = m["transform"] { layer.transform = try transform(n, join(path, "transform")) }
         if let n = m["sublayerTransform"] { layer.sublayerTransform = try transform(n, join(path, "sublayerTransform")) }
@@ -227,7 +228,17 @@ extension Reader {
             let children = try array(n, join(path, "sublayers"))
             layer.sublayers.reserveCapacity(layer.sublayers.count + children.count)
             for (i, child) in children.enumerated() {
-                layer.sublayers.append(try self.layer(child, "\(join(path, "sublayers"))[\(i)]", names: &names))
+                let childPath = "\(join(path, "sublayers"))[\(i)]"
+                let sublayer = try self.layer(child, childPath, names: &names)
+                if sublayer.cells != nil && type != .terminal, case .object(let items) = child.value,
+                    let cellsNode = items.first(where: { $0.key == "cells" })?.value
+                {
+                    throw fail(
+                        cellsNode, join(childPath, "cells"),
+                        "cells places a layer in its superlayer's terminal grid, and \"\(name)\" is not a terminal layer",
+                        fix: "make it a sublayer of a type: terminal layer, or give position and bounds")
+                }
+                layer.sublayers.append(sublayer)
             }
         }
         if let n = m["mask"] { layer.mask = try self.layer(n, join(path, "mask"), names: &names) }

@@ -191,6 +191,10 @@ public struct LayerProperties: Sendable {
     @OutOfLine public var video: VideoPlayback?
     /// A terminal layer's recording and how its cells look.
     @OutOfLine public var terminal: TerminalProperties?
+    /// A terminal layer's sublayer placed by cells of its grid: x and y the first column and row, width
+    /// and height how many (fractions allowed); its bounds and position follow from them and the
+    /// terminal's bounds at every frame (`TerminalProperties.cell`). Animatable (`cells`).
+    @OutOfLine public var cells: Rect?
 
     public init() {}
 }

@@ -122,7 +122,12 @@ extension Scene {
             return PresentationLayer(
                 name: layer.name, type: layer.type, properties: presented, sublayers: [], instances: [], mask: nil, time: t)
         }
-        let sublayers = layer.sublayers.indices.map { sublayer($0, t) }
+        var sublayers = layer.sublayers.indices.map { sublayer($0, t) }
+        if let terminal = presented.terminal, layer.type == .terminal {
+            for i in sublayers.indices where sublayers[i].properties.cells != nil {
+                sublayers[i].properties.place(inCellsOf: terminal, bounds: presented.bounds)
+            }
+        }
         var instances: [[PresentationLayer]] = []
         if layer.type == .replicator {
             let r = presented.replicator

@@ -104,6 +104,23 @@ extension Reader {
         imports.files.append((layer.name, resolved.path))
     }
 
+    /// A sublayer's cells in its terminal superlayer's grid: [column, row, columns, rows], from the top
+    /// left, whole or fractional (a highlight may slide between rows).
+    func cells(_ node: JSONNode, _ path: String, givenFrame: JSONNode?) throws(SceneError) -> Rect {
+        if let givenFrame {
+            throw fail(
+                givenFrame, path, "cells sets the layer's position and bounds from its terminal's grid; give one or the other",
+                fix: "remove position and bounds")
+        }
+        let v = try components(
+            node, path, names: ["column", "row", "columns", "rows"], what: "cells of the terminal's grid",
+            example: "[0, 3, 40, 1]")
+        guard v[0] >= 0, v[1] >= 0, v[2] >= 0, v[3] >= 0, v.allSatisfy({ $0 <= 1_000 }) else {
+            throw fail(node, path, "cells are [column, row, columns, rows], each 0…1000, got \(v)", fix: "e.g. [0, 3, 40, 1]")
+        }
+        return Rect(x: v[0], y: v[1], width: v[2], height: v[3])
+    }
+
     /// A built-in theme's name, `recording` (the colours saved in the recording), or an object of
     /// foreground, background, cursor and a palette of 8 or 16 colours.
     func terminalTheme(_ node: JSONNode, _ path: String, recorded: TerminalTheme?) throws(SceneError) -> TerminalTheme {

@@ -88,8 +88,8 @@ import Testing
         let still = try runReel(["still", cast, "--at", "1", "-o", ws.file("s.png"), "--font-size", "20"])
         #expect(still.status == 0, "\(still.stderr)")
         let png = try ImageFile.read(path: ws.file("s.png"))
-        // 4 columns of DejaVu Sans Mono's advance (1233/2048 em) at 20 pt and 20 pt of padding each side.
-        #expect(png.width == Int((4 * 1233.0 / 2048 * 20 + 40).rounded()))
+        // 4 columns of DejaVu Sans Mono's advance (1233/2048 em) at 20 pt and 20 pt of padding each side, in whole points.
+        #expect(png.width == Int((4 * 1233.0 / 2048 * 20 + 40).rounded(.up)))
         let bad = try runReel(["render", cast, "-o", ws.file("x.gif"), "--theme", "solarised"])
         #expect(bad.status != 0 && bad.stderr.contains("\"solarised\" is not a theme"), "\(bad.stderr)")
         #expect(!FileManager.default.fileExists(atPath: ws.file("x.gif")))
@@ -97,6 +97,45 @@ import Testing
         let misplaced = try runReel(["render", notCast, "-o", ws.file("y.gif"), "--theme", "dark"])
         #expect(
             misplaced.status != 0 && misplaced.stderr.contains("--theme applies to a terminal recording"), "\(misplaced.stderr)")
+    }
+
+    /// A sublayer placed by cells covers them exactly (cells of 10 × 20 px), and `cells` animates: from
+    /// column 0 to column 3 over 1 s, at 0.5 s it spans columns 1.5 to 2.5 (x 15 to 25 px).
+    @Test func sublayersArePlacedByCells() throws {
+        let ws = try Workspace()
+        _ = ws.write("s.cast", Self.cast)
+        let scene = ws.write(
+            "scene.json",
+            """
+            {"width": 40, "height": 40, "fps": 2, "duration": 1,
+             "layers": [{"name": "t", "type": "terminal", "contents": "s.cast", "rows": 2, "bounds": [40, 40], "position": [20, 20],
+                         "cursor": "none", "sublayers": [
+               {"name": "still", "cells": [1, 1, 2, 1], "backgroundColor": "#ff0000"},
+               {"name": "moving", "cells": [0, 0, 1, 1], "backgroundColor": "#00ff00",
+                "animations": [{"keyPath": "cells", "fromValue": [0, 0, 1, 1], "toValue": [3, 0, 1, 1], "duration": 1}]}]}]}
+            """)
+        let r = try runReel(["render", scene, "-o", ws.file("frames") + "/", "--quiet"])
+        try #require(r.status == 0, "\(r.stderr)")
+        func at(_ frame: Int, _ x: Int, _ y: Int) throws -> [UInt8] {
+            let png = try ImageFile.read(path: ws.file(String(format: "frames/frame_%05d.png", frame)))
+            let o = (y * png.width + x) * 4
+            return Array(png.rgba[o..<o + 3])
+        }
+        let red: [UInt8] = [255, 0, 0], green: [UInt8] = [0, 255, 0]
+        #expect(
+            try at(0, 15, 30) == red && at(0, 25, 30) == red && at(0, 5, 30) == Self.background
+                && at(0, 35, 30) == Self.background)
+        #expect(try at(0, 5, 10) == green && at(0, 15, 10) == Self.background)
+        #expect(try at(1, 20, 10) == green && at(1, 12, 10) == Self.background && at(1, 28, 10) == Self.background)
+        // Cells on a layer that is not a terminal: refused where they are written.
+        let bad = ws.write(
+            "bad.json",
+            "{\"width\": 40, \"height\": 40, \"fps\": 2, \"duration\": 1,\n \"layers\": [{\"name\": \"p\", \"sublayers\": [{\"cells\": [0, 0, 1, 1]}]}]}"
+        )
+        let b = try runReel(["render", bad, "-o", ws.file("b.gif")])
+        #expect(
+            b.status != 0 && b.stderr.contains("bad.json:2:") && b.stderr.contains("\"p\" is not a terminal layer"), "\(b.stderr)"
+        )
     }
 
     @Test func sceneErrorsNameTheirPlace() throws {
