@@ -11,6 +11,13 @@ mkdir -p out
 shopt -s nullglob
 scenes=(examples/*.json examples/*.yaml)
 [ ${#scenes[@]} -gt 0 ] || { echo "demo: no scenes in examples/" >&2; exit 1; }
+# The terminal example's session, recorded again from its tape: its times come from the tape, so it is
+# the committed recording byte for byte (examples/terminal.tape says what it types).
+"$bin" record examples/terminal.tape -o out/terminal-session.cast --quiet
+if ! cmp -s out/terminal-session.cast examples/assets/terminal-session.cast; then
+  echo "demo: recording examples/terminal.tape again gave a different out/terminal-session.cast" >&2
+  exit 1
+fi
 # Every scene to MP4 and GIF, rendered concurrently by a batch (examples/batch/demo.yaml); a second
 # run renders only what changed.
 "$bin" batch examples/batch/demo.yaml
@@ -26,4 +33,4 @@ for scene in "${scenes[@]}"; do
     fi
   done
 done
-echo "demo: rendered ${#scenes[@]} scene(s) into out/"
+echo "demo: rendered ${#scenes[@]} scene(s) into out/, and recorded examples/terminal.tape again, byte for byte"

@@ -22,7 +22,9 @@ import Testing
     /// Examples drawn narrower here: effects.yaml's blurs and motion blur run their SIMD code about 150×
     /// slower in the debug build than in the release one (465 s for its MP4 at 320 px, 3 s released);
     /// at 64 px it takes 14 s. scripts/demo.sh draws it in full with the release build.
-    static let narrower = ["effects.yaml": 64]
+    /// terminal.yaml's window casts a shadow of radius 16 over text that changes, blurred anew each frame
+    /// (15 s a format at 320 px in the debug build, 4 s at 160).
+    static let narrower = ["effects.yaml": 64, "terminal.yaml": 160]
 
     @Test func thereAreExamples() {
         #expect(!Self.scenes.isEmpty)
@@ -63,6 +65,18 @@ import Testing
                 #expect(count == scene.frameCount, "\(output): \(frames)")
             }
         }
+    }
+
+    /// examples/assets/terminal-session.cast is what `reel record examples/terminal.tape` writes, byte for
+    /// byte, every time: its times come from the tape (scripts/demo.sh checks it with the release build).
+    @Test func theTerminalTapeRecordsItsCast() throws {
+        let ws = try Workspace()
+        let repository = (Self.examplesDirectory as NSString).deletingLastPathComponent
+        let r = try runReel(["record", "examples/terminal.tape", "-o", ws.file("s.cast"), "--quiet"], directory: repository)
+        try #require(r.status == 0, "\(r.stderr)")
+        let made = try Data(contentsOf: URL(fileURLWithPath: ws.file("s.cast")))
+        let shipped = try Data(contentsOf: URL(fileURLWithPath: Self.examplesDirectory + "/assets/terminal-session.cast"))
+        #expect(made == shipped, "examples/terminal.tape recorded differently: re-run reel record and look at the difference")
     }
 
     @Test func assetsAreTheStillsOfTheirScenes() throws {
