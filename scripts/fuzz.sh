@@ -14,7 +14,8 @@
 #   text      text layout (Typesetter: bidi, fallback, shaping, wrapping, truncation) and glyph outlines
 #   svg       an SVG file (SVGImport: XML, styles, shapes, use) imported into layers
 #   lottie    a Lottie file (LottieImport: layers, shapes, masks, mattes, keyframes) imported and sampled
-#   terminal  a terminal recording (asciicast v2/v3) read, then played through libvterm to two times
+#   terminal  a terminal recording (asciicast v2/v3) read, then played through libvterm to two times; and
+#             the same bytes parsed as a reel record tape
 #   all       each of them, SECONDS each
 #
 # Seeds come from examples/ and presets/ (and fuzz/seeds/); the corpus grows in fuzz/work/corpus/TARGET
@@ -113,7 +114,7 @@ PY
     yaml) cp examples/*.yaml examples/*.json examples/assets/*.yaml "$dir"/ ;;
     preset) cp presets/*.yaml "$dir"/ ;;
     manifest) cp examples/batch/*.yaml "$dir"/ ;;
-    terminal) cp Tests/ReelEndToEndTests/TerminalReferences/session.cast "$dir"/ ;;
+    terminal) cp Tests/ReelEndToEndTests/TerminalReferences/session.cast examples/terminal.tape "$dir"/ ;;
     path)
       # Every path string of the examples, one a file, and the hand-written ones of every command.
       grep -ohE "[\"'][MmZz][ ,0-9.-][^\"']*[\"']" examples/*.yaml examples/*.json examples/assets/*.yaml |

@@ -1,12 +1,19 @@
-// Fuzz target: terminal recordings (asciicast v2/v3) read and played through libvterm (scripts/fuzz.sh terminal).
+// Fuzz target: terminal recordings (asciicast v2/v3) read and played through libvterm, and tapes parsed (scripts/fuzz.sh terminal).
 import FuzzSupport
 import ReelTerminal
 
 /// An asciicast file read as a terminal layer reads it, then played to its end and to a time in the
-/// middle (which plays it again from the start), each screen read back.
+/// middle (which plays it again from the start), each screen read back; and the same bytes parsed as a
+/// `reel record` tape (nothing is run).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTerminal(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = [UInt8](UnsafeBufferPointer(start: data, count: size))
+    if let text = String(validating: bytes, as: UTF8.self), let tape = try? TapeScript.parse(text, file: "fuzz.tape") {
+        guard tape.steps.count <= TapeScript.maximumSteps, tape.columns * tape.rows <= TerminalLimits.maximumCells else {
+            fatalError("a tape past its limits")
+        }
+        blackHole(tape)
+    }
     guard let recording = try? TerminalRecording.parse(bytes, file: "fuzz.cast") else { return 0 }
     for e in recording.events where !(e.time.isFinite && e.time >= 0) { fatalError("an event at \(e.time) s") }
     let player = TerminalPlayer(recording: recording, idleTimeLimit: 1)
