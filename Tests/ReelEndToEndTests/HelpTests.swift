@@ -28,7 +28,9 @@ import Testing
         return sections
     }()
 
-    @Test(arguments: ["", "render", "batch", "concat", "still", "preview", "sheet", "presets", "fonts", "timeline", "info", "record"])
+    @Test(arguments: [
+        "", "render", "batch", "concat", "still", "preview", "sheet", "presets", "fonts", "timeline", "info", "record",
+    ])
     func helpMatchesTheReference(_ command: String) throws {
         // ArgumentParser wraps to the terminal, or to COLUMNS.
         let r = try runReel(command.split(separator: " ").map(String.init) + ["--help"], environment: ["COLUMNS": "80"])
