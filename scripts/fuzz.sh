@@ -74,7 +74,7 @@ if [[ -n ${FUZZ_REV:-} ]]; then
   snapshot=$work/rev/main
   rm -rf "$snapshot"
   mkdir -p "$snapshot"
-  git archive "$FUZZ_REV" Package.swift Sources Tests examples/swift | tar -x -C "$snapshot"
+  git archive "$FUZZ_REV" Package.swift Sources Tests Plugins examples/swift | tar -x -C "$snapshot"
   cp Package.resolved "$snapshot"/ 2>/dev/null || true
   REEL_FUZZ_PACKAGE=$(cd "$snapshot" && pwd)
   export REEL_FUZZ_PACKAGE
