@@ -140,7 +140,7 @@ let package = Package(
             dependencies: [
                 "Reel", "ReelDocument", "ReelMedia", "ReelRaster", "ReelRender", "ReelScene", "ReelSVG", "ReelLottie",
                 "ReelTestSupport",
-                "ReelText",
+                "ReelText", "ReelTerminal",
                 "reel",
                 "star-button-swift",
                 .product(name: "Yams", package: "Yams"),

@@ -25,6 +25,9 @@ public struct Clip: Sendable {
     public var vectors: [String: VectorContents] = [:]
     /// Each video layer's picture size in pixels: the most it is drawn at, at most the file's own.
     public var videoSizes: [String: (width: Int, height: Int)] = [:]
+    /// The recordings terminal layers play, by file path, read once when the clip is loaded (and checked
+    /// by `--sandbox` then): a render plays them from memory, never from a file that may have changed.
+    public var recordings: [String: TerminalRecording] = [:]
 
     public init(scene: Scene, images: [String: RasterImage] = [:], text: TextResources = TextResources(), notes: [Message] = []) {
         self.scene = scene
@@ -238,6 +241,19 @@ public enum Reel {
         }
         for name in vectors.keys.sorted() { collect(vectors[name]!.layer) }
         let captionFonts = scene.captions.map { [$0.font] } ?? []
+        var recordings: [String: TerminalRecording] = [:]
+        for (name, t) in scene.terminalLayers where recordings[t.file] == nil {
+            let place = scene.contentsReferences[name]
+            do {
+                try files.checked(ResolvedFile(name: t.name, path: t.file), what: "terminal recording")
+                recordings[t.file] = try TerminalRecording.read(contentsOf: t.file)
+            } catch {
+                throw .scene(
+                    SceneError(
+                        file: path, location: place?.location, path: place?.path,
+                        message: "terminal layer \"\(name)\": \(error.description)", fix: error.fix))
+            }
+        }
         var text = try loadFonts(for: scene, file: path, sandboxed: sandboxed, also: vectorFonts + captionFonts)
         // Captions become text layers over everything, sized as the typesetter lays their text out.
         var scene = scene
@@ -251,6 +267,7 @@ public enum Reel {
         var clip = Clip(scene: scene, images: images, text: text, notes: notes)
         clip.vectors = vectors
         clip.videoSizes = videoSizes(for: scene)
+        clip.recordings = recordings
         return clip
     }
 

@@ -45,7 +45,9 @@ final class MediaSources: @unchecked Sendable {
 extension Clip {
     /// This clip's decoders and players, nil without video or terminal layers. Each render has its own.
     func mediaSources() -> MediaSources? {
-        MediaSources(videos: VideoDecoders(scene: scene, sizes: videoSizes), terminals: TerminalPlayers(scene: scene))
+        MediaSources(
+            videos: VideoDecoders(scene: scene, sizes: videoSizes),
+            terminals: TerminalPlayers(scene: scene, recordings: recordings))
     }
 
     /// The frame at `time`, its video layers' pictures decoded first (a still, a sheet's frame); with

@@ -23,8 +23,12 @@ extension Reel {
         try checkWritableDestination(output)
         let recording: TerminalRecording
         do {
-            recording = try TapeRecorder(tape: tape, file: path).record()
+            var recorder = TapeRecorder(tape: tape, file: path)
+            recorder.shouldStop = { cancellation.reason != nil }
+            recording = try recorder.record()
         } catch {
+            // Stopped by a signal: the command line's exit status, not a tape error.
+            try cancellation.check()
             throw .scene(error)
         }
         let bytes = recording.asciicast(environment: ["SHELL": tape.shell.first ?? "", "TERM": "xterm-256color"])

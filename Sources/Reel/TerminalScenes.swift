@@ -73,6 +73,26 @@ extension Reel {
         return faces
     }
 
+    /// A terminal layer playing the recording at `path`, for a scene made in Swift (what `type: terminal`
+    /// is in a scene file): its grid the recording's size, its bounds the grid's natural size in its font
+    /// unless set afterwards (made when the clip is prepared), pauses past `idleTimeLimit` cut.
+    public static func terminalLayer(contentsOf path: String, name: String, idleTimeLimit: Double? = nil) throws(ReelError)
+        -> Layer
+    {
+        let facts: TerminalFileFacts
+        do {
+            try InputFiles.check(path)
+            facts = try probeTerminal(path, idleTimeLimit: idleTimeLimit)
+        } catch {
+            throw .scene(error)
+        }
+        var t = TerminalProperties(name: path, file: path, columns: facts.columns, rows: facts.rows, length: facts.length)
+        t.idleTimeLimit = idleTimeLimit
+        var layer = Layer(name: name, type: .terminal)
+        layer.terminal = t
+        return layer
+    }
+
     /// A recording rendered alone: one terminal layer the size of its grid (with a padding of one em),
     /// lasting the played recording and `recordingFinalHold`.
     static func terminalScene(_ path: String, overrides: SceneOverrides) throws(ReelError) -> Scene {

@@ -26,6 +26,19 @@ public struct LayerPictures: Sendable, Equatable {
         set { screens[Key(layer: layer, fileTime: recordingTime)] = newValue }
     }
 
+    /// The layer's screen at the recording time nearest `recordingTime` (the earlier of two as near):
+    /// what a motion-blur sample between the frame's own times shows (screens are played for the frame's
+    /// time; a terminal's text does not smear, the layer's motion does).
+    public func nearestScreen(of layer: String, at recordingTime: Double) -> TerminalScreen? {
+        if let exact = screens[Key(layer: layer, fileTime: recordingTime)] { return exact }
+        var best: (distance: Double, time: Double, screen: TerminalScreen)?
+        for (key, screen) in screens where key.layer == layer {
+            let d = abs(key.fileTime - recordingTime)
+            if best == nil || (d, key.fileTime) < (best!.distance, best!.time) { best = (d, key.fileTime, screen) }
+        }
+        return best?.screen
+    }
+
     public subscript(layer layer: String, at fileTime: Double) -> RasterImage? {
         get { pictures[Key(layer: layer, fileTime: fileTime)] }
         set { pictures[Key(layer: layer, fileTime: fileTime)] = newValue }

@@ -80,23 +80,29 @@ struct TerminalRowDrawing: Sendable {
     var pictures: [Picture] = []
 }
 
-/// Rows drawn once per content and style, shared by every thread that renders; it starts over when full
-/// (output that never repeats a row makes one per row each frame).
+/// Rows drawn once per content and style, shared by every thread that renders; it starts over when its
+/// rows hold more than `cellLimit` cells in all (output that never repeats a row makes one per row each
+/// frame, and a row's outlines grow with its width: some 0.5 KB a cell of text).
 final class TerminalRowCache: Sendable {
     private struct Key: Hashable {
         var line: TerminalLine
         var style: TerminalRowStyle
     }
-    static let limit = 4096
-    private let entries = Mutex<[Key: TerminalRowDrawing]>([:])
+    /// About 100 MB of outlines at most.
+    static let cellLimit = 200_000
+    private let entries = Mutex<(rows: [Key: TerminalRowDrawing], cells: Int)>(([:], 0))
 
     func drawing(of line: TerminalLine, _ style: TerminalRowStyle, make: () -> TerminalRowDrawing) -> TerminalRowDrawing {
         let key = Key(line: line, style: style)
-        if let hit = entries.withLock({ $0[key] }) { return hit }
+        if let hit = entries.withLock({ $0.rows[key] }) { return hit }
         let drawing = make()
         entries.withLock {
-            if $0.count >= Self.limit { $0.removeAll(keepingCapacity: true) }
-            $0[key] = drawing
+            if $0.cells + line.cells.count > Self.cellLimit {
+                $0.rows.removeAll(keepingCapacity: true)
+                $0.cells = 0
+            }
+            $0.rows[key] = drawing
+            $0.cells += line.cells.count
         }
         return drawing
     }
@@ -130,7 +136,7 @@ extension SceneRenderer {
         guard let t = layer.properties.terminal, let faces = text.terminalFaces[t.fontFamily] else { return [] }
         let bounds = layer.properties.bounds
         guard !bounds.isEmpty else { return [] }
-        let screen = pictures[screenOf: layer.name, at: t.recordingTime(atLayerTime: layer.time)]
+        let screen = pictures.nearestScreen(of: layer.name, at: t.recordingTime(atLayerTime: layer.time))
         let reverse = screen?.reverse ?? false
         var out: [DisplayList.Command] = [
             .fill(

@@ -230,18 +230,15 @@ extension Reader {
             for (i, child) in children.enumerated() {
                 let childPath = "\(join(path, "sublayers"))[\(i)]"
                 let sublayer = try self.layer(child, childPath, names: &names)
-                if sublayer.cells != nil && type != .terminal, case .object(let items) = child.value,
-                    let cellsNode = items.first(where: { $0.key == "cells" })?.value
-                {
-                    throw fail(
-                        cellsNode, join(childPath, "cells"),
-                        "cells places a layer in its superlayer's terminal grid, and \"\(name)\" is not a terminal layer",
-                        fix: "make it a sublayer of a type: terminal layer, or give position and bounds")
-                }
+                if type != .terminal { try refuseCells(sublayer, child, childPath, under: "\"\(name)\" is not a terminal layer") }
                 layer.sublayers.append(sublayer)
             }
         }
-        if let n = m["mask"] { layer.mask = try self.layer(n, join(path, "mask"), names: &names) }
+        if let n = m["mask"] {
+            let mask = try self.layer(n, join(path, "mask"), names: &names)
+            try refuseCells(mask, n, join(path, "mask"), under: "a mask is not a terminal's sublayer")
+            layer.mask = mask
+        }
         if let n = m["animations"] {
             for (i, a) in try array(n, join(path, "animations")).enumerated() {
                 let p = "\(join(path, "animations"))[\(i)]"
@@ -257,5 +254,15 @@ extension Reader {
     func animationName(_ node: JSONNode, _ path: String) throws(SceneError) -> String? {
         guard case .object(let list) = node.value, let n = list.first(where: { $0.key == "name" })?.value else { return nil }
         return try string(n, join(path, "name"))
+    }
+
+    /// `cells` only places a terminal layer's sublayer: anywhere else it is an error where it is written.
+    func refuseCells(_ layer: Layer, _ node: JSONNode, _ path: String, under why: String) throws(SceneError) {
+        guard layer.cells != nil, case .object(let items) = node.value,
+            let cells = items.first(where: { $0.key == "cells" })?.value
+        else { return }
+        throw fail(
+            cells, join(path, "cells"), "cells places a layer in its superlayer's terminal grid, and \(why)",
+            fix: "make it a sublayer of a type: terminal layer, or give position and bounds")
     }
 }

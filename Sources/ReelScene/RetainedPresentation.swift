@@ -136,9 +136,10 @@ public final class RetainedPresentation: Sendable {
 
 extension Layer {
     /// Nothing changes this layer's own presentation over time: no animation, no timeline change, no video
-    /// or terminal playing, no placement by a terminal's cells (it follows the terminal's bounds), no per-unit text animation (its sublayers are asked on their own).
+    /// or terminal playing, no placement by a terminal's cells (it follows the terminal's bounds), no
+    /// per-unit text animation (its sublayers are asked on their own).
     var changesNothing: Bool {
         attachedAnimations.isEmpty && modelChanges.isEmpty && type != .video && type != .terminal
-            && properties.text.unitAnimations.isEmpty
+            && properties.cells == nil && properties.text.unitAnimations.isEmpty
     }
 }

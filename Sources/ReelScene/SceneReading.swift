@@ -38,7 +38,9 @@ extension Reader {
             // through copies of up to twice the final array.
             scene.layers.reserveCapacity(items.count)
             for (i, layerNode) in items.enumerated() {
-                scene.layers.append(try self.layer(layerNode, "layers[\(i)]", names: &names))
+                let layer = try self.layer(layerNode, "layers[\(i)]", names: &names)
+                try refuseCells(layer, layerNode, "layers[\(i)]", under: "a top-level layer has none above it")
+                scene.layers.append(layer)
             }
         }
         if let n = m["captions"] { scene.captions = try captions(n, "captions") }

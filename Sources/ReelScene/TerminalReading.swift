@@ -58,10 +58,12 @@ extension Reader {
             }
             return Int(v)
         }
-        t.columns = try count("columns", 1_000) ?? t.columns
-        t.rows = try count("rows", 500) ?? t.rows
-        if t.columns * t.rows > 250_000, let n = m["columns"] ?? m["rows"] {
-            throw fail(n, path, "a \(t.columns) × \(t.rows) grid has more than 250000 cells", fix: "give fewer columns or rows")
+        t.columns = try count("columns", TerminalProperties.maximumColumns) ?? t.columns
+        t.rows = try count("rows", TerminalProperties.maximumRows) ?? t.rows
+        if t.columns * t.rows > TerminalProperties.maximumCells, let n = m["columns"] ?? m["rows"] {
+            throw fail(
+                n, path, "a \(t.columns) × \(t.rows) grid has more than \(TerminalProperties.maximumCells) cells",
+                fix: "give fewer columns or rows")
         }
         if let n = m["startAt"] {
             let v = try number(n, join(path, "startAt"))

@@ -9,13 +9,16 @@ final class PseudoTerminal {
     private let descriptor: Int32
     private let pid: pid_t
     private var reaped = false
+    private var closed = false
 
     struct Failure: Error { var message: String }
 
     init(command: [String], environment: [String: String], columns: Int, rows: Int) throws(Failure) {
         guard let program = command.first, !program.isEmpty else { throw Failure(message: "no shell to run") }
         var path = [CChar](repeating: 0, count: 256)
-        let fd = reel_pty_open(UInt16(columns), UInt16(rows), &path, path.count)
+        let fd = reel_pty_open(
+            UInt16(clamping: min(max(columns, 1), TerminalLimits.maximumColumns)),
+            UInt16(clamping: min(max(rows, 1), TerminalLimits.maximumRows)), &path, path.count)
         guard fd >= 0 else { throw Failure(message: "no pseudo-terminal: \(String(cString: strerror(errno)))") }
         descriptor = fd
         let argv = command.map { strdup($0) } + [nil]
@@ -34,12 +37,7 @@ final class PseudoTerminal {
     }
 
     deinit {
-        if !reaped {
-            kill(pid, SIGKILL)
-            var status: Int32 = 0
-            _ = waitpid(pid, &status, 0)
-        }
-        close(descriptor)
+        hangUp()
     }
 
     /// Writes all of `bytes` (what a user types), waiting while the terminal's buffer is full.
@@ -62,7 +60,8 @@ final class PseudoTerminal {
     /// empty when it showed nothing in time.
     func read(timeout: Double) -> [UInt8]? {
         var p = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        let ready = poll(&p, 1, Int32(max(0, min(timeout, 3600)) * 1000))
+        // At least a millisecond: a zero timeout would make the caller's loop spin.
+        let ready = poll(&p, 1, Int32(max(1, min(timeout, 3600) * 1000)))
         guard ready > 0 else { return [] }
         var buffer = [UInt8](repeating: 0, count: 65536)
         let n = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
@@ -71,19 +70,25 @@ final class PseudoTerminal {
         return nil
     }
 
-    /// Ends the program: a hangup, as closing a terminal window sends, then a kill after a second.
+    /// Ends the session as closing a terminal window does: the terminal closed (the kernel hangs up the
+    /// session), a hangup to the shell's process group, and after a second a kill to it.
     func hangUp() {
+        if !closed {
+            close(descriptor)
+            closed = true
+        }
         guard !reaped else { return }
-        kill(pid, SIGHUP)
+        kill(-pid, SIGHUP)
         var status: Int32 = 0
         for _ in 0..<100 {
             if waitpid(pid, &status, WNOHANG) == pid {
                 reaped = true
+                kill(-pid, SIGKILL)
                 return
             }
             usleep(10_000)
         }
-        kill(pid, SIGKILL)
+        kill(-pid, SIGKILL)
         _ = waitpid(pid, &status, 0)
         reaped = true
     }

@@ -17,6 +17,8 @@ public struct TapeRecorder {
     public var file: String
     /// Quiet time that ends a step's output (wall clock; the recording's times do not depend on it).
     public var settle = 0.2
+    /// Asked between steps and while output is read: true ends the recording with an error (Ctrl-C).
+    public var shouldStop: @Sendable () -> Bool = { false }
 
     public init(tape: TapeScript, file: String) {
         self.tape = tape
@@ -59,6 +61,7 @@ public struct TapeRecorder {
             var last = Date()
             var any = false
             while !shellExited {
+                if shouldStop() { throw fail(nil, "recording stopped", fix: nil) }
                 let elapsed = Date().timeIntervalSince(start)
                 if elapsed >= limit { return false }
                 let window = any ? quiet : (first ?? quiet)
@@ -94,7 +97,7 @@ public struct TapeRecorder {
             pending = Array(pending.suffix(cut))
         }
         // The shell's first prompt.
-        _ = try collect(quiet: 0.3, limit: 5)
+        _ = try collect(quiet: 0.5, limit: 5)
         stamp()
         for (line, step) in tape.steps {
             func send(_ bytes: [UInt8]) throws(DocumentError) {
@@ -108,8 +111,8 @@ public struct TapeRecorder {
             case .type(let text, let speed):
                 for c in text {
                     try send(Array(String(c).utf8))
-                    // A typed character's echo comes at once: a short quiet ends it.
-                    _ = try collect(quiet: settle / 5, first: settle * 2.5, limit: 5)
+                    // A typed character's echo comes at once: its first byte is waited for, a short quiet ends it.
+                    _ = try collect(quiet: settle / 4, first: settle * 5, limit: 5)
                     stamp()
                     clock += speed
                 }
@@ -143,6 +146,10 @@ public struct TapeRecorder {
             }
             guard recording.events.count < TerminalLimits.maximumEvents else {
                 throw fail(line, "more than \(TerminalLimits.maximumEvents) events")
+            }
+            // What reel reads back: a recording past 100 hours would be refused.
+            guard clock <= TerminalLimits.maximumTime else {
+                throw fail(line, "the tape's clock passes \(Int(TerminalLimits.maximumTime)) s (100 hours)", fix: "sleep less")
             }
         }
         _ = try collect(quiet: settle, limit: 2)

@@ -58,7 +58,8 @@ public struct TapeScript: Sendable, Equatable {
 
     public static func parse(_ text: String, file: String) throws(DocumentError) -> TapeScript {
         var tape = TapeScript()
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // "\r\n" is one Character in Swift: split on every kind of line end, so a tape saved on Windows reads.
+        for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = index + 1
             var words: [(text: String, column: Int, quoted: Bool)] = []
             do {

@@ -21,8 +21,9 @@ public final class TerminalEmulator {
     private let changes: Changes
     private var screen: TerminalScreen
 
-    /// A blank terminal of `columns` × `rows` cells (within `TerminalLimits`, which the reader checks).
+    /// A blank terminal of `columns` × `rows` cells (held to `TerminalLimits`, which the readers check).
     public init(columns: Int, rows: Int) {
+        let (columns, rows) = Self.held(columns, rows)
         terminal = vterm_new(Int32(rows), Int32(columns))
         vterm_set_utf8(terminal, 1)
         // Replies to the program's queries (cursor position, device attributes) have nobody to read them.
@@ -69,6 +70,7 @@ public final class TerminalEmulator {
 
     /// The terminal takes a new size (what a window resize does); what the screen holds is kept where it fits.
     public func resize(columns: Int, rows: Int) {
+        let (columns, rows) = Self.held(columns, rows)
         vterm_set_size(terminal, Int32(rows), Int32(columns))
         changes.rows = Array(repeating: true, count: rows)
         screen = TerminalScreen(columns: columns, rows: rows)
@@ -88,6 +90,12 @@ public final class TerminalEmulator {
             ? (min(max(Int(position.row), 0), screen.rows - 1), min(max(Int(position.col), 0), screen.columns - 1)) : nil
         screen.reverse = changes.reverse
         return screen
+    }
+
+    /// A size within the limits: 1…maximum a side, and the rows cut to keep the cells within theirs.
+    static func held(_ columns: Int, _ rows: Int) -> (Int, Int) {
+        let c = min(max(columns, 1), TerminalLimits.maximumColumns)
+        return (c, min(max(rows, 1), TerminalLimits.maximumRows, TerminalLimits.maximumCells / c))
     }
 
     private func line(_ row: Int) -> TerminalLine {

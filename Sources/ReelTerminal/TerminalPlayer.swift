@@ -9,7 +9,6 @@ public final class TerminalPlayer {
     private var emulator: TerminalEmulator
     /// Events before this one are applied.
     private var next = 0
-    private var held: TerminalScreen?
 
     /// An event is on screen from the frame whose time reaches it: this much short counts as reaching
     /// it (times pass through sums and products of decimals; a frame lasts far longer).
@@ -24,26 +23,40 @@ public final class TerminalPlayer {
     /// The played length: the last event's time after the idle limit.
     public var length: Double { times.last ?? 0 }
 
+    /// Screens kept by how many events made them: a clip played backwards (`autoreverses`) or a
+    /// replicator's delayed copies ask for earlier screens, which the emulator could only reach by
+    /// playing the recording again from its start.
+    private var kept: [Int: TerminalScreen] = [:]
+    private var keptOrder: [Int] = []
+    static let keptScreens = 256
+
     /// The screen at `time` seconds of the played recording: every event at or before it applied.
     public func screen(at time: Double) -> TerminalScreen {
         let t = time.isFinite ? time + Self.boundarySlack : 0
-        if next > 0, times[next - 1] > t {
+        // How many events have happened by t (times never decrease): a binary search.
+        var lo = 0, hi = times.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if times[mid] <= t { lo = mid + 1 } else { hi = mid }
+        }
+        let count = lo
+        if let screen = kept[count] { return screen }
+        if count < next {
             emulator = TerminalEmulator(columns: recording.columns, rows: recording.rows)
             next = 0
-            held = nil
         }
-        while next < times.count, times[next] <= t {
+        while next < count {
             switch recording.events[next].kind {
             case .output(let range): emulator.write(recording.output[range])
             case .resize(let columns, let rows): emulator.resize(columns: columns, rows: rows)
             case .marker, .input, .exit: break
             }
             next += 1
-            held = nil
         }
-        if let held { return held }
         let screen = emulator.currentScreen()
-        held = screen
+        if keptOrder.count >= Self.keptScreens { kept[keptOrder.removeFirst()] = nil }
+        kept[count] = screen
+        keptOrder.append(count)
         return screen
     }
 }

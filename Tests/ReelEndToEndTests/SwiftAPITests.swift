@@ -46,6 +46,31 @@ import Testing
 /// The executable example `star-button-swift` (examples/swift/StarButton) builds examples/star-button.yaml
 /// in code; rendered to GIF, the two files are byte for byte the same.
 @Suite struct SwiftExampleTests {
+    /// A terminal layer made in Swift renders the same frame as `type: terminal` in a scene file.
+    @Test func terminalLayerInCodeRendersLikeTheFile() throws {
+        let ws = try Workspace()
+        let cast = ws.write("s.cast", "{\"version\": 2, \"width\": 6, \"height\": 2}\n[0.1, \"o\", \"\\u001b[31mhi\"]\n")
+        var scene = Scene(width: 80, height: 40, scale: 1, fps: FrameRate(numerator: 10, denominator: 1)!, duration: 1)
+        var terminal = try Reel.terminalLayer(contentsOf: cast, name: "t")
+        terminal.anchorPoint = .zero
+        terminal.terminal?.padding = 4
+        scene.layers = [terminal]
+        let file = ws.write(
+            "scene.json",
+            """
+            {"width": 80, "height": 40, "fps": 10, "duration": 1,
+             "layers": [{"name": "t", "type": "terminal", "contents": "s.cast", "anchorPoint": [0, 0], "padding": 4}]}
+            """)
+        let fromCode = try Reel.clip(for: scene, folder: ws.path)
+        let fromFile = try Reel.load(file)
+        #expect(fromCode.scene.layers[0].bounds == fromFile.scene.layers[0].bounds)
+        #expect(fromCode.scene.layers[0].bounds.width > 40)
+        try Reel.still(fromCode, at: 0.5, to: ws.file("a.png"))
+        try Reel.still(fromFile, at: 0.5, to: ws.file("b.png"))
+        let a = try Data(contentsOf: URL(fileURLWithPath: ws.file("a.png")))
+        #expect(a == (try Data(contentsOf: URL(fileURLWithPath: ws.file("b.png")))))
+    }
+
     @Test func starButtonInSwiftMatchesTheSceneFile() throws {
         let ws = try Workspace()
         let binary = URL(fileURLWithPath: reelBinary()).deletingLastPathComponent().appendingPathComponent("star-button-swift")

@@ -3,6 +3,8 @@
 import Foundation
 import Reel
 import ReelMedia
+import ReelScene
+import ReelTerminal
 import ReelTestSupport
 import Testing
 
@@ -136,6 +138,40 @@ import Testing
         #expect(
             b.status != 0 && b.stderr.contains("bad.json:2:") && b.stderr.contains("\"p\" is not a terminal layer"), "\(b.stderr)"
         )
+    }
+
+    /// The scene reader's grid limits are the recording reader's (the two modules do not see each other).
+    @Test func gridLimitsAgree() {
+        #expect(TerminalProperties.maximumColumns == TerminalLimits.maximumColumns)
+        #expect(TerminalProperties.maximumRows == TerminalLimits.maximumRows)
+        #expect(TerminalProperties.maximumCells == TerminalLimits.maximumCells)
+    }
+
+    /// Played backwards (autoreverses) the recording's screens come back in reverse, exactly: the second
+    /// half of the clip mirrors the first.
+    @Test func aRecordingPlaysBackwards() throws {
+        let ws = try Workspace()
+        _ = ws.write("s.cast", Self.cast)
+        let scene = ws.write(
+            "scene.json",
+            """
+            {"width": 40, "height": 20, "fps": 10, "duration": 2,
+             "layers": [{"name": "t", "type": "terminal", "contents": "s.cast", "bounds": [40, 20], "position": [20, 10],
+                         "idleTimeLimit": 0.5, "duration": 1, "autoreverses": true, "cursor": "none"}]}
+            """)
+        let r = try runReel(["render", scene, "-o", ws.file("frames") + "/", "--quiet"])
+        try #require(r.status == 0, "\(r.stderr)")
+        // Events at 0.3 and (idle-limited) 0.8 s; reversed, frame 20 − k shows what frame k showed.
+        for k in [2, 3, 7, 8, 10] {
+            for cell in [0, 1] {
+                #expect(
+                    try pixel(ws.file(String(format: "frames/frame_%05d.png", k)), cell: cell)
+                        == (try pixel(ws.file(String(format: "frames/frame_%05d.png", 20 - k)), cell: cell)), "frame \(k)")
+            }
+        }
+        #expect(try pixel(ws.file("frames/frame_00003.png"), cell: 0) == Self.red)
+        #expect(try pixel(ws.file("frames/frame_00008.png"), cell: 1) == Self.green)
+        #expect(try pixel(ws.file("frames/frame_00017.png"), cell: 0) == Self.red)
     }
 
     @Test func sceneErrorsNameTheirPlace() throws {
