@@ -21,21 +21,20 @@ final class MediaSources: @unchecked Sendable {
     /// The pictures and screens `snapshot` shows.
     func pictures(for snapshot: Snapshot) throws(ReelError) -> LayerPictures {
         var pictures = try videos?.pictures(for: snapshot) ?? LayerPictures()
-        try terminals?.screens(for: snapshot, into: &pictures)
+        if let terminals { try terminals.screens(for: SceneRenderer.terminalScreens(in: snapshot), into: &pictures) }
         return pictures
     }
 
     /// What the frame of `snapshot` needs (see `VideoDecoders.media`): a frame showing a terminal never
     /// passes through, as it draws over whatever video it shows.
     func media(for snapshot: Snapshot, passThrough: PassThrough?) throws(ReelError) -> FrameMedia {
-        let showsTerminal = terminals != nil && !SceneRenderer.terminalScreens(in: snapshot).isEmpty
-        guard let videos, !showsTerminal else { return .pictures(try pictures(for: snapshot)) }
-        var media = try videos.media(for: snapshot, passThrough: passThrough)
-        if case .pictures(var pictures) = media, let terminals {
-            try terminals.screens(for: snapshot, into: &pictures)
-            media = .pictures(pictures)
+        let screens = terminals == nil ? [] : SceneRenderer.terminalScreens(in: snapshot)
+        guard let videos, screens.isEmpty else {
+            var pictures = try videos?.pictures(for: snapshot) ?? LayerPictures()
+            try terminals?.screens(for: screens, into: &pictures)
+            return .pictures(pictures)
         }
-        return media
+        return try videos.media(for: snapshot, passThrough: passThrough)
     }
 
     /// Whether a frame may pass a video picture through to the encoder at all.

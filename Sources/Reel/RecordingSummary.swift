@@ -20,17 +20,24 @@ public struct RecordingSummary: Sendable {
 }
 
 extension Reel {
-    /// A summary of the recording a terminal layer plays, nil when it cannot be read (loading the scene
-    /// has already said why).
-    public static func recordingSummary(of terminal: TerminalProperties) -> RecordingSummary? {
-        guard let r = try? TerminalRecording.read(contentsOf: terminal.file) else { return nil }
+    /// A summary of the recording a terminal layer of `clip` plays (read when the clip was loaded); nil
+    /// for a layer whose recording the clip does not hold.
+    public static func recordingSummary(of terminal: TerminalProperties, in clip: Clip) -> RecordingSummary? {
+        guard let r = clip.recordings[terminal.file] else { return nil }
         let limit = terminal.idleTimeLimit ?? r.idleTimeLimit
         let times = r.playedTimes(idleTimeLimit: limit)
-        let census = r.census
-        var markers: [(time: Double, label: String)] = []
-        for (i, e) in r.events.enumerated() { if case .marker(let label) = e.kind { markers.append((times[i], label)) } }
-        return RecordingSummary(
+        var summary = RecordingSummary(
             columns: r.columns, rows: r.rows, recordedLength: r.length, playedLength: times.last ?? 0, idleTimeLimit: limit,
-            outputEvents: census.output, resizes: census.resizes, inputEvents: census.input, markers: markers, title: r.title)
+            outputEvents: 0, resizes: 0, inputEvents: 0, markers: [], title: r.title)
+        for (i, e) in r.events.enumerated() {
+            switch e.kind {
+            case .output: summary.outputEvents += 1
+            case .resize: summary.resizes += 1
+            case .input: summary.inputEvents += 1
+            case .marker(let label): summary.markers.append((times[i], label))
+            case .exit: break
+            }
+        }
+        return summary
     }
 }

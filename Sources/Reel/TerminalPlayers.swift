@@ -18,9 +18,9 @@ final class TerminalPlayers: @unchecked Sendable {
         self.recordings = recordings
     }
 
-    /// Adds the screens `snapshot` shows to `pictures`.
-    func screens(for snapshot: Snapshot, into pictures: inout LayerPictures) throws(ReelError) {
-        for r in SceneRenderer.terminalScreens(in: snapshot) {
+    /// Adds the screens a snapshot shows (`SceneRenderer.terminalScreens(in:)`) to `pictures`.
+    func screens(for requests: [TerminalScreenRequest], into pictures: inout LayerPictures) throws(ReelError) {
+        for r in requests {
             pictures[screenOf: r.layer, at: r.recordingTime] = try player(r.layer, r.terminal).screen(at: r.recordingTime)
         }
     }

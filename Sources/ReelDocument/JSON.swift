@@ -430,3 +430,25 @@ public struct JSONParser {
         return value
     }
 }
+
+extension JSONParser {
+    /// `s` as a JSON string: quotes, backslashes and control characters escaped, the rest as UTF-8
+    /// (what `reel`'s JSON lines and the asciicast writer both write).
+    public static func quoted(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where u.value < 0x20:
+                let hex = String(u.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        return out + "\""
+    }
+}

@@ -10,25 +10,20 @@ public struct TerminalScreenRequest: Sendable, Equatable {
 }
 
 extension SceneRenderer {
-    /// The screens `snapshot` shows, each once, in a walk of the tree `emit` draws (sublayers, every
-    /// replicator instance, masks; hidden and transparent subtrees skipped): the times are the ones
-    /// `terminalCommands` looks up, computed by the same function from the same presentation layers.
+    /// The screens `snapshot` shows, each once, in the walk of the layers `emit` draws
+    /// (`forEachDrawnLayer`): the times are the ones `terminalCommands` looks up, computed by the same
+    /// function from the same presentation layers.
     public static func terminalScreens(in snapshot: Snapshot) -> [TerminalScreenRequest] {
         var out: [TerminalScreenRequest] = []
         var seen: Set<LayerPictures.Key> = []
-        func visit(_ layer: PresentationLayer) {
-            guard !layer.properties.hidden, layer.properties.opacity > 0 else { return }
+        forEachDrawnLayer(in: snapshot) { layer in
             if layer.type == .terminal, let t = layer.properties.terminal, !layer.properties.bounds.isEmpty {
                 let time = t.recordingTime(atLayerTime: layer.time)
                 if seen.insert(LayerPictures.Key(layer: layer.name, fileTime: time)).inserted {
                     out.append(TerminalScreenRequest(layer: layer.name, terminal: t, recordingTime: time))
                 }
             }
-            for s in layer.sublayers { visit(s) }
-            for instance in layer.instances.dropFirst() { for s in instance { visit(s) } }
-            if let mask = layer.mask { visit(mask) }
         }
-        for i in snapshot.top.indices { snapshot.top.withLayer(at: i) { visit($0) } }
         return out
     }
 }

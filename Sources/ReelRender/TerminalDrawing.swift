@@ -198,10 +198,8 @@ extension SceneRenderer {
         }
         var out: [DisplayList.Command] = [.fill(path: Path(rect: rect).applying(rowToDevice), color: style.theme.cursor)]
         if shape == .block, !cell.text.isEmpty {
-            var under = cell
-            under.style.remove(.inverse)
             let colors = style.theme.colors(of: cell, reverse: style.reverse)
-            let glyphs = Self.glyphs(of: under, at: x, style, faces: faces, typesetter: text.typesetter)
+            let glyphs = Self.glyphs(of: cell, at: x, style, faces: faces, typesetter: text.typesetter)
             if !glyphs.path.isEmpty { out.append(.fill(path: glyphs.path.applying(rowToDevice), color: colors.background)) }
         }
         return out

@@ -19,20 +19,29 @@ extension SceneRenderer {
     public static func videoFrames(in snapshot: Snapshot) -> [VideoFrameRequest] {
         var out: [VideoFrameRequest] = []
         var seen: Set<LayerPictures.Key> = []
-        func visit(_ layer: PresentationLayer) {
-            guard !layer.properties.hidden, layer.properties.opacity > 0 else { return }
+        forEachDrawnLayer(in: snapshot) { layer in
             if layer.type == .video, let playback = layer.properties.video, !layer.properties.bounds.isEmpty {
                 let t = playback.fileTime(atLayerTime: layer.time)
                 if seen.insert(LayerPictures.Key(layer: layer.name, fileTime: t)).inserted {
                     out.append(VideoFrameRequest(layer: layer.name, playback: playback, fileTime: t))
                 }
             }
+        }
+        return out
+    }
+
+    /// Every layer of the snapshot `emit` may draw, in its walk's order: sublayers, every replicator
+    /// instance, masks; hidden and transparent subtrees skipped, as `emit` skips them. What a frame's
+    /// media stage asks for is found by this walk.
+    static func forEachDrawnLayer(in snapshot: Snapshot, _ body: (PresentationLayer) -> Void) {
+        func visit(_ layer: PresentationLayer) {
+            guard !layer.properties.hidden, layer.properties.opacity > 0 else { return }
+            body(layer)
             for s in layer.sublayers { visit(s) }
             for instance in layer.instances.dropFirst() { for s in instance { visit(s) } }
             if let mask = layer.mask { visit(mask) }
         }
         for i in snapshot.top.indices { snapshot.top.withLayer(at: i) { visit($0) } }
-        return out
     }
 
     /// For each video layer of the snapshot: device pixels per pixel of its picture as displayed, at the

@@ -25,7 +25,8 @@ extension TerminalRecording {
         var reader = AsciicastReader(file: file)
         var start = 0
         var line = 0
-        var recording: TerminalRecording?
+        var recording = TerminalRecording(version: 0, columns: 0, rows: 0)
+        var started = false
         while start < bytes.count {
             line += 1
             let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
@@ -33,17 +34,16 @@ extension TerminalRecording {
             start = end + 1
             if content.last == 0x0D { content = content.dropLast() }
             guard content.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { continue }
-            if var r = recording {
+            if started {
                 // Comments are part of version 3; a version 2 file has none, but skipping them costs nothing.
                 if content.first(where: { $0 != 0x20 && $0 != 0x09 }) == UInt8(ascii: "#") { continue }
-                recording = nil  // the events are appended in place, not to a copy
-                try reader.event(Array(content), line: line, into: &r)
-                recording = r
+                try reader.event(Array(content), line: line, into: &recording)
             } else {
                 recording = try reader.header(Array(content), line: line)
+                started = true
             }
         }
-        guard let recording else {
+        guard started else {
             throw DocumentError(
                 file: file, message: "is empty: an asciicast recording starts with a JSON header line",
                 fix: "record one with asciinema rec or reel record")

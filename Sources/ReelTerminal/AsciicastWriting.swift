@@ -1,5 +1,6 @@
 /// A recording written as an asciicast v2 file, byte for byte the same for the same recording: times
 /// to the microsecond, strings escaped one way, no wall-clock timestamp.
+import ReelDocument
 
 extension TerminalRecording {
     /// The recording as an asciicast v2 file (output events only, with markers).
@@ -9,16 +10,17 @@ extension TerminalRecording {
         if !environment.isEmpty {
             out +=
                 ", \"env\": {"
-                + environment.sorted { $0.key < $1.key }.map { "\(Self.quoted($0.key)): \(Self.quoted($0.value))" }.joined(
+                + environment.sorted { $0.key < $1.key }.map { "\(JSONParser.quoted($0.key)): \(JSONParser.quoted($0.value))" }
+                .joined(
                     separator: ", ") + "}"
         }
         out += "}\n"
         for e in events {
             switch e.kind {
             case .output(let range):
-                out += "[\(Self.time(e.time)), \"o\", \(Self.quoted(String(decoding: output[range], as: UTF8.self)))]\n"
+                out += "[\(Self.time(e.time)), \"o\", \(JSONParser.quoted(String(decoding: output[range], as: UTF8.self)))]\n"
             case .resize(let c, let r): out += "[\(Self.time(e.time)), \"r\", \"\(c)x\(r)\"]\n"
-            case .marker(let label): out += "[\(Self.time(e.time)), \"m\", \(Self.quoted(label))]\n"
+            case .marker(let label): out += "[\(Self.time(e.time)), \"m\", \(JSONParser.quoted(label))]\n"
             case .input, .exit: break
             }
         }
@@ -37,24 +39,5 @@ extension TerminalRecording {
             s += "." + f
         }
         return s
-    }
-
-    /// A JSON string: quotes, backslashes and control characters escaped, the rest as UTF-8.
-    static func quoted(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where u.value < 0x20 || u.value == 0x7F:
-                let hex = String(u.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out + "\""
     }
 }

@@ -38,22 +38,6 @@ public struct TerminalRecording: Sendable, Equatable {
         }
         return out
     }
-
-    /// How many events of each kind: what `reel info` lists.
-    public var census: (output: Int, resizes: Int, markers: [(time: Double, label: String)], input: Int) {
-        var output = 0, resizes = 0, input = 0
-        var markers: [(time: Double, label: String)] = []
-        for e in events {
-            switch e.kind {
-            case .output: output += 1
-            case .resize: resizes += 1
-            case .marker(let label): markers.append((e.time, label))
-            case .input: input += 1
-            case .exit: break
-            }
-        }
-        return (output, resizes, markers, input)
-    }
 }
 
 /// One thing that happened in a recording, at `time` seconds from its start.

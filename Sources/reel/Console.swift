@@ -1,6 +1,7 @@
 // Everything the command says on stderr, in one place: lines for people, or with `--progress json` one
 // JSON object a line for scripts (README, "Machine-readable output").
 import Foundation
+import ReelDocument
 import Synchronization
 
 /// One thing the command says on stderr.
@@ -35,29 +36,13 @@ enum JSONValue {
 
     var text: String {
         switch self {
-        case .string(let s): return Self.quoted(s)
+        case .string(let s): return JSONParser.quoted(s)
         case .int(let i): return String(i)
         case .fixed(let x): return x.isFinite ? String(format: "%.2f", x) : "null"
         case .array(let items): return "[" + items.map(\.text).joined(separator: ", ") + "]"
         case .object(let fields):
-            return "{" + fields.map { "\(Self.quoted($0.0)): \($0.1.text)" }.joined(separator: ", ") + "}"
+            return "{" + fields.map { "\(JSONParser.quoted($0.0)): \($0.1.text)" }.joined(separator: ", ") + "}"
         }
-    }
-
-    static func quoted(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where u.value < 0x20: out += String(format: "\\u%04x", u.value)
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out + "\""
     }
 }
 

@@ -18,8 +18,8 @@ struct Info: ParsableCommand {
     var scene: String
 
     /// A terminal layer's recording: its size, lengths, events and markers.
-    func printRecording(_ t: TerminalProperties, indent: String) {
-        guard let r = Reel.recordingSummary(of: t) else { return }
+    func printRecording(_ t: TerminalProperties, in clip: Clip, indent: String) {
+        guard let r = Reel.recordingSummary(of: t, in: clip) else { return }
         let cut =
             r.playedLength < r.recordedLength
             ? " (\(fmt(r.recordedLength)) s recorded, pauses cut to \(fmt(r.idleTimeLimit ?? 0)) s)" : ""
@@ -52,7 +52,7 @@ struct Info: ParsableCommand {
                     "\(indent)\(layer.name) (\(kind)) at [\(fmt(layer.position.x)), \(fmt(layer.position.y))], bounds \(fmt(layer.bounds.width))×\(fmt(layer.bounds.height))"
                 )
                 if layer.type == .text { print("\(indent)  \(describeText(layer.text))") }
-                if let t = layer.terminal, layer.type == .terminal { printRecording(t, indent: indent + "  ") }
+                if let t = layer.terminal, layer.type == .terminal { printRecording(t, in: clip, indent: indent + "  ") }
                 if !layer.filters.isEmpty { print("\(indent)  filters: \(layer.filters.map(describe).joined(separator: ", "))") }
                 if !layer.backgroundFilters.isEmpty {
                     print("\(indent)  backgroundFilters: \(layer.backgroundFilters.map(describe).joined(separator: ", "))")
