@@ -341,7 +341,8 @@ public enum Reel {
             }
         }
         if let fps = overrides.fps { scene.fps = fps }
-        if let scale = overrides.scale { scene.scale = scale }
+        // A recording is laid out at the output's scale and size already (`terminalScene`).
+        if let scale = overrides.scale, !recording { scene.scale = scale }
         if let speed = overrides.speed {
             let speed = try Speed(speed).factor
             scene.speed = speed
@@ -349,8 +350,8 @@ public enum Reel {
         }
         if let duration = overrides.duration { scene.duration = duration }
         if let blur = overrides.motionBlur { scene.motionBlur = blur }
-        if let w = overrides.width { scene.scale = Double(try OutputWidth(w).pixels) / scene.width }
-        if let size = overrides.size {
+        if let w = overrides.width, !recording { scene.scale = Double(try OutputWidth(w).pixels) / scene.width }
+        if let size = overrides.size, !recording {
             let size = try OutputSettings.PixelSize(checking: size.width, size.height)
             scene = scene.fitted(pixelWidth: size.width, pixelHeight: size.height)
         }

@@ -94,7 +94,11 @@ extension Reel {
     }
 
     /// A recording rendered alone: one terminal layer the size of its grid (with a padding of one em),
-    /// lasting the played recording and `recordingFinalHold`.
+    /// lasting the played recording and `recordingFinalHold`. It is laid out in the output's pixels
+    /// (`--scale`, `--width` and `--size` scale its font, not the drawing), its cells and padding
+    /// whole pixels, as a terminal's are: each row then lies on the pixel grid as every other row does,
+    /// so text that scrolls keeps its pixels (the GIF writer finds the rows it coded a frame before,
+    /// and no glyph shimmers from row to row); the scene's scale is 1.
     static func terminalScene(_ path: String, overrides: SceneOverrides) throws(ReelError) -> Scene {
         let facts: TerminalFileFacts
         do {
@@ -124,17 +128,43 @@ extension Reel {
             }
         }
         let faces = try terminalFaces(t.fontFamily) { message, fix in .usage(Message(message), fix: fix.map { Message($0) }) }
-        let size = faces.naturalSize(of: t)
+        // Pixels a point: what the scale, width or size asked of the natural canvas (whole points).
+        let natural = faces.naturalSize(of: t)
+        let canvas = Size(width: natural.width.rounded(.up), height: natural.height.rounded(.up))
+        var scale = overrides.scale ?? 1
+        // The canvas's pixels where the output's width or size is asked for.
+        var fixedWidth: Double?, fixedHeight: Double?
+        if let w = overrides.width {
+            fixedWidth = Double(try OutputWidth(w).pixels)
+            scale = fixedWidth! / canvas.width
+        }
+        if let size = overrides.size {
+            let size = try OutputSettings.PixelSize(checking: size.width, size.height)
+            (fixedWidth, fixedHeight) = (Double(size.width), Double(size.height))
+            scale = min(Double(size.width) / canvas.width, Double(size.height) / canvas.height)
+        }
+        guard scale.isFinite && scale > 0 else { throw .usage("\(Setting.scale): must be a positive number", fix: nil) }
+        t.fontSize *= scale
+        t.padding = (t.padding * scale).rounded()
+        let cell = faces.naturalCell(of: t)
+        func grid(_ cell: Size) -> Size {
+            Size(width: Double(t.columns) * cell.width + 2 * t.padding, height: Double(t.rows) * cell.height + 2 * t.padding)
+        }
+        // The nearest whole pixels, or fewer where the size asked for has no room for them.
+        var size = grid(Size(width: max(1, cell.width.rounded()), height: max(1, cell.height.rounded())))
+        if size.width > fixedWidth ?? .infinity || size.height > fixedHeight ?? .infinity {
+            size = grid(Size(width: max(1, cell.width.rounded(.down)), height: max(1, cell.height.rounded(.down))))
+        }
+        t.sizedByFont = false
         var layer = Layer(name: name, type: .terminal)
         layer.bounds = Rect(origin: .zero, size: size)
         layer.anchorPoint = .zero
-        layer.position = .zero
         layer.terminal = t
         guard let fps = FrameRate(numerator: 30, denominator: 1) else { throw .usage("no frame rate", fix: nil) }
-        // Whole points: the grid keeps its natural size, and what rounding adds is more of the background.
-        var scene = Scene(
-            width: size.width.rounded(.up), height: size.height.rounded(.up), fps: fps,
-            duration: facts.length + recordingFinalHold)
+        let width = fixedWidth ?? size.width, height = fixedHeight ?? size.height
+        // Centred on whole pixels in a size asked for; what is left over is more of the background.
+        layer.position = Point(x: ((width - size.width) / 2).rounded(.down), y: ((height - size.height) / 2).rounded(.down))
+        var scene = Scene(width: width, height: height, fps: fps, duration: facts.length + recordingFinalHold)
         scene.background = t.theme.background
         scene.layers = [layer]
         return scene

@@ -11,18 +11,20 @@ public final class GIFFileWriter {
     public let width: Int
     public let height: Int
     private let quantizer: GIFFrameEncoder
-    private let coder = GIFLZWEncoder()
+    let coder = GIFLZWEncoder()
+    /// Segments of frames coded in bands, kept for the next frames (`codeInBands`).
+    var bands = GIFBandCache()
     private let options: GIFOptions
     private let rate: (numerator: Int, denominator: Int)
     /// The transparent index: the quantizer's for clips with alpha, else the first unused entry (frames
     /// after the first leave unchanged pixels transparent).
-    private let transparent: UInt8
+    let transparent: UInt8
     private let alpha: Bool
     /// The global colour table holds 2^tableBits entries.
     private let tableBits: Int
     /// Lossy mode: the Oklab distance between palette entries w and b (`distance[w << 8 | b]`), infinite
     /// to and from the transparent index; nil when lossless.
-    private let distance: [Float]?
+    let distance: [Float]?
     private let bound: Float
     /// How much of a pixel's contrast with its neighbours its error may take (see `allowance`).
     private let masking: Float = 1
@@ -49,7 +51,7 @@ public final class GIFFileWriter {
     public private(set) var framesAppended = 0
 
     /// What the viewer shows after the held frame is drawn (the transparent index where nothing is).
-    private var shown: [UInt8]
+    var shown: [UInt8]
     /// The buffer of a frame written out (what was shown before it), kept to hold what the next frame
     /// coded shows: it differs from what is shown now only inside `spareStale` (that frame's rectangle).
     /// With a fresh copy of what was shown for each frame instead, a 1080p GIF copied 2 MB a frame and
@@ -547,6 +549,7 @@ public final class GIFFileWriter {
     private func code(_ want: [UInt8], over base: [UInt8], allowed: [Float], rect: (Int, Int, Int, Int)) -> (
         code: [UInt8], transparent: UInt8, codeSize: Int, local: [UInt8]?
     ) {
+        if let banded = codeInBands(want, over: base, rect: rect) { return banded }
         let (left, top, right, bottom) = rect
         let n = (right - left) * (bottom - top)
         var kinds = [UInt8](repeating: 0, count: n), wants = [UInt8](repeating: 0, count: n)
@@ -676,7 +679,7 @@ public final class GIFFileWriter {
     /// the spare, brought up to date inside `spareStale`, where every frame's `base` is what was shown
     /// after the frame written last, maybe cleared inside its rectangle; or else `base` itself, copied
     /// as it is written. The spare is taken once: a frame coded again (`clearing`) copies.
-    private func buffer(showing base: [UInt8]) -> [UInt8] {
+    func buffer(showing base: [UInt8]) -> [UInt8] {
         guard let stale = spareStale, spareShown.count == base.count else { return base }
         var buffer = spareShown
         spareShown = []
@@ -693,7 +696,7 @@ public final class GIFFileWriter {
     }
 
     /// The fewest bits (2…8) a code needs to hold index `highest`.
-    private static func codeSize(holding highest: Int) -> Int {
+    static func codeSize(holding highest: Int) -> Int {
         var bits = 2
         while 1 << bits <= highest { bits += 1 }
         return bits

@@ -3,6 +3,61 @@
 /// to the one intended; the coder picks, pixel by pixel, whichever continues the current string, or at
 /// heavy loss searches the dictionary for the longest string the pixels allow, parsed flexibly.
 
+/// A run of LZW codes that starts from a fresh dictionary: `bitCount` bits, packed from the first
+/// byte's lowest bit, and the width of the code written after them (a clear or the end code: the
+/// decoder's dictionary grows by one entry as it reads the last code, and its width with it).
+struct GIFCodeSegment {
+    var bytes: [UInt8]
+    var bitCount: Int
+    var nextWidth: Int
+}
+
+/// A code stream put together from codes and segments.
+struct GIFCodeStream {
+    private(set) var bytes: [UInt8] = []
+    private var bits: UInt64 = 0
+    private var held = 0
+
+    init(capacity: Int) { bytes.reserveCapacity(capacity) }
+
+    var bitCount: Int { bytes.count * 8 + held }
+
+    @inline(__always) mutating func write(_ code: Int, width: Int) {
+        bits |= UInt64(code) << UInt64(held)
+        held += width
+        while held >= 8 {
+            bytes.append(UInt8(truncatingIfNeeded: bits))
+            bits >>= 8
+            held -= 8
+        }
+    }
+
+    /// The segment's bits after those written so far (at any bit position).
+    mutating func append(_ segment: GIFCodeSegment) {
+        let whole = segment.bitCount / 8, rest = segment.bitCount % 8
+        segment.bytes.withUnsafeBufferPointer { from in
+            if held == 0 {
+                bytes.append(contentsOf: from[0..<whole])
+            } else {
+                for k in 0..<whole {
+                    bits |= UInt64(from[k]) << UInt64(held)
+                    bytes.append(UInt8(truncatingIfNeeded: bits))
+                    bits >>= 8
+                }
+            }
+            if rest > 0 { write(Int(from[whole]) & (1 << rest - 1), width: rest) }
+        }
+    }
+
+    /// The bytes, the last one padded with zero bits.
+    mutating func finish() -> [UInt8] {
+        if held > 0 { bytes.append(UInt8(truncatingIfNeeded: bits)) }
+        bits = 0
+        held = 0
+        return bytes
+    }
+}
+
 /// How one pixel of a frame's rectangle may be coded.
 enum GIFPixel {
     /// Exactly this index.
@@ -100,23 +155,36 @@ final class GIFLZWEncoder {
         _ input: GIFCodingInput, minimumCodeSize m: Int, transparent: UInt8?, distance: [Float]?,
         searching: Bool = false, flexibly: Bool = true
     ) -> (bytes: [UInt8], coded: [UInt8]) {
+        let run = code(
+            input, minimumCodeSize: m, transparent: transparent, distance: distance, searching: searching,
+            flexibly: flexibly, whole: true)
+        return (run.bytes, run.coded)
+    }
+
+    /// Codes `input` as one segment of a longer stream: the codes from a fresh dictionary (the clear
+    /// code before them is the caller's) through the last string, without the end code; lossless.
+    /// A segment depends on its pixels and code size alone, so a caller may keep it and write it again
+    /// wherever the same pixels recur (`GIFCodeStream.append`).
+    func segment(_ input: GIFCodingInput, minimumCodeSize m: Int, transparent: UInt8?) -> (
+        segment: GIFCodeSegment, coded: [UInt8]
+    ) {
+        let run = code(input, minimumCodeSize: m, transparent: transparent, distance: nil, whole: false)
+        return (GIFCodeSegment(bytes: run.bytes, bitCount: run.bitCount, nextWidth: run.nextWidth), run.coded)
+    }
+
+    /// `whole`: a complete stream (clear code first, end code last); else a segment. Returns, besides
+    /// the bytes and the indices coded, the bits written and the width of the code that follows them.
+    private func code(
+        _ input: GIFCodingInput, minimumCodeSize m: Int, transparent: UInt8?, distance: [Float]?,
+        searching: Bool = false, flexibly: Bool = true, whole: Bool
+    ) -> (bytes: [UInt8], coded: [UInt8], bitCount: Int, nextWidth: Int) {
         let count = input.kind.count
         var coded = [UInt8](repeating: 0, count: count)
-        var out: [UInt8] = []
-        out.reserveCapacity(count / 2 + 16)
-        var bits: UInt64 = 0, held = 0
+        var out = GIFCodeStream(capacity: count / 2 + 16)
         let clear = 1 << m, end = clear + 1
         var size = m + 1
         var nextCode = clear + 2
-        @inline(__always) func emit(_ code: Int) {
-            bits |= UInt64(code) << UInt64(held)
-            held += size
-            while held >= 8 {
-                out.append(UInt8(truncatingIfNeeded: bits))
-                bits >>= 8
-                held -= 8
-            }
-        }
+        @inline(__always) func emit(_ code: Int) { out.write(code, width: size) }
         func reset() {
             epoch += 1
             if epoch >= 1 << 31 {
@@ -132,11 +200,11 @@ final class GIFLZWEncoder {
         var needsWipe = false
         reset()
         if needsWipe { wipe() }
-        emit(clear)
+        if whole { emit(clear) }
         guard count > 0 else {
-            emit(end)
-            if held > 0 { out.append(UInt8(truncatingIfNeeded: bits)) }
-            return (out, coded)
+            if whole { emit(end) }
+            let bitCount = out.bitCount
+            return (out.finish(), coded, bitCount, size)
         }
         let t = transparent.map(Int.init) ?? -1
         let limit = 1 << m
@@ -271,9 +339,9 @@ final class GIFLZWEncoder {
         // The decoder adds an entry for the last code too (one behind the coder): its code size may grow
         // with it, and the end code is read at that size.
         if nextCode < 4095 && nextCode >= 1 << size && size < 12 { size += 1 }
-        emit(end)
-        if held > 0 { out.append(UInt8(truncatingIfNeeded: bits)) }
-        return (out, coded)
+        if whole { emit(end) }
+        let bitCount = out.bitCount
+        return (out.finish(), coded, bitCount, size)
     }
 
     /// Heavy loss: each string the longest the dictionary holds for the pixels from where it starts,

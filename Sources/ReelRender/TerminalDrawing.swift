@@ -47,9 +47,14 @@ public struct TerminalFaces: Sendable {
     /// The bounds that hold the grid at its font size with nothing stretched: columns advances wide,
     /// rows line heights high (the font's ascender − descender + line gap, times `lineHeight`), plus padding.
     public func naturalSize(of t: TerminalProperties) -> Size {
-        Size(
-            width: Double(t.columns) * advance * t.fontSize + 2 * t.padding,
-            height: Double(t.rows) * (ascender - descender + lineGap) * t.fontSize * t.lineHeight + 2 * t.padding)
+        let cell = naturalCell(of: t)
+        return Size(
+            width: Double(t.columns) * cell.width + 2 * t.padding, height: Double(t.rows) * cell.height + 2 * t.padding)
+    }
+
+    /// A cell's natural size: the advance of "M" wide, a line of the font (times `lineHeight`) high.
+    public func naturalCell(of t: TerminalProperties) -> Size {
+        Size(width: advance * t.fontSize, height: (ascender - descender + lineGap) * t.fontSize * t.lineHeight)
     }
 
     /// The baseline's distance from a cell's top: the font's ascent and descent centred in the cell.

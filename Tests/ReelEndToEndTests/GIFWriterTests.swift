@@ -238,6 +238,30 @@ import Testing
         #expect(c.worstExcess < 1e-4 && c.wrongAlpha == 0 && c.unstable == 0, "\(c)")
     }
 
+    /// Frames that change almost everywhere are coded in bands, each band an LZW run of its own that a
+    /// later frame may write again: a recording alone of 60 × 16 cells fitted into 1000 × 541 (cells of
+    /// 15 × 30 px, a grid of 952 × 532), full from the start and scrolling a line every 0.1 s, so every
+    /// frame's rectangle is the text's, some 880 × 450 px, past `GIFFileWriter.bandedArea` (262,144) and
+    /// half the frame. Each decoder must show exactly the nearest palette colours at every frame.
+    @Test func scrollingFramesCodedInBandsDecodeExactly() throws {
+        guard Self.hasDecoders else {
+            print("skipped: needs /usr/bin/python3 with Pillow and numpy, and libgif7 (scripts/setup.sh)")
+            return
+        }
+        let ws = try Workspace()
+        var cast = "{\"version\": 2, \"width\": 60, \"height\": 16}\n"
+        func line(_ k: Int) -> String {
+            "\\u001b[3\(k % 7 + 1)m[\(k)] compiling module \(k * 7919 % 1000) of the build\\u001b[0m done, \(k * 31) ms, cached\\r\\n"
+        }
+        cast += "[0.0, \"o\", \"\((1...16).map(line).joined())\"]\n"
+        for k in 17...26 { cast += "[\(Double(k - 16) / 10), \"o\", \"\(line(k))\"]\n" }
+        let (c, _) = try check(
+            ws, ws.write("s.cast", cast), ["--size", "1000x541", "--fps", "10", "--duration", "0.5"], fps: (10, 1))
+        #expect(c.frames == c.ffmpegFrames && c.ffmpegMatches && c.giflibMatches, "\(c)")
+        #expect(c.startsOnFrames && c.totalCentiseconds == c.clipCentiseconds, "\(c)")
+        #expect(c.worstExcess < 1e-4 && c.wrongAlpha == 0 && c.unstable == 0, "\(c)")
+    }
+
     /// Local colour tables, written only where they make a frame shorter: favorite-star at 1× has a
     /// frame of a few colours that sit high in the clip's palette. The file must hold at least one, and
     /// every decoder must still show exactly the nearest palette colours.

@@ -90,8 +90,9 @@ import Testing
         let still = try runReel(["still", cast, "--at", "1", "-o", ws.file("s.png"), "--font-size", "20"])
         #expect(still.status == 0, "\(still.stderr)")
         let png = try ImageFile.read(path: ws.file("s.png"))
-        // 4 columns of DejaVu Sans Mono's advance (1233/2048 em) at 20 pt and 20 pt of padding each side, in whole points.
-        #expect(png.width == Int((4 * 1233.0 / 2048 * 20 + 40).rounded(.up)))
+        // 4 columns of DejaVu Sans Mono's advance (1233/2048 em) at 20 pt, 12.04 rounded to whole pixels,
+        // and 20 pt of padding each side.
+        #expect(png.width == 4 * 12 + 40, "\(png.width)")
         let bad = try runReel(["render", cast, "-o", ws.file("x.gif"), "--theme", "solarised"])
         #expect(bad.status != 0 && bad.stderr.contains("\"solarised\" is not a theme"), "\(bad.stderr)")
         #expect(!FileManager.default.fileExists(atPath: ws.file("x.gif")))
@@ -99,6 +100,37 @@ import Testing
         let misplaced = try runReel(["render", notCast, "-o", ws.file("y.gif"), "--theme", "dark"])
         #expect(
             misplaced.status != 0 && misplaced.stderr.contains("--theme applies to a terminal recording"), "\(misplaced.stderr)")
+    }
+
+    /// A recording alone at a size is laid out in its pixels, its cells whole pixels: 30 × 8 cells of
+    /// DejaVu Sans Mono (advance 1233/2048 em, line 2384/2048 em) at 14 pt with 14 pt of padding make a
+    /// natural canvas of 281 × 159 (280.86 × 158.38 rounded up), fitted into 640 × 360 at
+    /// min(640/281, 360/159) = 2.26415: cells of 19.08 × 36.90 px, rounded to 19 × 37, padding 32 px, a grid
+    /// of 634 × 360 placed 3 px from the left. Once the screen is full, each line printed scrolls it by
+    /// exactly 37 rows of pixels: a row's pixels are the row below's a frame before, byte for byte.
+    @Test func aRecordingAloneScrollsByWholePixels() throws {
+        let ws = try Workspace()
+        var cast = "{\"version\": 2, \"width\": 30, \"height\": 8}\n"
+        for k in 1...20 {
+            cast +=
+                "[\(Double(k) / 10), \"o\", \"\\u001b[3\(k % 7 + 1)mline \(k) gjy|\(String(repeating: "#", count: k))\\u001b[0m\\r\\n\"]\n"
+        }
+        let file = ws.write("s.cast", cast)
+        let r = try runReel(["render", file, "-o", ws.file("frames") + "/", "--size", "640x360", "--fps", "10", "--quiet"])
+        try #require(r.status == 0, "\(r.stderr)")
+        let a = try ImageFile.read(path: ws.file("frames/frame_00012.png"))
+        let b = try ImageFile.read(path: ws.file("frames/frame_00013.png"))
+        #expect(a.width == 640 && a.height == 360)
+        // Frame 13 (line 13 printed at 1.3 s) is frame 12 moved up a row: rows 0–5 of the grid (y 32 to
+        // 254) against the same rows 37 px lower a frame before. Shifts of 36 and 38 do not match.
+        func rows(_ image: StillImage, from y: Int, count: Int) -> ArraySlice<UInt8> {
+            image.rgba[(y * image.width * 4)..<((y + count) * image.width * 4)]
+        }
+        #expect(rows(b, from: 32, count: 6 * 37) == rows(a, from: 32 + 37, count: 6 * 37))
+        #expect(rows(b, from: 32, count: 6 * 37) != rows(a, from: 32 + 36, count: 6 * 37))
+        #expect(rows(b, from: 32, count: 6 * 37) != rows(a, from: 32 + 38, count: 6 * 37))
+        // The background shows 3 px left of the grid's padding and right of it.
+        #expect(Array(b.rgba[(100 * 640 + 1) * 4..<(100 * 640 + 1) * 4 + 3]) == Self.background)
     }
 
     /// A sublayer placed by cells covers them exactly (cells of 10 × 20 px), and `cells` animates: from

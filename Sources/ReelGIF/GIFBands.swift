@@ -1,0 +1,239 @@
+/// Frames that change almost everywhere (scrolling text, a page sliding by) coded in bands of rows, each
+/// an LZW segment of its own after a clear code, cut where the content says: bands that recur in a
+/// later frame, moved up or down by whole rows, are written from the segment kept instead of coded again.
+import Foundation
+
+/// The segments of bands coded whole (every pixel its own index), by their pixels' hash; those of the
+/// last two banded frames are kept (a scroll finds its bands in the frame before).
+struct GIFBandCache {
+    struct Entry {
+        var pixels: [UInt8]
+        var columns: Int
+        var codeSize: Int
+        var segment: GIFCodeSegment
+        var frame: Int
+    }
+
+    var entries: [UInt64: Entry] = [:]
+    var frame = 0
+    /// Off, every band is coded afresh (tests compare the bytes); and how many were written from a
+    /// segment kept.
+    var keeps = true
+    var reused = 0
+}
+
+extension GIFFileWriter {
+    /// A frame is coded in bands when its rectangle holds at least this many pixels and half the frame:
+    /// below that, the writer's five codings of each frame (`shortest`) cost little, and a band's clear
+    /// code and fresh dictionary cost more of a small frame's bytes.
+    static let bandedArea = 1 << 18
+
+    /// A band's rows are cut before a row whose hash has these bits clear (and which differs from the
+    /// row above: a flat area is not cut at every row): 1 row in 32 of varied content, so a band is
+    /// about 32 different rows, some 60,000 pixels of a 1080p frame, a few LZW dictionaries' worth.
+    /// The cut depends on the row's own pixels only, so rows that scroll keep their cuts.
+    static let bandCutMask: UInt64 = 31
+
+    /// A band is coded whole (and kept) unless its unchanged pixels change colour more often than once
+    /// in this many pixels: then the rest of what is shown would cost much more coded again than left
+    /// transparent, and the band is coded as the writer codes other frames' pixels (unchanged pixels
+    /// transparent or as shown), for this frame only.
+    static let busyBandRatio = 64
+
+    /// `want` over `base` inside `rect` in bands (see the file's comment), or nil when the frame is not
+    /// one to code so (lossy, or its rectangle small). `shown` becomes what it shows.
+    func codeInBands(_ want: [UInt8], over base: [UInt8], rect: (Int, Int, Int, Int)) -> (
+        code: [UInt8], transparent: UInt8, codeSize: Int, local: [UInt8]?
+    )? {
+        let (left, top, right, bottom) = rect
+        let columns = right - left, rows = bottom - top, n = columns * rows
+        guard distance == nil, n >= Self.bandedArea, 2 * n >= width * height else { return nil }
+        var used = [Bool](repeating: false, count: 256)
+        var hashes = [UInt64](repeating: 0, count: rows)
+        want.withUnsafeBufferPointer { want in
+            used.withUnsafeMutableBufferPointer { used in
+                for y in top..<bottom {
+                    let row = want.baseAddress! + y * width + left
+                    hashes[y - top] = Self.hash(row, count: columns)
+                    for x in 0..<columns { used[Int(row[x])] = true }
+                }
+            }
+        }
+        // Every index in the rectangle may be coded (a whole band codes them all); the transparent
+        // index is one none of them uses.
+        let highest = used.lastIndex(of: true) ?? 0
+        let t = used.firstIndex(of: false) ?? Int(transparent)
+        let bits = Self.codeSize(holding: max(highest, t))
+        var starts = [0]
+        for r in 1..<rows where hashes[r] != hashes[r - 1] && hashes[r] & Self.bandCutMask == 0 { starts.append(r) }
+        starts.append(rows)
+
+        bands.frame += 1
+        var stream = GIFCodeStream(capacity: n / 4)
+        var next = bits + 1
+        let clear = 1 << bits
+        var showing = buffer(showing: base)
+        for k in 0..<(starts.count - 1) {
+            let y0 = top + starts[k], y1 = top + starts[k + 1]
+            stream.write(clear, width: next)
+            let segment: GIFCodeSegment
+            if isBusy(want, over: base, rows: y0..<y1, columns: left..<right) {
+                segment = wholeBand(
+                    want, rows: y0..<y1, columns: left..<right, hashes: hashes[(y0 - top)..<(y1 - top)], codeSize: bits)
+                showing.withUnsafeMutableBufferPointer { showing in
+                    want.withUnsafeBufferPointer { want in
+                        for y in y0..<y1 {
+                            (showing.baseAddress! + y * width + left).update(
+                                from: want.baseAddress! + y * width + left, count: columns)
+                        }
+                    }
+                }
+            } else {
+                segment = partBand(
+                    want, over: base, rows: y0..<y1, columns: left..<right, codeSize: bits, transparent: t, showing: &showing)
+            }
+            stream.append(segment)
+            next = segment.nextWidth
+        }
+        stream.write(clear + 1, width: next)
+        bands.entries = bands.entries.filter { $0.value.frame >= bands.frame - 1 }
+        shown = showing
+        return (stream.finish(), UInt8(t), bits, nil)
+    }
+
+    /// Whether the band's unchanged pixels are few enough or flat enough to be coded again as they are.
+    private func isBusy(_ want: [UInt8], over base: [UInt8], rows: Range<Int>, columns: Range<Int>) -> Bool {
+        var steps = 0
+        want.withUnsafeBufferPointer { want in
+            base.withUnsafeBufferPointer { base in
+                for y in rows {
+                    let row = y * width
+                    for i in (row + columns.lowerBound + 1)..<(row + columns.upperBound)
+                    where want[i] == base[i] && want[i - 1] == base[i - 1] && want[i] != want[i - 1] {
+                        steps += 1
+                    }
+                }
+            }
+        }
+        return steps * Self.busyBandRatio <= rows.count * columns.count
+    }
+
+    /// The segment of a band coded whole: the one kept for the same pixels at the same code size, or
+    /// coded now and kept.
+    private func wholeBand(
+        _ want: [UInt8], rows: Range<Int>, columns: Range<Int>, hashes: ArraySlice<UInt64>, codeSize bits: Int
+    ) -> GIFCodeSegment {
+        var key = UInt64(truncatingIfNeeded: columns.count) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(bits)
+        for h in hashes { key = Self.mix(key ^ h) }
+        let width = width, n = rows.count * columns.count
+        if bands.keeps, let entry = bands.entries[key], entry.columns == columns.count, entry.codeSize == bits,
+            entry.pixels.count == n
+        {
+            let same = want.withUnsafeBufferPointer { want in
+                entry.pixels.withUnsafeBufferPointer { kept in
+                    rows.enumerated().allSatisfy { r, y in
+                        memcmp(
+                            want.baseAddress! + y * width + columns.lowerBound, kept.baseAddress! + r * columns.count,
+                            columns.count) == 0
+                    }
+                }
+            }
+            if same {
+                bands.reused += 1
+                bands.entries[key]!.frame = bands.frame
+                return entry.segment
+            }
+        }
+        var pixels = [UInt8](repeating: 0, count: n)
+        pixels.withUnsafeMutableBufferPointer { pixels in
+            want.withUnsafeBufferPointer { want in
+                for (r, y) in rows.enumerated() {
+                    (pixels.baseAddress! + r * columns.count).update(
+                        from: want.baseAddress! + y * width + columns.lowerBound, count: columns.count)
+                }
+            }
+        }
+        let input = GIFCodingInput(
+            kind: [UInt8](repeating: GIFPixel.exact, count: n), want: pixels, base: [], allowed: [])
+        let segment = coder.segment(input, minimumCodeSize: bits, transparent: nil).segment
+        bands.entries[key] = .init(pixels: pixels, columns: columns.count, codeSize: bits, segment: segment, frame: bands.frame)
+        return segment
+    }
+
+    /// The segment of a band coded for this frame alone: unchanged pixels transparent or as shown,
+    /// whichever continues the string. `showing` becomes what it shows.
+    private func partBand(
+        _ want: [UInt8], over base: [UInt8], rows: Range<Int>, columns: Range<Int>, codeSize bits: Int, transparent t: Int,
+        showing: inout [UInt8]
+    ) -> GIFCodeSegment {
+        let n = rows.count * columns.count, width = width, transparent = Int(transparent)
+        var kinds = [UInt8](repeating: GIFPixel.exact, count: n), wants = [UInt8](repeating: 0, count: n)
+        var bases = [UInt8](repeating: 0, count: n)
+        want.withUnsafeBufferPointer { want in
+            base.withUnsafeBufferPointer { base in
+                kinds.withUnsafeMutableBufferPointer { kinds in
+                    wants.withUnsafeMutableBufferPointer { wants in
+                        bases.withUnsafeMutableBufferPointer { bases in
+                            var k = 0
+                            for y in rows {
+                                for i in (y * width + columns.lowerBound)..<(y * width + columns.upperBound) {
+                                    let w = want[i], b = base[i]
+                                    wants[k] = w
+                                    if w == b {
+                                        kinds[k] = GIFPixel.unchanged
+                                        // Shown in an index past the code size, or showing nothing: coded
+                                        // transparent.
+                                        bases[k] = Int(b) == transparent || Int(b) >= 1 << bits ? UInt8(t) : b
+                                    }
+                                    k += 1
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let (segment, coded) = coder.segment(
+            GIFCodingInput(kind: kinds, want: wants, base: bases, allowed: []), minimumCodeSize: bits,
+            transparent: UInt8(t))
+        showing.withUnsafeMutableBufferPointer { showing in
+            var k = 0
+            for y in rows {
+                for i in (y * width + columns.lowerBound)..<(y * width + columns.upperBound) {
+                    // Transparent leaves what was there.
+                    if !(Int(coded[k]) == t && kinds[k] == GIFPixel.unchanged) { showing[i] = coded[k] }
+                    k += 1
+                }
+            }
+        }
+        return segment
+    }
+
+    /// A row's hash: its bytes eight at a time, mixed.
+    static func hash(_ row: UnsafePointer<UInt8>, count: Int) -> UInt64 {
+        var h = UInt64(truncatingIfNeeded: count)
+        let raw = UnsafeRawPointer(row)
+        var k = 0
+        while k + 8 <= count {
+            h = (h ^ UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: k, as: UInt64.self))) &* 0x9E37_79B9_7F4A_7C15
+            h ^= h >> 29
+            k += 8
+        }
+        while k < count {
+            h = (h ^ UInt64(row[k])) &* 0x9E37_79B9_7F4A_7C15
+            k += 1
+        }
+        return mix(h)
+    }
+
+    /// MurmurHash3's finalizer: every bit of `h` reaches every bit of the result.
+    static func mix(_ h: UInt64) -> UInt64 {
+        var h = h
+        h ^= h >> 33
+        h = h &* 0xFF51_AFD7_ED55_8CCD
+        h ^= h >> 33
+        h = h &* 0xC4CE_B9FE_1A85_EC53
+        h ^= h >> 33
+        return h
+    }
+}
