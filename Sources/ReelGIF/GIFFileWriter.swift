@@ -65,8 +65,9 @@ public final class GIFFileWriter {
     /// copied whole at every frame: 9 % of a docs GIF's instructions).
     private var spare: [UInt8] = []
     private var spareBehind: [Range<Int>]?
-    /// The last frame appended (RGBA rows), to see a repeat.
+    /// The last frame appended (RGBA rows), to see a repeat, and its rows' hashes (`rowsFound`).
     private var lastRGBA: [UInt8]
+    private var rowKeys: [UInt64]
     private var held: Held?
     /// The previous frame's palette indices (lossy mode: what did not change there stays as shown).
     private var lastWant: [UInt8] = []
@@ -129,6 +130,7 @@ public final class GIFFileWriter {
         shown = [UInt8](repeating: transparent, count: width * height)
         indices = [UInt8](repeating: 0, count: width * height)
         lastRGBA = [UInt8](repeating: 0, count: width * height * 4)
+        rowKeys = [UInt64](repeating: 0, count: height)
         guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
             throw .cannotCreate(path: path, reason: String(cString: strerror(errno)))
         }
@@ -184,21 +186,23 @@ public final class GIFFileWriter {
         var rows: [Range<Int>] = []
         // Columns hold only for rows the caller told (not for those found by comparing).
         let columns = changedRows != nil && framesAppended > 0 ? changedColumns : nil
-        lastRGBA.withUnsafeMutableBufferPointer { last in
+        lastRGBA.withUnsafeBufferPointer { last in
             if let changedRows, framesAppended > 0 {
                 rows = changedRows.map { max(0, $0.lowerBound)..<min(height, max(0, $0.upperBound)) }.filter { !$0.isEmpty }
-                for y in rows.joined() { (last.baseAddress! + y * rowBytes).update(from: rgba + y * stride, count: rowBytes) }
                 return
             }
-            var repeated = framesAppended > 0
-            for y in 0..<height {
-                let row = rgba + y * stride, kept = last.baseAddress! + y * rowBytes
-                if repeated && memcmp(row, kept, rowBytes) == 0 { continue }
-                if repeated { rows = [y..<height] }
-                repeated = false
-                kept.update(from: row, count: rowBytes)
+            guard framesAppended > 0 else {
+                rows = [0..<height]
+                return
             }
-            if framesAppended == 0 { rows = [0..<height] }
+            // From the first row that differs on: the rest are not compared.
+            if let y = (0..<height).first(where: { memcmp(rgba + $0 * stride, last.baseAddress! + $0 * rowBytes, rowBytes) != 0 }) {
+                rows = [y..<height]
+            }
+        }
+        let (moved, mapped) = rowsFound(rgba: rgba, stride: stride, rows: rows)
+        lastRGBA.withUnsafeMutableBufferPointer { last in
+            for y in rows.joined() { (last.baseAddress! + y * rowBytes).update(from: rgba + y * stride, count: rowBytes) }
         }
         if !rows.isEmpty {
             var next = indices
@@ -215,10 +219,16 @@ public final class GIFFileWriter {
             }
             var scratch = [UInt32](repeating: 0, count: 256)
             next.withUnsafeMutableBufferPointer { out in
+                indices.withUnsafeBufferPointer { current in
+                    for (y, from) in moved {
+                        (out.baseAddress! + y * width).update(from: current.baseAddress! + from * width, count: width)
+                    }
+                }
+                guard !mapped.isEmpty else { return }
                 scratch.withUnsafeMutableBufferPointer { palette in
                     quantizer.encode(
                         rgba: rgba, rgbaStride: stride, into: out.baseAddress!, indexStride: width,
-                        palette: palette.baseAddress!, rows: rows, columns: columns)
+                        palette: palette.baseAddress!, rows: mapped, columns: columns)
                 }
             }
             // The frame before's indices differ from these only where this frame was mapped.
@@ -265,7 +275,8 @@ public final class GIFFileWriter {
             return
         }
         var changes = scan, changedColumns = scanColumns
-        if let clear = bounds(
+        // An opaque clip's frames never show the transparent index (no palette colour is it).
+        if alpha, let clear = bounds(
             where: { want[$0] == transparent && shown[$0] != transparent }, rows: scan, columns: scanColumns)
         {
             clearing(&previous, over: clear)
@@ -284,6 +295,42 @@ public final class GIFFileWriter {
         previous.base = []
         spareStale = (previous.left, previous.top, previous.right, previous.bottom)
         hold(want, over: base, allowed: allowed, delay: delay, rows: changes, columns: changedColumns)
+    }
+
+    /// The rows to map of `rows` (RGBA, `stride` bytes apart): those that repeat a row of the frame
+    /// before (its pixels byte for byte, wherever it was: text that scrolls) take that row's indices
+    /// (`moved`: row and the row it repeats), the rest are mapped to the palette (`mapped`). A pixel's
+    /// index depends on its colour alone unless the clip dithers or is lossy (then each row is mapped).
+    /// `rowKeys` becomes the rows' hashes.
+    private func rowsFound(rgba: UnsafePointer<UInt8>, stride: Int, rows: [Range<Int>]) -> (
+        moved: [(Int, Int)], mapped: [Range<Int>]
+    ) {
+        let options = quantizer.options
+        guard options.dither == .none && !options.alphaDither && (alpha || options.tolerance == 0) else { return ([], rows) }
+        let rowBytes = width * 4
+        var moved: [(Int, Int)] = [], mapped: [Range<Int>] = []
+        // Of rows alike, the first: each row found once.
+        var before: [UInt64: Int] = [:]
+        if framesAppended > 0 {
+            before.reserveCapacity(height)
+            for (y, key) in rowKeys.enumerated() where before[key] == nil { before[key] = y }
+        }
+        var keys = rowKeys
+        lastRGBA.withUnsafeBufferPointer { last in
+            for y in rows.joined() {
+                let row = rgba + y * stride, key = Self.hash(row, count: rowBytes)
+                keys[y] = key
+                if let from = before[key], memcmp(row, last.baseAddress! + from * rowBytes, rowBytes) == 0 {
+                    moved.append((y, from))
+                } else if let open = mapped.last, open.upperBound == y {
+                    mapped[mapped.count - 1] = open.lowerBound..<(y + 1)
+                } else {
+                    mapped.append(y..<(y + 1))
+                }
+            }
+        }
+        rowKeys = keys
+        return (moved, mapped)
     }
 
     /// Heavy loss: the share of its allowance a pixel that keeps its index in the next frame may take,
@@ -372,6 +419,7 @@ public final class GIFFileWriter {
     /// Whether `want` looks like what is shown (exactly, or within the lossy bound); only `rows` are
     /// looked at (nil: all).
     private func isShown(_ want: [UInt8], _ allowed: [Float], rows: [Range<Int>]?, columns: Range<Int>? = nil) -> Bool {
+        if distance == nil { return differences(want, shown, rows: rows, columns: columns) == nil }
         let xs = clamped(columns)
         for y in (rows ?? [0..<height]).joined() {
             for i in y * width + xs.lowerBound..<y * width + xs.upperBound where !isFree(i, want[i], shown[i], allowed) {
@@ -497,6 +545,37 @@ public final class GIFFileWriter {
         return out
     }
 
+    /// The smallest rectangle holding every pixel where `a` and `b` differ in `rows` (nil: all) and
+    /// `columns` (nil: all), or nil: `bounds(where:)` for lossless frames, rows compared whole first
+    /// (a pass with a closure a pixel was a tenth of a scrolling 1080p GIF's time).
+    private func differences(_ a: [UInt8], _ b: [UInt8], rows: [Range<Int>]?, columns: Range<Int>?) -> (
+        left: Int, top: Int, right: Int, bottom: Int
+    )? {
+        var left = width, top = height, right = 0, bottom = 0
+        let xs = clamped(columns)
+        guard !xs.isEmpty else { return nil }
+        a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                for y in (rows ?? [0..<height]).joined() {
+                    let row = y * width
+                    guard memcmp(a.baseAddress! + row + xs.lowerBound, b.baseAddress! + row + xs.lowerBound, xs.count) != 0 else {
+                        continue
+                    }
+                    // Only the ends are looked for, and only past what the rectangle holds already.
+                    var first = xs.lowerBound
+                    while first < min(left, xs.upperBound) && a[row + first] == b[row + first] { first += 1 }
+                    var last = xs.upperBound - 1
+                    while last >= max(right, xs.lowerBound) && a[row + last] == b[row + last] { last -= 1 }
+                    left = min(left, first)
+                    right = max(right, last + 1)
+                    top = min(top, y)
+                    bottom = max(bottom, y + 1)
+                }
+            }
+        }
+        return right > left ? (left, top, right, bottom) : nil
+    }
+
     /// The smallest rectangle holding every pixel `test` picks in `rows` (nil: all) and `columns` (nil:
     /// all), or nil.
     private func bounds(where test: (Int) -> Bool, rows: [Range<Int>]? = nil, columns: Range<Int>? = nil) -> (
@@ -528,8 +607,11 @@ public final class GIFFileWriter {
         _ want: [UInt8], over base: [UInt8], allowed: [Float], delay: Int, rows: [Range<Int>]? = nil,
         columns: Range<Int>? = nil
     ) -> Held {
-        let rect =
-            bounds(where: { !isFree($0, want[$0], base[$0], allowed) }, rows: rows, columns: columns) ?? (0, 0, 1, 1)
+        let changed =
+            distance == nil
+            ? differences(want, base, rows: rows, columns: columns)
+            : bounds(where: { !isFree($0, want[$0], base[$0], allowed) }, rows: rows, columns: columns)
+        let rect = changed ?? (0, 0, 1, 1)
         var frame = Held(base: base, want: want, allowed: allowed)
         frame.left = rect.left
         frame.top = rect.top
