@@ -41,13 +41,15 @@ extension GIFFileWriter {
     static let busyBandRatio = 64
 
     /// `want` over `base` inside `rect` in bands (see the file's comment), or nil when the frame is not
-    /// one to code so (lossy, or its rectangle small). `shown` becomes what it shows.
+    /// one to code so (lossy, with alpha, or its rectangle small). `shown` becomes what it shows.
     func codeInBands(_ want: [UInt8], over base: [UInt8], rect: (Int, Int, Int, Int)) -> (
         code: [UInt8], transparent: UInt8, codeSize: Int, local: [UInt8]?
     )? {
         let (left, top, right, bottom) = rect
         let columns = right - left, rows = bottom - top, n = columns * rows
-        guard distance == nil, n >= Self.bandedArea, 2 * n >= width * height else { return nil }
+        // A clip with alpha clears what turns transparent with the frame before (disposal), which leaves
+        // those pixels unchanged: a whole band would code them in the clip's transparent index instead.
+        guard distance == nil, !alpha, n >= Self.bandedArea, 2 * n >= width * height else { return nil }
         var used = [Bool](repeating: false, count: 256)
         var hashes = [UInt64](repeating: 0, count: rows)
         want.withUnsafeBufferPointer { want in
@@ -55,7 +57,21 @@ extension GIFFileWriter {
                 for y in top..<bottom {
                     let row = want.baseAddress! + y * width + left
                     hashes[y - top] = Self.hash(row, count: columns)
-                    for x in 0..<columns { used[Int(row[x])] = true }
+                    // Eight indices at a time, passed over where they repeat the eight before (runs of
+                    // the background: most of a frame of text).
+                    var x = 0, last = UInt64.max
+                    while x + 8 <= columns {
+                        let word = UnsafeRawPointer(row + x).loadUnaligned(as: UInt64.self)
+                        if word != last {
+                            for k in 0..<8 { used[Int(row[x + k])] = true }
+                            last = word
+                        }
+                        x += 8
+                    }
+                    while x < columns {
+                        used[Int(row[x])] = true
+                        x += 1
+                    }
                 }
             }
         }
@@ -108,9 +124,21 @@ extension GIFFileWriter {
             base.withUnsafeBufferPointer { base in
                 for y in rows {
                     let row = y * width
-                    for i in (row + columns.lowerBound + 1)..<(row + columns.upperBound)
-                    where want[i] == base[i] && want[i - 1] == base[i - 1] && want[i] != want[i - 1] {
-                        steps += 1
+                    var i = row + columns.lowerBound + 1
+                    let end = row + columns.upperBound
+                    while i < end {
+                        // Eight pixels at a time where they are one index (a run of the background): no
+                        // step but maybe at the first of them.
+                        if i + 8 <= end {
+                            let w = UnsafeRawPointer(want.baseAddress! + i).loadUnaligned(as: UInt64.self)
+                            if w == UInt64(want[i]) &* 0x0101_0101_0101_0101 {
+                                if want[i] == base[i] && want[i - 1] == base[i - 1] && want[i] != want[i - 1] { steps += 1 }
+                                i += 8
+                                continue
+                            }
+                        }
+                        if want[i] == base[i] && want[i - 1] == base[i - 1] && want[i] != want[i - 1] { steps += 1 }
+                        i += 1
                     }
                 }
             }

@@ -19,7 +19,7 @@ public final class GIFFileWriter {
     /// The transparent index: the quantizer's for clips with alpha, else the first unused entry (frames
     /// after the first leave unchanged pixels transparent).
     let transparent: UInt8
-    private let alpha: Bool
+    let alpha: Bool
     /// The global colour table holds 2^tableBits entries.
     private let tableBits: Int
     /// Lossy mode: the Oklab distance between palette entries w and b (`distance[w << 8 | b]`), infinite
