@@ -196,7 +196,8 @@ public final class GIFFileWriter {
                 return
             }
             // From the first row that differs on: the rest are not compared.
-            if let y = (0..<height).first(where: { memcmp(rgba + $0 * stride, last.baseAddress! + $0 * rowBytes, rowBytes) != 0 }) {
+            if let y = (0..<height).first(where: { memcmp(rgba + $0 * stride, last.baseAddress! + $0 * rowBytes, rowBytes) != 0 })
+            {
                 rows = [y..<height]
             }
         }
@@ -276,8 +277,9 @@ public final class GIFFileWriter {
         }
         var changes = scan, changedColumns = scanColumns
         // An opaque clip's frames never show the transparent index (no palette colour is it).
-        if alpha, let clear = bounds(
-            where: { want[$0] == transparent && shown[$0] != transparent }, rows: scan, columns: scanColumns)
+        if alpha,
+            let clear = bounds(
+                where: { want[$0] == transparent && shown[$0] != transparent }, rows: scan, columns: scanColumns)
         {
             clearing(&previous, over: clear)
             base = shown
