@@ -68,6 +68,9 @@ public final class GIFFileWriter {
     /// The last frame appended (RGBA rows), to see a repeat, and its rows' hashes (`rowsFound`).
     private var lastRGBA: [UInt8]
     private var rowKeys: [UInt64]
+    /// Whether the frame appended last moved rows of the one before (`rowsFound`): only such frames are
+    /// coded in bands (`codeInBands`).
+    var scrolled = false
     private var held: Held?
     /// The previous frame's palette indices (lossy mode: what did not change there stays as shown).
     private var lastWant: [UInt8] = []
@@ -303,11 +306,13 @@ public final class GIFFileWriter {
     /// before (its pixels byte for byte, wherever it was: text that scrolls) take that row's indices
     /// (`moved`: row and the row it repeats), the rest are mapped to the palette (`mapped`). A pixel's
     /// index depends on its colour alone unless the clip dithers or is lossy (then each row is mapped).
-    /// `rowKeys` becomes the rows' hashes.
+    /// `rowKeys` becomes the rows' hashes, and `scrolled` says whether most rows that changed show a row
+    /// the frame before showed elsewhere (content that moved up or down).
     private func rowsFound(rgba: UnsafePointer<UInt8>, stride: Int, rows: [Range<Int>]) -> (
         moved: [(Int, Int)], mapped: [Range<Int>]
     ) {
         let options = quantizer.options
+        scrolled = false
         guard options.dither == .none && !options.alphaDither && (alpha || options.tolerance == 0) else { return ([], rows) }
         let rowBytes = width * 4
         var moved: [(Int, Int)] = [], mapped: [Range<Int>] = []
@@ -318,12 +323,18 @@ public final class GIFFileWriter {
             for (y, key) in rowKeys.enumerated() where before[key] == nil { before[key] = y }
         }
         var keys = rowKeys
+        // Rows whose pixels changed, and those of them that show a row the frame before showed elsewhere.
+        var changed = 0, elsewhere = 0
         lastRGBA.withUnsafeBufferPointer { last in
             for y in rows.joined() {
                 let row = rgba + y * stride, key = Self.hash(row, count: rowBytes)
                 keys[y] = key
+                let new =
+                    framesAppended > 0 && (key != rowKeys[y] || memcmp(row, last.baseAddress! + y * rowBytes, rowBytes) != 0)
+                if new { changed += 1 }
                 if let from = before[key], memcmp(row, last.baseAddress! + from * rowBytes, rowBytes) == 0 {
                     moved.append((y, from))
+                    if new { elsewhere += 1 }
                 } else if let open = mapped.last, open.upperBound == y {
                     mapped[mapped.count - 1] = open.lowerBound..<(y + 1)
                 } else {
@@ -332,6 +343,7 @@ public final class GIFFileWriter {
             }
         }
         rowKeys = keys
+        scrolled = changed > 0 && 2 * elsewhere >= changed
         return (moved, mapped)
     }
 

@@ -64,9 +64,11 @@ import Testing
     static let width = 640, height = 480, line = 20
     static let palette: [UInt32] = [0x10_1418, 0xE0_E0E0, 0x5F_D75F, 0xFF_AF00, 0x5F_AFFF, 0xD7_5F5F]
 
-    static func scrollingFrames(_ count: Int) -> [[UInt8]] {
+    /// `count` frames of lines scrolling up a line a frame; `scrolling` false: each frame's lines drawn
+    /// anew (as many changes, nothing moved).
+    static func scrollingFrames(_ count: Int, scrolling: Bool = true) -> [[UInt8]] {
         var g = SeededGenerator(state: 42)
-        let lines = height / line + count
+        let lines = (height / line) * (scrolling ? 1 : count) + count
         // Each line: up to 60 "glyphs" of 6–10 px, 12 rows high in the line's middle, each row of a glyph
         // 0–2 px shorter than its widest at random (so that a line's rows differ, as text's do).
         var content = [UInt8](repeating: 0, count: width * lines * line)
@@ -81,10 +83,11 @@ import Testing
             }
         }
         return (0..<count).map { f in
+            let shift = scrolling ? f * line : f * height
             var rgba = [UInt8](repeating: 0, count: width * height * 4)
             for y in 0..<height {
                 for x in 0..<width {
-                    let c = palette[Int(content[(y + f * line) * width + x])], i = (y * width + x) * 4
+                    let c = palette[Int(content[(y + shift) * width + x])], i = (y * width + x) * 4
                     rgba[i] = UInt8(c >> 16 & 255)
                     rgba[i + 1] = UInt8(c >> 8 & 255)
                     rgba[i + 2] = UInt8(c & 255)
@@ -95,7 +98,7 @@ import Testing
         }
     }
 
-    static func write(_ frames: [[UInt8]], keepingBands: Bool) throws -> (bytes: [UInt8], reused: Int) {
+    static func write(_ frames: [[UInt8]], keepingBands: Bool) throws -> (bytes: [UInt8], reused: Int, banded: Int) {
         var options = GIFOptions()
         options.palette = palette
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("reel-bands-\(UUID().uuidString).gif").path
@@ -106,7 +109,7 @@ import Testing
         writer.bands.keeps = keepingBands
         for frame in frames { try frame.withUnsafeBufferPointer { try writer.append(rgba: $0.baseAddress!, stride: width * 4) } }
         try writer.finish()
-        return ([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), writer.bands.reused)
+        return ([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), writer.bands.reused, writer.bands.frame)
     }
 
     /// Six frames scrolling by a line: the decoded GIF shows every frame exactly; bands of frames 2–6
@@ -121,10 +124,22 @@ import Testing
         #expect(kept.reused >= 4 * 5, "\(kept.reused) bands reused")
         #expect(fresh.reused == 0)
         #expect(kept.bytes == fresh.bytes)
+        // Frames 2–6 scrolled (the first has nothing before it).
+        #expect(kept.banded == 5)
         let decoded = try decodeGIF(kept.bytes)
         #expect(decoded.frames.count == frames.count)
         for (f, frame) in decoded.frames.enumerated() where f < frames.count {
             #expect(frame == frames[f], "frame \(f)")
         }
+    }
+
+    /// Frames that change as much without scrolling (each frame's lines new) are coded whole, as every
+    /// other frame is: none in bands, and they decode exactly.
+    @Test func framesThatDoNotScrollAreCodedWhole() throws {
+        let frames = Self.scrollingFrames(4, scrolling: false)
+        let written = try Self.write(frames, keepingBands: true)
+        #expect(written.banded == 0)
+        let decoded = try decodeGIF(written.bytes)
+        #expect(decoded.frames == frames)
     }
 }
