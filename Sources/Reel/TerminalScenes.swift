@@ -145,7 +145,8 @@ extension Reel {
         }
         guard scale.isFinite && scale > 0 else { throw .usage("\(Setting.scale): must be a positive number", fix: nil) }
         t.fontSize *= scale
-        t.padding = (t.padding * scale).rounded()
+        let padding = t.padding * scale
+        t.padding = padding.rounded()
         let cell = faces.naturalCell(of: t)
         func grid(_ cell: Size) -> Size {
             Size(width: Double(t.columns) * cell.width + 2 * t.padding, height: Double(t.rows) * cell.height + 2 * t.padding)
@@ -154,6 +155,11 @@ extension Reel {
         var size = grid(Size(width: max(1, cell.width.rounded()), height: max(1, cell.height.rounded())))
         if size.width > fixedWidth ?? .infinity || size.height > fixedHeight ?? .infinity {
             size = grid(Size(width: max(1, cell.width.rounded(.down)), height: max(1, cell.height.rounded(.down))))
+        }
+        // Smaller than a pixel a cell: the natural grid scaled, which fits (the canvas was fitted).
+        if size.width > fixedWidth ?? .infinity || size.height > fixedHeight ?? .infinity {
+            t.padding = padding
+            size = grid(cell)
         }
         t.sizedByFont = false
         var layer = Layer(name: name, type: .terminal)
