@@ -23,9 +23,9 @@ extension Reel {
         var builder = GIFPaletteBuilder()
         // The last frame the builder counted: the next counts the pixels that changed since, in the rows
         // that changed since (nil: not known, all of them). A copy of its own, brought up to date in
-        // those rows: holding the pool's frame itself until the next sample (four frames on when a clip
-        // has four times as many frames as samples) made the worker that drew into its buffer next
-        // copy all of it first, 8 MB at 1080p.
+        // those rows where they are fewer than half: holding the pool's frame itself until the next sample
+        // (four frames on when a clip has four times as many frames as samples) made the worker that drew
+        // into its buffer next copy all of it first, 8 MB at 1080p.
         var added: [UInt8]?
         var changedSinceAdded: [Range<Int>]? = []
         // And the columns where they changed since: one span (within the frame) for all those rows,
@@ -45,7 +45,8 @@ extension Reel {
             builder.add(
                 rgba: pixels, width: width, height: height, alphaThreshold: threshold, previous: added, rows: changedSinceAdded,
                 columns: columnsSinceAdded)
-            if let rows = changedSinceAdded, added != nil {
+            let most = changedSinceAdded.map { 2 * $0.reduce(0) { $0 + $1.count } >= height } ?? false
+            if let rows = changedSinceAdded, added != nil, !most {
                 // Only the columns that changed: the rest of those rows is as it was.
                 let span = columnsSinceAdded ?? 0..<width
                 let rowBytes = width * 4
@@ -59,6 +60,10 @@ extension Reel {
                         }
                     }
                 }
+            } else if most {
+                // Most rows changed (text that scrolls): the frame itself is held, and the worker that
+                // draws into its buffer next copies it, drawing most of it again anyway, off this thread.
+                added = pixels
             } else {
                 added = pixels.withUnsafeBufferPointer { Array($0) }
             }

@@ -23,6 +23,23 @@ struct GIFBandCache {
     var reused = 0
 }
 
+/// The writer's coders handed to the threads coding bands: each thread uses its own only.
+private struct GIFSharedCoders: @unchecked Sendable {
+    let coders: [GIFLZWEncoder]
+}
+
+/// The bands' segments as the threads code them, each slot written by one thread only.
+private final class GIFBandResults: @unchecked Sendable {
+    private var slots: [(pixels: [UInt8], segment: GIFCodeSegment)?]
+    private let lock = NSLock()
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func set(_ i: Int, _ value: (pixels: [UInt8], segment: GIFCodeSegment)) { lock.withLock { slots[i] = value } }
+
+    var all: [(pixels: [UInt8], segment: GIFCodeSegment)] { lock.withLock { slots.map { $0! } } }
+}
+
 extension GIFFileWriter {
     /// A frame is coded in bands when it scrolled (`scrolled`) and its rectangle holds at least this
     /// many pixels and half the frame: below that, the writer's five codings of each frame (`shortest`)
@@ -44,23 +61,31 @@ extension GIFFileWriter {
     /// transparent or as shown), for this frame only.
     static let busyBandRatio = 64
 
-    /// `want` over `base` inside `rect` in bands (see the file's comment), or nil when the frame is not
-    /// one to code so (not scrolled, lossy, with alpha, or its rectangle small). `shown` becomes what it shows.
-    func codeInBands(_ want: [UInt8], over base: [UInt8], rect: (Int, Int, Int, Int)) -> (
-        code: [UInt8], transparent: UInt8, codeSize: Int, local: [UInt8]?
-    )? {
+    /// The rectangle a frame that changed in `rect` is coded in, in bands: the same rows, every column;
+    /// nil when it is not one to code so (not scrolled, lossy, with alpha, or its rectangle small).
+    func bandedRect(_ rect: (Int, Int, Int, Int)) -> (left: Int, top: Int, right: Int, bottom: Int)? {
         let (left, top, right, bottom) = rect
-        let columns = right - left, rows = bottom - top, n = columns * rows
+        let n = (right - left) * (bottom - top)
         // A clip with alpha clears what turns transparent with the frame before (disposal), which leaves
         // those pixels unchanged: a whole band would code them in the clip's transparent index instead.
         guard scrolled, distance == nil, !alpha, n >= Self.bandedArea, 2 * n >= width * height else { return nil }
+        return (0, top, width, bottom)
+    }
+
+    /// `want` over `base` inside `rect` in bands (see the file's comment), or nil when the frame is not
+    /// one to code so (`bandedRect`). `shown` becomes what it shows.
+    func codeInBands(_ want: [UInt8], over base: [UInt8], rect: (Int, Int, Int, Int)) -> (
+        code: [UInt8], transparent: UInt8, codeSize: Int, local: [UInt8]?
+    )? {
+        // Its rectangle is the banded one already (`code` widened it).
+        guard let (left, top, right, bottom) = bandedRect(rect), left == rect.0, right == rect.2 else { return nil }
+        let columns = right - left, rows = bottom - top, n = columns * rows
         var used = [Bool](repeating: false, count: 256)
         var hashes = [UInt64](repeating: 0, count: rows)
         want.withUnsafeBufferPointer { want in
             used.withUnsafeMutableBufferPointer { used in
                 for y in top..<bottom {
                     let row = want.baseAddress! + y * width + left
-                    hashes[y - top] = Self.hash(row, count: columns)
                     // Eight indices at a time, passed over where they repeat the eight before (runs of
                     // the background: most of a frame of text).
                     var x = 0, last = UInt64.max
@@ -79,6 +104,10 @@ extension GIFFileWriter {
                 }
             }
         }
+        want.withUnsafeBufferPointer { want in
+            GIFRowHash.hash(
+                rows: Array(0..<rows), base: want.baseAddress! + top * width + left, stride: width, count: columns, into: &hashes)
+        }
         // Every index in the rectangle may be coded (a whole band codes them all); the transparent
         // index is one none of them uses.
         let highest = used.lastIndex(of: true) ?? 0
@@ -89,6 +118,32 @@ extension GIFFileWriter {
         starts.append(rows)
 
         bands.frame += 1
+        // Each band: written again from the segment kept for its pixels (found first: a band that
+        // scrolled costs nothing to code, whatever is below it), coded whole afresh, or coded for this
+        // frame alone.
+        enum Way {
+            case kept(GIFCodeSegment)
+            case fresh(Int)
+            case part
+        }
+        var ways: [Way] = [], fresh: [(rows: Range<Int>, key: UInt64)] = []
+        for k in 0..<(starts.count - 1) {
+            let y0 = top + starts[k], y1 = top + starts[k + 1]
+            let key = bandKey(hashes[(y0 - top)..<(y1 - top)], columns: columns, codeSize: bits)
+            if let segment = keptBand(want, rows: y0..<y1, columns: left..<right, key: key, codeSize: bits) {
+                ways.append(.kept(segment))
+            } else if isBusy(want, over: base, rows: y0..<y1, columns: left..<right) {
+                ways.append(.fresh(fresh.count))
+                fresh.append((y0..<y1, key))
+            } else {
+                ways.append(.part)
+            }
+        }
+        let coded = freshBands(want, fresh.map(\.rows), columns: left..<right, codeSize: bits)
+        for (band, segment) in zip(fresh, coded) where bands.keeps {
+            bands.entries[band.key] = .init(
+                pixels: segment.pixels, columns: columns, codeSize: bits, segment: segment.segment, frame: bands.frame)
+        }
         var stream = GIFCodeStream(capacity: n / 4)
         var next = bits + 1
         let clear = 1 << bits
@@ -97,9 +152,15 @@ extension GIFFileWriter {
             let y0 = top + starts[k], y1 = top + starts[k + 1]
             stream.write(clear, width: next)
             let segment: GIFCodeSegment
-            if isBusy(want, over: base, rows: y0..<y1, columns: left..<right) {
-                segment = wholeBand(
-                    want, rows: y0..<y1, columns: left..<right, hashes: hashes[(y0 - top)..<(y1 - top)], codeSize: bits)
+            switch ways[k] {
+            case .kept(let kept): segment = kept
+            case .fresh(let j): segment = coded[j].segment
+            case .part:
+                segment = partBand(
+                    want, over: base, rows: y0..<y1, columns: left..<right, codeSize: bits, transparent: t, showing: &showing)
+            }
+            if case .part = ways[k] {
+            } else {
                 showing.withUnsafeMutableBufferPointer { showing in
                     want.withUnsafeBufferPointer { want in
                         for y in y0..<y1 {
@@ -108,9 +169,6 @@ extension GIFFileWriter {
                         }
                     }
                 }
-            } else {
-                segment = partBand(
-                    want, over: base, rows: y0..<y1, columns: left..<right, codeSize: bits, transparent: t, showing: &showing)
             }
             stream.append(segment)
             next = segment.nextWidth
@@ -150,46 +208,69 @@ extension GIFFileWriter {
         return steps * Self.busyBandRatio <= rows.count * columns.count
     }
 
-    /// The segment of a band coded whole: the one kept for the same pixels at the same code size, or
-    /// coded now and kept.
-    private func wholeBand(
-        _ want: [UInt8], rows: Range<Int>, columns: Range<Int>, hashes: ArraySlice<UInt64>, codeSize bits: Int
-    ) -> GIFCodeSegment {
-        var key = UInt64(truncatingIfNeeded: columns.count) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(bits)
-        for h in hashes { key = Self.mix(key ^ h) }
+    /// The key a band coded whole is kept under: its rows' hashes, width and code size.
+    private func bandKey(_ hashes: ArraySlice<UInt64>, columns: Int, codeSize bits: Int) -> UInt64 {
+        var key = UInt64(truncatingIfNeeded: columns) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(bits)
+        for h in hashes { key = GIFRowHash.mix(key ^ h) }
+        return key
+    }
+
+    /// The segment kept for the band's pixels at this code size (compared byte for byte), or nil.
+    private func keptBand(_ want: [UInt8], rows: Range<Int>, columns: Range<Int>, key: UInt64, codeSize bits: Int)
+        -> GIFCodeSegment?
+    {
         let width = width, n = rows.count * columns.count
-        if bands.keeps, let entry = bands.entries[key], entry.columns == columns.count, entry.codeSize == bits,
+        guard bands.keeps, let entry = bands.entries[key], entry.columns == columns.count, entry.codeSize == bits,
             entry.pixels.count == n
-        {
-            let same = want.withUnsafeBufferPointer { want in
-                entry.pixels.withUnsafeBufferPointer { kept in
-                    rows.enumerated().allSatisfy { r, y in
-                        memcmp(
-                            want.baseAddress! + y * width + columns.lowerBound, kept.baseAddress! + r * columns.count,
-                            columns.count) == 0
+        else { return nil }
+        let same = want.withUnsafeBufferPointer { want in
+            entry.pixels.withUnsafeBufferPointer { kept in
+                rows.enumerated().allSatisfy { r, y in
+                    memcmp(
+                        want.baseAddress! + y * width + columns.lowerBound, kept.baseAddress! + r * columns.count,
+                        columns.count) == 0
+                }
+            }
+        }
+        guard same else { return nil }
+        bands.reused += 1
+        bands.entries[key]!.frame = bands.frame
+        return entry.segment
+    }
+
+    /// The bands `rows` coded whole (every pixel its own index), each a segment of its own, with their
+    /// pixels: on two threads where there are two bands or more (a band's segment depends on its pixels
+    /// alone, so the bytes do not depend on which thread coded it). The coding of a 1080p frame that
+    /// scrolled was the writer's largest part, on the thread every frame waits for.
+    private func freshBands(_ want: [UInt8], _ rows: [Range<Int>], columns: Range<Int>, codeSize bits: Int) -> [(
+        pixels: [UInt8], segment: GIFCodeSegment
+    )] {
+        guard !rows.isEmpty else { return [] }
+        let width = width
+        let shared = GIFSharedCoders(coders: rows.count > 1 ? [coder, helperCoder] : [coder])
+        let threads = shared.coders.count
+        let results = GIFBandResults(count: rows.count)
+        DispatchQueue.concurrentPerform(iterations: threads) { worker in
+            var j = worker
+            while j < rows.count {
+                let r = rows[j], n = r.count * columns.count
+                var pixels = [UInt8](repeating: 0, count: n)
+                pixels.withUnsafeMutableBufferPointer { pixels in
+                    want.withUnsafeBufferPointer { want in
+                        for (k, y) in r.enumerated() {
+                            (pixels.baseAddress! + k * columns.count).update(
+                                from: want.baseAddress! + y * width + columns.lowerBound, count: columns.count)
+                        }
                     }
                 }
-            }
-            if same {
-                bands.reused += 1
-                bands.entries[key]!.frame = bands.frame
-                return entry.segment
-            }
-        }
-        var pixels = [UInt8](repeating: 0, count: n)
-        pixels.withUnsafeMutableBufferPointer { pixels in
-            want.withUnsafeBufferPointer { want in
-                for (r, y) in rows.enumerated() {
-                    (pixels.baseAddress! + r * columns.count).update(
-                        from: want.baseAddress! + y * width + columns.lowerBound, count: columns.count)
-                }
+                let input = GIFCodingInput(
+                    kind: [UInt8](repeating: GIFPixel.exact, count: n), want: pixels, base: [], allowed: [])
+                let segment = shared.coders[worker].segment(input, minimumCodeSize: bits, transparent: nil).segment
+                results.set(j, (pixels, segment))
+                j += threads
             }
         }
-        let input = GIFCodingInput(
-            kind: [UInt8](repeating: GIFPixel.exact, count: n), want: pixels, base: [], allowed: [])
-        let segment = coder.segment(input, minimumCodeSize: bits, transparent: nil).segment
-        bands.entries[key] = .init(pixels: pixels, columns: columns.count, codeSize: bits, segment: segment, frame: bands.frame)
-        return segment
+        return results.all
     }
 
     /// The segment of a band coded for this frame alone: unchanged pixels transparent or as shown,
@@ -239,33 +320,5 @@ extension GIFFileWriter {
             }
         }
         return segment
-    }
-
-    /// A row's hash: its bytes eight at a time, mixed.
-    static func hash(_ row: UnsafePointer<UInt8>, count: Int) -> UInt64 {
-        var h = UInt64(truncatingIfNeeded: count)
-        let raw = UnsafeRawPointer(row)
-        var k = 0
-        while k + 8 <= count {
-            h = (h ^ UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: k, as: UInt64.self))) &* 0x9E37_79B9_7F4A_7C15
-            h ^= h >> 29
-            k += 8
-        }
-        while k < count {
-            h = (h ^ UInt64(row[k])) &* 0x9E37_79B9_7F4A_7C15
-            k += 1
-        }
-        return mix(h)
-    }
-
-    /// MurmurHash3's finalizer: every bit of `h` reaches every bit of the result.
-    static func mix(_ h: UInt64) -> UInt64 {
-        var h = h
-        h ^= h >> 33
-        h = h &* 0xFF51_AFD7_ED55_8CCD
-        h ^= h >> 33
-        h = h &* 0xC4CE_B9FE_1A85_EC53
-        h ^= h >> 33
-        return h
     }
 }

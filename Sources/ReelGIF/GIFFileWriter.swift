@@ -12,6 +12,8 @@ public final class GIFFileWriter {
     public let height: Int
     private let quantizer: GIFFrameEncoder
     let coder = GIFLZWEncoder()
+    /// A second coder, for bands coded on a second thread (GIFBands.swift).
+    let helperCoder = GIFLZWEncoder()
     /// Segments of frames coded in bands, kept for the next frames (`codeInBands`).
     var bands = GIFBandCache()
     private let options: GIFOptions
@@ -180,8 +182,12 @@ public final class GIFFileWriter {
     /// damage); only those are mapped to the palette again. Nil: found here, by comparing the frames.
     /// `changedColumns`, with `changedRows`: the columns outside which those rows are the same as the
     /// frame before's (nil: anywhere in them), so that only those pixels are mapped to the palette again.
+    /// `frame`: the same pixels as an array, rows `width × 4` bytes apart, which the writer keeps as the
+    /// frame before (a reference, not a copy) where most rows changed: the caller's buffer, drawn into
+    /// again, is then copied by whoever draws into it, not here on the thread that codes every frame.
     public func append(
-        rgba: UnsafePointer<UInt8>, stride: Int, changedRows: [Range<Int>]? = nil, changedColumns: Range<Int>? = nil
+        rgba: UnsafePointer<UInt8>, stride: Int, changedRows: [Range<Int>]? = nil, changedColumns: Range<Int>? = nil,
+        frame: [UInt8]? = nil
     ) throws(GIFError) {
         // Rows that repeat the frame before map to the same indices: they are kept, not computed again
         // (mapping is per pixel and position only, so the result is the same).
@@ -205,8 +211,12 @@ public final class GIFFileWriter {
             }
         }
         let (moved, mapped) = rowsFound(rgba: rgba, stride: stride, rows: rows)
-        lastRGBA.withUnsafeMutableBufferPointer { last in
-            for y in rows.joined() { (last.baseAddress! + y * rowBytes).update(from: rgba + y * stride, count: rowBytes) }
+        if let frame, frame.count == lastRGBA.count, stride == rowBytes, 2 * rows.reduce(0, { $0 + $1.count }) >= height {
+            lastRGBA = frame
+        } else if !rows.isEmpty {
+            lastRGBA.withUnsafeMutableBufferPointer { last in
+                for y in rows.joined() { (last.baseAddress! + y * rowBytes).update(from: rgba + y * stride, count: rowBytes) }
+            }
         }
         if !rows.isEmpty {
             var next = indices
@@ -323,12 +333,12 @@ public final class GIFFileWriter {
             for (y, key) in rowKeys.enumerated() where before[key] == nil { before[key] = y }
         }
         var keys = rowKeys
+        GIFRowHash.hash(rows: Array(rows.joined()), base: rgba, stride: stride, count: rowBytes, into: &keys)
         // Rows whose pixels changed, and those of them that show a row the frame before showed elsewhere.
         var changed = 0, elsewhere = 0
         lastRGBA.withUnsafeBufferPointer { last in
             for y in rows.joined() {
-                let row = rgba + y * stride, key = Self.hash(row, count: rowBytes)
-                keys[y] = key
+                let row = rgba + y * stride, key = keys[y]
                 let new =
                     framesAppended > 0 && (key != rowKeys[y] || memcmp(row, last.baseAddress! + y * rowBytes, rowBytes) != 0)
                 if new { changed += 1 }
@@ -625,7 +635,9 @@ public final class GIFFileWriter {
             distance == nil
             ? differences(want, base, rows: rows, columns: columns)
             : bounds(where: { !isFree($0, want[$0], base[$0], allowed) }, rows: rows, columns: columns)
-        let rect = changed ?? (0, 0, 1, 1)
+        // A frame coded in bands spans the frame's width, so that its bands are found again in the
+        // next frame whatever columns that one changes.
+        let rect = changed.flatMap(bandedRect) ?? changed ?? (0, 0, 1, 1)
         var frame = Held(base: base, want: want, allowed: allowed)
         frame.left = rect.left
         frame.top = rect.top

@@ -112,8 +112,14 @@ public struct GIFPaletteBuilder {
     /// each sample holds at most 4 KiB whatever the frame shows.
     private var changed: [(exact: [UInt32], buckets: [UInt64])] = []
     private var samples = 0
+    /// The hashes of the last frame added's rows (`GIFRowHash`), kept while frames come with the one
+    /// before them: empty when not known.
+    private var rowHashes: [UInt64] = []
 
     public init() {}
+
+    /// The pixels counted of a colour (0xRRGGBB) so far, each weighted by the sampling grid's cell.
+    func pixelCount(of colour: UInt32) -> Int { tallies[colour]?.count ?? 0 }
 
     /// A colour in Oklab (for measuring palettes).
     public static func oklab(_ r: Int, _ g: Int, _ b: Int) -> SIMD3<Float> { Oklab.fromSRGB(r, g, b) }
@@ -134,7 +140,14 @@ public struct GIFPaletteBuilder {
         var exact: [UInt32] = [], buckets: [UInt64] = []
         let sample = samples, weight = step * step
         var sampledRows = Array(stride(from: 0, to: height, by: step))
+        let gridRows = sampledRows.count
         if previous != nil, let rows { sampledRows.removeAll { y in !rows.contains { $0.contains(y) } } }
+        if let previous {
+            sampledRows = unmoved(
+                sampledRows, rgba: rgba, previous: previous, width: width, height: height, rows: rows, gridRows: gridRows)
+        } else {
+            rowHashes = []
+        }
         // The sampling grid's columns within `columns` (the same columns of the same grid).
         var sampledColumns = stride(from: 0, to: width, by: step)
         if previous != nil, rows != nil, let columns {
@@ -193,6 +206,60 @@ public struct GIFPaletteBuilder {
         }
         changed.append((exact, buckets))
         samples += 1
+    }
+
+    /// Frames whose changed rows hold fewer pixels than this are counted changed pixel by changed pixel
+    /// whatever moved (a few rows found again elsewhere in a small frame are not text that scrolls).
+    static let scrolledArea = 1 << 16
+
+    /// `sampled` (rows that may have changed since `previous`) without those that only moved, where
+    /// the frame scrolled: most of the sampled rows changed (`scrolledArea` pixels at least), and most of
+    /// those show, byte for byte, a row `previous` showed elsewhere (text that scrolls). Such a row shows colours counted already;
+    /// counted again in every sample as it moved up a screen of output, a log's lines outweighed all
+    /// else, and counting them took a fifth of a 1080p terminal GIF's time on the thread every frame
+    /// waits for. A frame where less moves (a shape going down) is counted as before, changed pixel
+    /// by changed pixel. Keeps `rowHashes` up to date with `rgba`.
+    private mutating func unmoved(
+        _ sampled: [Int], rgba: [UInt8], previous: [UInt8], width: Int, height: Int, rows: [Range<Int>]?, gridRows: Int
+    ) -> [Int] {
+        let rowBytes = width * 4
+        guard rgba.count == rowBytes * height, previous.count == rgba.count, rowBytes > 0 else {
+            rowHashes = []
+            return sampled
+        }
+        var before = rowHashes
+        if before.count != height {
+            before = [UInt64](repeating: 0, count: height)
+            previous.withUnsafeBufferPointer {
+                GIFRowHash.hash(rows: Array(0..<height), base: $0.baseAddress!, stride: rowBytes, count: rowBytes, into: &before)
+            }
+        }
+        var now = before
+        let changedRows =
+            rows.map { $0.flatMap { max(0, $0.lowerBound)..<min(height, max(0, $0.upperBound)) } } ?? Array(0..<height)
+        rgba.withUnsafeBufferPointer {
+            GIFRowHash.hash(rows: changedRows, base: $0.baseAddress!, stride: rowBytes, count: rowBytes, into: &now)
+        }
+        rowHashes = now
+        var firstOf: [UInt64: Int] = [:]
+        firstOf.reserveCapacity(height)
+        for (y, h) in before.enumerated() where firstOf[h] == nil { firstOf[h] = y }
+        var moved = Set<Int>(), changed = 0
+        rgba.withUnsafeBufferPointer { px in
+            previous.withUnsafeBufferPointer { last in
+                let px = px.baseAddress!, last = last.baseAddress!
+                for y in sampled where now[y] != before[y] || memcmp(px + y * rowBytes, last + y * rowBytes, rowBytes) != 0 {
+                    changed += 1
+                    if let from = firstOf[now[y]], from != y, memcmp(px + y * rowBytes, last + from * rowBytes, rowBytes) == 0 {
+                        moved.insert(y)
+                    }
+                }
+            }
+        }
+        let gridArea = gridRows > 0 ? width * height / gridRows : 0
+        guard !moved.isEmpty, 2 * moved.count >= changed, 2 * changed >= gridRows, changed * gridArea >= Self.scrolledArea
+        else { return sampled }
+        return sampled.filter { !moved.contains($0) }
     }
 
     @inline(__always) private static func bucket(_ key: UInt32) -> Int {

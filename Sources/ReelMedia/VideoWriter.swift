@@ -186,7 +186,8 @@ public final class VideoWriter {
             try (settings.alpha ? straight : input).withUnsafeBufferPointer { (buffer) throws(MediaError) in
                 try gifStep { () throws(GIFError) in
                     try writer.append(
-                        rgba: buffer.baseAddress!, stride: w * 4, changedRows: changedRows, changedColumns: changedColumns)
+                        rgba: buffer.baseAddress!, stride: w * 4, changedRows: changedRows, changedColumns: changedColumns,
+                        frame: settings.alpha ? nil : input)
                 }
             }
         }

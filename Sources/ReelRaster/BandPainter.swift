@@ -272,6 +272,9 @@ struct BandPainter {
             image.shade(y: y, x0: x0 &+ start, x1: x0 &+ end &- 1, into: shade)
             blendShaded(out + start &* 4, shade, count: count, coverages: scratch.coverage)
         } constant: { start, end, c in
+            if c >= 1, image.copyOpaque(texels: texels, y: y, x: x0 &+ start, count: end &- start, into: out + start &* 4) {
+                return
+            }
             if let lanes,
                 lanes.composite(
                     texels: texels, y: y, x0: x0 &+ start, count: end &- start, into: out + start &* 4, coverage: c,

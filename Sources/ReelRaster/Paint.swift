@@ -1,6 +1,7 @@
 /// What a fill paints with: a solid colour, a gradient (axial, radial, conic, two-point conical; padded,
 /// reflected or repeated) or an image, mapped into device space.
 import ReelGeometry
+import Synchronization
 
 /// What fills the covered pixels.
 public enum Paint: Sendable, Equatable {
@@ -71,9 +72,15 @@ public struct Gradient: Sendable, Equatable {
 
 /// A decoded picture: premultiplied RGBA8 rows, no padding.
 public struct RasterImage: Sendable, Equatable {
+    /// Zero, or a number its maker gives no other picture (`RasterImage(_:unique:)`): compared first, so
+    /// that two such pictures are told apart without comparing their pixels (a terminal's rows, each a
+    /// picture of 1,880 × 30 pixels, compared with the row before's in every frame that scrolled).
+    public let tag: Int
     public let width: Int
     public let height: Int
     public let pixels: [UInt8]
+    /// Every pixel's alpha is 255, known from its maker (false: not known).
+    public let isOpaque: Bool
 
     /// Nil unless `pixels` holds width × height pixels (sizes whose byte count overflows included,
     /// where the product would have trapped).
@@ -82,14 +89,34 @@ public struct RasterImage: Sendable, Equatable {
         let (area, areaOverflows) = width.multipliedReportingOverflow(by: height)
         let (bytes, bytesOverflow) = area.multipliedReportingOverflow(by: 4)
         guard !areaOverflows, !bytesOverflow, pixels.count == bytes else { return nil }
+        self.tag = 0
         self.width = width
         self.height = height
         self.pixels = pixels
+        self.isOpaque = false
     }
 
     public init(_ frame: Frame) {
+        self.tag = 0
         self.width = frame.width
         self.height = frame.height
         self.pixels = frame.pixels
+        self.isOpaque = false
+    }
+
+    private static let tags = Atomic<Int>(0)
+
+    /// A frame as a picture unlike any other made so: tagged with a number of its own, and its opacity
+    /// found (one pass over its pixels: for pictures made once and drawn many times).
+    public init(unique frame: Frame) {
+        self.tag = Self.tags.wrappingAdd(1, ordering: .relaxed).newValue
+        self.width = frame.width
+        self.height = frame.height
+        self.pixels = frame.pixels
+        self.isOpaque = frame.pixels.withUnsafeBytes { bytes in
+            var alpha: UInt32 = 0xFF00_0000
+            for i in 0..<(bytes.count / 4) { alpha &= bytes.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self) }
+            return alpha == 0xFF00_0000
+        }
     }
 }

@@ -368,12 +368,39 @@ struct ImageShader {
     let image: RasterImage
     let inverse: Transform2D
     let opacity: Float
+    /// Where pixel (x, y) takes texel (x + dx, y + dy) as it is: the image drawn at its own size on whole
+    /// pixels, at full opacity (nil otherwise). Fully covered pixels of opaque texels are then copied.
+    let copyOffset: (dx: Int, dy: Int)?
 
     init?(_ image: RasterImage, transform: Transform2D, opacity: Double) {
         guard let inverse = transform.inverted, opacity > 0 else { return nil }
         self.image = image
         self.inverse = inverse
         self.opacity = Float(min(opacity, 1))
+        let m = inverse
+        copyOffset =
+            m.a == 1 && m.b == 0 && m.c == 0 && m.d == 1 && opacity >= 1 && abs(m.tx) < 1e9 && abs(m.ty) < 1e9
+                && m.tx == m.tx.rounded() && m.ty == m.ty.rounded()
+            ? (Int(m.tx), Int(m.ty)) : nil
+    }
+
+    /// Copies texels into pixels x ..< x + count of row y (`out` is the first) where that is what
+    /// drawing them fully covered gives: the image on whole pixels at its own size and full opacity,
+    /// every texel of the span inside it and opaque (source-over of an opaque source is the source,
+    /// as `shade` and the blend would give it byte for byte). False, with nothing drawn, otherwise.
+    /// A terminal's rows drawn as pictures (1,880 × 30 each at 1080p) are copied, not blended in floats.
+    func copyOpaque(texels: UnsafeRawPointer, y: Int, x: Int, count: Int, into out: UnsafeMutablePointer<UInt8>) -> Bool {
+        guard let (dx, dy) = copyOffset else { return false }
+        let iy = y &+ dy, ix = x &+ dx
+        guard iy >= 0, iy < image.height, ix >= 0, count > 0, ix <= image.width &- count else { return false }
+        let from = texels + (iy &* image.width &+ ix) &* 4
+        if !image.isOpaque {
+            var alpha: UInt32 = 0xFF00_0000
+            for i in 0..<count { alpha &= from.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self) }
+            guard alpha == 0xFF00_0000 else { return false }
+        }
+        UnsafeMutableRawPointer(out).copyMemory(from: from, byteCount: count &* 4)
+        return true
     }
 
     func shade(y: Int, x0: Int, x1: Int, into out: UnsafeMutablePointer<SIMD4<Float>>) {

@@ -89,27 +89,41 @@ struct TerminalRowDrawing: Sendable {
 /// rows hold more than `cellLimit` cells in all (output that never repeats a row makes one per row each
 /// frame, and a row's outlines grow with its width: some 0.5 KB a cell of text).
 final class TerminalRowCache: Sendable {
-    private struct Key: Hashable {
+    struct Key: Hashable, Sendable {
         var line: TerminalLine
         var style: TerminalRowStyle
     }
     /// About 100 MB of outlines at most.
     static let cellLimit = 200_000
-    private let entries = Mutex<(rows: [Key: TerminalRowDrawing], cells: Int)>(([:], 0))
+    private let rows = TerminalCache<Key, TerminalRowDrawing>(limit: cellLimit)
 
     func drawing(of line: TerminalLine, _ style: TerminalRowStyle, make: () -> TerminalRowDrawing) -> TerminalRowDrawing {
-        let key = Key(line: line, style: style)
-        if let hit = entries.withLock({ $0.rows[key] }) { return hit }
-        let drawing = make()
+        rows.value(for: Key(line: line, style: style)) { (make(), line.cells.count) }!
+    }
+}
+
+/// Values made once per key and shared by every thread that renders, until their costs pass `limit`
+/// together: then it starts over (nothing is evicted one by one: the rows a terminal shows come and go
+/// in order, and a screenful is made again once).
+final class TerminalCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    private let limit: Int
+    private let entries = Mutex<(values: [Key: Value], cost: Int)>(([:], 0))
+
+    init(limit: Int) { self.limit = limit }
+
+    /// The value kept for `key`, or the one `make` gives (with its cost), kept; nil when `make` gives none.
+    func value(for key: Key, make: () -> (Value, cost: Int)?) -> Value? {
+        if let hit = entries.withLock({ $0.values[key] }) { return hit }
+        guard let (value, cost) = make() else { return nil }
         entries.withLock {
-            if $0.cells + line.cells.count > Self.cellLimit {
-                $0.rows.removeAll(keepingCapacity: true)
-                $0.cells = 0
+            if $0.cost + cost > limit {
+                $0.values.removeAll(keepingCapacity: true)
+                $0.cost = 0
             }
-            $0.rows[key] = drawing
-            $0.cells += line.cells.count
+            $0.values[key] = value
+            $0.cost += cost
         }
-        return drawing
+        return value
     }
 }
 
@@ -143,16 +157,18 @@ extension SceneRenderer {
         guard !bounds.isEmpty else { return [] }
         let screen = pictures.nearestScreen(of: layer.name, at: t.recordingTime(atLayerTime: layer.time))
         let reverse = screen?.reverse ?? false
+        let fill = reverse ? t.theme.foreground : t.theme.background
         var out: [DisplayList.Command] = [
-            .fill(
-                path: Path(roundedRect: bounds, cornerRadius: layer.properties.cornerRadius).applying(toDevice),
-                color: reverse ? t.theme.foreground : t.theme.background)
+            .fill(path: Path(roundedRect: bounds, cornerRadius: layer.properties.cornerRadius).applying(toDevice), color: fill)
         ]
         guard let screen else { return out }
         let cell = t.cellSize(in: bounds)
         let style = TerminalRowStyle(
             fontFamily: t.fontFamily, fontSize: t.fontSize, cell: cell, columns: t.columns, theme: t.theme, reverse: reverse)
         let gridLeft = bounds.minX + t.padding, gridTop = bounds.minY + t.padding
+        let pictured = Self.rowPictureSize(
+            toDevice: toDevice, fill: fill, cornerRadius: layer.properties.cornerRadius, padding: t.padding,
+            columns: t.columns, cell: cell)
         for r in 0..<min(screen.rows, t.rows) {
             let rowToDevice = Transform2D.translation(x: gridLeft, y: gridTop + Double(r) * cell.height).concatenating(toDevice)
             if let visibleArea {
@@ -160,9 +176,27 @@ extension SceneRenderer {
                 // Glyphs reach a little past their cells (italics, accents): a cell's height around.
                 guard row.insetBy(-cell.height * toDevice.maxScale).intersects(visibleArea) else { continue }
             }
-            let drawing = text.terminalRows.drawing(of: screen.lines[r], style) {
-                Self.row(screen.lines[r], style, faces: faces, typesetter: text.typesetter)
+            func drawing() -> TerminalRowDrawing {
+                text.terminalRows.drawing(of: screen.lines[r], style) {
+                    Self.row(screen.lines[r], style, faces: faces, typesetter: text.typesetter)
+                }
             }
+            let x = rowToDevice.tx, y = rowToDevice.ty
+            if let (width, height) = pictured, x == x.rounded(), y == y.rounded(), abs(x) < 1e9, abs(y) < 1e9,
+                let picture = text.terminalRowPictures.picture(
+                    of: screen.lines[r], style, scaleX: toDevice.a, scaleY: toDevice.d,
+                    make: {
+                        rowPicture(drawing(), fill: fill, scaleX: toDevice.a, scaleY: toDevice.d, width: width, height: height)
+                    })
+            {
+                let area = Rect(x: x, y: y, width: Double(width), height: Double(height))
+                out.append(
+                    .fill(
+                        path: Path(rect: area), paint: .image(picture, transform: .translation(x: x, y: y)), opacity: 1,
+                        rule: .nonZero))
+                continue
+            }
+            let drawing = drawing()
             for fill in drawing.fills {
                 out.append(.fill(path: fill.path.applying(rowToDevice), color: fill.color))
             }

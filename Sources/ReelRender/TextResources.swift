@@ -18,6 +18,8 @@ public struct TextResources: Sendable {
     public var terminalFaces: [String: TerminalFaces] = [:]
     /// Terminal rows drawn once per content (TerminalDrawing.swift).
     let terminalRows = TerminalRowCache()
+    /// And drawn once per content and size as pictures, where rows land on whole pixels (TerminalRowPictures.swift).
+    let terminalRowPictures = TerminalRowPictures()
 
     public init(fonts: [String: FontFace] = [:], typesetter: Typesetter = Typesetter()) {
         self.fonts = fonts

@@ -133,6 +133,49 @@ import Testing
         #expect(Array(b.rgba[(100 * 640 + 1) * 4..<(100 * 640 + 1) * 4 + 3]) == Self.background)
     }
 
+    /// Rows that land on whole pixels are drawn once as pictures and copied (TerminalRowPictures.swift);
+    /// a layer whose rounded corners reach into its grid draws them as outlines. The two agree within
+    /// the rasterizer's exact-area rounding: the same outlines, moved by whole pixels. 16 × 2 cells of
+    /// 10 × 20 px on a layer at (20, 10), no padding; corners of 4 pt make the second draw outlines
+    /// (the 4 × 4 corners themselves left out of the comparison).
+    @Test func rowsOnWholePixelsArePicturesOfTheirOutlines() throws {
+        let ws = try Workspace()
+        _ = ws.write(
+            "s.cast",
+            """
+            {"version": 2, "width": 16, "height": 2}
+            [0.1, "o", "\\u001b[1;32mok\\u001b[0m make \\u001b[44mall\\u001b[0m\\r\\n"]
+            [0.2, "o", "\\u001b[33mwarn\\u001b[0m: 42 nm"]
+            """)
+        func draw(cornerRadius: Int) throws -> StillImage {
+            let scene = ws.write(
+                "scene\(cornerRadius).json",
+                """
+                {"width": 200, "height": 60, "fps": 1, "duration": 1, "background": "#ffffff",
+                 "layers": [{"name": "t", "type": "terminal", "contents": "s.cast", "bounds": [160, 40], "position": [100, 30],
+                             "padding": 0, "cursor": "none", "cornerRadius": \(cornerRadius)}]}
+                """)
+            let out = ws.file("still\(cornerRadius).png")
+            let r = try runReel(["still", scene, "--at", "0.5", "-o", out])
+            try #require(r.status == 0, "\(r.stderr)")
+            return try ImageFile.read(path: out)
+        }
+        let pictures = try draw(cornerRadius: 0), outlines = try draw(cornerRadius: 4)
+        var worst = 0, inked = 0
+        for y in 10..<50 {
+            for x in 20..<180 {
+                let corner = (x < 24 || x >= 176) && (y < 14 || y >= 46)
+                guard !corner else { continue }
+                let o = (y * 200 + x) * 4
+                for c in 0..<3 { worst = max(worst, abs(Int(pictures.rgba[o + c]) - Int(outlines.rgba[o + c]))) }
+                if Array(pictures.rgba[o..<o + 3]) != Self.background { inked += 1 }
+            }
+        }
+        #expect(Double(worst) <= Tolerance.exactAreaLevels, "worst difference \(worst) levels")
+        // Text and a blue cell background drawn, not an empty grid compared with another.
+        #expect(inked > 300, "\(inked) pixels not the background")
+    }
+
     /// A sublayer placed by cells covers them exactly (cells of 10 × 20 px), and `cells` animates: from
     /// column 0 to column 3 over 1 s, at 0.5 s it spans columns 1.5 to 2.5 (x 15 to 25 px).
     @Test func sublayersArePlacedByCells() throws {

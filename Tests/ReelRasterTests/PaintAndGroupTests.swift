@@ -216,6 +216,24 @@ func rect(_ x: Double, _ y: Double, _ w: Double, _ h: Double) -> Path { Path(rec
         for y in 0..<4 { for x in 0..<4 { #expect(f.pixel(x: x + 2, y: y + 1) == (UInt8(x * 60), UInt8(y * 60), 0, 255)) } }
     }
 
+    /// Drawn on whole pixels at its own size, an opaque image's texels are copied; a translucent texel
+    /// is composited, not copied: premultiplied (0, 0, 128, 128) over white is (127, 127, 255), by hand
+    /// (255 · (1 − 128/255) = 127; 128 + 127 = 255).
+    @Test func translucentTexelsAreCompositedNotCopied() throws {
+        var px: [UInt8] = []
+        for x in 0..<6 { px += x == 3 ? [0, 0, 128, 128] : [UInt8(x * 40), 200, 10, 255] }
+        let image = RasterImage(width: 6, height: 1, premultipliedRGBA: px)!
+        let t = Transform2D.translation(x: 1, y: 2)
+        var list = DisplayList(background: .white)
+        list.commands = [
+            .fill(path: rect(0, 0, 6, 1).applying(t), paint: .image(image, transform: t), opacity: 1, rule: .nonZero)
+        ]
+        let f = try renderEveryWay(list, width: 8, height: 4)
+        for x in 0..<6 where x != 3 { #expect(f.pixel(x: x + 1, y: 2) == (UInt8(x * 40), 200, 10, 255), "texel \(x)") }
+        let p = f.pixel(x: 4, y: 2)
+        #expect(abs(Int(p.r) - 127) <= 1 && abs(Int(p.g) - 127) <= 1 && p.b == 255 && p.a == 255, "\(p)")
+    }
+
     @Test func bilinearBetweenPixels() throws {
         // Scaled 2×: device pixel 3's centre (3.5) maps to image x 1.75 → between texels 1 and 2 at ¼: 60 + 60·¼ = 75.
         let f = try draw(.scale(x: 2, y: 2))
