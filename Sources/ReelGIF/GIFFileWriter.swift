@@ -3,6 +3,7 @@
 /// continues the LZW string), identical frames merged into one longer frame, and an optional lossy
 /// mode; replaces libavcodec's GIF encoder and muxer.
 import Foundation
+import Synchronization
 
 /// Writes a GIF file frame by frame. A frame is held until the next one arrives: only then is its
 /// delay known (an unchanged next frame lengthens it) and its disposal (a next frame that turns shown
@@ -48,7 +49,9 @@ public final class GIFFileWriter {
     static let gradientRadius = 3
     private let output: FileHandle
     private var buffer: [UInt8] = []
-    public private(set) var bytesWritten = 0
+    /// Bytes written to the file so far (read while frames are coded, on another thread).
+    public var bytesWritten: Int { written.load(ordering: .relaxed) }
+    private let written = Atomic<Int>(0)
     private var frameNumber: Int
     public private(set) var framesAppended = 0
 
@@ -70,9 +73,14 @@ public final class GIFFileWriter {
     /// The last frame appended (RGBA rows), to see a repeat, and its rows' hashes (`rowsFound`).
     private var lastRGBA: [UInt8]
     private var rowKeys: [UInt64]
-    /// Whether the frame appended last moved rows of the one before (`rowsFound`): only such frames are
+    /// Whether the frame being coded moved rows of the one before (`rowsFound`): only such frames are
     /// coded in bands (`codeInBands`).
     var scrolled = false
+    /// The coding stage (`codeFrame`): the frames' indices made on the caller's thread are coded here, a
+    /// frame behind; the two halves of a 1080p frame that scrolled took about as long each.
+    private let coding = DispatchQueue(label: "reel.gif.coding")
+    private let codingSlots = DispatchSemaphore(value: 2)
+    private let codingError = Mutex<GIFError?>(nil)
     private var held: Held?
     /// The previous frame's palette indices (lossy mode: what did not change there stays as shown).
     private var lastWant: [UInt8] = []
@@ -210,7 +218,7 @@ public final class GIFFileWriter {
                 rows = [y..<height]
             }
         }
-        let (moved, mapped) = rowsFound(rgba: rgba, stride: stride, rows: rows)
+        let (moved, mapped, scrolledNow) = rowsFound(rgba: rgba, stride: stride, rows: rows)
         if let frame, frame.count == lastRGBA.count, stride == rowBytes, 2 * rows.reduce(0, { $0 + $1.count }) >= height {
             lastRGBA = frame
         } else if !rows.isEmpty {
@@ -264,7 +272,47 @@ public final class GIFFileWriter {
             - GIFTiming.centiseconds(ofFrame: frameNumber, numerator: rate.numerator, denominator: rate.denominator)
         frameNumber += 1
         framesAppended += 1
-        let want = indices
+        try failure()
+        let frame = Coding(want: indices, scan: scan, scanColumns: scanColumns, delay: delay, scrolled: scrolledNow)
+        // At most two frames wait to be coded: each holds its indices (2 MB at 1080p).
+        codingSlots.wait()
+        let reference = GIFWriterReference(writer: self)
+        coding.async {
+            defer { reference.writer.codingSlots.signal() }
+            reference.writer.codeFrame(frame)
+        }
+    }
+
+    /// What the coding stage takes of a frame appended: its indices, the rows (and columns) where they
+    /// may differ from the frame before's (nil: anywhere), its delay, and whether it scrolled.
+    private struct Coding: Sendable {
+        var want: [UInt8]
+        var scan: [Range<Int>]?
+        var scanColumns: Range<Int>?
+        var delay: Int
+        var scrolled: Bool
+    }
+
+    /// Throws the error that stopped the coding stage, if one did.
+    private func failure() throws(GIFError) {
+        if let error = codingError.withLock({ $0 }) { throw error }
+    }
+
+    /// The coding stage of `append`, on `coding`: frames in order, one at a time, while the caller's
+    /// thread makes the next frame's indices. Once a frame fails (the file cannot be written), the rest
+    /// are not coded and `append` or `finish` throws.
+    private func codeFrame(_ frame: Coding) {
+        guard codingError.withLock({ $0 == nil }) else { return }
+        do throws(GIFError) {
+            try code(frame)
+        } catch {
+            codingError.withLock { $0 = error }
+        }
+    }
+
+    private func code(_ frame: Coding) throws(GIFError) {
+        scrolled = frame.scrolled
+        let want = frame.want, scan = frame.scan, scanColumns = frame.scanColumns, delay = frame.delay
         let allowed = allowance(of: want, after: lastWant, rows: scan, columns: scanColumns)
         lastWant = want
         settle(next: want)
@@ -319,11 +367,12 @@ public final class GIFFileWriter {
     /// `rowKeys` becomes the rows' hashes, and `scrolled` says whether most rows that changed show a row
     /// the frame before showed elsewhere (content that moved up or down).
     private func rowsFound(rgba: UnsafePointer<UInt8>, stride: Int, rows: [Range<Int>]) -> (
-        moved: [(Int, Int)], mapped: [Range<Int>]
+        moved: [(Int, Int)], mapped: [Range<Int>], scrolled: Bool
     ) {
         let options = quantizer.options
-        scrolled = false
-        guard options.dither == .none && !options.alphaDither && (alpha || options.tolerance == 0) else { return ([], rows) }
+        guard options.dither == .none && !options.alphaDither && (alpha || options.tolerance == 0) else {
+            return ([], rows, false)
+        }
         let rowBytes = width * 4
         var moved: [(Int, Int)] = [], mapped: [Range<Int>] = []
         // Of rows alike, the first: each row found once.
@@ -353,8 +402,7 @@ public final class GIFFileWriter {
             }
         }
         rowKeys = keys
-        scrolled = changed > 0 && 2 * elsewhere >= changed
-        return (moved, mapped)
+        return (moved, mapped, changed > 0 && 2 * elsewhere >= changed)
     }
 
     /// Heavy loss: the share of its allowance a pixel that keeps its index in the next frame may take,
@@ -929,12 +977,14 @@ public final class GIFFileWriter {
         } catch {
             throw .cannotWrite(reason: error.localizedDescription)
         }
-        bytesWritten += buffer.count
+        written.add(buffer.count, ordering: .relaxed)
         buffer.removeAll(keepingCapacity: true)
     }
 
     /// Writes the held frame and the trailer, and closes the file.
     public func finish() throws(GIFError) {
+        coding.sync {}
+        try failure()
         settle(next: nil)
         if var last = held, alpha, let all = bounds(where: { shown[$0] != transparent }) {
             // A transparent clip's last frame clears everything shown, so a loop (or the next segment
@@ -952,4 +1002,11 @@ public final class GIFFileWriter {
             throw .cannotClose(reason: error.localizedDescription)
         }
     }
+}
+
+/// The writer handed to its coding stage: `append` and the stage use separate state (indices, the RGBA
+/// before and its hashes on the caller's side; what is shown, the held frame and the file on the stage's),
+/// the frame's indices handed over by value.
+private struct GIFWriterReference: @unchecked Sendable {
+    let writer: GIFFileWriter
 }

@@ -39,11 +39,19 @@ struct GIFCodeStream {
             if held == 0 {
                 bytes.append(contentsOf: from[0..<whole])
             } else {
-                for k in 0..<whole {
-                    bits |= UInt64(from[k]) << UInt64(held)
-                    bytes.append(UInt8(truncatingIfNeeded: bits))
-                    bits >>= 8
+                // Grown once and shifted in place: appended a byte at a time, each append asked whether
+                // the array was shared and had room (a 1080p frame that scrolled is 300 KB of segments).
+                let start = bytes.count, shift = UInt64(held)
+                bytes.append(contentsOf: repeatElement(0, count: whole))
+                var b = bits
+                bytes.withUnsafeMutableBufferPointer { out in
+                    for k in 0..<whole {
+                        b |= UInt64(from[k]) << shift
+                        out[start + k] = UInt8(truncatingIfNeeded: b)
+                        b >>= 8
+                    }
                 }
+                bits = b
             }
             if rest > 0 { write(Int(from[whole]) & (1 << rest - 1), width: rest) }
         }
@@ -170,6 +178,69 @@ final class GIFLZWEncoder {
     ) {
         let run = code(input, minimumCodeSize: m, transparent: transparent, distance: nil, whole: false)
         return (GIFCodeSegment(bytes: run.bytes, bitCount: run.bitCount, nextWidth: run.nextWidth), run.coded)
+    }
+
+    /// `segment` for pixels coded exactly, each its own index, and no transparent index: the same
+    /// strings and codes, byte for byte, without the choices the general coder weighs at every pixel
+    /// or the indices it hands back (a band of a 1080p frame that scrolled, coded whole, took 14 ns a
+    /// pixel there).
+    func segment(exact pixels: [UInt8], minimumCodeSize m: Int) -> GIFCodeSegment {
+        var out = GIFCodeStream(capacity: pixels.count / 2 + 16)
+        let clear = 1 << m
+        var size = m + 1, nextCode = clear + 2
+        // A fresh dictionary: entries of an earlier epoch count as empty.
+        func fresh() {
+            epoch += 1
+            if epoch >= 1 << 31 {
+                wipe()
+                epoch = 1
+            }
+            size = m + 1
+            nextCode = clear + 2
+        }
+        fresh()
+        if let first = pixels.first {
+            var current = Int(first)
+            slots.withUnsafeMutableBufferPointer { slots in
+                pixels.withUnsafeBufferPointer { px in
+                    var epoch = self.epoch
+                    for i in 1..<px.count {
+                        let index = Int(px[i]), key = UInt64(current << 8 | index)
+                        // The key's slot, or the empty one where it goes (`slot(of:in:epoch:)`).
+                        var h = Self.home(of: key)
+                        var found = -1
+                        while true {
+                            let e = slots[h]
+                            if e >> 32 != epoch { break }
+                            if (e >> 12) & 0xF_FFFF == key {
+                                found = Int(e & 0xFFF)
+                                break
+                            }
+                            h = (h &+ 1) & Self.slotMask
+                        }
+                        if found >= 0 {
+                            current = found
+                            continue
+                        }
+                        out.write(current, width: size)
+                        let code = nextCode
+                        slots[h] = epoch << 32 | key << 12 | UInt64(code)
+                        nextCode += 1
+                        if code >= 1 << size && size < 12 { size += 1 }
+                        if code == 4095 {
+                            out.write(clear, width: size)
+                            fresh()
+                            epoch = self.epoch
+                        }
+                        current = index
+                    }
+                }
+            }
+            out.write(current, width: size)
+            if nextCode < 4095 && nextCode >= 1 << size && size < 12 { size += 1 }
+        }
+        let bitCount = out.bitCount
+        return GIFCodeSegment(bytes: out.finish(), bitCount: bitCount, nextWidth: size)
     }
 
     /// `whole`: a complete stream (clear code first, end code last); else a segment. Returns, besides

@@ -166,6 +166,9 @@ extension SceneRenderer {
         let style = TerminalRowStyle(
             fontFamily: t.fontFamily, fontSize: t.fontSize, cell: cell, columns: t.columns, theme: t.theme, reverse: reverse)
         let gridLeft = bounds.minX + t.padding, gridTop = bounds.minY + t.padding
+        // The device rectangles row pictures cover (rows next to each other joined): opaque, on whole
+        // pixels, so the background is not filled under them (a 1080p frame filled twice).
+        var covered: [Rect] = []
         let pictured = Self.rowPictureSize(
             toDevice: toDevice, fill: fill, cornerRadius: layer.properties.cornerRadius, padding: t.padding,
             columns: t.columns, cell: cell)
@@ -194,6 +197,11 @@ extension SceneRenderer {
                     .fill(
                         path: Path(rect: area), paint: .image(picture, transform: .translation(x: x, y: y)), opacity: 1,
                         rule: .nonZero))
+                if let last = covered.last, last.minX == area.minX, last.width == area.width, last.maxY == area.minY {
+                    covered[covered.count - 1].size.height += area.height
+                } else {
+                    covered.append(area)
+                }
                 continue
             }
             let drawing = drawing()
@@ -208,6 +216,13 @@ extension SceneRenderer {
                         path: frame.applying(rowToDevice), paint: .image(p.image, transform: p.place.concatenating(rowToDevice)),
                         opacity: 1, rule: .nonZero))
             }
+        }
+        if !covered.isEmpty {
+            // Rectangles on whole pixels cut out of the background, even-odd: every pixel is covered by
+            // the one or the other wholly, so the frame is what filling it all first would give.
+            var background = Path(roundedRect: bounds, cornerRadius: layer.properties.cornerRadius).applying(toDevice)
+            for area in covered { background.addPath(Path(rect: area)) }
+            out[0] = .fill(path: background, color: fill, rule: .evenOdd)
         }
         if let (row, column) = screen.cursor, row < t.rows, column < t.columns, t.cursorShows(atLayerTime: layer.time) {
             out += cursorCommands(

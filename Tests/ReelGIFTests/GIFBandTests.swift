@@ -37,6 +37,23 @@ import Testing
         #expect(coded == p)
     }
 
+    /// The exact coder (`segment(exact:)`, what bands coded whole use) writes the general coder's segment
+    /// bit for bit: flat runs, 2 and 256 colours, lengths that fill the dictionary many times over, one
+    /// coder used again and again (its dictionary's epochs).
+    @Test func theExactCoderWritesTheGeneralCodersSegments() {
+        let exact = GIFLZWEncoder(), general = GIFLZWEncoder()
+        let cases: [(pixels: [UInt8], bits: Int)] = [
+            ([3], 2), ([UInt8](repeating: 0, count: 50_000), 2), (Self.pixels(30_000, colours: 2, seed: 1), 2),
+            (Self.pixels(70_000, colours: 16, seed: 2), 4), (Self.pixels(90_000, colours: 256, seed: 3), 8),
+            ((0..<40_000).map { UInt8($0 / 97 % 64) }, 6),
+        ]
+        for (k, c) in cases.enumerated() {
+            let a = exact.segment(exact: c.pixels, minimumCodeSize: c.bits)
+            let b = general.segment(Self.exact(c.pixels), minimumCodeSize: c.bits, transparent: nil).segment
+            #expect(a.bytes == b.bytes && a.bitCount == b.bitCount && a.nextWidth == b.nextWidth, "case \(k)")
+        }
+    }
+
     /// Three segments (of different lengths, so each starts at another bit of a byte), each after a clear
     /// code at the width the one before ends with, decode to the three runs of pixels one after another.
     @Test func segmentsAfterClearCodesDecodeToTheirPixels() throws {
