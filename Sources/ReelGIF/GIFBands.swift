@@ -80,38 +80,15 @@ extension GIFFileWriter {
         // Its rectangle is the banded one already (`code` widened it).
         guard let (left, top, right, bottom) = bandedRect(rect), left == rect.0, right == rect.2 else { return nil }
         let columns = right - left, rows = bottom - top, n = columns * rows
-        var used = [Bool](repeating: false, count: 256)
-        var hashes = [UInt64](repeating: 0, count: rows)
-        want.withUnsafeBufferPointer { want in
-            used.withUnsafeMutableBufferPointer { used in
-                for y in top..<bottom {
-                    let row = want.baseAddress! + y * width + left
-                    // Eight indices at a time, passed over where they repeat the eight before (runs of
-                    // the background: most of a frame of text).
-                    var x = 0, last = UInt64.max
-                    while x + 8 <= columns {
-                        let word = UnsafeRawPointer(row + x).loadUnaligned(as: UInt64.self)
-                        if word != last {
-                            for k in 0..<8 { used[Int(row[x + k])] = true }
-                            last = word
-                        }
-                        x += 8
-                    }
-                    while x < columns {
-                        used[Int(row[x])] = true
-                        x += 1
-                    }
-                }
-            }
-        }
-        want.withUnsafeBufferPointer { want in
-            GIFRowHash.hash(
-                rows: Array(0..<rows), base: want.baseAddress! + top * width + left, stride: width, count: columns, into: &hashes)
-        }
+        if indexRowSets.count != height { summarizeRows(of: want, rows: nil, moved: []) }
+        var used = SIMD4<UInt64>(repeating: 0)
+        for y in top..<bottom { used |= indexRowSets[y] }
+        let hashes = Array(indexRowHashes[top..<bottom])
         // Every index in the rectangle may be coded (a whole band codes them all); the transparent
         // index is one none of them uses.
-        let highest = used.lastIndex(of: true) ?? 0
-        let t = used.firstIndex(of: false) ?? Int(transparent)
+        func isUsed(_ i: Int) -> Bool { used[i >> 6] >> UInt64(i & 63) & 1 != 0 }
+        let highest = (0..<256).last(where: isUsed) ?? 0
+        let t = (0..<256).first { !isUsed($0) } ?? Int(transparent)
         let bits = Self.codeSize(holding: max(highest, t))
         var starts = [0]
         for r in 1..<rows where hashes[r] != hashes[r - 1] && hashes[r] & Self.bandCutMask == 0 { starts.append(r) }
@@ -181,6 +158,59 @@ extension GIFFileWriter {
         bands.entries = bands.entries.filter { $0.value.frame >= bands.frame - 1 }
         shown = whole ? want : showing
         return (stream.finish(), UInt8(t), bits, nil)
+    }
+
+    /// Brings `indexRowSets` and `indexRowHashes` up to date with `want`: in `rows` (nil: all), a row in
+    /// `moved` takes the sets and hash of the row of the frame before it repeats (the same indices:
+    /// `append` copied them), the others are worked out; the rest are as they were. A frame that scrolled
+    /// is most of a screen of rows moved: its rows' indices were gone through twice (their set, to find
+    /// the code size and a free index, and their hash) on the thread every frame waits for.
+    func summarizeRows(of want: [UInt8], rows: [Range<Int>]?, moved: [(Int, Int)]) {
+        let kept = indexRowSets.count == height && indexRowHashes.count == height
+        let before = (sets: indexRowSets, hashes: indexRowHashes)
+        var sets = kept ? indexRowSets : [SIMD4<UInt64>](repeating: .zero, count: height)
+        var hashes = kept ? indexRowHashes : [UInt64](repeating: 0, count: height)
+        var from = [Int](repeating: -1, count: kept ? height : 0)
+        for (y, f) in moved where kept && y >= 0 && y < height && f >= 0 && f < height { from[y] = f }
+        var todo: [Int] = []
+        for y in (kept ? rows ?? [0..<height] : [0..<height]).joined() where y >= 0 && y < height {
+            if kept, from[y] >= 0 {
+                sets[y] = before.sets[from[y]]
+                hashes[y] = before.hashes[from[y]]
+            } else {
+                todo.append(y)
+            }
+        }
+        let width = width
+        want.withUnsafeBufferPointer { want in
+            GIFRowHash.hash(rows: todo, base: want.baseAddress!, stride: width, count: width, into: &hashes)
+            for y in todo {
+                let row = want.baseAddress! + y * width
+                var set = SIMD4<UInt64>(repeating: 0)
+                // Eight indices at a time, passed over where they repeat the eight before (runs of the
+                // background: most of a frame of text).
+                var x = 0, last = UInt64.max
+                while x + 8 <= width {
+                    let word = UnsafeRawPointer(row + x).loadUnaligned(as: UInt64.self)
+                    if word != last {
+                        for k in 0..<8 {
+                            let i = Int(row[x + k])
+                            set[i >> 6] |= 1 << UInt64(i & 63)
+                        }
+                        last = word
+                    }
+                    x += 8
+                }
+                while x < width {
+                    let i = Int(row[x])
+                    set[i >> 6] |= 1 << UInt64(i & 63)
+                    x += 1
+                }
+                sets[y] = set
+            }
+        }
+        indexRowSets = sets
+        indexRowHashes = hashes
     }
 
     /// Whether the band's unchanged pixels are few enough or flat enough to be coded again as they are.

@@ -81,6 +81,10 @@ public final class GIFFileWriter {
     private let coding = DispatchQueue(label: "reel.gif.coding")
     private let codingSlots = DispatchSemaphore(value: 2)
     private let codingError = Mutex<GIFError?>(nil)
+    /// Per row of the frame being coded, the indices it holds and its hash (`summarizeRows`), kept up to
+    /// date from the first frame coded in bands on (empty before).
+    var indexRowSets: [SIMD4<UInt64>] = []
+    var indexRowHashes: [UInt64] = []
     private var held: Held?
     /// The previous frame's palette indices (lossy mode: what did not change there stays as shown).
     private var lastWant: [UInt8] = []
@@ -273,7 +277,8 @@ public final class GIFFileWriter {
         frameNumber += 1
         framesAppended += 1
         try failure()
-        let frame = Coding(want: indices, scan: scan, scanColumns: scanColumns, delay: delay, scrolled: scrolledNow)
+        let frame = Coding(
+            want: indices, scan: scan, scanColumns: scanColumns, delay: delay, scrolled: scrolledNow, moved: moved)
         // At most two frames wait to be coded: each holds its indices (2 MB at 1080p).
         codingSlots.wait()
         let reference = GIFWriterReference(writer: self)
@@ -291,6 +296,8 @@ public final class GIFFileWriter {
         var scanColumns: Range<Int>?
         var delay: Int
         var scrolled: Bool
+        /// Rows whose indices are those of a row of the frame before: (row, the row it repeats).
+        var moved: [(Int, Int)]
     }
 
     /// Throws the error that stopped the coding stage, if one did.
@@ -312,6 +319,7 @@ public final class GIFFileWriter {
 
     private func code(_ frame: Coding) throws(GIFError) {
         scrolled = frame.scrolled
+        if !indexRowSets.isEmpty { summarizeRows(of: frame.want, rows: frame.scan, moved: frame.moved) }
         let want = frame.want, scan = frame.scan, scanColumns = frame.scanColumns, delay = frame.delay
         let allowed = allowance(of: want, after: lastWant, rows: scan, columns: scanColumns)
         lastWant = want
