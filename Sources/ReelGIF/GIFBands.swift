@@ -167,6 +167,8 @@ extension GIFFileWriter {
     /// the code size and a free index, and their hash) on the thread every frame waits for.
     func summarizeRows(of want: [UInt8], rows: [Range<Int>]?, moved: [(Int, Int)]) {
         let kept = indexRowSets.count == height && indexRowHashes.count == height
+        // A hold (no row may differ): nothing to bring up to date, in every such frame.
+        if kept, rows?.isEmpty == true { return }
         let before = (sets: indexRowSets, hashes: indexRowHashes)
         var sets = kept ? indexRowSets : [SIMD4<UInt64>](repeating: .zero, count: height)
         var hashes = kept ? indexRowHashes : [UInt64](repeating: 0, count: height)

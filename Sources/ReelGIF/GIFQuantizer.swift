@@ -223,7 +223,12 @@ public struct GIFPaletteBuilder {
         _ sampled: [Int], rgba: [UInt8], previous: [UInt8], width: Int, height: Int, rows: [Range<Int>]?, gridRows: Int
     ) -> [Int] {
         let rowBytes = width * 4
-        guard rgba.count == rowBytes * height, previous.count == rgba.count, rowBytes > 0 else {
+        // Too few rows may have changed to pass the test below (most changes are small): nothing hashed
+        // (the hashes, no longer the frame's, are forgotten and made again when needed).
+        let gridArea = gridRows > 0 ? width * height / gridRows : 0
+        guard rgba.count == rowBytes * height, previous.count == rgba.count, rowBytes > 0, 2 * sampled.count >= gridRows,
+            sampled.count * gridArea >= Self.scrolledArea
+        else {
             rowHashes = []
             return sampled
         }
@@ -251,7 +256,6 @@ public struct GIFPaletteBuilder {
             changed += 1
             if let from = firstOf[now[y]], from != y { moved.insert(y) }
         }
-        let gridArea = gridRows > 0 ? width * height / gridRows : 0
         guard !moved.isEmpty, 2 * moved.count >= changed, 2 * changed >= gridRows, changed * gridArea >= Self.scrolledArea
         else { return sampled }
         return sampled.filter { !moved.contains($0) }
