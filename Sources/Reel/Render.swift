@@ -118,13 +118,15 @@ extension Reel {
                 let current: RenderAhead.Taken
                 // A buffer goes back to the pool with no reference left here (`recycle`): the previous one
                 // taken out of `shown`, not bound beside it (a worker drawing into a buffer still shared
-                // copied all 8 MB of a 1080p frame, a quarter of spring-button's frames).
+                // copied all 8 MB of a 1080p frame, a quarter of spring-button's frames). And only once
+                // this frame is appended: a GIF writer keeps the frame before by reference until then.
+                var replaced: RenderAhead.Taken?
                 if taken.same, let previous = shown {
                     current = previous
                     ahead.recycle(consume taken)
                 } else {
                     current = taken
-                    if let previous = shown.take() { ahead.recycle(consume previous) }
+                    replaced = shown.take()
                     shown = current
                 }
                 try writing(output) { () throws(MediaError) in
@@ -136,6 +138,7 @@ extension Reel {
                             rgba: current.frame.pixels, changedRows: changed?.ranges, changedColumns: changed?.columns)
                     }
                 }
+                if let previous = replaced.take() { ahead.recycle(consume previous) }
                 if let mix {
                     // The sound up to the end of this frame, so the muxer interleaves the two.
                     let end = AudioMix.sample(atFrame: part.first + i + 1, rate: rate)

@@ -85,8 +85,8 @@ struct TerminalRowDrawing: Sendable {
     var pictures: [Picture] = []
 }
 
-/// Rows drawn once per content and style, shared by every thread that renders; it starts over when its
-/// rows hold more than `cellLimit` cells in all (output that never repeats a row makes one per row each
+/// Rows drawn once per content and style, shared by every thread that renders; its rows hold at most
+/// `cellLimit` cells in all (`TerminalCache`'s two generations; output that never repeats a row makes one per row each
 /// frame, and a row's outlines grow with its width: some 0.5 KB a cell of text).
 final class TerminalRowCache: Sendable {
     struct Key: Hashable, Sendable {
@@ -102,28 +102,46 @@ final class TerminalRowCache: Sendable {
     }
 }
 
-/// Values made once per key and shared by every thread that renders, until their costs pass `limit`
-/// together: then it starts over (nothing is evicted one by one: the rows a terminal shows come and go
-/// in order, and a screenful is made again once).
+/// Values made once per key and shared by every thread that renders, in two generations whose costs
+/// stay under `limit` together: values are made into the recent one, which becomes the older when it
+/// holds half the limit (the older one then dropped whole); a value found in the older generation moves
+/// to the recent. The rows a terminal shows come and go in order: those on screen stay however long the
+/// clip (dropping everything at the limit made the screen's rows again each time), and nothing is
+/// evicted one by one.
 final class TerminalCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    private struct Generations {
+        var recent: [Key: (value: Value, cost: Int)] = [:]
+        var recentCost = 0
+        var older: [Key: (value: Value, cost: Int)] = [:]
+    }
     private let limit: Int
-    private let entries = Mutex<(values: [Key: Value], cost: Int)>(([:], 0))
+    private let entries = Mutex(Generations())
 
     init(limit: Int) { self.limit = limit }
 
     /// The value kept for `key`, or the one `make` gives (with its cost), kept; nil when `make` gives none.
     func value(for key: Key, make: () -> (Value, cost: Int)?) -> Value? {
-        if let hit = entries.withLock({ $0.values[key] }) { return hit }
-        guard let (value, cost) = make() else { return nil }
-        entries.withLock {
-            if $0.cost + cost > limit {
-                $0.values.removeAll(keepingCapacity: true)
-                $0.cost = 0
-            }
-            $0.values[key] = value
-            $0.cost += cost
+        let found = entries.withLock { g -> Value? in
+            if let hit = g.recent[key] { return hit.value }
+            guard let moved = g.older.removeValue(forKey: key) else { return nil }
+            Self.keep(key, moved, in: &g, limit: limit)
+            return moved.value
         }
+        if let found { return found }
+        guard let (value, cost) = make() else { return nil }
+        entries.withLock { Self.keep(key, (value, cost), in: &$0, limit: limit) }
         return value
+    }
+
+    private static func keep(_ key: Key, _ entry: (value: Value, cost: Int), in g: inout Generations, limit: Int) {
+        if g.recentCost + entry.cost > limit / 2 {
+            g.older = g.recent
+            g.recent = [:]
+            g.recentCost = 0
+        }
+        // Another thread may have made it meanwhile: counted once.
+        if let old = g.recent.updateValue(entry, forKey: key) { g.recentCost -= old.cost }
+        g.recentCost += entry.cost
     }
 }
 

@@ -8,7 +8,7 @@ import ReelTerminal
 /// Row pictures shared by every thread that renders. A scroll moves every row of the grid: drawn as
 /// outlines, each frame that scrolled put every glyph of the screen through the rasterizer again (a 1080p
 /// GIF of a 120 × 36 session scrolling 20 lines a second: half its time); as pictures, only the rows
-/// never seen before are drawn, and the others copied. Starts over when its pictures pass `byteLimit`.
+/// never seen before are drawn, and the others copied. Its pictures hold `byteLimit` bytes at most.
 final class TerminalRowPictures: Sendable {
     private struct Key: Hashable, Sendable {
         var row: TerminalRowCache.Key
@@ -16,7 +16,8 @@ final class TerminalRowPictures: Sendable {
         var scaleX: Double
         var scaleY: Double
     }
-    /// Some 140 rows of a 1080p grid (1,880 × 30 pixels each), more than a screen of 4K rows.
+    /// Some 300 rows of a 1080p grid (1,880 × 30 pixels each), 150 at least in the recent generation:
+    /// more than a screen of 4K rows.
     static let byteLimit = 64 << 20
     private let pictures = TerminalCache<Key, RasterImage>(limit: byteLimit)
 
