@@ -226,7 +226,10 @@ extension Reel {
                         } catch {
                             throw fail(o.location, o.jsonPath, "\(error)")
                         }
-                        for p in applied { try Reel.check(p, codec: codec) }
+                        for p in applied {
+                            try Reel.check(p, codec: codec)
+                            try Reel.checkTerminalLooks(p, input: scene)
+                        }
                         let key = URL(fileURLWithPath: path).standardizedFileURL.path
                         if let other = writers[key] {
                             throw fail(

@@ -46,6 +46,7 @@ public struct Preset: Sendable, Equatable {
     public static let keys = [
         "description", "format", "codec", "chroma", "bitDepth", "crf", "encoderPreset", "loop", "quality", "lossless",
         "matte", "flatten", "audio", "colors", "dither", "alphaThreshold", "gifLossy", "maxSize", "fps", "scale", "width", "size",
+        "theme", "fontSize", "idleTimeLimit",
     ]
     public static let formats = ["mp4", "mov", "webm", "gif", "apng", "webp", "png"]
 
@@ -179,6 +180,31 @@ public struct Preset: Sendable, Equatable {
             o.size = OutputSettings.PixelSize(width: out[0], height: out[1])
         }
         if o.width != nil && o.size != nil { throw r.fail(m["width"]!, "width", "give \"width\" or \"size\", not both") }
+        // A terminal recording rendered alone: the command line's --theme, --font-size, --idle-time-limit.
+        if let n = m["theme"] {
+            let theme = try r.string(n, "theme")
+            let names = Reel.terminalThemeNames
+            guard names.contains(theme) else {
+                throw r.fail(
+                    n, "theme", "\"\(theme)\" is not a theme",
+                    fix: "\(didYouMean(theme, in: names))one of \(names.joined(separator: ", "))")
+            }
+            o.theme = theme
+        }
+        if let n = m["fontSize"] {
+            let v = try r.number(n, "fontSize")
+            guard v > 0, v <= 1000 else {
+                throw r.fail(n, "fontSize", "fontSize is in points, above 0 and at most 1000, got \(v)")
+            }
+            o.fontSize = v
+        }
+        if let n = m["idleTimeLimit"] {
+            let v = try r.number(n, "idleTimeLimit")
+            guard v > 0, v.isFinite else {
+                throw r.fail(n, "idleTimeLimit", "idleTimeLimit is a positive number of seconds, got \(v)")
+            }
+            o.idleTimeLimit = v
+        }
         p.settings = o
         return (p, m)
     }

@@ -93,6 +93,26 @@ extension Reel {
         return layer
     }
 
+    /// What a recording rendered alone may be given as its theme: a built-in one, or the colours the
+    /// recording saved.
+    static var terminalThemeNames: [String] { TerminalTheme.builtIn.keys.sorted() + ["recording"] }
+
+    /// Refuses a preset's terminal keys (`theme`, `fontSize`, `idleTimeLimit`) for an input that is not
+    /// a terminal recording, at the place the preset sets them: they would do nothing there (the command
+    /// line's options are refused likewise, by `loadScene`).
+    public static func checkTerminalLooks(_ preset: Preset, input: String) throws(ReelError) {
+        guard !isRecording(input) else { return }
+        let given: [(Setting, Bool)] = [
+            (.theme, preset.settings.theme != nil), (.fontSize, preset.settings.fontSize != nil),
+            (.idleTimeLimit, preset.settings.idleTimeLimit != nil),
+        ]
+        guard let setting = given.first(where: \.1)?.0 else { return }
+        throw .scene(
+            preset.fail(
+                setting.rawValue, "\(setting.rawValue) applies to a terminal recording rendered alone, and \(input) is not one",
+                fix: "remove it, or give it for .cast recordings only (a scene sets it on its terminal layer)"))
+    }
+
     /// A recording rendered alone: one terminal layer the size of its grid (with a padding of one em),
     /// lasting the played recording and `recordingFinalHold`. It is laid out in the output's pixels
     /// (`--scale`, `--width` and `--size` scale its font, not the drawing), its cells and padding
@@ -119,7 +139,7 @@ extension Reel {
                 t.theme = recorded
             } else {
                 guard let builtIn = TerminalTheme.builtIn[theme] else {
-                    let names = TerminalTheme.builtIn.keys.sorted() + ["recording"]
+                    let names = terminalThemeNames
                     throw .usage(
                         "\(Setting.theme): \"\(theme)\" is not a theme",
                         fix: Message("\(didYouMean(theme, in: names))use one of \(names.joined(separator: ", "))"))

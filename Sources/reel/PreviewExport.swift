@@ -76,6 +76,7 @@ final class PreviewExport: @unchecked Sendable {
             do throws(ReelError) {
                 let container = try Reel.checkOutput(output, codec: options.codec)
                 try Reel.check(preset, codec: options.codec ?? container.defaultCodec)
+                try Reel.checkTerminalLooks(preset, input: scene)
                 outcome = .success(
                     try Render.render(
                         scene, sandboxed: false, overrides: overrides, to: output, options: options,

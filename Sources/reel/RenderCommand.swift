@@ -81,7 +81,10 @@ struct Render: ParsableCommand {
                 throw .usage("\(output): \(setting.setting) \(message)", fix: fix)
             }
         }
-        if let preset { try Reel.check(preset, codec: codec) }
+        if let preset {
+            try Reel.check(preset, codec: codec)
+            try Reel.checkTerminalLooks(preset, input: scene)
+        }
     }
 
     /// The output path a preset's format asks for: `clip` becomes `clip.gif`, a PNG preset a folder.

@@ -102,6 +102,58 @@ import Testing
             misplaced.status != 0 && misplaced.stderr.contains("--theme applies to a terminal recording"), "\(misplaced.stderr)")
     }
 
+    /// A preset file and a manifest's output give a recording its looks as the options do (`theme`,
+    /// `fontSize`, `idleTimeLimit`); a theme that is none, or those keys for a scene file, are refused at
+    /// their line with nothing written.
+    @Test func presetsAndManifestsGiveARecordingItsLooks() throws {
+        let ws = try Workspace()
+        let cast = ws.write("s.cast", Self.cast)
+        let looks = ws.write("looks.yaml", "description: \"light, short pauses\"\ntheme: light\nidleTimeLimit: 1\n")
+        let r = try runReel(["render", cast, "-o", ws.file("p.gif"), "--preset", looks, "--quiet"])
+        try #require(r.status == 0, "\(r.stderr)")
+        // 1.3 s played (the 5 s pause cut to 1 s) and 2 s held; the light theme's background in the corner.
+        let delays = gifLoopAndDelays([UInt8](try Data(contentsOf: URL(fileURLWithPath: ws.file("p.gif"))))).delays
+        #expect(delays.reduce(0, +) == 330, "\(delays)")
+        let first = try #require(try VideoReader(path: ws.file("p.gif")).decodeAll().first)
+        let corner = Array(first.rgba[0..<3]).map { Int($0) }
+        #expect(abs(corner[0] - 0xFA) <= 8 && abs(corner[1] - 0xFA) <= 8 && abs(corner[2] - 0xF8) <= 8, "\(corner)")
+        // Without the preset: 7.3 s, dark.
+        let plain = try runReel(["render", cast, "-o", ws.file("d.gif"), "--quiet"])
+        try #require(plain.status == 0, "\(plain.stderr)")
+        let plainDelays = gifLoopAndDelays([UInt8](try Data(contentsOf: URL(fileURLWithPath: ws.file("d.gif"))))).delays
+        #expect(plainDelays.reduce(0, +) == 730, "\(plainDelays)")
+
+        // A manifest's output: 4 columns at 20 pt (12.04 px rounded to 12) and 20 pt of padding each side.
+        _ = ws.write(
+            "jobs.yaml",
+            """
+            jobs:
+              - scene: s.cast
+                outputs:
+                  - {path: out/m.gif, fontSize: 20, theme: light}
+            """)
+        let b = try runReel(["batch", ws.file("jobs.yaml"), "--quiet"])
+        try #require(b.status == 0, "\(b.stderr)\(b.stdout)")
+        let m = try #require(try VideoReader(path: ws.file("out/m.gif")).decodeAll().first)
+        #expect(m.width == 4 * 12 + 40, "\(m.width)")
+        let mCorner = Array(m.rgba[0..<3]).map { Int($0) }
+        #expect(abs(mCorner[0] - 0xFA) <= 8 && abs(mCorner[2] - 0xF8) <= 8, "\(mCorner)")
+
+        let bad = ws.write("bad.yaml", "description: \"bad\"\ntheme: solarised\n")
+        let refused = try runReel(["render", cast, "-o", ws.file("x.gif"), "--preset", bad])
+        #expect(
+            refused.status == 1 && refused.stderr.contains("bad.yaml:2:8: theme: \"solarised\" is not a theme"),
+            "\(refused.stderr)")
+        let scene = ws.write("scene.json", smallScene)
+        let misplaced = try runReel(["render", scene, "-o", ws.file("y.gif"), "--preset", looks])
+        #expect(
+            misplaced.status == 1
+                && misplaced.stderr.contains("looks.yaml:2:8: theme: theme applies to a terminal recording rendered alone"),
+            "\(misplaced.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: ws.file("x.gif")))
+        #expect(!FileManager.default.fileExists(atPath: ws.file("y.gif")))
+    }
+
     /// A recording alone at a size is laid out in its pixels, its cells whole pixels: 30 × 8 cells of
     /// DejaVu Sans Mono (advance 1233/2048 em, line 2384/2048 em) at 14 pt with 14 pt of padding make a
     /// natural canvas of 281 × 159 (280.86 × 158.38 rounded up), fitted into 640 × 360 at
