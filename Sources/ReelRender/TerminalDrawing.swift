@@ -242,11 +242,21 @@ extension SceneRenderer {
             for area in covered { background.addPath(Path(rect: area)) }
             out[0] = .fill(path: background, color: fill, rule: .evenOdd)
         }
-        if let (row, column) = screen.cursor, row < t.rows, column < t.columns, t.cursorShows(atLayerTime: layer.time) {
+        // The program's cursor look where it set one (the layer's `none` hides it whatever it asks).
+        let shape: TerminalCursor, blinks: Bool
+        switch (t.cursor, screen.cursorStyle) {
+        case (.none, _), (_, nil): (shape, blinks) = (t.cursor, t.cursorBlink)
+        case (_, .some(let asked)):
+            shape = asked.shape == .bar ? .bar : asked.shape == .underline ? .underline : .block
+            blinks = asked.blinks
+        }
+        if let (row, column) = screen.cursor, row < t.rows, column < t.columns,
+            t.cursorShows(atLayerTime: layer.time, blinks: blinks)
+        {
             out += cursorCommands(
                 screen.lines[row].cells[column], column: column, style: style, faces: faces,
                 rowToDevice: Transform2D.translation(x: gridLeft, y: gridTop + Double(row) * cell.height).concatenating(toDevice),
-                shape: t.cursor)
+                shape: shape)
         }
         return out
     }

@@ -71,10 +71,11 @@ public struct TerminalProperties: Sendable, Equatable {
             height: max(bounds.height - 2 * padding, 0) / Double(max(rows, 1)))
     }
 
-    /// Whether the cursor shows at the layer's own time `t`.
-    public func cursorShows(atLayerTime t: Double) -> Bool {
+    /// Whether the cursor shows at the layer's own time `t`; `blinks`: whether it blinks (the layer's
+    /// `cursorBlink` unless the program asked otherwise).
+    public func cursorShows(atLayerTime t: Double, blinks: Bool? = nil) -> Bool {
         guard cursor != .none else { return false }
-        guard cursorBlink, t.isFinite else { return true }
+        guard blinks ?? cursorBlink, t.isFinite else { return true }
         return (t - t.rounded(.down)) < 0.5
     }
 }

@@ -10,6 +10,8 @@ public final class TerminalEmulator {
         var rows: [Bool]
         var cursorVisible = true
         var reverse = false
+        var cursorShape = TerminalCursorStyle.Shape.block
+        var cursorBlinks = true
 
         init(rows: Int) { self.rows = Array(repeating: true, count: rows) }
     }
@@ -44,6 +46,13 @@ public final class TerminalEmulator {
             switch prop {
             case VTERM_PROP_CURSORVISIBLE: changes.cursorVisible = value!.pointee.boolean != 0
             case VTERM_PROP_REVERSE: changes.reverse = value!.pointee.boolean != 0
+            case VTERM_PROP_CURSORBLINK: changes.cursorBlinks = value!.pointee.boolean != 0
+            case VTERM_PROP_CURSORSHAPE:
+                switch Int(value!.pointee.number) {
+                case Int(VTERM_PROP_CURSORSHAPE_UNDERLINE): changes.cursorShape = .underline
+                case Int(VTERM_PROP_CURSORSHAPE_BAR_LEFT): changes.cursorShape = .bar
+                default: changes.cursorShape = .block
+                }
             default: break
             }
             return 1
@@ -89,6 +98,9 @@ public final class TerminalEmulator {
             changes.cursorVisible
             ? (min(max(Int(position.row), 0), screen.rows - 1), min(max(Int(position.col), 0), screen.columns - 1)) : nil
         screen.reverse = changes.reverse
+        screen.cursorStyle =
+            changes.cursorShape == .block && changes.cursorBlinks
+            ? nil : TerminalCursorStyle(shape: changes.cursorShape, blinks: changes.cursorBlinks)
         return screen
     }
 

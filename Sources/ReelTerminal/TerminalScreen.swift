@@ -57,6 +57,20 @@ public struct TerminalLine: Sendable, Hashable {
     public init(cells: [TerminalCell]) { self.cells = cells }
 }
 
+/// A cursor's look as a program asks for it.
+public struct TerminalCursorStyle: Sendable, Hashable {
+    public enum Shape: Sendable, Hashable {
+        case block, underline, bar
+    }
+    public var shape: Shape
+    public var blinks: Bool
+
+    public init(shape: Shape, blinks: Bool) {
+        self.shape = shape
+        self.blinks = blinks
+    }
+}
+
 /// The whole screen at one moment.
 public struct TerminalScreen: Sendable, Hashable {
     public var columns: Int
@@ -67,6 +81,10 @@ public struct TerminalScreen: Sendable, Hashable {
     public var cursor: (row: Int, column: Int)?
     /// The whole screen shown in reverse video (DECSCNM).
     public var reverse = false
+    /// The cursor's look as the program set it (DECSCUSR: vim's insert mode asks for a bar), nil for the
+    /// terminal's own: a blinking block (DECSCUSR 0 and 1, and a reset) is taken as that, as libvterm
+    /// tells the two apart no further.
+    public var cursorStyle: TerminalCursorStyle?
 
     public init(columns: Int, rows: Int) {
         self.columns = columns
@@ -77,7 +95,7 @@ public struct TerminalScreen: Sendable, Hashable {
 
     public static func == (a: TerminalScreen, b: TerminalScreen) -> Bool {
         a.columns == b.columns && a.rows == b.rows && a.reverse == b.reverse && a.cursor?.row == b.cursor?.row
-            && a.cursor?.column == b.cursor?.column && a.lines == b.lines
+            && a.cursor?.column == b.cursor?.column && a.cursorStyle == b.cursorStyle && a.lines == b.lines
     }
 
     public func hash(into h: inout Hasher) {
@@ -86,6 +104,7 @@ public struct TerminalScreen: Sendable, Hashable {
         h.combine(reverse)
         h.combine(cursor?.row)
         h.combine(cursor?.column)
+        h.combine(cursorStyle)
         h.combine(lines)
     }
 

@@ -72,6 +72,49 @@ import Testing
         #expect(try pixel(ws.file("frames/frame_00002.png"), cell: 2) == Self.background)
     }
 
+    /// A program's cursor look (DECSCUSR) wins over the layer's block that blinks: a steady bar (6) at the
+    /// cell's left edge, 1.25 pt wide (an eighth of the 10-pt cell), shown in the blink's dark half too;
+    /// a blinking underline (3), 2.5 pt high along the bottom of the 20-pt row, hidden in its dark half;
+    /// then 0, the terminal's own: the layer's block again. Pixels wholly inside or outside each shape.
+    @Test func theProgramsCursorLookWins() throws {
+        let ws = try Workspace()
+        _ = ws.write(
+            "s.cast",
+            """
+            {"version": 2, "width": 4, "height": 1}
+            [0.1, "o", "\\u001b[3G\\u001b[6 q"]
+            [1.1, "o", "\\u001b[3 q"]
+            [2.1, "o", "\\u001b[0 q"]
+            """)
+        let scene = ws.write(
+            "scene.json",
+            """
+            {"width": 40, "height": 20, "fps": 4, "duration": 3,
+             "layers": [{"name": "t", "type": "terminal", "contents": "s.cast", "bounds": [40, 20], "position": [20, 10],
+                         "cursorBlink": true}]}
+            """)
+        let r = try runReel(["render", scene, "-o", ws.file("frames") + "/", "--quiet"])
+        try #require(r.status == 0, "\(r.stderr)")
+        let cursor: [UInt8] = [0xF2, 0xF4, 0xF7]
+        func at(_ k: Int, _ x: Int, _ y: Int) throws -> [UInt8] {
+            let png = try ImageFile.read(path: ws.file(String(format: "frames/frame_%05d.png", k)))
+            let o = (y * png.width + x) * 4
+            return Array(png.rgba[o..<o + 3])
+        }
+        // 0.25 s and 0.75 s (the layer's blink would hide it): the bar, column 20 only.
+        for k in [1, 3] {
+            #expect(try at(k, 20, 10) == cursor, "frame \(k)")
+            #expect(try at(k, 22, 10) == Self.background, "frame \(k)")
+        }
+        // 1.25 s: the underline, rows 18 and 19 only; 1.75 s: its dark half.
+        #expect(try at(5, 25, 18) == cursor)
+        #expect(try at(5, 25, 16) == Self.background)
+        #expect(try at(7, 25, 18) == Self.background)
+        // 2.25 s: the layer's block; 2.75 s: its dark half.
+        #expect(try at(9, 25, 10) == cursor)
+        #expect(try at(11, 25, 10) == Self.background)
+    }
+
     /// A recording alone: a grid of its size with one em of padding at 14 pt, lasting its length and 2 s.
     @Test func aRecordingRendersAlone() throws {
         let ws = try Workspace()
