@@ -72,6 +72,26 @@ import Testing
         #expect(try pixel(ws.file("frames/frame_00002.png"), cell: 2) == Self.background)
     }
 
+    /// A recording alone at a size with less than a pixel a cell: the natural grid scaled into it. Four
+    /// cells at 14 pt make a 62 × 45 canvas; at 4 × 2 pixels (0.0444×) a cell is 0.37 × 0.72 px, and even
+    /// one whole pixel a cell (6 × 3 with the padding) would not fit. Cell 0 (x 0.62–0.99, y 0.62–1.34)
+    /// turns red at 0.3 s: pixel (0, 0) holds about a seventh of it, redder than it was (the block
+    /// cursor's grey at first, white-ish: red and blue alike).
+    @Test func aRecordingAloneSmallerThanAPixelACellIsScaled() throws {
+        let ws = try Workspace()
+        let cast = ws.write("s.cast", Self.cast)
+        let r = try runReel(["render", cast, "-o", ws.file("tiny") + "/", "--size", "4x2", "--quiet"])
+        try #require(r.status == 0, "\(r.stderr)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: ws.file("tiny")).sorted()
+        // 5.3 s played and 2 s held, at 30 fps.
+        #expect(names.count == 219, "\(names.count)")
+        let first = try ImageFile.read(path: ws.file("tiny/" + names[0]))
+        let later = try ImageFile.read(path: ws.file("tiny/" + names[30]))
+        #expect(first.width == 4 && first.height == 2)
+        func redness(_ png: StillImage) -> Int { Int(png.rgba[0]) - Int(png.rgba[2]) }
+        #expect(redness(later) > redness(first) + 8, "\(first.rgba[0..<4]) \(later.rgba[0..<4])")
+    }
+
     /// A program's cursor look (DECSCUSR) wins over the layer's block that blinks: a steady bar (6) at the
     /// cell's left edge, 1.25 pt wide (an eighth of the 10-pt cell), shown in the blink's dark half too;
     /// a blinking underline (3), 2.5 pt high along the bottom of the 20-pt row, hidden in its dark half;
