@@ -92,6 +92,36 @@ import Testing
         #expect(redness(later) > redness(first) + 8, "\(first.rgba[0..<4]) \(later.rgba[0..<4])")
     }
 
+    /// An emoji is a wide character (two cells, as libvterm counts it) drawn in colour by the text
+    /// engine's fallback (Noto Color Emoji): 😀's yellow face inside its two 20-pt cells, none in the
+    /// cells after it (an "x" in the terminal's grey-white, then blank). Skips without the emoji font.
+    @Test func anEmojiFillsItsTwoCellsInColour() throws {
+        guard FileManager.default.fileExists(atPath: "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf") else {
+            print("skipped: fonts-noto-color-emoji is not installed")
+            return
+        }
+        let ws = try Workspace()
+        _ = ws.write("s.cast", "{\"version\": 2, \"width\": 4, \"height\": 1}\n[0.1, \"o\", \"\u{1F600}x\"]\n")
+        let scene = ws.write(
+            "scene.json",
+            """
+            {"width": 80, "height": 20, "fps": 4, "duration": 0.5,
+             "layers": [{"name": "t", "type": "terminal", "contents": "s.cast", "bounds": [80, 20], "position": [40, 10],
+                         "cursor": "none"}]}
+            """)
+        let r = try runReel(["render", scene, "-o", ws.file("frames") + "/", "--quiet"])
+        try #require(r.status == 0, "\(r.stderr)")
+        let png = try ImageFile.read(path: ws.file("frames/frame_00001.png"))
+        func yellow(_ x: Int, _ y: Int) -> Bool {
+            let o = (y * png.width + x) * 4
+            let (red, green, blue) = (Int(png.rgba[o]), Int(png.rgba[o + 1]), Int(png.rgba[o + 2]))
+            return red > 180 && green > 130 && blue < 90
+        }
+        let columns = { (xs: Range<Int>) in xs.flatMap { x in (0..<20).map { (x, $0) } }.filter { yellow($0.0, $0.1) }.count }
+        #expect(columns(0..<40) > 40, "\(columns(0..<40)) yellow pixels in the emoji's cells")
+        #expect(columns(40..<80) == 0)
+    }
+
     /// A program's cursor look (DECSCUSR) wins over the layer's block that blinks: a steady bar (6) at the
     /// cell's left edge, 1.25 pt wide (an eighth of the 10-pt cell), shown in the blink's dark half too;
     /// a blinking underline (3), 2.5 pt high along the bottom of the 20-pt row, hidden in its dark half;
