@@ -28,6 +28,8 @@ let package = Package(
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
         // `swift package generate-documentation --target Reel`: the API reference (Sources/Reel/Reel.docc).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // dotLottie archives (.lottie, a zip): their manifest, animations, images and themes, read in memory.
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         .systemLibrary(
@@ -77,7 +79,12 @@ let package = Package(
         // SVG files read (Foundation's XMLParser) into Reel's layers (issue #18).
         .target(name: "ReelSVG", dependencies: ["ReelScene", "ReelGeometry", "ReelDocument"]),
         // Lottie (Bodymovin) JSON imported into Reel's layers and keyframe animations (issue #19).
-        .target(name: "ReelLottie", dependencies: ["ReelScene", "ReelAnimation", "ReelGeometry", "ReelDocument"]),
+        .target(
+            name: "ReelLottie",
+            dependencies: [
+                "ReelScene", "ReelAnimation", "ReelGeometry", "ReelDocument",
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]),
         .target(
             name: "Reel",
             dependencies: [
@@ -123,7 +130,10 @@ let package = Package(
         ),
         // Helpers shared by the test targets (temporary folders, test pictures, PSNR, GIF block reader, renderEveryWay,
         // the named tolerances).
-        .target(name: "ReelTestSupport", dependencies: ["ReelRaster"], path: "Tests/ReelTestSupport"),
+        .target(
+            name: "ReelTestSupport",
+            dependencies: ["ReelRaster", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            path: "Tests/ReelTestSupport"),
         // Reference files read by path (#filePath), not bundled.
         .testTarget(name: "ReelTextTests", dependencies: ["ReelText", "ReelTestSupport"], exclude: ["References"]),
         .testTarget(name: "ReelSVGTests", dependencies: ["ReelSVG", "ReelScene", "ReelDocument", "ReelGeometry"]),

@@ -25,6 +25,7 @@ let package = Package(
         .executableTarget(name: "FuzzRows", dependencies: ["FuzzSupport", .product(name: "Reel", package: "Reel")]),
         .executableTarget(name: "FuzzGIF", dependencies: ["FuzzSupport", .product(name: "Reel", package: "Reel")]),
         .executableTarget(name: "FuzzTerminal", dependencies: ["FuzzSupport", .product(name: "Reel", package: "Reel")]),
+        .executableTarget(name: "FuzzDotLottie", dependencies: ["FuzzSupport", .product(name: "Reel", package: "Reel")]),
     ],
     swiftLanguageModes: [.v6]
 )

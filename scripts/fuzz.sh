@@ -16,6 +16,8 @@
 #   lottie    a Lottie file (LottieImport: layers, shapes, masks, mattes, keyframes) imported and sampled
 #   terminal  a terminal recording (asciicast v2/v3) read, then played through libvterm to two times; and
 #             the same bytes parsed as a reel record tape
+#   dotlottie a dotLottie archive (zip: entry names, manifest, animation, pictures, within small
+#             limits) or a Telegram sticker (gzip), its animation imported and sampled
 #   all       each of them, SECONDS each
 #
 # Seeds come from examples/ and presets/ (and fuzz/seeds/); the corpus grows in fuzz/work/corpus/TARGET
@@ -30,7 +32,7 @@ cd "$(dirname "$0")/.."
 # shellcheck disable=SC1091 # (puts the toolchain on PATH)
 . scripts/env.sh
 
-targets=(json yaml path preset manifest text svg lottie subtitles rows gif terminal)
+targets=(json yaml path preset manifest text svg lottie subtitles rows gif terminal dotlottie)
 target=${1:-}
 seconds=${2:-600}
 if [[ -z $target || ! " ${targets[*]} all " =~ \ $target\  ]]; then
@@ -52,6 +54,7 @@ product() {
     rows) echo FuzzRows ;;
     gif) echo FuzzGIF ;;
     terminal) echo FuzzTerminal ;;
+    dotlottie) echo FuzzDotLottie ;;
   esac
 }
 
@@ -138,7 +141,7 @@ dictionary() {
     text) cp fuzz/dicts/text.dict "$out" && echo "$out" && return ;;
     terminal) cp fuzz/dicts/terminal.dict "$out" && echo "$out" && return ;;
     svg) sources=(Sources/ReelSVG/*.swift) ;;
-    lottie) sources=(Sources/ReelLottie/*.swift) ;;
+    lottie | dotlottie) sources=(Sources/ReelLottie/*.swift) ;;
   esac
   grep -ohE '"[A-Za-z][A-Za-z0-9.-]*"' "${sources[@]}" | sort -u >"$out"
   if [[ $name != json ]]; then cat fuzz/dicts/yaml.dict >>"$out"; fi
@@ -154,7 +157,7 @@ run() {
   seed "$name"
   dict=$(dictionary "$name")
   case $name in
-    json | yaml | svg | lottie | terminal) max_len=16384 ;;
+    json | yaml | svg | lottie | terminal | dotlottie) max_len=16384 ;;
     *) max_len=4096 ;;
   esac
   local mode=()

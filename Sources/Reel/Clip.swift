@@ -162,7 +162,7 @@ public enum Reel {
                     // Drawn as vectors, fitted by contentsGravity at whatever size the bounds have: imported by
                     // the importer `type: svg` layers use, presented once (contents are still).
                     do {
-                        let svg = try fileImporter(files).importFile(resolved, layer.name + "/contents")
+                        let svg = try fileImporter(files).importFile(resolved, layer.name + "/contents", nil)
                         vectors[name] = VectorContents(layer: Scene.present(svg.layer, at: 0), size: svg.size)
                         svgNotes += svg.notes.map { Message("\(name): \($0)") }
                         embedded = svg.layer
@@ -280,6 +280,17 @@ public enum Reel {
         return try? JSONParser.parse([UInt8](data))
     }
 
+    /// The animation a Lottie container holds (a dotLottie archive's `animation`, its first by default,
+    /// or a Telegram sticker's), nil when the file is no container.
+    static func lottieContainer(_ path: String, animation: String?) throws(DocumentError) -> LottieDocument? {
+        guard let prefix = InputFiles.prefix(of: path, count: 4),
+            let kind = LottieContainer.kind(path: path, prefix: prefix)
+        else { return nil }
+        let limits = LottieContainerLimits.standard
+        let bytes = try InputFiles.read(path, maximumBytes: limits.totalBytes, what: "a Lottie container")
+        return try LottieContainer.read(bytes, file: path, kind: kind, animation: animation, limits: limits)
+    }
+
     /// Whether the file is a terminal recording: named `.cast`, or starting as an asciicast does.
     static func isRecording(_ path: String) -> Bool {
         URL(fileURLWithPath: path).pathExtension.lowercased() == "cast"
@@ -311,12 +322,29 @@ public enum Reel {
         if !recording, let setting = overrides.terminalSetting {
             throw .usage("\(setting) applies to a terminal recording rendered alone", fix: "set it on the scene's terminal layer")
         }
+        var container: LottieDocument?
+        do {
+            container = try lottieContainer(path, animation: overrides.animation)
+        } catch {
+            throw .scene(error)
+        }
+        if container == nil, overrides.animation != nil {
+            throw .usage(
+                "\(Setting.animation) chooses one of a dotLottie archive's animations, and \(path) is not one",
+                fix: "leave it out, or render a .lottie file")
+        }
         if recording {
             scene = try terminalScene(path, overrides: overrides)
             imported = "recording"
         } else {
             do {
-                if ["svg", "svgz"].contains(URL(fileURLWithPath: path).pathExtension.lowercased()) || Self.isGzip(path) {
+                if let container {
+                    // A dotLottie archive's animation, or a Telegram sticker's.
+                    let (lottie, warnings) = try LottieImport.scene(container, file: path)
+                    scene = lottie
+                    scene.importNotes = warnings.map { "\(path): \($0)" }
+                    imported = "animation"
+                } else if ["svg", "svgz"].contains(URL(fileURLWithPath: path).pathExtension.lowercased()) || Self.isGzip(path) {
                     // An SVG file alone is a one-layer scene the size of its viewport.
                     let (svg, warnings) = try SVGImport.scene(contentsOf: path)
                     scene = svg

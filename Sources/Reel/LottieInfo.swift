@@ -2,8 +2,18 @@
 import ReelLottie
 
 extension Reel {
-    /// The census of the file at `path` when it is a Lottie animation (told by its content), else nil.
-    public static func lottieCensus(_ path: String) -> LottieCensus? {
-        jsonRoot(path).flatMap(LottieCensus.of)
+    /// The census of the file at `path` when it is a Lottie animation (told by its content, or a dotLottie
+    /// archive's `animation`, or a sticker's), else nil.
+    public static func lottieCensus(_ path: String, animation: String? = nil) -> LottieCensus? {
+        if let document = try? lottieContainer(path, animation: animation) { return LottieCensus.of(document.root) }
+        return jsonRoot(path).flatMap(LottieCensus.of)
+    }
+
+    /// A dotLottie archive's animations (the manifest's ids) and the one shown; nil for any other file.
+    public static func dotLottieAnimations(_ path: String, animation: String? = nil) -> (ids: [String], shown: String)? {
+        guard let document = try? lottieContainer(path, animation: animation), let shown = document.animationID else {
+            return nil
+        }
+        return (document.animationIDs, shown)
     }
 }

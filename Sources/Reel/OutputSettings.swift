@@ -53,6 +53,8 @@ public struct OutputSettings: Sendable, Equatable {
     public var theme: String?
     public var fontSize: Double?
     public var idleTimeLimit: Double?
+    /// A dotLottie archive rendered alone: which of its animations (`SceneOverrides.animation`).
+    public var animation: String?
 
     public init() {}
 
@@ -92,6 +94,7 @@ public struct OutputSettings: Sendable, Equatable {
         take(\.theme)
         take(\.fontSize)
         take(\.idleTimeLimit)
+        take(\.animation)
         return out
     }
 
@@ -138,5 +141,6 @@ public struct OutputSettings: Sendable, Equatable {
         if let theme { overrides.terminalTheme = theme }
         if let fontSize { overrides.fontSize = fontSize }
         if let idleTimeLimit { overrides.idleTimeLimit = idleTimeLimit }
+        if let animation { overrides.animation = animation }
     }
 }

@@ -30,6 +30,9 @@ public struct SceneOverrides: Sendable {
     public var terminalTheme: String?
     public var fontSize: Double?
     public var idleTimeLimit: Double?
+    /// A dotLottie archive's animation, by its id in the manifest (nil: the first). Refused for any
+    /// other input.
+    public var animation: String?
 
     public init(
         fps: FrameRate? = nil, scale: Double? = nil, duration: Double? = nil, speed: Double? = nil, width: Int? = nil,

@@ -31,8 +31,18 @@ public enum LottieImport {
         try scene(root: root, file: file, prefix: prefix, budget: SampleBudget.total)
     }
 
-    /// `budget`: values the import may key at every frame in all (smaller in tests).
-    static func scene(root: JSONNode, file: String, prefix: String?, budget: Int) throws(DocumentError) -> (Scene, [String]) {
+    /// The animation a container held (`LottieContainer.read`), its pictures taken from the container.
+    public static func scene(_ document: LottieDocument, file: String, prefix: String? = nil) throws(DocumentError) -> (
+        Scene, [String]
+    ) {
+        try scene(root: document.root, file: file, prefix: prefix, budget: SampleBudget.total, pictures: document.pictures)
+    }
+
+    /// `budget`: values the import may key at every frame in all (smaller in tests). `pictures`: image
+    /// assets' pictures as `data:` URIs by their `u` + `p` (a container's).
+    static func scene(
+        root: JSONNode, file: String, prefix: String?, budget: Int, pictures: [String: String] = [:]
+    ) throws(DocumentError) -> (Scene, [String]) {
         let animation = LottieAnimation(root)
         func required(_ key: String, _ value: Double?) throws(DocumentError) -> Double {
             guard let value else {
@@ -77,6 +87,7 @@ public enum LottieImport {
         var scene = Scene(width: w, height: h, fps: fps, duration: (op - ip) / fr)
         scene.background = .clear
         var importer = LottieImporter(animation: animation)
+        importer.pictures = pictures
         // Refused before anything is built: the import would stop at the same limit, after seconds of
         // building and gigabytes of layers it then leaves out.
         try LottieExpansion.check(animation, assets: importer.assets, file: file)
@@ -110,6 +121,8 @@ struct LottieImporter {
     var nextSuffix: [String: Int] = [:]
     var items = 0
     var assets: [String: LottieAsset] = [:]
+    /// Image assets' pictures from the file's container, as `data:` URIs by their `u` + `p`.
+    var pictures: [String: String] = [:]
     /// The composition's frames per second (a time remap's seconds to frames).
     var frameRate = 30.0
     /// Put before every name (`logo/Shape Layer 1`) when the animation is a layer of a scene.
@@ -243,7 +256,9 @@ struct LottieImporter {
             solid.shape.fillColor = Self.hexColor(l.solidColor ?? "#000000")
             content = [solid]
         case 2:  // image
-            if let id = l.referenceID, let asset = assets[id], let data = asset.path, data.hasPrefix("data:") {
+            if let id = l.referenceID, let asset = assets[id], let path = asset.path,
+                let data = path.hasPrefix("data:") ? path : pictures[(asset.folder ?? "") + path]
+            {
                 var picture = Layer(name: unique("\(name)/image"))
                 picture.anchorPoint = .zero
                 picture.bounds = Rect(x: 0, y: 0, width: asset.width ?? 0, height: asset.height ?? 0)

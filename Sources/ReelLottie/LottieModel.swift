@@ -34,7 +34,9 @@ struct LottieAnimation: Sendable {
 struct LottieAsset: Sendable {
     var id: String?
     var layers: [LottieLayer]?
+    /// An image's file name (`p`) and folder (`u`), or its `data:` URI in `path`.
     var path: String?
+    var folder: String?
     var width: Double?
     var height: Double?
 }

@@ -86,6 +86,7 @@ extension LottieAsset {
         id = asset["id"]?.string
         layers = asset["layers"]?.items?.map(LottieLayer.init)
         path = asset["p"]?.string
+        folder = asset["u"]?.string
         width = asset["w"]?.number
         height = asset["h"]?.number
     }

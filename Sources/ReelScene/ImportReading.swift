@@ -33,9 +33,10 @@ extension Reader {
                 fileNode, filePath, "this reader cannot import files", fix: "load the scene with Reel.load, which imports SVG")
         }
         let resolved = ResolvedFile(name, in: file)
+        let animation = try m["animation"].map { (n) throws(SceneError) in try string(n, join(path, "animation")) }
         let imported: ImportedLayers
         do {
-            imported = try importer.importFile(resolved, layer.name)
+            imported = try importer.importFile(resolved, layer.name, animation)
         } catch {
             let problem = error.location.map { "\(error.file):\($0.line):\($0.column): \(error.message)" } ?? error.message
             throw fail(

@@ -47,7 +47,9 @@ extension Layer {
 /// checks by `SceneFiles`' rule) as layers named under `name` (`name/id` for an element with an id).
 /// A failure is a `DocumentError` about that file; the decoder places it at the `file` key that named it.
 public struct LayerImporter: Sendable {
-    public var importFile: @Sendable (_ file: ResolvedFile, _ name: String) throws(DocumentError) -> ImportedLayers
+    /// `animation`: which of a dotLottie archive's animations (nil: its manifest's first).
+    public var importFile:
+        @Sendable (_ file: ResolvedFile, _ name: String, _ animation: String?) throws(DocumentError) -> ImportedLayers
     /// What a `type: video` layer's file says about its picture (a failure: it cannot be played); nil
     /// when the reader opens no video.
     public var probeVideo: (@Sendable (_ file: ResolvedFile) throws(DocumentError) -> VideoFileFacts)?
@@ -64,7 +66,9 @@ public struct LayerImporter: Sendable {
     public var readFile: (@Sendable (_ file: ResolvedFile, _ maximumBytes: Int) throws(DocumentError) -> [UInt8])?
 
     public init(
-        _ importFile: @escaping @Sendable (_ file: ResolvedFile, _ name: String) throws(DocumentError) -> ImportedLayers,
+        _ importFile:
+            @escaping @Sendable (_ file: ResolvedFile, _ name: String, _ animation: String?) throws(DocumentError) ->
+            ImportedLayers,
         probeVideo: (@Sendable (_ file: ResolvedFile) throws(DocumentError) -> VideoFileFacts)? = nil,
         probeAudio: (@Sendable (_ file: ResolvedFile) throws(DocumentError) -> Double)? = nil,
         readFile: (@Sendable (_ file: ResolvedFile, _ maximumBytes: Int) throws(DocumentError) -> [UInt8])? = nil,

@@ -17,6 +17,9 @@ struct Info: ParsableCommand {
             "The scene file (JSON or YAML), or an SVG, Lottie or terminal recording (.cast) alone.", valueName: "scene"))
     var scene: String
 
+    @OptionGroup(title: "Lottie archives")
+    var lottieChoice: LottieChoice
+
     /// A terminal layer's recording: its size, lengths, events and markers.
     func printRecording(_ t: TerminalProperties, in clip: Clip, indent: String) {
         guard let r = Reel.recordingSummary(of: t, in: clip) else { return }
@@ -33,13 +36,18 @@ struct Info: ParsableCommand {
     }
 
     func run() throws {
-        let clip = try Reel.load(scene)
+        var overrides = SceneOverrides()
+        overrides.animation = lottieChoice.animation
+        let clip = try Reel.load(scene, overrides: overrides)
         let s = clip.scene
         print("\(scene): valid")
+        if let archive = Reel.dotLottieAnimations(scene, animation: lottieChoice.animation) {
+            print("dotLottie: \(archive.ids.count) animation(s): \(archive.ids.joined(separator: ", ")); shown: \(archive.shown)")
+        }
         print("canvas: \(fmt(s.width))×\(fmt(s.height)) pt at @\(fmt(s.scale)) = \(s.pixelWidth)×\(s.pixelHeight) px")
         print("timing: \(s.fps) fps, \(fmt(s.duration)) s, \(s.frameCount) frames")
         print("background: \(colour(s.background))")
-        if let census = Reel.lottieCensus(scene) { printCensus(census) }
+        if let census = Reel.lottieCensus(scene, animation: lottieChoice.animation) { printCensus(census) }
         print("layers:")
         for root in s.layers {
             for (layer, depth) in root.flattened() {

@@ -38,6 +38,9 @@ struct Render: ParsableCommand {
     @OptionGroup(title: "Terminal recordings")
     var terminalLooks: TerminalLooks
 
+    @OptionGroup(title: "Lottie archives")
+    var lottieChoice: LottieChoice
+
     @OptionGroup(title: "Encoding")
     var encoding: Encoding
 
@@ -61,6 +64,7 @@ struct Render: ParsableCommand {
         var s = OutputSettings()
         try sceneChanges.add(to: &s)
         terminalLooks.add(to: &s)
+        lottieChoice.add(to: &s)
         try encoding.add(to: &s)
         try gif.add(to: &s)
         return s

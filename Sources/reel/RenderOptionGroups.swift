@@ -118,6 +118,16 @@ struct TerminalLooks: ParsableArguments {
     }
 }
 
+/// Which animation of a dotLottie archive rendered alone (`reel render x.lottie --animation id`).
+struct LottieChoice: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "A dotLottie archive's animation, by its id in the manifest (its first unless given).", valueName: "id"))
+    var animation: String?
+
+    func add(to s: inout OutputSettings) { s.animation = animation }
+}
+
 /// How the clip is encoded.
 struct Encoding: ParsableArguments {
     @Option(help: ArgumentHelp("Output settings: a shipped preset name (reel presets) or a preset file.", valueName: "name"))

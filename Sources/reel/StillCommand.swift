@@ -43,6 +43,9 @@ struct Still: ParsableCommand {
     @OptionGroup(title: "Terminal recordings")
     var terminalLooks: TerminalLooks
 
+    @OptionGroup(title: "Lottie archives")
+    var lottieChoice: LottieChoice
+
     func validate() throws {
         if !(at >= 0 && at.isFinite) { throw ValidationError("--at must be a time in seconds ≥ 0, got \(at)") }
         _ = try scale?.value()
@@ -59,6 +62,7 @@ struct Still: ParsableCommand {
         overrides.terminalTheme = terminalLooks.theme
         overrides.fontSize = terminalLooks.fontSize
         overrides.idleTimeLimit = terminalLooks.idleTimeLimit
+        overrides.animation = lottieChoice.animation
         let clip = try Reel.load(
             scene, overrides: overrides, sandboxed: sandbox,
             pictures: PictureBudget(memoryLimit: limit))

@@ -1,0 +1,148 @@
+/// Lottie containers read in memory: dotLottie archives (both layouts), the animation chosen by id,
+/// pictures taken from the archive, Telegram stickers; and hostile containers refused with the limit or
+/// the entry named: names that climb out, bombs past an entry's limit and the archive's, too many
+/// entries, a zip that is no archive, a manifest that lies.
+import Foundation
+import ReelDocument
+import ReelScene
+import ReelTestSupport
+import Testing
+
+@testable import ReelLottie
+
+@Suite struct LottieContainerTests {
+    /// A 100 × 100 composition, 30 fps, one second: a 60 × 60 square of `color` (RGBA 0–1) at its centre.
+    static func animation(_ color: [Double], images: [String] = []) -> [UInt8] {
+        let assets = images.enumerated().map { i, p in
+            #"{"id": "image_\#(i)", "w": 20, "h": 20, "u": "/i/", "p": "\#(p)", "e": 0}"#
+        }
+        let pictures = images.indices.map { i in
+            #"{"ty": 2, "ind": \#(10 + i), "refId": "image_\#(i)", "ip": 0, "op": 30, "st": 0, "ks": {"p": {"a": 0, "k": [0, 0]}}},"#
+        }
+        let json = """
+            {"v": "5.7.0", "fr": 30, "ip": 0, "op": 30, "w": 100, "h": 100, "assets": [\(assets.joined(separator: ","))],
+             "layers": [\(pictures.joined())
+               {"ty": 4, "ind": 1, "ip": 0, "op": 30, "st": 0, "ks": {"p": {"a": 0, "k": [50, 50]}}, "shapes": [
+                 {"ty": "rc", "s": {"a": 0, "k": [60, 60]}, "p": {"a": 0, "k": [0, 0]}, "r": {"a": 0, "k": 0}},
+                 {"ty": "fl", "c": {"a": 0, "k": \(color)}, "o": {"a": 0, "k": 100}}]}]}
+            """
+        return Array(json.utf8)
+    }
+
+    static let manifest2 = Array(#"{"version": "2", "animations": [{"id": "red"}, {"id": "green"}]}"#.utf8)
+    /// A 2 × 2 PNG's first bytes are enough: the reader keeps bytes, the decoder reads them later.
+    static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3]
+
+    @Test func aVersion2ArchiveGivesItsFirstAnimationOrTheOneNamed() throws {
+        let bytes = try TestContainers.zip([
+            ("manifest.json", Self.manifest2), ("a/red.json", Self.animation([1, 0, 0, 1], images: ["img_0.png"])),
+            ("a/green.json", Self.animation([0, 1, 0, 1])), ("i/img_0.png", Self.png),
+        ])
+        #expect(LottieContainer.kind(path: "x.lottie", prefix: Array(bytes.prefix(4))) == .dotLottie)
+        let first = try LottieContainer.read(bytes, file: "x.lottie", kind: .dotLottie)
+        #expect(first.animationID == "red" && first.animationIDs == ["red", "green"])
+        #expect(first.root["layers"]?.items?.last?["shapes"]?.items?[1]["c"]?["k"]?.items?.first?.number == 1)
+        // The picture, as the data: URI an embedded one would be, under the asset's u + p.
+        #expect(first.pictures == ["/i/img_0.png": "data:image/png;base64," + Data(Self.png).base64EncodedString()])
+        let green = try LottieContainer.read(bytes, file: "x.lottie", kind: .dotLottie, animation: "green")
+        #expect(green.animationID == "green" && green.pictures.isEmpty)
+        // The import takes the picture as embedded: an image layer with it as its contents.
+        let (scene, notes) = try LottieImport.scene(first, file: "x.lottie")
+        #expect(!notes.contains { $0.contains("not embedded") }, "\(notes)")
+        let contents = scene.layers[0].flattened().compactMap { $0.0.contents }
+        #expect(contents == ["data:image/png;base64," + Data(Self.png).base64EncodedString()])
+        #expect(throws: DocumentError.self) {
+            try LottieContainer.read(bytes, file: "x.lottie", kind: .dotLottie, animation: "gren")
+        }
+        do {
+            _ = try LottieContainer.read(bytes, file: "x.lottie", kind: .dotLottie, animation: "blue")
+        } catch {
+            #expect(error.message == "has no animation \"blue\"" && error.fix?.contains("red, green") == true, "\(error)")
+        }
+    }
+
+    @Test func aVersion1ArchiveKeepsItsAnimationsAndImagesInTheirFolders() throws {
+        let bytes = try TestContainers.zip([
+            ("manifest.json", Array(#"{"version": "1.0", "animations": [{"id": "only"}]}"#.utf8)),
+            ("animations/only.json", Self.animation([0, 0, 1, 1], images: ["a.png"])), ("images/a.png", Self.png),
+        ])
+        let document = try LottieContainer.read(bytes, file: "v1.lottie", kind: .dotLottie)
+        #expect(document.animationID == "only")
+        #expect(document.pictures["/i/a.png"]?.hasPrefix("data:image/png;base64,") == true)
+    }
+
+    @Test func aStickerIsGzippedLottie() throws {
+        let json = Self.animation([1, 1, 0, 1])
+        let bytes = try TestContainers.gzip(json)
+        #expect(LottieContainer.kind(path: "s.tgs", prefix: Array(bytes.prefix(4))) == .sticker)
+        #expect(LottieContainer.kind(path: "s.json", prefix: Array(bytes.prefix(4))) == nil)
+        let document = try LottieContainer.read(bytes, file: "s.tgs", kind: .sticker)
+        #expect(document.root["w"]?.number == 100 && document.animationID == nil)
+        // A sticker holds one animation: naming one is a mistake, not ignored.
+        #expect(throws: DocumentError.self) { try LottieContainer.read(bytes, file: "s.tgs", kind: .sticker, animation: "a") }
+        // A gzip bomb: 200 KB of spaces, past a limit of 100 KB.
+        var limits = LottieContainerLimits()
+        limits.entryBytes = 100_000
+        let bomb = try TestContainers.gzip([UInt8](repeating: 0x20, count: 200_000))
+        #expect(bomb.count < 1_000)
+        do {
+            _ = try LottieContainer.read(bomb, file: "b.tgs", kind: .sticker, limits: limits)
+            Issue.record("a sticker past the limit was read")
+        } catch {
+            #expect(error.message.contains("expands to more than"), "\(error)")
+        }
+    }
+
+    /// Each hostile archive is refused with its own reason.
+    @Test(arguments: [
+        ("climbs", [("manifest.json", manifest2), ("../red.json", [UInt8]("{}".utf8))], "reaches outside the archive"),
+        ("absolute", [("manifest.json", manifest2), ("/etc/red.json", [UInt8]("{}".utf8))], "reaches outside the archive"),
+        ("backslash", [("manifest.json", manifest2), ("a\\..\\..\\x", [UInt8]("{}".utf8))], "reaches outside the archive"),
+        ("no manifest", [("a/red.json", [UInt8]("{}".utf8))], "without a manifest.json"),
+        ("no animation listed", [("manifest.json", [UInt8](#"{"animations": []}"#.utf8))], "lists no animation"),
+        ("listed, missing", [("manifest.json", manifest2)], "holds no a/red.json"),
+        ("manifest not JSON", [("manifest.json", [UInt8]("{".utf8))], "invalid JSON"),
+    ])
+    func hostileArchivesAreRefused(_ name: String, _ entries: [(String, [UInt8])], _ reason: String) throws {
+        let bytes = try TestContainers.zip(entries)
+        do {
+            _ = try LottieContainer.read(bytes, file: "h.lottie", kind: .dotLottie)
+            Issue.record("\(name): read")
+        } catch {
+            #expect(error.message.contains(reason), "\(name): \(error)")
+        }
+    }
+
+    /// Bombs: one entry past its limit (whatever its header says: the bytes are counted as they come),
+    /// all the entries past the archive's, more entries than allowed; and bytes that are no zip.
+    @Test func bombsAndBrokenZipsAreRefusedAtTheirLimit() throws {
+        var limits = LottieContainerLimits()
+        limits.entryBytes = 100_000
+        limits.totalBytes = 150_000
+        limits.entries = 5
+        let zeros = [UInt8](repeating: 0x20, count: 120_000)
+        func refusal(_ bytes: [UInt8]) -> String {
+            do {
+                _ = try LottieContainer.read(bytes, file: "b.lottie", kind: .dotLottie, limits: limits)
+                return "read"
+            } catch {
+                return error.message
+            }
+        }
+        let one = try TestContainers.zip([("manifest.json", Self.manifest2), ("a/red.json", zeros)])
+        #expect(one.count < 2_000)
+        #expect(refusal(one) == "a/red.json expands past 100000 bytes, the limit for one entry", "\(refusal(one))")
+        // Two pictures of 80 KB each: each within its limit, together past the archive's 150 KB.
+        let pictures = try TestContainers.zip([
+            ("manifest.json", Self.manifest2), ("a/red.json", Self.animation([1, 0, 0, 1], images: ["p.png", "q.png"])),
+            ("i/p.png", Self.png + [UInt8](repeating: 0, count: 80_000)),
+            ("i/q.png", Self.png + [UInt8](repeating: 0, count: 80_000)),
+        ])
+        #expect(refusal(pictures).contains("the archive's limit"), "\(refusal(pictures))")
+        let many = try TestContainers.zip((0..<6).map { ("f\($0)", [UInt8]("x".utf8)) })
+        #expect(refusal(many).contains("more than 5 entries"))
+        var broken = try TestContainers.zip([("manifest.json", Self.manifest2)])
+        broken.removeLast(30)
+        #expect(refusal(broken).contains("is not a dotLottie archive"))
+    }
+}
