@@ -3,6 +3,7 @@
 import Crypto
 import Foundation
 import ReelDocument
+import ReelLottie
 import ReelMedia
 import ReelScene
 import ReelText
@@ -279,6 +280,14 @@ extension Reel {
     /// The variables a scene file declares, with their defaults (none when it cannot be read: rendering
     /// it reports why).
     static func declaredVariables(of scene: String) -> [(name: String, value: JSONNode)] {
+        // A Lottie animation's variables are its slots, each typed by its default as a user writes it
+        // (a colour's `#rrggbb`): a row's cells fill them.
+        if let document = try? lottieContainer(scene, animation: nil) {
+            return LottieSlots.declared(in: document.root).map { ($0.id, $0.value) }
+        }
+        if let root = jsonRoot(scene), LottieImport.looksLikeLottie(root) {
+            return LottieSlots.declared(in: root).map { ($0.id, $0.value) }
+        }
         guard let text = try? DocumentLimits.readText(scene, what: "scene") else { return [] }
         let root: JSONNode?
         if (scene as NSString).pathExtension.lowercased() == "json" {

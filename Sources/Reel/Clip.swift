@@ -162,7 +162,7 @@ public enum Reel {
                     // Drawn as vectors, fitted by contentsGravity at whatever size the bounds have: imported by
                     // the importer `type: svg` layers use, presented once (contents are still).
                     do {
-                        let svg = try fileImporter(files).importFile(resolved, layer.name + "/contents", nil)
+                        let svg = try fileImporter(files).importFile(resolved, layer.name + "/contents", ImportChoices())
                         vectors[name] = VectorContents(layer: Scene.present(svg.layer, at: 0), size: svg.size)
                         svgNotes += svg.notes.map { Message("\(name): \($0)") }
                         embedded = svg.layer
@@ -340,7 +340,7 @@ public enum Reel {
             do {
                 if let container {
                     // A dotLottie archive's animation, or a Telegram sticker's.
-                    let (lottie, warnings) = try LottieImport.scene(container, file: path)
+                    let (lottie, warnings) = try LottieImport.scene(container, file: path, slots: overrides.variables)
                     scene = lottie
                     scene.importNotes = warnings.map { "\(path): \($0)" }
                     imported = "animation"
@@ -353,7 +353,7 @@ public enum Reel {
                 } else if let root = jsonRoot(path) {
                     if LottieImport.looksLikeLottie(root) {
                         // A Lottie animation, told by its content whatever the file's name.
-                        let (lottie, warnings) = try LottieImport.scene(root: root, file: path)
+                        let (lottie, warnings) = try LottieImport.scene(root: root, file: path, slots: overrides.variables)
                         scene = lottie
                         scene.importNotes = warnings.map { "\(path): \($0)" }
                         imported = "animation"

@@ -21,7 +21,7 @@ extension Reel {
         let imported: ImportedLayers
         do {
             imported = try fileImporter(SceneFiles(document: "/(scene)", sandboxed: false))
-                .importFile(ResolvedFile(name: path, path: path), name, nil)
+                .importFile(ResolvedFile(name: path, path: path), name, ImportChoices())
         } catch {
             throw .scene(error)
         }
@@ -35,27 +35,31 @@ extension Reel {
     /// Imports the files a scene names, each checked by `files`' rule first (confined with `--sandbox`,
     /// a regular file that can be read).
     static func fileImporter(_ files: SceneFiles) -> LayerImporter {
-        LayerImporter { (file: ResolvedFile, name: String, animation: String?) throws(DocumentError) -> ImportedLayers in
+        LayerImporter { (file: ResolvedFile, name: String, choices: ImportChoices) throws(DocumentError) -> ImportedLayers in
             try files.checked(file, what: "SVG or Lottie file")
             let path = file.path
-            if let document = try lottieContainer(path, animation: animation) {
+            if let document = try lottieContainer(path, animation: choices.animation) {
                 // A dotLottie archive's animation, or a Telegram sticker's.
-                let (scene, notes) = try LottieImport.scene(document, file: path, prefix: name)
+                let (scene, notes) = try LottieImport.scene(document, file: path, prefix: name, slots: choices.slots)
                 guard let canvas = scene.layers.first else { throw DocumentError(file: path, message: "has no layers") }
                 return ImportedLayers(
                     layer: canvas, size: Size(width: scene.width, height: scene.height), notes: notes, duration: scene.duration)
             }
-            if let animation {
+            if let animation = choices.animation {
                 throw DocumentError(
                     file: path, message: "is not a dotLottie archive: there is no animation \"\(animation)\" to choose",
                     fix: "leave \"animation\" out, or name a .lottie file")
             }
             if let root = jsonRoot(path), LottieImport.looksLikeLottie(root) {
                 // A Lottie animation (told by its content): its canvas, its layers named `name/…`.
-                let (scene, notes) = try LottieImport.scene(root: root, file: path, prefix: name)
+                let (scene, notes) = try LottieImport.scene(root: root, file: path, prefix: name, slots: choices.slots)
                 guard let canvas = scene.layers.first else { throw DocumentError(file: path, message: "has no layers") }
                 return ImportedLayers(
                     layer: canvas, size: Size(width: scene.width, height: scene.height), notes: notes, duration: scene.duration)
+            }
+            if !choices.slots.isEmpty {
+                throw DocumentError(
+                    file: path, message: "is not a Lottie animation: it has no slots to fill", fix: "leave \"slots\" out")
             }
             let svg = try SVGImport.load(contentsOf: path, name: name, rootName: "\(name)/svg")
             return ImportedLayers(

@@ -9,6 +9,13 @@ extension Reel {
         return jsonRoot(path).flatMap(LottieCensus.of)
     }
 
+    /// The slots of the Lottie animation at `path` (alone or in a container), with their kinds and defaults.
+    public static func lottieSlots(_ path: String, animation: String? = nil) -> [LottieSlots.Slot] {
+        if let document = try? lottieContainer(path, animation: animation) { return LottieSlots.declared(in: document.root) }
+        guard let root = jsonRoot(path), LottieImport.looksLikeLottie(root) else { return [] }
+        return LottieSlots.declared(in: root)
+    }
+
     /// A dotLottie archive's animations (the manifest's ids) and the one shown; nil for any other file.
     public static func dotLottieAnimations(_ path: String, animation: String? = nil) -> (ids: [String], shown: String)? {
         guard let document = try? lottieContainer(path, animation: animation), let shown = document.animationID else {

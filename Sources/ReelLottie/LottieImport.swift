@@ -26,23 +26,31 @@ public enum LottieImport {
         return try scene(root: root, file: file, prefix: prefix)
     }
 
-    /// The same from a file's JSON already parsed (told from a scene by `looksLikeLottie`).
-    public static func scene(root: JSONNode, file: String, prefix: String? = nil) throws(DocumentError) -> (Scene, [String]) {
-        try scene(root: root, file: file, prefix: prefix, budget: SampleBudget.total)
+    /// The same from a file's JSON already parsed (told from a scene by `looksLikeLottie`). `slots`:
+    /// values for the file's slots, by id (`LottieSlots.apply`); the others keep the file's.
+    public static func scene(root: JSONNode, file: String, prefix: String? = nil, slots: [String: JSONNode] = [:])
+        throws(DocumentError) -> (Scene, [String])
+    {
+        try scene(root: root, file: file, prefix: prefix, budget: SampleBudget.total, slots: slots)
     }
 
     /// The animation a container held (`LottieContainer.read`), its pictures taken from the container.
-    public static func scene(_ document: LottieDocument, file: String, prefix: String? = nil) throws(DocumentError) -> (
-        Scene, [String]
-    ) {
-        try scene(root: document.root, file: file, prefix: prefix, budget: SampleBudget.total, pictures: document.pictures)
+    public static func scene(
+        _ document: LottieDocument, file: String, prefix: String? = nil, slots: [String: JSONNode] = [:]
+    ) throws(DocumentError) -> (Scene, [String]) {
+        try scene(
+            root: document.root, file: file, prefix: prefix, budget: SampleBudget.total, pictures: document.pictures,
+            slots: slots)
     }
 
     /// `budget`: values the import may key at every frame in all (smaller in tests). `pictures`: image
     /// assets' pictures as `data:` URIs by their `u` + `p` (a container's).
     static func scene(
-        root: JSONNode, file: String, prefix: String?, budget: Int, pictures: [String: String] = [:]
+        root written: JSONNode, file: String, prefix: String?, budget: Int, pictures: [String: String] = [:],
+        slots: [String: JSONNode] = [:]
     ) throws(DocumentError) -> (Scene, [String]) {
+        // The file's slots filled first (the values given, or the file's own): the model reads the result.
+        let root = try LottieSlots.apply(written, file: file, values: slots)
         let animation = LottieAnimation(root)
         func required(_ key: String, _ value: Double?) throws(DocumentError) -> Double {
             guard let value else {

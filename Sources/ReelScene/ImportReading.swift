@@ -33,10 +33,19 @@ extension Reader {
                 fileNode, filePath, "this reader cannot import files", fix: "load the scene with Reel.load, which imports SVG")
         }
         let resolved = ResolvedFile(name, in: file)
-        let animation = try m["animation"].map { (n) throws(SceneError) in try string(n, join(path, "animation")) }
+        var choices = ImportChoices()
+        if let n = m["animation"] { choices.animation = try string(n, join(path, "animation")) }
+        if let n = m["slots"] {
+            guard case .object(let list) = n.value else {
+                throw fail(
+                    n, join(path, "slots"), "expected slot ids and their values (an object), found \(n.kindName)",
+                    fix: "write slots: {accent: \"#ff3366\", title: Hello}")
+            }
+            for s in list { choices.slots[s.key] = s.value }
+        }
         let imported: ImportedLayers
         do {
-            imported = try importer.importFile(resolved, layer.name, animation)
+            imported = try importer.importFile(resolved, layer.name, choices)
         } catch {
             let problem = error.location.map { "\(error.file):\($0.line):\($0.column): \(error.message)" } ?? error.message
             throw fail(

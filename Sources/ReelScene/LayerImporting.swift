@@ -46,10 +46,24 @@ extension Layer {
 /// Imports the file a scene names (the name as written and the path it means, which the importer
 /// checks by `SceneFiles`' rule) as layers named under `name` (`name/id` for an element with an id).
 /// A failure is a `DocumentError` about that file; the decoder places it at the `file` key that named it.
+/// What a scene's layer asks of the Lottie file it imports beyond its name: which of a dotLottie
+/// archive's animations (nil: its manifest's first), and values for the animation's slots by id.
+public struct ImportChoices: Sendable {
+    public var animation: String?
+    public var slots: [String: JSONNode]
+
+    public init(animation: String? = nil, slots: [String: JSONNode] = [:]) {
+        self.animation = animation
+        self.slots = slots
+    }
+
+    /// Whether the layer asks anything only a Lottie file answers.
+    public var isEmpty: Bool { animation == nil && slots.isEmpty }
+}
+
 public struct LayerImporter: Sendable {
-    /// `animation`: which of a dotLottie archive's animations (nil: its manifest's first).
     public var importFile:
-        @Sendable (_ file: ResolvedFile, _ name: String, _ animation: String?) throws(DocumentError) -> ImportedLayers
+        @Sendable (_ file: ResolvedFile, _ name: String, _ choices: ImportChoices) throws(DocumentError) -> ImportedLayers
     /// What a `type: video` layer's file says about its picture (a failure: it cannot be played); nil
     /// when the reader opens no video.
     public var probeVideo: (@Sendable (_ file: ResolvedFile) throws(DocumentError) -> VideoFileFacts)?
@@ -67,7 +81,7 @@ public struct LayerImporter: Sendable {
 
     public init(
         _ importFile:
-            @escaping @Sendable (_ file: ResolvedFile, _ name: String, _ animation: String?) throws(DocumentError) ->
+            @escaping @Sendable (_ file: ResolvedFile, _ name: String, _ choices: ImportChoices) throws(DocumentError) ->
             ImportedLayers,
         probeVideo: (@Sendable (_ file: ResolvedFile) throws(DocumentError) -> VideoFileFacts)? = nil,
         probeAudio: (@Sendable (_ file: ResolvedFile) throws(DocumentError) -> Double)? = nil,

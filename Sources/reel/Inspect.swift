@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import Reel
 import ReelAnimation
+import ReelDocument
 import ReelGeometry
 import ReelLottie
 import ReelMedia
@@ -48,6 +49,11 @@ struct Info: ParsableCommand {
         print("timing: \(s.fps) fps, \(fmt(s.duration)) s, \(s.frameCount) frames")
         print("background: \(colour(s.background))")
         if let census = Reel.lottieCensus(scene, animation: lottieChoice.animation) { printCensus(census) }
+        let slots = Reel.lottieSlots(scene, animation: lottieChoice.animation)
+        if !slots.isEmpty {
+            // As --var takes them: each slot with its kind and the file's value.
+            print("slots: " + slots.map { "\($0.id) (\($0.kind.rawValue), \(Self.shown($0.value)))" }.joined(separator: ", "))
+        }
         print("layers:")
         for root in s.layers {
             for (layer, depth) in root.flattened() {
@@ -126,6 +132,16 @@ struct Info: ParsableCommand {
     }
 
     /// A Lottie file's features: what it uses, how often, where first, and what Reel does with each.
+    /// A slot's default as --var would give it.
+    static func shown(_ v: JSONNode) -> String {
+        switch v.value {
+        case .string(let s): return "\"\(s)\""
+        case .number(let x): return x == x.rounded() && abs(x) < 1e15 ? String(Int(x)) : String(x)
+        case .array(let items): return "[" + items.map(shown).joined(separator: ", ") + "]"
+        default: return v.kindName
+        }
+    }
+
     func printCensus(_ c: LottieCensus) {
         print(
             "lottie: Bodymovin \(c.version ?? "?"), \(fmt(c.frameRate)) fps, frames \(fmt(c.inPoint))–\(fmt(c.outPoint)), "

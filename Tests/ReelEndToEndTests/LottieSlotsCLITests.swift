@@ -1,0 +1,90 @@
+// Lottie slots from the command line: one clip per row of a table filling a Lottie's colour and text
+// slots, --var for a Lottie alone, a scene's lottie layer with `slots` (and its scene variables) beside
+// one without: each row's values in its clip, the file's defaults elsewhere.
+import Foundation
+import ReelMedia
+import ReelTestSupport
+import Testing
+
+@Suite struct LottieSlotsCLITests {
+    /// 120 × 60: a 40 × 40 square at (30, 30) filled with the `accent` slot (blue), and the `title` slot's
+    /// text ("i", black, DejaVu Sans 24 pt) from x 60 on the baseline at y 40.
+    static let animation = """
+        {"v": "5.7.0", "fr": 10, "ip": 0, "op": 10, "w": 120, "h": 60,
+         "fonts": {"list": [{"fName": "DejaVuSans", "fFamily": "DejaVu Sans", "fStyle": "Book"}]},
+         "slots": {"accent": {"p": {"a": 0, "k": [0, 0, 1, 1]}},
+                   "title": {"p": {"k": [{"t": 0, "s": {"t": "i", "f": "DejaVuSans", "s": 24, "lh": 28, "j": 0, "fc": [0, 0, 0]}}]}}},
+         "layers": [
+          {"ty": 5, "ind": 2, "ip": 0, "op": 10, "st": 0, "ks": {"p": {"a": 0, "k": [60, 40]}}, "t": {"d": {"sid": "title"}}},
+          {"ty": 4, "ind": 1, "ip": 0, "op": 10, "st": 0, "ks": {"p": {"a": 0, "k": [30, 30]}},
+           "shapes": [{"ty": "rc", "s": {"a": 0, "k": [40, 40]}, "p": {"a": 0, "k": [0, 0]}, "r": {"a": 0, "k": 0}},
+                      {"ty": "fl", "c": {"sid": "accent"}, "o": {"a": 0, "k": 100}}]}]}
+        """
+
+    /// The first frame of a PNG sequence: the square's centre, and how many pixels of the text's half
+    /// (x ≥ 60) are inked (dark).
+    func look(_ folder: String) throws -> (centre: [UInt8], inked: Int) {
+        let png = try ImageFile.read(path: folder + "/frame_00000.png")
+        let o = (30 * png.width + 30) * 4
+        var inked = 0
+        for y in 0..<png.height {
+            for x in 60..<png.width where png.rgba[(y * png.width + x) * 4 + 3] > 128 { inked += 1 }
+        }
+        return (Array(png.rgba[o..<o + 4]), inked)
+    }
+
+    @Test func rowsVariablesAndLayersFillTheSlots() throws {
+        let ws = try Workspace()
+        _ = ws.write("badge.json", Self.animation)
+        _ = ws.write("people.csv", "name,accent,title\nada,#ff0000,Ada Lovelace\ngrace,#00ff00,Grace Hopper\n")
+        _ = ws.write(
+            "jobs.yaml",
+            """
+            jobs:
+              - scene: badge.json
+                rows: people.csv
+                outputs: ["out/{name}/"]
+            """)
+        let b = try runReel(["batch", ws.file("jobs.yaml"), "--quiet"])
+        try #require(b.status == 0, "\(b.stderr)\(b.stdout)")
+        let plain = try runReel(["render", ws.file("badge.json"), "-o", ws.file("plain") + "/", "--quiet"])
+        try #require(plain.status == 0, "\(plain.stderr)")
+        let ada = try look(ws.file("out/ada")), grace = try look(ws.file("out/grace")), file = try look(ws.file("plain"))
+        #expect(ada.centre == [255, 0, 0, 255] && grace.centre == [0, 255, 0, 255] && file.centre == [0, 0, 255, 255])
+        // A name of twelve letters inks many times the pixels of the file's "i".
+        #expect(ada.inked > 4 * file.inked && grace.inked > 4 * file.inked, "\(ada.inked) \(grace.inked) \(file.inked)")
+
+        let alone = try runReel([
+            "render", ws.file("badge.json"), "--var", "accent=#ffff00", "-o", ws.file("alone") + "/", "--quiet",
+        ])
+        try #require(alone.status == 0, "\(alone.stderr)")
+        #expect(try look(ws.file("alone")).centre == [255, 255, 0, 255])
+
+        // A scene: one layer filling the slot from the scene's variable, one with the file's default.
+        let scene = ws.write(
+            "scene.yaml",
+            """
+            width: 240
+            height: 60
+            fps: 10
+            duration: 1
+            variables: {tint: "#00ffff"}
+            layers:
+              - {name: a, type: lottie, file: badge.json, position: [60, 30], slots: {accent: "$tint"}}
+              - {name: b, type: lottie, file: badge.json, position: [180, 30]}
+            """)
+        let r = try runReel(["render", scene, "-o", ws.file("scene") + "/", "--quiet"])
+        try #require(r.status == 0, "\(r.stderr)")
+        let png = try ImageFile.read(path: ws.file("scene/frame_00000.png"))
+        func at(_ x: Int, _ y: Int) -> [UInt8] { Array(png.rgba[(y * png.width + x) * 4..<(y * png.width + x) * 4 + 4]) }
+        #expect(at(30, 30) == [0, 255, 255, 255] && at(150, 30) == [0, 0, 255, 255])
+
+        // A cell of the wrong kind names its place in the table; nothing is written for it.
+        _ = ws.write("bad.csv", "name,accent\nbob,crimson\n")
+        _ = ws.write("bad.yaml", "jobs:\n  - scene: badge.json\n    rows: bad.csv\n    outputs: [\"bad/{name}/\"]\n")
+        let bad = try runReel(["batch", ws.file("bad.yaml")])
+        #expect(
+            bad.status != 0 && bad.stderr.contains("bad.csv:2:5") && bad.stderr.contains("accent is a colour"), "\(bad.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: ws.file("bad/bob")))
+    }
+}
