@@ -282,13 +282,15 @@ public enum Reel {
 
     /// The animation a Lottie container holds (a dotLottie archive's `animation`, its first by default,
     /// or a Telegram sticker's), nil when the file is no container.
-    static func lottieContainer(_ path: String, animation: String?) throws(DocumentError) -> LottieDocument? {
+    static func lottieContainer(_ path: String, animation: String?, theme: String? = nil) throws(DocumentError)
+        -> LottieDocument?
+    {
         guard let prefix = InputFiles.prefix(of: path, count: 4),
             let kind = LottieContainer.kind(path: path, prefix: prefix)
         else { return nil }
         let limits = LottieContainerLimits.standard
         let bytes = try InputFiles.read(path, maximumBytes: limits.totalBytes, what: "a Lottie container")
-        return try LottieContainer.read(bytes, file: path, kind: kind, animation: animation, limits: limits)
+        return try LottieContainer.read(bytes, file: path, kind: kind, animation: animation, theme: theme, limits: limits)
     }
 
     /// Whether the file is a terminal recording: named `.cast`, or starting as an asciicast does.
@@ -324,13 +326,15 @@ public enum Reel {
         }
         var container: LottieDocument?
         do {
-            container = try lottieContainer(path, animation: overrides.animation)
+            container = try lottieContainer(path, animation: overrides.animation, theme: overrides.lottieTheme)
         } catch {
             throw .scene(error)
         }
-        if container == nil, overrides.animation != nil {
+        if container == nil,
+            let setting = overrides.animation != nil ? Setting.animation : overrides.lottieTheme != nil ? .lottieTheme : nil
+        {
             throw .usage(
-                "\(Setting.animation) chooses one of a dotLottie archive's animations, and \(path) is not one",
+                "\(setting) chooses one of a dotLottie archive's \(setting == .animation ? "animations" : "themes"), and \(path) is not one",
                 fix: "leave it out, or render a .lottie file")
         }
         if recording {

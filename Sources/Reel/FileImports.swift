@@ -38,17 +38,17 @@ extension Reel {
         LayerImporter { (file: ResolvedFile, name: String, choices: ImportChoices) throws(DocumentError) -> ImportedLayers in
             try files.checked(file, what: "SVG or Lottie file")
             let path = file.path
-            if let document = try lottieContainer(path, animation: choices.animation) {
+            if let document = try lottieContainer(path, animation: choices.animation, theme: choices.theme) {
                 // A dotLottie archive's animation, or a Telegram sticker's.
                 let (scene, notes) = try LottieImport.scene(document, file: path, prefix: name, slots: choices.slots)
                 guard let canvas = scene.layers.first else { throw DocumentError(file: path, message: "has no layers") }
                 return ImportedLayers(
                     layer: canvas, size: Size(width: scene.width, height: scene.height), notes: notes, duration: scene.duration)
             }
-            if let animation = choices.animation {
+            if let (key, choice) = choices.animation.map({ ("animation", $0) }) ?? choices.theme.map({ ("theme", $0) }) {
                 throw DocumentError(
-                    file: path, message: "is not a dotLottie archive: there is no animation \"\(animation)\" to choose",
-                    fix: "leave \"animation\" out, or name a .lottie file")
+                    file: path, message: "is not a dotLottie archive: there is no \(key) \"\(choice)\" to choose",
+                    fix: "leave \"\(key)\" out, or name a .lottie file")
             }
             if let root = jsonRoot(path), LottieImport.looksLikeLottie(root) {
                 // A Lottie animation (told by its content): its canvas, its layers named `name/…`.

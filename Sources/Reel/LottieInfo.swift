@@ -11,16 +11,18 @@ extension Reel {
 
     /// The slots of the Lottie animation at `path` (alone or in a container), with their kinds and defaults.
     public static func lottieSlots(_ path: String, animation: String? = nil) -> [LottieSlots.Slot] {
-        if let document = try? lottieContainer(path, animation: animation) { return LottieSlots.declared(in: document.root) }
+        if let document = try? lottieContainer(path, animation: animation) {
+            return LottieSlots.declared(in: document.root)
+        }
         guard let root = jsonRoot(path), LottieImport.looksLikeLottie(root) else { return [] }
         return LottieSlots.declared(in: root)
     }
 
-    /// A dotLottie archive's animations (the manifest's ids) and the one shown; nil for any other file.
-    public static func dotLottieAnimations(_ path: String, animation: String? = nil) -> (ids: [String], shown: String)? {
-        guard let document = try? lottieContainer(path, animation: animation), let shown = document.animationID else {
-            return nil
-        }
-        return (document.animationIDs, shown)
+    /// A dotLottie archive as read for `animation` and `theme`: its animations and themes (the manifest's
+    /// ids) and those shown; nil for any other file.
+    public static func dotLottie(_ path: String, animation: String? = nil, theme: String? = nil) -> LottieDocument? {
+        guard let document = try? lottieContainer(path, animation: animation, theme: theme), document.animationID != nil
+        else { return nil }
+        return document
     }
 }

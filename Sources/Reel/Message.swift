@@ -8,8 +8,8 @@ public enum Setting: String, Sendable, CaseIterable {
     case fps, scale, width, size, duration, speed, motionBlur, variables
     // How a terminal recording rendered alone looks.
     case theme, fontSize, idleTimeLimit
-    // Which animation of a dotLottie archive.
-    case animation
+    // Which animation of a dotLottie archive, and which of its themes.
+    case animation, lottieTheme
     // How it is encoded.
     case codec, chroma, bitDepth, crf, encoderPreset, loop, quality, lossless, matte, flatten
     case colors, dither, alphaThreshold, alphaDither, tolerance, gifLossy, maxSize

@@ -55,6 +55,7 @@ public struct OutputSettings: Sendable, Equatable {
     public var idleTimeLimit: Double?
     /// A dotLottie archive rendered alone: which of its animations (`SceneOverrides.animation`).
     public var animation: String?
+    public var lottieTheme: String?
 
     public init() {}
 
@@ -95,6 +96,7 @@ public struct OutputSettings: Sendable, Equatable {
         take(\.fontSize)
         take(\.idleTimeLimit)
         take(\.animation)
+        take(\.lottieTheme)
         return out
     }
 
@@ -142,5 +144,6 @@ public struct OutputSettings: Sendable, Equatable {
         if let fontSize { overrides.fontSize = fontSize }
         if let idleTimeLimit { overrides.idleTimeLimit = idleTimeLimit }
         if let animation { overrides.animation = animation }
+        if let lottieTheme { overrides.lottieTheme = lottieTheme }
     }
 }

@@ -33,6 +33,8 @@ public struct SceneOverrides: Sendable {
     /// A dotLottie archive's animation, by its id in the manifest (nil: the first). Refused for any
     /// other input.
     public var animation: String?
+    /// A dotLottie archive's theme, by its id (nil: the animation's initial theme, if any).
+    public var lottieTheme: String?
 
     public init(
         fps: FrameRate? = nil, scale: Double? = nil, duration: Double? = nil, speed: Double? = nil, width: Int? = nil,

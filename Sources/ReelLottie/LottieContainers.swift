@@ -28,6 +28,13 @@ public struct LottieDocument: Sendable {
     public var animationID: String?
     public var animationIDs: [String] = []
     public var pictures: [String: String] = [:]
+    /// The dotLottie theme applied (the one asked for, or the animation's `initialTheme`), every theme
+    /// the manifest lists, and the theme's values for the animation's slots, by slot id.
+    public var themeID: String?
+    public var themeIDs: [String] = []
+    public var themeValues: [String: JSONNode] = [:]
+    /// What of the theme is not applied, each with its place.
+    public var notes: [String] = []
 }
 
 public enum LottieContainer {
@@ -50,24 +57,26 @@ public enum LottieContainer {
     }
 
     /// The animation a container holds: a sticker's one, or the archive's `animation` (by its id in the
-    /// manifest; nil: the manifest's first).
+    /// manifest; nil: the manifest's first) with its `theme` (nil: the animation's initial theme, if any).
     public static func read(
-        _ bytes: [UInt8], file: String, kind: Kind, animation: String? = nil, limits: LottieContainerLimits = .standard
+        _ bytes: [UInt8], file: String, kind: Kind, animation: String? = nil, theme: String? = nil,
+        limits: LottieContainerLimits = .standard
     ) throws(DocumentError) -> LottieDocument {
         switch kind {
         case .sticker:
-            if let animation {
+            if let choice = animation ?? theme {
                 throw DocumentError(
                     file: file,
-                    message: "is a Telegram sticker, which holds one animation: there is no \"\(animation)\" to choose",
-                    fix: "leave the animation out")
+                    message:
+                        "is a Telegram sticker, which holds one animation and no themes: there is no \"\(choice)\" to choose",
+                    fix: "leave the \(animation != nil ? "animation" : "theme") out")
             }
             let json = try Gzip.inflate(
                 bytes, file: file, maximumBytes: min(limits.entryBytes, DocumentLimits.maximumBytes), what: "a Telegram sticker")
             return LottieDocument(root: try parse(json, file: file, entry: nil))
         case .dotLottie:
             var archive = try DotLottieArchive(bytes, file: file, limits: limits)
-            return try archive.document(animation: animation)
+            return try archive.document(animation: animation, theme: theme)
         }
     }
 
@@ -155,8 +164,8 @@ struct DotLottieArchive {
         return [UInt8](out)
     }
 
-    /// The animation `id` (nil: the manifest's first) with its pictures.
-    mutating func document(animation id: String?) throws(DocumentError) -> LottieDocument {
+    /// The animation `id` (nil: the manifest's first) with its pictures and its theme's values.
+    mutating func document(animation id: String?, theme: String?) throws(DocumentError) -> LottieDocument {
         guard let manifestBytes = try bytes(of: "manifest.json", limit: 1 << 20) else {
             throw DocumentError(
                 file: file, message: "is a zip without a manifest.json: not a dotLottie archive",
@@ -198,7 +207,53 @@ struct DotLottieArchive {
                 break
             }
         }
+        try applyTheme(theme, manifest: manifest, to: &document)
         return document
+    }
+
+    /// The theme asked for, or else the chosen animation's `initialTheme` (dotLottie 2: `t/ID.json`),
+    /// read into slot values.
+    mutating func applyTheme(_ asked: String?, manifest: JSONNode, to document: inout LottieDocument) throws(DocumentError) {
+        let ids = manifest["themes"]?.items?.compactMap { $0["id"]?.string } ?? []
+        document.themeIDs = ids
+        let entry = manifest["animations"]?.items?.first { $0["id"]?.string == document.animationID }
+        guard let id = asked ?? entry?["initialTheme"]?.string else { return }
+        guard ids.contains(id) || entries["t/\(id).json"] != nil else {
+            throw DocumentError(
+                file: file, message: "has no theme \"\(id)\"",
+                fix: ids.isEmpty
+                    ? "it has no themes: leave the theme out" : "\(didYouMean(id, in: ids))one of \(ids.joined(separator: ", "))")
+        }
+        guard let bytes = try bytes(of: "t/\(id).json", limit: 1 << 20) else {
+            throw DocumentError(
+                file: file, message: "lists the theme \"\(id)\" but holds no t/\(id).json (a theme of dotLottie 2)",
+                fix: "export the .lottie again as dotLottie 2")
+        }
+        let root = try LottieContainer.parse(bytes, file: file, entry: "t/\(id).json")
+        document.themeID = id
+        for (i, rule) in (root["rules"]?.items ?? []).enumerated() {
+            let place = "t/\(id).json: rules[\(i)]"
+            guard let slot = rule["id"]?.string, let type = rule["type"]?.string?.lowercased() else {
+                document.notes.append("\(place): a rule without an \"id\" and a \"type\" is left out")
+                continue
+            }
+            // A rule for some of the archive's animations only.
+            if let only = rule["animations"]?.items?.compactMap(\.string), let shown = document.animationID,
+                !only.contains(shown)
+            {
+                continue
+            }
+            guard rule["keyframes"] == nil, let value = rule["value"] else {
+                document.notes.append("\(place): keyframed theme values are not applied (the slot \"\(slot)\" keeps the file's)")
+                continue
+            }
+            switch type {
+            case "color", "scalar", "position", "vector": document.themeValues[slot] = value
+            case "text": document.themeValues[slot] = value["text"] ?? value
+            default:
+                document.notes.append("\(place): \(type) theme values are not applied (the slot \"\(slot)\" keeps the file's)")
+            }
+        }
     }
 
     static func size(_ bytes: Int) -> String { bytes >= 1 << 20 ? "\(bytes >> 20) MiB" : "\(bytes) bytes" }

@@ -34,13 +34,18 @@ public enum LottieImport {
         try scene(root: root, file: file, prefix: prefix, budget: SampleBudget.total, slots: slots)
     }
 
-    /// The animation a container held (`LottieContainer.read`), its pictures taken from the container.
+    /// The animation a container held (`LottieContainer.read`), its pictures taken from the container and
+    /// its theme's values in its slots (those given in `slots` win).
     public static func scene(
         _ document: LottieDocument, file: String, prefix: String? = nil, slots: [String: JSONNode] = [:]
     ) throws(DocumentError) -> (Scene, [String]) {
-        try scene(
+        // A theme may hold values for slots of the archive's other animations: only this one's are taken.
+        let declared = Set(LottieSlots.declared(in: document.root).map(\.id))
+        let values = document.themeValues.filter { declared.contains($0.key) }.merging(slots) { _, given in given }
+        let (scene, notes) = try scene(
             root: document.root, file: file, prefix: prefix, budget: SampleBudget.total, pictures: document.pictures,
-            slots: slots)
+            slots: values)
+        return (scene, document.notes + notes)
     }
 
     /// `budget`: values the import may key at every frame in all (smaller in tests). `pictures`: image

@@ -35,6 +35,7 @@ extension Reader {
         let resolved = ResolvedFile(name, in: file)
         var choices = ImportChoices()
         if let n = m["animation"] { choices.animation = try string(n, join(path, "animation")) }
+        if let n = m["theme"] { choices.theme = try string(n, join(path, "theme")) }
         if let n = m["slots"] {
             guard case .object(let list) = n.value else {
                 throw fail(

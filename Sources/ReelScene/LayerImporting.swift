@@ -47,18 +47,18 @@ extension Layer {
 /// checks by `SceneFiles`' rule) as layers named under `name` (`name/id` for an element with an id).
 /// A failure is a `DocumentError` about that file; the decoder places it at the `file` key that named it.
 /// What a scene's layer asks of the Lottie file it imports beyond its name: which of a dotLottie
-/// archive's animations (nil: its manifest's first), and values for the animation's slots by id.
+/// archive's animations (nil: its manifest's first) and themes (nil: the animation's initial one), and
+/// values for the animation's slots by id.
 public struct ImportChoices: Sendable {
     public var animation: String?
+    public var theme: String?
     public var slots: [String: JSONNode]
 
-    public init(animation: String? = nil, slots: [String: JSONNode] = [:]) {
+    public init(animation: String? = nil, theme: String? = nil, slots: [String: JSONNode] = [:]) {
         self.animation = animation
+        self.theme = theme
         self.slots = slots
     }
-
-    /// Whether the layer asks anything only a Lottie file answers.
-    public var isEmpty: Bool { animation == nil && slots.isEmpty }
 }
 
 public struct LayerImporter: Sendable {

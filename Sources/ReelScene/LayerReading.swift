@@ -29,7 +29,7 @@ extension Reader {
     ]
     static let gradientLayerKeys = ["colors", "locations", "startPoint", "endPoint", "gradientType"]
     /// `type: svg` and `type: lottie`: a plain layer whose sublayers are imported from a file.
-    static let svgLayerKeys = ["file", "animation", "slots"]
+    static let svgLayerKeys = ["file", "animation", "theme", "slots"]
     static let replicatorLayerKeys = [
         "instanceCount", "instanceDelay", "instanceTransform", "instanceColor", "instanceRedOffset", "instanceGreenOffset",
         "instanceBlueOffset", "instanceAlphaOffset",

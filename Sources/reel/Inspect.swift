@@ -39,11 +39,17 @@ struct Info: ParsableCommand {
     func run() throws {
         var overrides = SceneOverrides()
         overrides.animation = lottieChoice.animation
+        overrides.lottieTheme = lottieChoice.lottieTheme
         let clip = try Reel.load(scene, overrides: overrides)
         let s = clip.scene
         print("\(scene): valid")
-        if let archive = Reel.dotLottieAnimations(scene, animation: lottieChoice.animation) {
-            print("dotLottie: \(archive.ids.count) animation(s): \(archive.ids.joined(separator: ", ")); shown: \(archive.shown)")
+        if let archive = Reel.dotLottie(scene, animation: lottieChoice.animation, theme: lottieChoice.lottieTheme) {
+            print(
+                "dotLottie: \(archive.animationIDs.count) animation(s): \(archive.animationIDs.joined(separator: ", ")); shown: \(archive.animationID ?? "")"
+            )
+            if !archive.themeIDs.isEmpty {
+                print("  themes: \(archive.themeIDs.joined(separator: ", ")); applied: \(archive.themeID ?? "none")")
+            }
         }
         print("canvas: \(fmt(s.width))×\(fmt(s.height)) pt at @\(fmt(s.scale)) = \(s.pixelWidth)×\(s.pixelHeight) px")
         print("timing: \(s.fps) fps, \(fmt(s.duration)) s, \(s.frameCount) frames")

@@ -125,7 +125,16 @@ struct LottieChoice: ParsableArguments {
             "A dotLottie archive's animation, by its id in the manifest (its first unless given).", valueName: "id"))
     var animation: String?
 
-    func add(to s: inout OutputSettings) { s.animation = animation }
+    @Option(
+        help: ArgumentHelp(
+            "A dotLottie archive's theme (its values for the animation's slots), by its id (the animation's initial theme unless given).",
+            valueName: "id"))
+    var lottieTheme: String?
+
+    func add(to s: inout OutputSettings) {
+        s.animation = animation
+        s.lottieTheme = lottieTheme
+    }
 }
 
 /// How the clip is encoded.

@@ -63,6 +63,7 @@ struct Still: ParsableCommand {
         overrides.fontSize = terminalLooks.fontSize
         overrides.idleTimeLimit = terminalLooks.idleTimeLimit
         overrides.animation = lottieChoice.animation
+        overrides.lottieTheme = lottieChoice.lottieTheme
         let clip = try Reel.load(
             scene, overrides: overrides, sandboxed: sandbox,
             pictures: PictureBudget(memoryLimit: limit))

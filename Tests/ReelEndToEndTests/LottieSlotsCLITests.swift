@@ -87,4 +87,34 @@ import Testing
             bad.status != 0 && bad.stderr.contains("bad.csv:2:5") && bad.stderr.contains("accent is a colour"), "\(bad.stderr)")
         #expect(!FileManager.default.fileExists(atPath: ws.file("bad/bob")))
     }
+
+    /// A dotLottie archive's themes: the animation's initial one ("night", purple) unless --lottie-theme
+    /// or a layer's `theme` names another ("day", yellow); `reel info` lists them.
+    @Test func archiveThemesFillTheSlots() throws {
+        let ws = try Workspace()
+        let manifest =
+            #"{"version": "2", "animations": [{"id": "badge", "initialTheme": "night"}], "themes": [{"id": "night"}, {"id": "day"}]}"#
+        let archive = try TestContainers.zip([
+            ("manifest.json", Array(manifest.utf8)), ("a/badge.json", Array(Self.animation.utf8)),
+            ("t/night.json", Array(#"{"rules": [{"id": "accent", "type": "Color", "value": [0.5, 0, 0.5, 1]}]}"#.utf8)),
+            ("t/day.json", Array(#"{"rules": [{"id": "accent", "type": "Color", "value": [1, 1, 0, 1]}]}"#.utf8)),
+        ])
+        try Data(archive).write(to: URL(fileURLWithPath: ws.file("badge.lottie")))
+        var r = try runReel(["render", ws.file("badge.lottie"), "-o", ws.file("night") + "/", "--quiet"])
+        try #require(r.status == 0, "\(r.stderr)")
+        #expect(try look(ws.file("night")).centre == [128, 0, 128, 255])
+        r = try runReel(["render", ws.file("badge.lottie"), "--lottie-theme", "day", "-o", ws.file("day") + "/", "--quiet"])
+        try #require(r.status == 0, "\(r.stderr)")
+        #expect(try look(ws.file("day")).centre == [255, 255, 0, 255])
+        let scene = ws.write(
+            "scene.yaml",
+            "width: 120\nheight: 60\nfps: 10\nduration: 1\nlayers:\n  - {name: a, type: lottie, file: badge.lottie, theme: day, position: [60, 30]}\n"
+        )
+        r = try runReel(["render", scene, "-o", ws.file("scene") + "/", "--quiet"])
+        try #require(r.status == 0, "\(r.stderr)")
+        #expect(try look(ws.file("scene")).centre == [255, 255, 0, 255])
+        r = try runReel(["info", ws.file("badge.lottie")])
+        #expect(
+            r.stdout.contains("themes: night, day; applied: night") && r.stdout.contains("slots: accent (color"), "\(r.stdout)")
+    }
 }

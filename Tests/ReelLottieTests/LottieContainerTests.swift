@@ -4,6 +4,7 @@
 /// entries, a zip that is no archive, a manifest that lies.
 import Foundation
 import ReelDocument
+import ReelGeometry
 import ReelScene
 import ReelTestSupport
 import Testing
@@ -90,6 +91,56 @@ import Testing
             Issue.record("a sticker past the limit was read")
         } catch {
             #expect(error.message.contains("expands to more than"), "\(error)")
+        }
+    }
+
+    /// dotLottie 2 themes: the animation's `initialTheme` by default, another asked for by id, each
+    /// rule a value for a slot (a rule for another animation skipped, one keyframed left with a note),
+    /// values given for a slot winning over the theme's; an unknown theme refused with the ids.
+    @Test func themesFillTheAnimationsSlots() throws {
+        let animation = Array(
+            """
+            {"v": "5.7.0", "fr": 10, "ip": 0, "op": 10, "w": 100, "h": 100,
+             "slots": {"accent": {"p": {"a": 0, "k": [0, 0, 1, 1]}}, "fade": {"p": {"a": 0, "k": 100}}},
+             "layers": [{"ty": 4, "nm": "box", "ind": 1, "ip": 0, "op": 10, "st": 0, "ks": {"o": {"sid": "fade"}},
+               "shapes": [{"ty": "rc", "s": {"a": 0, "k": [60, 60]}, "p": {"a": 0, "k": [50, 50]}, "r": {"a": 0, "k": 0}},
+                          {"ty": "fl", "c": {"sid": "accent"}, "o": {"a": 0, "k": 100}}]}]}
+            """.utf8)
+        let night = #"""
+            {"rules": [{"id": "accent", "type": "Color", "value": [0.5, 0, 0.5, 1]},
+                       {"id": "fade", "type": "Scalar", "value": 50, "animations": ["other"]},
+                       {"id": "fade", "type": "Scalar", "keyframes": [{"frame": 0, "value": 10}]}]}
+            """#
+        let bytes = try TestContainers.zip([
+            (
+                "manifest.json",
+                Array(
+                    #"{"version": "2", "animations": [{"id": "badge", "initialTheme": "night"}], "themes": [{"id": "night"}, {"id": "day"}]}"#
+                        .utf8)
+            ),
+            ("a/badge.json", animation), ("t/night.json", Array(night.utf8)),
+            ("t/day.json", Array(#"{"rules": [{"id": "accent", "type": "Color", "value": [1, 1, 0, 1]}]}"#.utf8)),
+        ])
+        func fill(_ document: LottieDocument, _ slots: [String: JSONNode] = [:]) throws -> (Color?, Double, [String]) {
+            let (scene, notes) = try LottieImport.scene(document, file: "t.lottie", slots: slots)
+            let all = scene.layers.flatMap { $0.flattened() }.map(\.layer)
+            let box = all.first { $0.name.hasSuffix("box") }
+            return (all.first { $0.type == .shape && $0.shape.fillColor != nil }?.shape.fillColor, box?.opacity ?? -1, notes)
+        }
+        let first = try LottieContainer.read(bytes, file: "t.lottie", kind: .dotLottie)
+        #expect(first.themeID == "night" && first.themeIDs == ["night", "day"])
+        let (colour, opacity, notes) = try fill(first)
+        #expect(colour == Color(red: 0.5, green: 0, blue: 0.5) && opacity == 1)
+        #expect(notes == ["t/night.json: rules[2]: keyframed theme values are not applied (the slot \"fade\" keeps the file's)"])
+        let day = try LottieContainer.read(bytes, file: "t.lottie", kind: .dotLottie, theme: "day")
+        #expect(try fill(day).0 == Color(red: 1, green: 1, blue: 0))
+        let given = JSONNode(value: .string("#00ff00"), location: SourceLocation(line: 1, column: 1))
+        #expect(try fill(day, ["accent": given]).0 == Color(red: 0, green: 1, blue: 0))
+        do {
+            _ = try LottieContainer.read(bytes, file: "t.lottie", kind: .dotLottie, theme: "dusk")
+            Issue.record("an unknown theme was read")
+        } catch {
+            #expect(error.message == "has no theme \"dusk\"" && error.fix == "one of night, day", "\(error)")
         }
     }
 
