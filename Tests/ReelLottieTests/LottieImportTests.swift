@@ -452,6 +452,40 @@ import Testing
         #expect(frame.pixel(x: 15, y: 31).a == 0 && frame.pixel(x: 25, y: 25).a == 0)
     }
 
+    /// A Gaussian Blur effect is a blur filter on a layer holding the layer's content: σ = 0.24 × the
+    /// blurriness (20 → 4.8 points), keyed where the blurriness is (0 → 40 over frames 0…10: 4.8 at frame 5
+    /// on a linear ramp); one blurred in one direction only is blurred in both, with a note. Drawn, a
+    /// straight edge blurred by a Gaussian keeps half its opacity on the edge: the pixel straddling it is
+    /// within 3 levels of 128.
+    @Test func aGaussianBlurEffectIsABlurFilter() throws {
+        func file(_ blurriness: String, dimensions: Int = 1) -> [UInt8] {
+            let p =
+                #"{"ty": 0, "v": \#(blurriness)}, {"ty": 7, "v": {"a": 0, "k": \#(dimensions)}}, {"ty": 7, "v": {"a": 0, "k": 0}}"#
+            return Array(
+                """
+                {"v": "5.7.0", "fr": 10, "ip": 0, "op": 10, "w": 100, "h": 100, "layers": [
+                  {"ty": 1, "nm": "s", "ind": 1, "ip": 0, "op": 10, "st": 0, "sw": 100, "sh": 100, "sc": "#000000",
+                   "ks": {"a": {"a": 0, "k": [0, 0]}, "p": {"a": 0, "k": [50, 0]}},
+                   "ef": [{"ty": 29, "nm": "Gaussian Blur", "en": 1, "ef": [\(p)]}]}]}
+                """.utf8)
+        }
+        let (scene, notes) = try LottieImport.scene(file(#"{"a": 0, "k": 20}"#), file: "b.json")
+        #expect(notes.isEmpty, "\(notes)")
+        let blurred = try #require(scene.layers[0].flattened().map(\.layer).first { !$0.filters.isEmpty })
+        #expect(blurred.filters.map(\.type) == [.gaussianBlur] && blurred.filters[0].inputRadius == 0.24 * 20)
+        // The solid's left edge at x 50: pixel 49 holds a little under half, pixel 50 a little over.
+        let frame = try SceneRenderer().frame(for: scene, at: 0)
+        let a49 = Int(frame.pixel(x: 49, y: 50).a), a50 = Int(frame.pixel(x: 50, y: 50).a)
+        #expect(abs((a49 + a50) / 2 - 128) <= 3 && a49 < a50, "\(a49) \(a50)")
+        let ramp =
+            #"{"a": 1, "k": [{"t": 0, "s": [0], "o": {"x": [0], "y": [0]}, "i": {"x": [1], "y": [1]}}, {"t": 10, "s": [40]}]}"#
+        let (moving, _) = try LottieImport.scene(file(ramp), file: "b.json")
+        let halfway = moving.sample(at: 0.5).layers.flatMap { $0.flattened() }.compactMap { $0.layer.filters.first }
+        #expect(halfway.count == 1 && abs(halfway[0].inputRadius - 4.8) < 1e-9, "\(halfway.map(\.inputRadius))")
+        let (_, across) = try LottieImport.scene(file(#"{"a": 0, "k": 20}"#, dimensions: 2), file: "b.json")
+        #expect(across.contains { $0.contains("in one direction only") }, "\(across)")
+    }
+
     /// A file that would key 60 layers at each of 100,000 frames (easing that differs per dimension) keys
     /// what the import's budget allows (here 400,000 values, a tenth of the real one, to keep the test
     /// quick), the rest at their ends, and says so.
