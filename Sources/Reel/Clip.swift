@@ -288,9 +288,7 @@ public enum Reel {
         guard let prefix = InputFiles.prefix(of: path, count: 4),
             let kind = LottieContainer.kind(path: path, prefix: prefix)
         else { return nil }
-        let limits = LottieContainerLimits.standard
-        let bytes = try InputFiles.read(path, maximumBytes: limits.totalBytes, what: "a Lottie container")
-        return try LottieContainer.read(bytes, file: path, kind: kind, animation: animation, theme: theme, limits: limits)
+        return try LottieContainer.read(path: path, kind: kind, animation: animation, theme: theme)
     }
 
     /// Whether the file is a terminal recording: named `.cast`, or starting as an asciicast does.

@@ -56,10 +56,12 @@ public enum LottieContainer {
         return nil
     }
 
-    /// The animation a container holds: a sticker's one, or the archive's `animation` (by its id in the
-    /// manifest; nil: the manifest's first) with its `theme` (nil: the animation's initial theme, if any).
+    /// The animation the container at `path` holds: a sticker's one, or the archive's `animation` (by
+    /// its id in the manifest; nil: the manifest's first) with its `theme` (nil: the animation's initial
+    /// theme, if any). An archive is read from its file (ZIPFoundation's reader of archives in memory
+    /// traps on some damaged ones: a fuzzer found them), a sticker into memory.
     public static func read(
-        _ bytes: [UInt8], file: String, kind: Kind, animation: String? = nil, theme: String? = nil,
+        path file: String, kind: Kind, animation: String? = nil, theme: String? = nil,
         limits: LottieContainerLimits = .standard
     ) throws(DocumentError) -> LottieDocument {
         switch kind {
@@ -71,11 +73,13 @@ public enum LottieContainer {
                         "is a Telegram sticker, which holds one animation and no themes: there is no \"\(choice)\" to choose",
                     fix: "leave the \(animation != nil ? "animation" : "theme") out")
             }
+            let bytes = try InputFiles.read(file, maximumBytes: limits.entryBytes, what: "a Telegram sticker")
             let json = try Gzip.inflate(
                 bytes, file: file, maximumBytes: min(limits.entryBytes, DocumentLimits.maximumBytes), what: "a Telegram sticker")
             return LottieDocument(root: try parse(json, file: file, entry: nil))
         case .dotLottie:
-            var archive = try DotLottieArchive(bytes, file: file, limits: limits)
+            try InputFiles.check(file)
+            var archive = try DotLottieArchive(file, limits: limits)
             return try archive.document(animation: animation, theme: theme)
         }
     }
@@ -99,11 +103,11 @@ struct DotLottieArchive {
     private var entries: [String: Entry] = [:]
     private var read = 0
 
-    init(_ bytes: [UInt8], file: String, limits: LottieContainerLimits) throws(DocumentError) {
+    init(_ file: String, limits: LottieContainerLimits) throws(DocumentError) {
         self.file = file
         self.limits = limits
         do {
-            archive = try Archive(data: Data(bytes), accessMode: .read)
+            archive = try Archive(url: URL(fileURLWithPath: file), accessMode: .read)
         } catch {
             throw DocumentError(
                 file: file, message: "is not a dotLottie archive: the zip cannot be read (\(error))",

@@ -50,6 +50,15 @@ import Testing
             } catch {
                 #expect(!error.description.isEmpty)
             }
+        } else if name.hasPrefix("dotlottie-") {
+            // A dotLottie archive, read from its file and imported as the fuzz target does.
+            do {
+                let document = try LottieContainer.read(path: path, kind: .dotLottie)
+                let (scene, _) = try LottieImport.scene(document, file: name)
+                _ = scene.sample(at: scene.duration / 2)
+            } catch {
+                #expect(!error.description.isEmpty)
+            }
         } else if name.hasPrefix("preset-") {
             do {
                 _ = try Preset.decode(yaml: String(decoding: bytes, as: UTF8.self), file: name, name: "p")

@@ -30,6 +30,21 @@ import Testing
         return Array(json.utf8)
     }
 
+    /// The container `bytes` read from a file named `name` in a folder of its own.
+    static func read(
+        _ bytes: [UInt8], _ name: String, kind: LottieContainer.Kind, animation: String? = nil, theme: String? = nil,
+        limits: LottieContainerLimits = .standard
+    ) throws(DocumentError) -> LottieDocument {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reel-lottie-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent(name).path
+        guard (try? Data(bytes).write(to: URL(fileURLWithPath: path))) != nil else {
+            throw DocumentError(file: path, message: "the test could not write it")
+        }
+        return try LottieContainer.read(path: path, kind: kind, animation: animation, theme: theme, limits: limits)
+    }
+
     static let manifest2 = Array(#"{"version": "2", "animations": [{"id": "red"}, {"id": "green"}]}"#.utf8)
     /// A 2 × 2 PNG's first bytes are enough: the reader keeps bytes, the decoder reads them later.
     static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3]
@@ -40,12 +55,12 @@ import Testing
             ("a/green.json", Self.animation([0, 1, 0, 1])), ("i/img_0.png", Self.png),
         ])
         #expect(LottieContainer.kind(path: "x.lottie", prefix: Array(bytes.prefix(4))) == .dotLottie)
-        let first = try LottieContainer.read(bytes, file: "x.lottie", kind: .dotLottie)
+        let first = try Self.read(bytes, "x.lottie", kind: .dotLottie)
         #expect(first.animationID == "red" && first.animationIDs == ["red", "green"])
         #expect(first.root["layers"]?.items?.last?["shapes"]?.items?[1]["c"]?["k"]?.items?.first?.number == 1)
         // The picture, as the data: URI an embedded one would be, under the asset's u + p.
         #expect(first.pictures == ["/i/img_0.png": "data:image/png;base64," + Data(Self.png).base64EncodedString()])
-        let green = try LottieContainer.read(bytes, file: "x.lottie", kind: .dotLottie, animation: "green")
+        let green = try Self.read(bytes, "x.lottie", kind: .dotLottie, animation: "green")
         #expect(green.animationID == "green" && green.pictures.isEmpty)
         // The import takes the picture as embedded: an image layer with it as its contents.
         let (scene, notes) = try LottieImport.scene(first, file: "x.lottie")
@@ -53,10 +68,10 @@ import Testing
         let contents = scene.layers[0].flattened().compactMap { $0.0.contents }
         #expect(contents == ["data:image/png;base64," + Data(Self.png).base64EncodedString()])
         #expect(throws: DocumentError.self) {
-            try LottieContainer.read(bytes, file: "x.lottie", kind: .dotLottie, animation: "gren")
+            try Self.read(bytes, "x.lottie", kind: .dotLottie, animation: "gren")
         }
         do {
-            _ = try LottieContainer.read(bytes, file: "x.lottie", kind: .dotLottie, animation: "blue")
+            _ = try Self.read(bytes, "x.lottie", kind: .dotLottie, animation: "blue")
         } catch {
             #expect(error.message == "has no animation \"blue\"" && error.fix?.contains("red, green") == true, "\(error)")
         }
@@ -67,7 +82,7 @@ import Testing
             ("manifest.json", Array(#"{"version": "1.0", "animations": [{"id": "only"}]}"#.utf8)),
             ("animations/only.json", Self.animation([0, 0, 1, 1], images: ["a.png"])), ("images/a.png", Self.png),
         ])
-        let document = try LottieContainer.read(bytes, file: "v1.lottie", kind: .dotLottie)
+        let document = try Self.read(bytes, "v1.lottie", kind: .dotLottie)
         #expect(document.animationID == "only")
         #expect(document.pictures["/i/a.png"]?.hasPrefix("data:image/png;base64,") == true)
     }
@@ -77,17 +92,17 @@ import Testing
         let bytes = try TestContainers.gzip(json)
         #expect(LottieContainer.kind(path: "s.tgs", prefix: Array(bytes.prefix(4))) == .sticker)
         #expect(LottieContainer.kind(path: "s.json", prefix: Array(bytes.prefix(4))) == nil)
-        let document = try LottieContainer.read(bytes, file: "s.tgs", kind: .sticker)
+        let document = try Self.read(bytes, "s.tgs", kind: .sticker)
         #expect(document.root["w"]?.number == 100 && document.animationID == nil)
         // A sticker holds one animation: naming one is a mistake, not ignored.
-        #expect(throws: DocumentError.self) { try LottieContainer.read(bytes, file: "s.tgs", kind: .sticker, animation: "a") }
+        #expect(throws: DocumentError.self) { try Self.read(bytes, "s.tgs", kind: .sticker, animation: "a") }
         // A gzip bomb: 200 KB of spaces, past a limit of 100 KB.
         var limits = LottieContainerLimits()
         limits.entryBytes = 100_000
         let bomb = try TestContainers.gzip([UInt8](repeating: 0x20, count: 200_000))
         #expect(bomb.count < 1_000)
         do {
-            _ = try LottieContainer.read(bomb, file: "b.tgs", kind: .sticker, limits: limits)
+            _ = try Self.read(bomb, "b.tgs", kind: .sticker, limits: limits)
             Issue.record("a sticker past the limit was read")
         } catch {
             #expect(error.message.contains("expands to more than"), "\(error)")
@@ -127,17 +142,17 @@ import Testing
             let box = all.first { $0.name.hasSuffix("box") }
             return (all.first { $0.type == .shape && $0.shape.fillColor != nil }?.shape.fillColor, box?.opacity ?? -1, notes)
         }
-        let first = try LottieContainer.read(bytes, file: "t.lottie", kind: .dotLottie)
+        let first = try Self.read(bytes, "t.lottie", kind: .dotLottie)
         #expect(first.themeID == "night" && first.themeIDs == ["night", "day"])
         let (colour, opacity, notes) = try fill(first)
         #expect(colour == Color(red: 0.5, green: 0, blue: 0.5) && opacity == 1)
         #expect(notes == ["t/night.json: rules[2]: keyframed theme values are not applied (the slot \"fade\" keeps the file's)"])
-        let day = try LottieContainer.read(bytes, file: "t.lottie", kind: .dotLottie, theme: "day")
+        let day = try Self.read(bytes, "t.lottie", kind: .dotLottie, theme: "day")
         #expect(try fill(day).0 == Color(red: 1, green: 1, blue: 0))
         let given = JSONNode(value: .string("#00ff00"), location: SourceLocation(line: 1, column: 1))
         #expect(try fill(day, ["accent": given]).0 == Color(red: 0, green: 1, blue: 0))
         do {
-            _ = try LottieContainer.read(bytes, file: "t.lottie", kind: .dotLottie, theme: "dusk")
+            _ = try Self.read(bytes, "t.lottie", kind: .dotLottie, theme: "dusk")
             Issue.record("an unknown theme was read")
         } catch {
             #expect(error.message == "has no theme \"dusk\"" && error.fix == "one of night, day", "\(error)")
@@ -157,7 +172,7 @@ import Testing
     func hostileArchivesAreRefused(_ name: String, _ entries: [(String, [UInt8])], _ reason: String) throws {
         let bytes = try TestContainers.zip(entries)
         do {
-            _ = try LottieContainer.read(bytes, file: "h.lottie", kind: .dotLottie)
+            _ = try Self.read(bytes, "h.lottie", kind: .dotLottie)
             Issue.record("\(name): read")
         } catch {
             #expect(error.message.contains(reason), "\(name): \(error)")
@@ -174,7 +189,7 @@ import Testing
         let zeros = [UInt8](repeating: 0x20, count: 120_000)
         func refusal(_ bytes: [UInt8]) -> String {
             do {
-                _ = try LottieContainer.read(bytes, file: "b.lottie", kind: .dotLottie, limits: limits)
+                _ = try Self.read(bytes, "b.lottie", kind: .dotLottie, limits: limits)
                 return "read"
             } catch {
                 return error.message
