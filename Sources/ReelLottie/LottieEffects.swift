@@ -1,5 +1,5 @@
-/// Layer effects (`ef`): the Drop Shadow effect as Core Animation's layer shadow and the Gaussian Blur
-/// effect as a layer filter, one wrapping layer an effect so that each acts on what the ones before it
+/// Layer effects (`ef`): the Drop Shadow effect as Core Animation's layer shadow, the Gaussian Blur,
+/// Tint and Fill effects as layer filters, one wrapping layer an effect so that each acts on what the ones before it
 /// drew, as After Effects stacks them; any other effect is one note naming it.
 import Foundation
 import ReelAnimation
@@ -15,6 +15,10 @@ extension LottieImporter {
             guard effect.enabled else { continue }
             if effect.type == 29 {
                 out = [gaussianBlur(effect, out, path: p, time: time, name: name)]
+                continue
+            }
+            if effect.type == 20 || effect.type == 21 {
+                out = [colorEffect(effect, out, time: time, name: name)]
                 continue
             }
             guard effect.type == 25 else {
@@ -87,6 +91,56 @@ extension LottieImporter {
             blurred.addAnimation(.keyframe(a.with(keyPath: "filters.blur.inputRadius")))
         }
         return blurred
+    }
+
+    /// The Tint (20) and Fill (21) effects as a colour matrix on a layer wrapping `content`. Tint, by
+    /// position: map black to, map white to, amount (0…100): each colour goes toward black + luma ·
+    /// (white − black) by the amount (luma of Rec. 709's weights). Fill: fill mask, all masks, colour,
+    /// invert, feathers, opacity (0…1): the colour replaces the layer's, its alpha scaled by the opacity.
+    mutating func colorEffect(_ effect: LottieEffect, _ content: [Layer], time: TimeMap, name: String) -> Layer {
+        let params = effect.parameters
+        func param(_ k: Int) -> Property? { k < params.count ? params[k] : nil }
+        let tint = effect.type == 20
+        let inputs = tint ? [param(0), param(1), param(2)] : [param(2), param(6)]
+        func matrix(_ f: Double) -> LayerFilter {
+            var m = LayerFilter(.colorMatrix, name: tint ? "tint" : "fill")
+            if tint {
+                let black = inputs[0]?.value(at: f) ?? [0, 0, 0], white = inputs[1]?.value(at: f) ?? [1, 1, 1]
+                let amount = min(max((inputs[2]?.value(at: f).first ?? 100) / 100, 0), 1)
+                let luma = [0.2126, 0.7152, 0.0722]
+                func row(_ c: Int) -> [Double] {
+                    let span = (c < white.count ? white[c] : 1) - (c < black.count ? black[c] : 0)
+                    return (0..<3).map { k in (k == c ? 1 - amount : 0) + amount * span * luma[k] } + [0]
+                }
+                (m.inputRVector, m.inputGVector, m.inputBVector) = (row(0), row(1), row(2))
+                m.inputBiasVector = (0..<3).map { c in amount * (c < black.count ? black[c] : 0) } + [0]
+            } else {
+                let colour = inputs[0]?.value(at: f) ?? [1, 0, 0], opacity = min(max(inputs[1]?.value(at: f).first ?? 1, 0), 1)
+                (m.inputRVector, m.inputGVector, m.inputBVector) = ([0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0])
+                m.inputAVector = [0, 0, 0, opacity]
+                m.inputBiasVector = (0..<3).map { c in c < colour.count ? colour[c] : 0 } + [0]
+            }
+            return m
+        }
+        var wrapped = Layer(name: unique("\(name)/\(tint ? "tint" : "fill")"))
+        wrapped.sublayers = content
+        let moving = inputs.compactMap { $0 }.filter(\.isAnimated)
+        wrapped.filters = [matrix(moving.compactMap { $0.keyframes.first?.frame }.min() ?? 0)]
+        if !moving.isEmpty {
+            var all = Property([0])
+            all.keyframes = Set(moving.flatMap { $0.keyframes.map(\.frame) }).sorted().map { Keyframe(frame: $0, value: [$0]) }
+            let keyed: [(FilterInput, (LayerFilter) -> [Double])] = [
+                (.inputRVector, \.inputRVector), (.inputGVector, \.inputGVector), (.inputBVector, \.inputBVector),
+                (.inputAVector, \.inputAVector), (.inputBiasVector, \.inputBiasVector),
+            ]
+            for (input, read) in keyed {
+                let path = FilterKeyPath(name: tint ? "tint" : "fill", input: input).rawValue
+                if let a = Self.sampled(all, time, { .numbers(read(matrix($0))) }) {
+                    wrapped.addAnimation(.keyframe(a.with(keyPath: path)))
+                }
+            }
+        }
+        return wrapped
     }
 
     /// The blur's standard deviation per unit of After Effects' blurriness, as ThorVG (the reference)

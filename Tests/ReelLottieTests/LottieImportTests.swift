@@ -486,6 +486,34 @@ import Testing
         #expect(across.contains { $0.contains("in one direction only") }, "\(across)")
     }
 
+    /// Tint and Fill effects are colour matrices over the layer's pixels, by hand: an opaque orange
+    /// (1, 0.6, 0.1) tinted from black (0.1, 0, 0.3) to white (1, 0.9, 0.6) at 70 %: luma (Rec. 709) 0.6489,
+    /// mapped to (0.684, 0.584, 0.495), mixed 70 % with the orange: (0.779, 0.589, 0.376) = (199, 150, 96);
+    /// filled with (0.2, 0.8, 0.4) at opacity 0.5: (51, 204, 102) at alpha 128. ThorVG draws the same within
+    /// 3 levels where the layer is opaque (Fill at 57 dB over a translucent shape too).
+    @Test func tintAndFillEffectsAreColourMatrices() throws {
+        func file(_ effect: String) -> [UInt8] {
+            Array(
+                """
+                {"v": "5.7.0", "fr": 10, "ip": 0, "op": 10, "w": 20, "h": 20, "layers": [
+                  {"ty": 1, "nm": "s", "ind": 1, "ip": 0, "op": 10, "st": 0, "sw": 20, "sh": 20, "sc": "#ff991a",
+                   "ks": {"a": {"a": 0, "k": [0, 0]}, "p": {"a": 0, "k": [0, 0]}}, "ef": [\(effect)]}]}
+                """.utf8)
+        }
+        func param(_ v: String) -> String { #"{"ty": 0, "v": {"a": 0, "k": \#(v)}}"# }
+        let tint = #"{"ty": 20, "en": 1, "ef": [\#(param("[0.1, 0, 0.3, 1]")), \#(param("[1, 0.9, 0.6, 1]")), \#(param("70"))]}"#
+        let (tinted, tintNotes) = try LottieImport.scene(file(tint), file: "t.json")
+        #expect(tintNotes.isEmpty, "\(tintNotes)")
+        let t = try SceneRenderer().frame(for: tinted, at: 0).pixel(x: 10, y: 10)
+        #expect(abs(Int(t.r) - 199) <= 1 && abs(Int(t.g) - 150) <= 1 && abs(Int(t.b) - 96) <= 1 && t.a == 255, "\(t)")
+        let fill =
+            #"{"ty": 21, "en": 1, "ef": [\#(param("0")), \#(param("0")), \#(param("[0.2, 0.8, 0.4, 1]")), \#(param("0")), \#(param("0")), \#(param("0")), \#(param("0.5"))]}"#
+        let (filled, _) = try LottieImport.scene(file(fill), file: "f.json")
+        let f = try SceneRenderer().frame(for: filled, at: 0).pixel(x: 10, y: 10)
+        // Premultiplied in the frame: (51, 204, 102) at half opacity.
+        #expect(abs(Int(f.a) - 128) <= 1 && abs(Int(f.g) - 102) <= 1 && abs(Int(f.r) - 26) <= 1, "\(f)")
+    }
+
     /// A file that would key 60 layers at each of 100,000 frames (easing that differs per dimension) keys
     /// what the import's budget allows (here 400,000 values, a tenth of the real one, to keep the test
     /// quick), the rest at their ends, and says so.
