@@ -52,7 +52,11 @@ public struct LottieCensus: Sendable {
         if tag == "blend:hard mix" { return (.ignored, "hard mix is drawn as normal") }
         if tag.hasPrefix("blend:") { return (.drawn, "as the layer's compositingFilter") }
         if tag == "effect:Drop Shadow" { return (.drawn, "as the layer's shadow") }
-        if tag.hasPrefix("effect:") { return (.ignored, "effects other than Drop Shadow are ignored") }
+        if tag == "effect:Gaussian Blur" { return (.drawn, "as a gaussianBlur layer filter (σ 0.24 × blurriness)") }
+        if tag == "effect:Tint" || tag == "effect:Fill" { return (.drawn, "as a colorMatrix layer filter") }
+        if tag.hasPrefix("effect:") {
+            return (.ignored, "effects other than Drop Shadow, Gaussian Blur, Tint and Fill are ignored")
+        }
         if tag.hasPrefix("shape:") && !known.contains(tag) { return (.ignored, "not a shape item Reel knows") }
         if tag.hasPrefix("layer:") && !known.contains(tag) { return (.ignored, "not a layer type Reel knows") }
         return (.drawn, "")
@@ -124,7 +128,9 @@ public struct LottieCensus: Sendable {
                 }
                 if l.hasLayerStyles { add("layerstyle", "\(p).sy") }
                 for (k, e) in l.effects.enumerated() {
-                    let name = e.type == 25 ? "Drop Shadow" : e.name ?? "type \(e.type ?? -1)"
+                    // Named by type where Reel draws the type (a file's own name may be translated).
+                    let drawn = [25: "Drop Shadow", 29: "Gaussian Blur", 20: "Tint", 21: "Fill"]
+                    let name = e.type.flatMap { drawn[$0] } ?? e.name ?? "type \(e.type ?? -1)"
                     add("effect:\(name)", "\(p).ef[\(k)]")
                 }
                 for (k, m) in l.masks.enumerated() {
