@@ -355,7 +355,9 @@ public enum Reel {
                 } else if let root = jsonRoot(path) {
                     if LottieImport.looksLikeLottie(root) {
                         // A Lottie animation, told by its content whatever the file's name.
-                        let (lottie, warnings) = try LottieImport.scene(root: root, file: path, slots: overrides.variables)
+                        let (lottie, warnings) = try LottieImport.scene(
+                            root: root, file: path, slots: overrides.variables,
+                            pictures: lottiePictures(root, file: path, files: SceneFiles(document: path, sandboxed: sandboxed)))
                         scene = lottie
                         scene.importNotes = warnings.map { "\(path): \($0)" }
                         imported = "animation"

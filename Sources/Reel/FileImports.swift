@@ -52,7 +52,9 @@ extension Reel {
             }
             if let root = jsonRoot(path), LottieImport.looksLikeLottie(root) {
                 // A Lottie animation (told by its content): its canvas, its layers named `name/…`.
-                let (scene, notes) = try LottieImport.scene(root: root, file: path, prefix: name, slots: choices.slots)
+                let (scene, notes) = try LottieImport.scene(
+                    root: root, file: path, prefix: name, slots: choices.slots,
+                    pictures: lottiePictures(root, file: path, files: files))
                 guard let canvas = scene.layers.first else { throw DocumentError(file: path, message: "has no layers") }
                 return ImportedLayers(
                     layer: canvas, size: Size(width: scene.width, height: scene.height), notes: notes, duration: scene.duration)
@@ -78,6 +80,22 @@ extension Reel {
             try files.checked(file, what: "terminal recording")
             return try probeTerminal(file.path, idleTimeLimit: idleTimeLimit)
         }
+    }
+
+    /// The pictures a Lottie file's image assets name beside it (`u` + `p`, from its folder: Bodymovin
+    /// exports them to `images/`), as `data:` URIs, each file checked by the scene's rule (confined to its
+    /// folder with `--sandbox`); one that cannot be read is left out, which the import notes.
+    static func lottiePictures(_ root: JSONNode, file: String, files: SceneFiles) -> [String: String] {
+        var pictures: [String: String] = [:]
+        for name in LottieContainer.externalPictures(in: root) {
+            let relative = name.hasPrefix("/") ? String(name.dropFirst()) : name
+            let picture = ResolvedFile(relative, in: file)
+            guard (try? files.check(picture, what: "image")) != nil,
+                let bytes = try? InputFiles.read(picture.path, maximumBytes: DocumentLimits.maximumBytes, what: "an image")
+            else { continue }
+            pictures[name] = LottieContainer.dataURI(bytes)
+        }
+        return pictures
     }
 
     /// The length of the sound in a file the scene's `audio` list names, once its first samples have

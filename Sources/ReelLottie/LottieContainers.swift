@@ -84,6 +84,24 @@ public enum LottieContainer {
         }
     }
 
+    /// A picture's bytes as the `data:` URI an embedded one would be (the decoder reads the bytes).
+    public static func dataURI(_ picture: [UInt8]) -> String {
+        "data:\(DotLottieArchive.mediaType(picture));base64," + Data(picture).base64EncodedString()
+    }
+
+    /// The pictures a Lottie file's image assets name as files (`u` + `p`: not embedded, not a URL), by
+    /// that name, relative to the file's folder.
+    public static func externalPictures(in root: JSONNode) -> [String] {
+        var out: [String] = []
+        for asset in root["assets"]?.items ?? [] {
+            guard let p = asset["p"]?.string, !p.hasPrefix("data:"), asset["layers"] == nil else { continue }
+            let u = asset["u"]?.string ?? ""
+            guard !(u + p).contains("://") else { continue }
+            if !out.contains(u + p) { out.append(u + p) }
+        }
+        return out
+    }
+
     static func parse(_ bytes: [UInt8], file: String, entry: String?) throws(DocumentError) -> JSONNode {
         do {
             return try JSONParser.parse(bytes)
@@ -207,7 +225,7 @@ struct DotLottieArchive {
             let folder = u.hasPrefix("/") ? String(u.dropFirst()) : u
             for candidate in [folder + p, "i/" + p, "images/" + p] {
                 guard let picture = try bytes(of: candidate) else { continue }
-                document.pictures[key] = "data:\(Self.mediaType(picture));base64," + Data(picture).base64EncodedString()
+                document.pictures[key] = LottieContainer.dataURI(picture)
                 break
             }
         }

@@ -28,10 +28,13 @@ public enum LottieImport {
 
     /// The same from a file's JSON already parsed (told from a scene by `looksLikeLottie`). `slots`:
     /// values for the file's slots, by id (`LottieSlots.apply`); the others keep the file's.
-    public static func scene(root: JSONNode, file: String, prefix: String? = nil, slots: [String: JSONNode] = [:])
-        throws(DocumentError) -> (Scene, [String])
-    {
-        try scene(root: root, file: file, prefix: prefix, budget: SampleBudget.total, slots: slots)
+    /// `pictures`: image assets' pictures as `data:` URIs by their `u` + `p` (files beside it, read by
+    /// the caller).
+    public static func scene(
+        root: JSONNode, file: String, prefix: String? = nil, slots: [String: JSONNode] = [:],
+        pictures: [String: String] = [:]
+    ) throws(DocumentError) -> (Scene, [String]) {
+        try scene(root: root, file: file, prefix: prefix, budget: SampleBudget.total, pictures: pictures, slots: slots)
     }
 
     /// The animation a container held (`LottieContainer.read`), its pictures taken from the container and
@@ -278,7 +281,7 @@ struct LottieImporter {
                 picture.contents = data
                 content = [picture]
             } else {
-                warn(p, "an image layer whose picture is not embedded is left out")
+                warn(p, "an image layer whose picture is neither embedded nor a file that can be read is left out")
             }
         case 3: break  // null: a transform for its children
         case 4:

@@ -85,4 +85,40 @@ import Testing
         #expect(r.status == 1 && r.stderr.contains("--animation chooses one of a dotLottie archive's animations"), "\(r.stderr)")
         for name in ["x.gif", "y.gif", "z.gif"] { #expect(!FileManager.default.fileExists(atPath: ws.file(name))) }
     }
+
+    /// A Lottie file's image assets as files beside it (Bodymovin's `images/`): drawn from there, alone
+    /// and as a scene's layer; one outside the scene's folder is left out with a note under --sandbox.
+    @Test func picturesBesideTheFileAreDrawn() throws {
+        let ws = try Workspace()
+        try FileManager.default.createDirectory(atPath: ws.file("images"), withIntermediateDirectories: true)
+        let green = try ImageFile.encodePNG(
+            StillImage(width: 20, height: 20, rgba: Array([[UInt8]](repeating: [0, 200, 0, 255], count: 400).joined())))
+        try Data(green).write(to: URL(fileURLWithPath: ws.file("images/a.png")))
+        try Data(green).write(to: URL(fileURLWithPath: ws.file("outside.png")))
+        try FileManager.default.createDirectory(atPath: ws.file("anim"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: ws.file("anim/images"), withIntermediateDirectories: true)
+        try Data(green).write(to: URL(fileURLWithPath: ws.file("anim/images/a.png")))
+        let json = """
+            {"v": "5.7.0", "fr": 10, "ip": 0, "op": 10, "w": 40, "h": 40, "assets": [
+               {"id": "in", "w": 20, "h": 20, "u": "images/", "p": "a.png", "e": 0},
+               {"id": "out", "w": 20, "h": 20, "u": "../", "p": "outside.png", "e": 0}],
+             "layers": [{"ty": 2, "ind": 1, "refId": "in", "ip": 0, "op": 10, "st": 0, "ks": {"p": {"a": 0, "k": [0, 0]}}},
+                        {"ty": 2, "ind": 2, "refId": "out", "ip": 0, "op": 10, "st": 0, "ks": {"p": {"a": 0, "k": [20, 20]}}}]}
+            """
+        let anim = ws.write("anim/anim.json", json)
+        var r = try runReel(["still", anim, "-o", ws.file("o.png")])
+        try #require(r.status == 0, "\(r.stderr)")
+        #expect(try pixel(ws.file("o.png"), 5, 5) == [0, 200, 0, 255] && pixel(ws.file("o.png"), 30, 30) == [0, 200, 0, 255])
+        r = try runReel(["still", anim, "--sandbox", "-o", ws.file("s.png")])
+        try #require(r.status == 0, "\(r.stderr)")
+        #expect(try pixel(ws.file("s.png"), 5, 5) == [0, 200, 0, 255] && pixel(ws.file("s.png"), 30, 30) == [0, 0, 0, 0])
+        #expect(r.stderr.contains("layers[1]: an image layer whose picture is neither embedded"), "\(r.stderr)")
+        // In a scene: its images are read from the Lottie file's folder.
+        let scene = ws.write(
+            "scene.yaml",
+            "width: 40\nheight: 40\nfps: 10\nduration: 1\nlayers:\n  - {name: a, type: lottie, file: anim/anim.json}\n")
+        r = try runReel(["still", scene, "-o", ws.file("scene.png")])
+        try #require(r.status == 0, "\(r.stderr)")
+        #expect(try pixel(ws.file("scene.png"), 5, 5) == [0, 200, 0, 255])
+    }
 }

@@ -64,7 +64,7 @@ import Testing
         #expect(green.animationID == "green" && green.pictures.isEmpty)
         // The import takes the picture as embedded: an image layer with it as its contents.
         let (scene, notes) = try LottieImport.scene(first, file: "x.lottie")
-        #expect(!notes.contains { $0.contains("not embedded") }, "\(notes)")
+        #expect(!notes.contains { $0.contains("image layer") }, "\(notes)")
         let contents = scene.layers[0].flattened().compactMap { $0.0.contents }
         #expect(contents == ["data:image/png;base64," + Data(Self.png).base64EncodedString()])
         #expect(throws: DocumentError.self) {
