@@ -230,7 +230,7 @@ import Testing
     }
 
     /// The shipped manifests expand as documented: demo.yaml covers every example scene twice (MP4 and
-    /// GIF), variants.yaml the button's three variants in two formats.
+    /// GIF) and its two tables' rows, variants.yaml the button's three variants in two formats.
     @Test func shippedManifestsExpand() throws {
         let dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("examples").path
@@ -239,8 +239,9 @@ import Testing
         }
         let demo = try runReel(["batch", dir + "/batch/demo.yaml", "--dry-run"])
         #expect(demo.status == 0, "\(demo.stderr)")
-        // Every example scene to two outputs, and a badge for each of the three rows of badges.csv.
-        #expect(demo.stdout.contains("\(scenes.count + 3) jobs, \(2 * scenes.count + 3) outputs"), "\(demo.stdout)")
+        // Every example scene to two outputs, a badge for each of the three rows of badges.csv, and a
+        // personalised Lottie clip for each of the three rows of lottie-slots.csv.
+        #expect(demo.stdout.contains("\(scenes.count + 6) jobs, \(2 * scenes.count + 6) outputs"), "\(demo.stdout)")
         #expect(demo.stdout.contains("badge-bo: ") && demo.stdout.contains("label=Docs, examples"), "\(demo.stdout)")
         let variants = try runReel(["batch", dir + "/batch/variants.yaml", "--dry-run"])
         #expect(variants.status == 0, "\(variants.stderr)")
