@@ -16,7 +16,7 @@ struct SceneChanges: ParsableArguments {
     @Option(
         name: .customLong("var"),
         help: ArgumentHelp(
-            "A value for a variable the scene declares (repeatable): --var accent=#ff3b30 --var label=Save.",
+            "A value for a variable the scene declares, or a Lottie file's slot (repeatable): --var accent=#ff3b30 --var label=Save.",
             valueName: "name=value"))
     var variables: [String] = []
 
@@ -59,6 +59,11 @@ struct SceneChanges: ParsableArguments {
             throw ValidationError("--fps must be a positive rate such as 30, 29.97 or 30000/1001, got '\(fps)'")
         }
         if scale != nil && width != nil { throw ValidationError("give --scale or --width, not both") }
+        try Self.checkVariables(variables)
+    }
+
+    /// Refuses a `--var` that is not NAME=VALUE (`reel render`, `reel still`).
+    static func checkVariables(_ variables: [String]) throws {
         for v in variables where !v.contains("=") || v.hasPrefix("=") {
             throw ValidationError("--var is NAME=VALUE, e.g. --var accent=#ff3b30; got '\(v)'")
         }
@@ -76,7 +81,10 @@ struct SceneChanges: ParsableArguments {
     }
 
     /// The `--var` values, by name.
-    var variableValues: [String: JSONNode] {
+    var variableValues: [String: JSONNode] { Self.values(of: variables) }
+
+    /// `--var` values by name, once `checkVariables` has accepted them.
+    static func values(of variables: [String]) -> [String: JSONNode] {
         var out: [String: JSONNode] = [:]
         for v in variables {
             let eq = v.firstIndex(of: "=")!

@@ -18,6 +18,13 @@ struct Still: ParsableCommand {
     @Option(help: ArgumentHelp("The time of the frame, in seconds from the start.", valueName: "seconds"))
     var at: Double = 0
 
+    @Option(
+        name: .customLong("var"),
+        help: ArgumentHelp(
+            "A value for a variable the scene declares, or a Lottie file's slot (repeatable): --var accent=#ff3b30.",
+            valueName: "name=value"))
+    var variables: [String] = []
+
     @Option(name: .shortAndLong, help: ArgumentHelp("Output file (.png).", valueName: "file"))
     var output: String
 
@@ -51,6 +58,7 @@ struct Still: ParsableCommand {
         _ = try scale?.value()
         _ = try width?.value()
         if scale != nil && width != nil { throw ValidationError("give --scale or --width, not both") }
+        try SceneChanges.checkVariables(variables)
         _ = try threads?.value()
         _ = try memoryLimit?.value()
     }
@@ -59,6 +67,7 @@ struct Still: ParsableCommand {
         Interrupts.install()
         let limit = try memoryLimit?.value().bytes
         var overrides = SceneOverrides(scale: try scale?.value().factor, width: try width?.value().pixels)
+        overrides.variables = SceneChanges.values(of: variables)
         overrides.terminalTheme = terminalLooks.theme
         overrides.fontSize = terminalLooks.fontSize
         overrides.idleTimeLimit = terminalLooks.idleTimeLimit

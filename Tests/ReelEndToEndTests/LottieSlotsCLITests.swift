@@ -59,6 +59,12 @@ import Testing
         ])
         try #require(alone.status == 0, "\(alone.stderr)")
         #expect(try look(ws.file("alone")).centre == [255, 255, 0, 255])
+        // And one frame of it.
+        let still = try runReel(["still", ws.file("badge.json"), "--var", "accent=#ff00ff", "-o", ws.file("still.png")])
+        try #require(still.status == 0, "\(still.stderr)")
+        let frame = try ImageFile.read(path: ws.file("still.png"))
+        let centre = (30 * frame.width + 30) * 4
+        #expect(Array(frame.rgba[centre..<centre + 4]) == [255, 0, 255, 255])
 
         // A scene: one layer filling the slot from the scene's variable, one with the file's default.
         let scene = ws.write(
