@@ -285,17 +285,16 @@ extension Reel {
         if let document = try? lottieContainer(scene, animation: nil) {
             return LottieSlots.declared(in: document.root).map { ($0.id, $0.value) }
         }
-        if let root = jsonRoot(scene), LottieImport.looksLikeLottie(root) {
-            return LottieSlots.declared(in: root).map { ($0.id, $0.value) }
-        }
         guard let text = try? DocumentLimits.readText(scene, what: "scene") else { return [] }
-        let root: JSONNode?
+        let parsed: JSONNode?
         if (scene as NSString).pathExtension.lowercased() == "json" {
-            root = try? JSONParser.parse(Array(text.utf8))
+            parsed = try? JSONParser.parse(Array(text.utf8))
         } else {
-            root = try? YAMLReader.parse(text, file: scene)
+            parsed = try? YAMLReader.parse(text, file: scene)
         }
-        return root.map(SceneVariables.declared(in:)) ?? []
+        guard let root = parsed else { return [] }
+        if LottieImport.looksLikeLottie(root) { return LottieSlots.declared(in: root).map { ($0.id, $0.value) } }
+        return SceneVariables.declared(in: root)
     }
 
     /// Replaces `{scene}`, `{variant}`, `{job}` and `{variable}` in a template.

@@ -285,9 +285,11 @@ public enum Reel {
     static func lottieContainer(_ path: String, animation: String?, theme: String? = nil) throws(DocumentError)
         -> LottieDocument?
     {
-        guard let prefix = InputFiles.prefix(of: path, count: 4),
-            let kind = LottieContainer.kind(path: path, prefix: prefix)
-        else { return nil }
+        guard let prefix = InputFiles.prefix(of: path, count: 64) else { return nil }
+        guard let kind = LottieContainer.kind(path: path, prefix: prefix) else {
+            if let error = LottieContainer.misnamed(path: path, prefix: prefix) { throw error }
+            return nil
+        }
         return try LottieContainer.read(path: path, kind: kind, animation: animation, theme: theme)
     }
 

@@ -87,9 +87,8 @@ extension Reel {
     /// folder with `--sandbox`); one that cannot be read is left out, which the import notes.
     static func lottiePictures(_ root: JSONNode, file: String, files: SceneFiles) -> [String: String] {
         var pictures: [String: String] = [:]
-        for name in LottieContainer.externalPictures(in: root) {
-            let relative = name.hasPrefix("/") ? String(name.dropFirst()) : name
-            let picture = ResolvedFile(relative, in: file)
+        for (name, folder, p) in LottieContainer.externalPictures(in: root) {
+            let picture = ResolvedFile(folder + p, in: file)
             guard (try? files.check(picture, what: "image")) != nil,
                 let bytes = try? InputFiles.read(picture.path, maximumBytes: DocumentLimits.maximumBytes, what: "an image")
             else { continue }

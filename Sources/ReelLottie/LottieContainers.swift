@@ -89,17 +89,36 @@ public enum LottieContainer {
         "data:\(DotLottieArchive.mediaType(picture));base64," + Data(picture).base64EncodedString()
     }
 
-    /// The pictures a Lottie file's image assets name as files (`u` + `p`: not embedded, not a URL), by
-    /// that name, relative to the file's folder.
-    public static func externalPictures(in root: JSONNode) -> [String] {
-        var out: [String] = []
+    /// The pictures a Lottie file's image assets name as files (not embedded, not a URL), each once:
+    /// `key` is `u` + `p` as written (what the import looks its picture up by), `folder` the `u` relative
+    /// to the file's folder (a leading `/` dropped: dotLottie writes `/i/`) and `file` the `p`.
+    public static func externalPictures(in root: JSONNode) -> [(key: String, folder: String, file: String)] {
+        var out: [(key: String, folder: String, file: String)] = []
         for asset in root["assets"]?.items ?? [] {
             guard let p = asset["p"]?.string, !p.hasPrefix("data:"), asset["layers"] == nil else { continue }
             let u = asset["u"]?.string ?? ""
-            guard !(u + p).contains("://") else { continue }
-            if !out.contains(u + p) { out.append(u + p) }
+            guard !(u + p).contains("://"), !out.contains(where: { $0.key == u + p }) else { continue }
+            out.append((u + p, u.hasPrefix("/") ? String(u.dropFirst()) : u, p))
         }
         return out
+    }
+
+    /// The file a container is not, by its name, where its bytes say otherwise: a `.tgs` that is no gzip
+    /// file, a `.lottie` that is no zip (nor a Lottie's JSON, which is read as such). Nil otherwise.
+    public static func misnamed(path: String, prefix: [UInt8]) -> DocumentError? {
+        switch URL(fileURLWithPath: path).pathExtension.lowercased() {
+        case "tgs" where !Gzip.isCompressed(prefix):
+            return DocumentError(
+                file: path, message: "is not a Telegram sticker: a .tgs file is gzip'd Lottie JSON",
+                fix: "give the sticker as Telegram saves it, or its animation's .json")
+        case "lottie"
+        where !prefix.starts(with: [0x50, 0x4B])
+            && prefix.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) != UInt8(ascii: "{"):
+            return DocumentError(
+                file: path, message: "is not a dotLottie archive (a zip holding manifest.json)",
+                fix: "export the .lottie again, or give the animation's .json")
+        default: return nil
+        }
     }
 
     static func parse(_ bytes: [UInt8], file: String, entry: String?) throws(DocumentError) -> JSONNode {
@@ -216,13 +235,8 @@ struct DotLottieArchive {
         var document = LottieDocument(root: try LottieContainer.parse(json, file: file, entry: entry))
         document.animationID = chosen
         document.animationIDs = ids
-        // Pictures the animation's assets name (`u` + `p`), looked for where each version keeps them.
-        for asset in document.root["assets"]?.items ?? [] {
-            guard let p = asset["p"]?.string, !p.hasPrefix("data:"), asset["layers"] == nil else { continue }
-            let u = asset["u"]?.string ?? ""
-            let key = u + p
-            guard document.pictures[key] == nil else { continue }
-            let folder = u.hasPrefix("/") ? String(u.dropFirst()) : u
+        // Pictures the animation's assets name, looked for where each version keeps them.
+        for (key, folder, p) in LottieContainer.externalPictures(in: document.root) {
             for candidate in [folder + p, "i/" + p, "images/" + p] {
                 guard let picture = try bytes(of: candidate) else { continue }
                 document.pictures[key] = LottieContainer.dataURI(picture)

@@ -145,7 +145,7 @@ extension LottieImporter {
 
     /// The blur's standard deviation per unit of After Effects' blurriness, as ThorVG (the reference)
     /// draws it: a Gaussian fitted to its blur of a square at blurriness 10, 20 and 40 has σ = 0.21, 0.23
-    /// and 0.24 × the blurriness (it blurs by box passes); 0.24 matches its frames at 46–53 dB. lottie-web
+    /// and 0.24 × the blurriness (it blurs by box passes); 0.24 matches its frames at 45.9–53.3 dB. lottie-web
     /// takes 0.3.
     static let sigmaPerBlurriness = 0.24
 }

@@ -14,11 +14,13 @@ struct SceneChanges: ParsableArguments {
     var fps: String?
 
     @Option(
-        name: .customLong("var"),
-        help: ArgumentHelp(
-            "A value for a variable the scene declares, or a Lottie file's slot (repeatable): --var accent=#ff3b30 --var label=Save.",
-            valueName: "name=value"))
+        name: .customLong("var"), help: SceneChanges.variablesHelp)
     var variables: [String] = []
+
+    /// `--var`'s help, for every command that takes it (`render`, `still`).
+    static let variablesHelp = ArgumentHelp(
+        "A value for a variable the scene declares, or a Lottie file's slot (repeatable): --var accent=#ff3b30 --var label=Save.",
+        valueName: "name=value")
 
     @Option(help: ArgumentHelp("Pixels per point, overriding the scene's scale.", valueName: "factor"))
     var scale: Parsed<Scale>?

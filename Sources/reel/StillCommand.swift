@@ -19,10 +19,7 @@ struct Still: ParsableCommand {
     var at: Double = 0
 
     @Option(
-        name: .customLong("var"),
-        help: ArgumentHelp(
-            "A value for a variable the scene declares, or a Lottie file's slot (repeatable): --var accent=#ff3b30.",
-            valueName: "name=value"))
+        name: .customLong("var"), help: SceneChanges.variablesHelp)
     var variables: [String] = []
 
     @Option(name: .shortAndLong, help: ArgumentHelp("Output file (.png).", valueName: "file"))

@@ -83,7 +83,20 @@ import Testing
         #expect(r.status == 1 && r.stderr.contains("holds one animation"), "\(r.stderr)")
         r = try runReel(["render", scene, "--animation", "green", "-o", ws.file("z.gif")])
         #expect(r.status == 1 && r.stderr.contains("--animation chooses one of a dotLottie archive's animations"), "\(r.stderr)")
-        for name in ["x.gif", "y.gif", "z.gif"] { #expect(!FileManager.default.fileExists(atPath: ws.file(name))) }
+        // Files named as containers that are none: told so, not read as a scene.
+        let empty = ws.write("empty.lottie", "")
+        r = try runReel(["render", empty, "-o", ws.file("e.gif")])
+        #expect(r.status == 1 && r.stderr.contains("is not a dotLottie archive (a zip holding manifest.json)"), "\(r.stderr)")
+        let text = ws.write("text.tgs", "not a sticker")
+        r = try runReel(["render", text, "-o", ws.file("t.gif")])
+        #expect(r.status == 1 && r.stderr.contains("is not a Telegram sticker"), "\(r.stderr)")
+        // A Lottie's plain JSON named .lottie is read as the JSON it is.
+        let plain = ws.write("plain.lottie", String(decoding: Self.animation([0, 1, 0, 1]), as: UTF8.self))
+        r = try runReel(["still", plain, "--at", "0.5", "-o", ws.file("plain.png")])
+        #expect(r.status == 0, "\(r.stderr)")
+        for name in ["x.gif", "y.gif", "z.gif", "e.gif", "t.gif"] {
+            #expect(!FileManager.default.fileExists(atPath: ws.file(name)))
+        }
     }
 
     /// A Lottie file's image assets as files beside it (Bodymovin's `images/`): drawn from there, alone
